@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: LGPL-2.1
+#
+# make            build the plugin (build/plugins/plugin_kmem.so)
+# make check      run every test
+# make demo       trace-cmd report -O kmem:stat on a bundled sample trace
+# make install    plugin into libtraceevent's plugin directory
+# make install-user   plugin into ~/.local/lib/traceevent/plugins
+#
+# CC=clang, SANITIZE=1 (AddressSanitizer + UBSan), V=1 work as usual.
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := libtraceevent
+
+# Where libtraceevent looks for plugins: $(libdir)/traceevent/plugins,
+# with libtraceevent's own libdir unless prefix or libdir are given.
+TEP_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir libtraceevent 2>/dev/null)
+prefix ?= /usr
+ifeq ($(origin libdir),undefined)
+ifeq ($(prefix),/usr)
+libdir := $(if $(TEP_LIBDIR),$(TEP_LIBDIR),$(prefix)/lib)
+else
+libdir := $(prefix)/lib
+endif
+endif
+plugindir ?= $(libdir)/traceevent/plugins
+userplugindir ?= $(HOME)/.local/lib/traceevent/plugins
+DESTDIR ?=
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-unused-parameter
+CFLAGS ?= -O2 -g
+ifeq ($(SANITIZE),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+TEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
+TEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+ALL_CFLAGS = -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -MMD -MP \
+	-Ilib $(TEP_CFLAGS) $(CFLAGS)
+
+B := build
+LIB_SRC := $(wildcard lib/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+PLUGIN_SRC := $(wildcard plugin/*.c)
+PLUGIN_OBJ := $(PLUGIN_SRC:%.c=$(B)/%.o)
+PLUGIN := $(B)/plugins/plugin_kmem.so
+LIBKMEM := $(B)/libkmem.a
+TEST_SRC := $(wildcard tests/unit/*.c)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
+
+ifneq ($(V),1)
+Q := @
+endif
+
+all: deps $(PLUGIN)
+
+deps:
+	$(Q)scripts/deps.sh
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBKMEM): $(LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(PLUGIN): $(PLUGIN_OBJ) $(LIBKMEM)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -shared -Wl,-Bsymbolic -Wl,--no-undefined $(LDFLAGS) -o $@ \
+		$(PLUGIN_OBJ) $(LIBKMEM) $(TEP_LIBS)
+
+$(B)/tests/%: tests/unit/%.c $(LIBKMEM) tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBKMEM) $(TEP_LIBS) $(LDFLAGS)
+
+tests: $(TEST_BIN)
+
+check: all tests
+	$(Q)tests/run.sh
+
+demo: all
+	$(Q)scripts/demo.sh $(PLUGIN)
+
+install: all
+	$(Q)scripts/install.sh install "$(DESTDIR)$(plugindir)" $(PLUGIN)
+
+install-user: all
+	$(Q)scripts/install.sh install-user "$(userplugindir)" $(PLUGIN)
+
+uninstall:
+	$(Q)scripts/install.sh uninstall "$(DESTDIR)$(plugindir)"
+	$(Q)scripts/install.sh uninstall-user "$(userplugindir)"
+
+format:
+	clang-format -i lib/*.[ch] plugin/*.[ch] tests/unit/*.[ch]
+
+clean:
+	rm -rf $(B) tests/out
+
+.PHONY: all deps tests check demo install install-user uninstall format clean
+
+-include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d)

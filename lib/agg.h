@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Everything one input contributes: the per-allocator statistics and
+ * the facts about the stream itself (lost events, undecodable records).
+ */
+#ifndef KMEM_AGG_H
+#define KMEM_AGG_H
+
+#include <stdint.h>
+
+#include "kmem_event.h"
+#include "slab.h"
+
+struct kmem_agg {
+	struct slab_stats slab;
+	uint64_t slab_events;	/* slab records accounted */
+	uint64_t events_lost;	/* events the ring buffer reported lost */
+	uint64_t lost_unknown;	/* losses whose size was not recorded */
+	uint64_t undecodable;	/* records of an event lacking fields */
+};
+
+void kmem_agg_init(struct kmem_agg *a);
+void kmem_agg_release(struct kmem_agg *a);
+void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev);
+void kmem_agg_missed(struct kmem_agg *a, long long missed);
+
+#endif

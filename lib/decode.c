@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Record decoding for the kmem events (see decode.h).
+ *
+ * Field layouts handled: kmalloc/kmem_cache_alloc with or without
+ * node (separate *_node events before Linux 6.1), with or without
+ * name (kmem_cache_* since 6.0) and accounted; kfree/kmem_cache_free
+ * with or without name.  Field sizes and byte order come from the
+ * trace's own format files.
+ */
+#include <string.h>
+
+#include "decode.h"
+
+static const char *const slot_names[KMEM_NR_SLOTS] = {
+	[KMEM_SLOT_KMALLOC] = "kmalloc",
+	[KMEM_SLOT_KMALLOC_NODE] = "kmalloc_node",
+	[KMEM_SLOT_CACHE_ALLOC] = "kmem_cache_alloc",
+	[KMEM_SLOT_CACHE_ALLOC_NODE] = "kmem_cache_alloc_node",
+	[KMEM_SLOT_KFREE] = "kfree",
+	[KMEM_SLOT_CACHE_FREE] = "kmem_cache_free",
+};
+
+/**
+ * kmem_slot_event_name - the kmem event name of a slot
+ * @slot: the slot
+ *
+ * Return: the event name in the "kmem" system, e.g. "kmalloc".
+ */
+const char *kmem_slot_event_name(enum kmem_slot slot)
+{
+	return slot_names[slot];
+}
+
+/**
+ * kmem_slot_by_name - the slot handling an event
+ * @system: the event's system
+ * @name: the event's name
+ *
+ * Called once per event type, never per record.
+ *
+ * Return: the slot, or -1 if the event is not one of ours.
+ */
+int kmem_slot_by_name(const char *system, const char *name)
+{
+	int i;
+
+	if (strcmp(system, "kmem"))
+		return -1;
+	for (i = 0; i < KMEM_NR_SLOTS; i++)
+		if (!strcmp(name, slot_names[i]))
+			return i;
+	return -1;
+}
+
+static bool is_alloc(enum kmem_slot slot)
+{
+	return slot <= KMEM_SLOT_CACHE_ALLOC_NODE;
+}
+
+static bool is_cache(enum kmem_slot slot)
+{
+	return slot == KMEM_SLOT_CACHE_ALLOC ||
+	       slot == KMEM_SLOT_CACHE_ALLOC_NODE ||
+	       slot == KMEM_SLOT_CACHE_FREE;
+}
+
+/**
+ * kmem_fields_init - look up the fields of one event type
+ * @f: filled in
+ * @event: the event type, from the trace's own format
+ * @slot: which kmem event it is
+ *
+ * @f->usable is false when a field the statistics need is missing.
+ */
+void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
+		      enum kmem_slot slot)
+{
+	memset(f, 0, sizeof(*f));
+	f->event = event;
+	f->slot = slot;
+	f->call_site = tep_find_field(event, "call_site");
+	f->ptr = tep_find_field(event, "ptr");
+	f->name = tep_find_field(event, "name");
+	if (f->name && !(f->name->flags & TEP_FIELD_IS_DYNAMIC) &&
+	    !(f->name->flags & TEP_FIELD_IS_STRING))
+		f->name = NULL;
+	f->usable = f->call_site && f->ptr;
+	if (!is_alloc(slot))
+		return;
+	f->bytes_req = tep_find_field(event, "bytes_req");
+	f->bytes_alloc = tep_find_field(event, "bytes_alloc");
+	f->gfp_flags = tep_find_field(event, "gfp_flags");
+	f->node = tep_find_field(event, "node");
+	f->usable = f->usable && f->bytes_req && f->bytes_alloc;
+}
+
+static unsigned long long rd(const struct tep_format_field *field,
+			     const struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (field && field->offset >= 0 && field->size >= 0 &&
+	    field->offset + field->size <= rec->size)
+		tep_read_number_field((struct tep_format_field *)field,
+				      rec->data, &v);
+	return v;
+}
+
+static void read_name(const struct kmem_fields *f,
+		      const struct tep_record *rec, struct kmem_event *ev)
+{
+	const struct tep_format_field *nf = f->name;
+	unsigned long long loc;
+	unsigned int off, len;
+	const char *s;
+
+	if (nf->flags & TEP_FIELD_IS_DYNAMIC) {
+		loc = rd(nf, rec);
+		off = loc & 0xffff;
+		len = (loc >> 16) & 0xffff;
+		if (nf->flags & TEP_FIELD_IS_RELATIVE)
+			off += nf->offset + nf->size;
+	} else {
+		off = nf->offset;
+		len = nf->size;
+	}
+	if (!len || off + len > (unsigned int)rec->size)
+		return;
+	s = (const char *)rec->data + off;
+	/* strings are NUL terminated in the record; never read past it */
+	ev->name_len = (unsigned int)strnlen(s, len);
+	ev->name = s;
+}
+
+/**
+ * kmem_decode - decode one record
+ * @f: the fields of the record's event type (kmem_fields_init())
+ * @rec: the record
+ * @ev: filled in
+ *
+ * Return: 0 on success, -1 if the event type lacks required fields.
+ */
+int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
+		struct kmem_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	if (!f->usable)
+		return -1;
+	ev->kind = is_alloc(f->slot) ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
+	ev->is_cache = is_cache(f->slot);
+	ev->cpu = rec->cpu;
+	ev->ts = rec->ts;
+	ev->pid = tep_data_pid(f->event->tep, (struct tep_record *)rec);
+	ev->node = KMEM_NO_NODE;
+	ev->call_site = rd(f->call_site, rec);
+	ev->ptr = rd(f->ptr, rec);
+	if (f->name)
+		read_name(f, rec, ev);
+	if (ev->kind != KMEM_EV_SLAB_ALLOC)
+		return 0;
+	ev->bytes_req = rd(f->bytes_req, rec);
+	ev->bytes_alloc = rd(f->bytes_alloc, rec);
+	ev->gfp_flags = rd(f->gfp_flags, rec);
+	if (f->node)
+		ev->node = (int)rd(f->node, rec);
+	return 0;
+}
+
+/**
+ * kmem_read_call_site - read the call_site field of a record
+ * @f: the fields of the record's event type
+ * @rec: the record
+ * @val: the call site
+ *
+ * Return: 0 on success, -1 if the event has no call_site field.
+ */
+int kmem_read_call_site(const struct kmem_fields *f,
+			const struct tep_record *rec, unsigned long long *val)
+{
+	if (!f->call_site)
+		return -1;
+	return tep_read_number_field(f->call_site, rec->data, val) ? -1 : 0;
+}

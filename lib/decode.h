@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Decoding libtraceevent records of the kmem events into struct
+ * kmem_event.  Fields are looked up once per event type (struct
+ * kmem_fields) and read with libtraceevent's endian-aware readers, so
+ * traces from other architectures and older kernels decode the same.
+ */
+#ifndef KMEM_DECODE_H
+#define KMEM_DECODE_H
+
+#include <event-parse.h>
+
+#include "kmem_event.h"
+
+enum kmem_slot {
+	KMEM_SLOT_KMALLOC,
+	KMEM_SLOT_KMALLOC_NODE,
+	KMEM_SLOT_CACHE_ALLOC,
+	KMEM_SLOT_CACHE_ALLOC_NODE,
+	KMEM_SLOT_KFREE,
+	KMEM_SLOT_CACHE_FREE,
+	KMEM_NR_SLAB_SLOTS,
+	KMEM_NR_SLOTS = KMEM_NR_SLAB_SLOTS,
+};
+
+/* The fields of one event type, found once. */
+struct kmem_fields {
+	struct tep_event *event;
+	enum kmem_slot slot;
+	bool usable;		/* all required fields present */
+	struct tep_format_field *call_site;
+	struct tep_format_field *ptr;
+	struct tep_format_field *bytes_req;
+	struct tep_format_field *bytes_alloc;
+	struct tep_format_field *gfp_flags;
+	struct tep_format_field *node;	/* optional */
+	struct tep_format_field *name;	/* optional */
+};
+
+const char *kmem_slot_event_name(enum kmem_slot slot);
+int kmem_slot_by_name(const char *system, const char *name);
+void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
+		      enum kmem_slot slot);
+int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
+		struct kmem_event *ev);
+int kmem_read_call_site(const struct kmem_fields *f,
+			const struct tep_record *rec, unsigned long long *val);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * An open-addressing index from 64-bit keys to 32-bit entry numbers.
+ *
+ * The entries themselves live in arrays owned by the caller; the index
+ * only maps a key (pointer, call site, name hash) to a position in such
+ * an array.  Entries are never removed, which keeps linear probing
+ * simple; the table doubles when half full, so inserts are amortised
+ * O(1) and lookups never search linearly through the entries.
+ */
+#ifndef KMEM_HASHTAB_H
+#define KMEM_HASHTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define U64_INDEX_NONE UINT32_MAX
+
+struct u64_slot {
+	uint64_t key;
+	uint32_t idx;	/* U64_INDEX_NONE: empty */
+};
+
+struct u64_index {
+	struct u64_slot *slots;
+	size_t mask;	/* capacity - 1, capacity a power of two */
+	size_t count;
+};
+
+int u64_index_init(struct u64_index *ix, size_t capacity);
+void u64_index_free(struct u64_index *ix);
+uint32_t u64_index_find(const struct u64_index *ix, uint64_t key);
+int u64_index_insert(struct u64_index *ix, uint64_t key, uint32_t idx);
+uint32_t u64_index_next(const struct u64_index *ix, uint64_t key,
+			size_t *pos);
+
+/**
+ * grow_array - make room for one more element in a caller-owned array
+ * @arr: pointer to the array pointer (updated on growth)
+ * @cap: pointer to the capacity in elements (updated on growth)
+ * @len: number of elements in use
+ * @elem: size of one element
+ *
+ * Doubles the capacity when @len has reached it, so appends cost
+ * amortised O(1) and the per-event path almost never allocates.
+ *
+ * Return: 0 on success, -1 when memory is exhausted (array unchanged).
+ */
+int grow_array(void **arr, size_t *cap, size_t len, size_t elem);
+
+#endif

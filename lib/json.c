@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Streaming JSON writer (see json.h).  A NULL key writes an array
+ * element; a key writes an object member.
+ */
+#include <inttypes.h>
+
+#include "json.h"
+
+/**
+ * json_init - start writing a document
+ * @j: the writer
+ * @out: where to
+ */
+void json_init(struct json *j, FILE *out)
+{
+	j->out = out;
+	j->depth = 0;
+	j->has_items[0] = false;
+}
+
+static void put_string(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', out);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void item(struct json *j, const char *key)
+{
+	if (j->has_items[j->depth])
+		fputc(',', j->out);
+	if (j->depth)
+		fprintf(j->out, "\n%*s", 2 * j->depth, "");
+	j->has_items[j->depth] = true;
+	if (key) {
+		put_string(j->out, key);
+		fputs(": ", j->out);
+	}
+}
+
+/**
+ * json_open - open an object ('{') or an array ('[')
+ * @j: the writer
+ * @key: member name, or NULL inside an array or at top level
+ * @bracket: '{' or '['
+ */
+void json_open(struct json *j, const char *key, char bracket)
+{
+	item(j, key);
+	fputc(bracket, j->out);
+	if (j->depth + 1 < JSON_MAX_DEPTH)
+		j->depth++;
+	j->has_items[j->depth] = false;
+}
+
+/**
+ * json_close - close what json_open() opened
+ * @j: the writer
+ * @bracket: '}' or ']'
+ */
+void json_close(struct json *j, char bracket)
+{
+	bool had = j->has_items[j->depth];
+
+	if (j->depth)
+		j->depth--;
+	if (had)
+		fprintf(j->out, "\n%*s", 2 * j->depth, "");
+	fputc(bracket, j->out);
+	if (!j->depth)
+		fputc('\n', j->out);
+}
+
+/**
+ * json_u64 - write an unsigned integer
+ * @j: the writer
+ * @key: member name or NULL
+ * @v: the value
+ */
+void json_u64(struct json *j, const char *key, uint64_t v)
+{
+	item(j, key);
+	fprintf(j->out, "%" PRIu64, v);
+}
+
+/**
+ * json_i64 - write a signed integer
+ * @j: the writer
+ * @key: member name or NULL
+ * @v: the value
+ */
+void json_i64(struct json *j, const char *key, int64_t v)
+{
+	item(j, key);
+	fprintf(j->out, "%" PRId64, v);
+}
+
+/**
+ * json_pct - write a percentage, rounded to four decimals
+ * @j: the writer
+ * @key: member name or NULL
+ * @v: the value
+ */
+void json_pct(struct json *j, const char *key, double v)
+{
+	item(j, key);
+	fprintf(j->out, "%.4f", v);
+}
+
+/**
+ * json_str - write a string, or null for NULL
+ * @j: the writer
+ * @key: member name or NULL
+ * @s: the string
+ */
+void json_str(struct json *j, const char *key, const char *s)
+{
+	item(j, key);
+	if (s)
+		put_string(j->out, s);
+	else
+		fputs("null", j->out);
+}
+
+/**
+ * json_bool - write true or false
+ * @j: the writer
+ * @key: member name or NULL
+ * @v: the value
+ */
+void json_bool(struct json *j, const char *key, bool v)
+{
+	item(j, key);
+	fputs(v ? "true" : "false", j->out);
+}

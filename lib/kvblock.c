@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Aligned summary blocks (see kvblock.h).
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "kvblock.h"
+
+/**
+ * kv_init - start an empty block
+ * @b: the block
+ */
+void kv_init(struct kvblock *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+/**
+ * kv_add - append a line
+ * @b: the block
+ * @label: the label, without the colon
+ * @value: the formatted value, right-aligned when printed
+ *
+ * Return: the line, to fill in its bytes or note; a scratch line when
+ * the block is full (it is then not printed).
+ */
+struct kv_line *kv_add(struct kvblock *b, const char *label,
+		       const char *value)
+{
+	static const struct kv_line empty;
+	struct kv_line *l;
+
+	if (b->n == KV_MAX_LINES)
+		l = &b->lines[KV_MAX_LINES - 1];
+	else
+		l = &b->lines[b->n++];
+	*l = empty;
+	snprintf(l->label, sizeof(l->label), "%s:", label);
+	snprintf(l->value, sizeof(l->value), "%s", value);
+	l->gap_before = b->pending_gap;
+	b->pending_gap = 0;
+	return l;
+}
+
+/**
+ * kv_gap - put a blank line before the next line added
+ * @b: the block
+ */
+void kv_gap(struct kvblock *b)
+{
+	b->pending_gap = b->n > 0;
+}
+
+static int max_len(const struct kvblock *b, size_t off)
+{
+	size_t m = 0;
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		size_t n = strlen((const char *)&b->lines[i] + off);
+
+		m = n > m ? n : m;
+	}
+	return (int)m;
+}
+
+/**
+ * kv_print - print the block, aligned
+ * @b: the block
+ * @out: where to
+ */
+void kv_print(const struct kvblock *b, FILE *out)
+{
+	int wl = max_len(b, offsetof(struct kv_line, label));
+	int wv = max_len(b, offsetof(struct kv_line, value));
+	int wb = max_len(b, offsetof(struct kv_line, bytes));
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		const struct kv_line *l = &b->lines[i];
+
+		if (l->gap_before > 0)
+			fputc('\n', out);
+		fprintf(out, " %-*s  %*s", wl, l->label, wv, l->value);
+		if (l->bytes[0])
+			fprintf(out, "   [ %*s bytes ]", wb, l->bytes);
+		if (l->note[0])
+			fprintf(out, "%s%s", l->bytes[0] ? "  " : "   ",
+				l->note);
+		fputc('\n', out);
+	}
+}

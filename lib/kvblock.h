@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Summary blocks: "Label:   value   [ bytes ]  note" lines with the
+ * labels, values and bracketed byte counts each aligned.
+ */
+#ifndef KMEM_KVBLOCK_H
+#define KMEM_KVBLOCK_H
+
+#include <stdio.h>
+
+#define KV_MAX_LINES 32
+#define KV_TEXT 64
+
+struct kv_line {
+	char label[KV_TEXT];
+	char value[KV_TEXT];
+	char bytes[KV_TEXT];	/* empty: no bracket */
+	char note[KV_TEXT * 2];
+	int gap_before;		/* blank line before this one */
+};
+
+struct kvblock {
+	struct kv_line lines[KV_MAX_LINES];
+	int n;
+	int pending_gap;
+};
+
+void kv_init(struct kvblock *b);
+struct kv_line *kv_add(struct kvblock *b, const char *label,
+		       const char *value);
+void kv_gap(struct kvblock *b);
+void kv_print(const struct kvblock *b, FILE *out);
+
+#endif

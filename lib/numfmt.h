@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Number formatting for the tables: thousands separators, '.' for zero,
+ * percentages and durations.
+ */
+#ifndef KMEM_NUMFMT_H
+#define KMEM_NUMFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NUMFMT_LEN 32
+
+char *fmt_count(char *buf, uint64_t v);
+char *fmt_count_dot(char *buf, uint64_t v);
+char *fmt_signed(char *buf, int64_t v);
+char *fmt_pct(char *buf, double pct);
+char *fmt_duration(char *buf, uint64_t ns);
+double pct_of(uint64_t part, uint64_t whole);
+
+#endif

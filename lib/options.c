@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Option table and parsing (see options.h).  A bad value gives one line
+ * on @err naming the valid choices and leaves that option's default.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+const struct kmem_opt_def kmem_opt_defs[] = {
+	{ "stat", NULL, NULL, "Print kmem statistics tables at end of stream" },
+	{ "slab", NULL, NULL, "Analyse the slab allocator (kmalloc, kmem_cache_*)" },
+	{ "caller", NULL, NULL, "Show the per-callsite table" },
+	{ "alloc", NULL, NULL, "Show the per-allocation (per-pointer) table" },
+	{ "cache", NULL, NULL, "Show the per-cache table" },
+	{ "sort", "KEY[,KEY...]", "bytes,hit",
+	  "Sort by ptr, callsite, bytes, hit, pingpong, frag, live, peak" },
+	{ "lines", "N", "20", "Rows per table (0: all)" },
+	{ "raw-ip", NULL, NULL, "Print call sites as addresses, not symbols" },
+	{ "json", "PATH", "", "Write the statistics as JSON to PATH (- for stdout)" },
+	{ "output", "PATH", "", "Write the tables to PATH instead of stdout" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char *const sort_names[NR_SORT_KEYS] = {
+	[SORT_PTR] = "ptr",
+	[SORT_CALLSITE] = "callsite",
+	[SORT_BYTES] = "bytes",
+	[SORT_HIT] = "hit",
+	[SORT_PINGPONG] = "pingpong",
+	[SORT_FRAG] = "frag",
+	[SORT_LIVE] = "live",
+	[SORT_PEAK] = "peak",
+};
+
+/**
+ * kmem_sort_key_name - the option spelling of a sort key
+ * @k: the key
+ *
+ * Return: e.g. "bytes".
+ */
+const char *kmem_sort_key_name(enum kmem_sort_key k)
+{
+	return sort_names[k];
+}
+
+/**
+ * kmem_opts_init - the defaults: no tables, sort by bytes then hits,
+ * 20 rows per table, symbols, tables on stdout, no JSON
+ * @o: the options
+ */
+void kmem_opts_init(struct kmem_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->lines = KMEM_DEFAULT_LINES;
+	o->sort[0] = SORT_BYTES;
+	o->sort[1] = SORT_HIT;
+	o->nr_sort = 2;
+}
+
+/**
+ * kmem_opts_release - free the strings held by the options
+ * @o: the options
+ */
+void kmem_opts_release(struct kmem_opts *o)
+{
+	free(o->json);
+	free(o->output);
+	o->json = o->output = NULL;
+}
+
+static int parse_sort(struct kmem_opts *o, const char *v, FILE *err)
+{
+	enum kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
+	const char *p = v;
+	int n = 0, k;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		for (k = 0; k < NR_SORT_KEYS; k++)
+			if (strlen(sort_names[k]) == len &&
+			    !strncmp(p, sort_names[k], len))
+				break;
+		if (k == NR_SORT_KEYS || n == KMEM_MAX_SORT_KEYS) {
+			fprintf(err, "kmem: bad sort key '%.*s' in sort=%s "
+				"(valid: ptr, callsite, bytes, hit, pingpong, "
+				"frag, live, peak; at most %d); using bytes,hit\n",
+				(int)len, p, v, KMEM_MAX_SORT_KEYS);
+			return -1;
+		}
+		keys[n++] = k;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!n) {
+		fprintf(err, "kmem: empty sort= (valid: ptr, callsite, bytes, "
+			"hit, pingpong, frag, live, peak); using bytes,hit\n");
+		return -1;
+	}
+	memcpy(o->sort, keys, sizeof(keys[0]) * n);
+	o->nr_sort = n;
+	return 0;
+}
+
+static int parse_lines(struct kmem_opts *o, const char *v, FILE *err)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (!*v || *end || errno || n > 100000000UL || *v == '-') {
+		fprintf(err, "kmem: bad lines=%s (a number of rows, 0 for all); "
+			"using %d\n", v, KMEM_DEFAULT_LINES);
+		return -1;
+	}
+	o->lines = (unsigned int)n;
+	return 0;
+}
+
+static int set_path(char **dst, const char *name, const char *v, FILE *err)
+{
+	char *s;
+
+	if (!v || !*v) {
+		fprintf(err, "kmem: %s needs a path (%s=PATH)\n", name, name);
+		return -1;
+	}
+	s = strdup(v);
+	if (!s)
+		return -1;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+static bool *flag_of(struct kmem_opts *o, const char *name)
+{
+	if (!strcmp(name, "stat"))
+		return &o->stat;
+	if (!strcmp(name, "slab"))
+		return &o->slab;
+	if (!strcmp(name, "caller"))
+		return &o->caller;
+	if (!strcmp(name, "alloc"))
+		return &o->alloc;
+	if (!strcmp(name, "cache"))
+		return &o->cache;
+	if (!strcmp(name, "raw-ip"))
+		return &o->raw_ip;
+	return NULL;
+}
+
+/**
+ * kmem_opts_set - set one option by its table name
+ * @o: the options
+ * @name: e.g. "sort"
+ * @value: the argument (for flags: NULL or empty means set)
+ * @err: where a bad value is reported, in one line
+ *
+ * Return: 0 on success, -1 on a bad name or value (the option keeps its
+ * previous value).
+ */
+int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
+		  FILE *err)
+{
+	bool *flag = flag_of(o, name);
+
+	if (flag) {
+		*flag = true;
+		return 0;
+	}
+	if (!strcmp(name, "sort"))
+		return parse_sort(o, value ? value : "", err);
+	if (!strcmp(name, "lines"))
+		return parse_lines(o, value ? value : "", err);
+	if (!strcmp(name, "json"))
+		return set_path(&o->json, name, value, err);
+	if (!strcmp(name, "output"))
+		return set_path(&o->output, name, value, err);
+	fprintf(err, "kmem: unknown option '%s'\n", name);
+	return -1;
+}

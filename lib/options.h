@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The one option table shared by the trace-cmd plugin (-O kmem:NAME)
+ * and the standalone front end, and the parsed options.
+ */
+#ifndef KMEM_OPTIONS_H
+#define KMEM_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum kmem_sort_key {
+	SORT_PTR,
+	SORT_CALLSITE,
+	SORT_BYTES,
+	SORT_HIT,
+	SORT_PINGPONG,
+	SORT_FRAG,
+	SORT_LIVE,
+	SORT_PEAK,
+	NR_SORT_KEYS,
+};
+
+#define KMEM_MAX_SORT_KEYS 8
+#define KMEM_DEFAULT_LINES 20
+
+struct kmem_opts {
+	bool stat;		/* print the tables at end of stream */
+	bool slab;		/* slab analysis selected explicitly */
+	bool caller;		/* per-callsite table */
+	bool alloc;		/* per-allocation table */
+	bool cache;		/* per-cache table */
+	bool raw_ip;		/* addresses instead of symbols */
+	unsigned int lines;	/* rows per table, 0 = all */
+	enum kmem_sort_key sort[KMEM_MAX_SORT_KEYS];
+	int nr_sort;
+	char *json;		/* JSON path, "-" for stdout, NULL for none */
+	char *output;		/* tables path, NULL for stdout */
+};
+
+/* One option: plugin "-O kmem:NAME[=ARG]", front end "--NAME". */
+struct kmem_opt_def {
+	const char *name;
+	const char *arg;	/* NULL: a flag; else the argument's name */
+	const char *def;	/* default value of an option with argument */
+	const char *desc;	/* one line */
+};
+
+extern const struct kmem_opt_def kmem_opt_defs[];
+
+void kmem_opts_init(struct kmem_opts *o);
+void kmem_opts_release(struct kmem_opts *o);
+int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
+		  FILE *err);
+const char *kmem_sort_key_name(enum kmem_sort_key k);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Printing one input's statistics: the tables and the JSON document.
+ */
+#ifndef KMEM_REPORT_H
+#define KMEM_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "agg.h"
+#include "decode.h"
+#include "json.h"
+#include "options.h"
+#include "symbols.h"
+
+/* What the front end knows about the input besides its events. */
+struct kmem_input {
+	const char *label;		/* file name shown in the title */
+	int ordinal;			/* 1 for the first input */
+	bool slab_defined;		/* the trace defines a slab event */
+	/* slab events whose records another print handler consumed */
+	const char *elsewhere[KMEM_NR_SLOTS];
+	int nr_elsewhere;
+};
+
+/* Everything the renderers need. */
+struct kmem_report_ctx {
+	const struct kmem_agg *agg;
+	const struct kmem_opts *o;
+	const struct kmem_symbolizer *sym;
+	const struct kmem_input *in;
+};
+
+int kmem_report(const struct kmem_report_ctx *r, FILE *err);
+void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);
+void kmem_report_json(const struct kmem_report_ctx *r, FILE *out);
+
+/* report_slab.c */
+void slab_print(const struct kmem_report_ctx *r, FILE *out);
+void slab_json(const struct kmem_report_ctx *r, struct json *j);
+
+#endif

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Slab allocator tables, summary and JSON section.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kvblock.h"
+#include "numfmt.h"
+#include "report.h"
+#include "sort.h"
+#include "table.h"
+
+static const struct table_col caller_cols[] = {
+	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },
+	{ "Hits", TBL_RIGHT },	      { "Ping-pong", TBL_RIGHT },
+	{ "Frag", TBL_RIGHT },	      { "Live/Bytes", TBL_PAIR },
+	{ "Peak", TBL_RIGHT },	      { "Lifetime", TBL_RIGHT },
+	{ "Callsite", TBL_LEFT },
+};
+
+static const struct table_col alloc_cols[] = {
+	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },
+	{ "Hits", TBL_RIGHT },	      { "Ping-pong", TBL_RIGHT },
+	{ "Frag", TBL_RIGHT },	      { "Live", TBL_RIGHT },
+	{ "Lifetime", TBL_RIGHT },    { "Alloc ptr", TBL_LEFT },
+	{ "Callsite", TBL_LEFT },
+};
+
+static const struct table_col cache_cols[] = {
+	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },
+	{ "Allocs", TBL_RIGHT },      { "Frees", TBL_RIGHT },
+	{ "Frag", TBL_RIGHT },	      { "Live/Bytes", TBL_PAIR },
+	{ "Cache", TBL_LEFT },
+};
+
+#define NCOLS(c) ((int)(sizeof(c) / sizeof((c)[0])))
+#define PAIR_LEN (2 * NUMFMT_LEN + 2)
+
+static char *fmt_pair(char *buf, uint64_t total, uint64_t n)
+{
+	char a[NUMFMT_LEN], b[NUMFMT_LEN];
+
+	snprintf(buf, PAIR_LEN, "%s/%s", fmt_count(a, total),
+		 fmt_count(b, n ? total / n : 0));
+	return buf;
+}
+
+static char *fmt_live(char *buf, uint64_t count, uint64_t bytes)
+{
+	char a[NUMFMT_LEN], b[NUMFMT_LEN];
+
+	if (!count)
+		return strcpy(buf, ".");
+	snprintf(buf, PAIR_LEN, "%s/%s", fmt_count(a, count),
+		 fmt_count(b, bytes));
+	return buf;
+}
+
+static char *fmt_lifetime(char *buf, uint64_t sum, uint64_t n)
+{
+	if (!n)
+		return strcpy(buf, "-");
+	return fmt_duration(buf, sum / n);
+}
+
+static double frag_pct(uint64_t req, uint64_t alloc)
+{
+	return alloc > req ? pct_of(alloc - req, alloc) : 0.0;
+}
+
+/* Build, sort and return rows for @n entries; NULL when out of memory. */
+static struct sort_row *new_rows(size_t n)
+{
+	return calloc(n ? n : 1, sizeof(struct sort_row));
+}
+
+static struct sort_row *site_rows(const struct kmem_report_ctx *r)
+{
+	const struct slab_stats *st = &r->agg->slab;
+	struct sort_row *rows = new_rows(st->nr_sites);
+	size_t i;
+
+	if (!rows)
+		return NULL;
+	for (i = 0; i < st->nr_sites; i++) {
+		const struct slab_site *s = &st->sites[i];
+		uint64_t *k = rows[i].key;
+
+		rows[i].idx = (uint32_t)i;
+		k[SORT_CALLSITE] = s->call_site;
+		k[SORT_BYTES] = s->bytes_alloc;
+		k[SORT_HIT] = s->hits;
+		k[SORT_PINGPONG] = s->pingpong;
+		k[SORT_FRAG] = sort_frag_key(s->bytes_req, s->bytes_alloc);
+		k[SORT_LIVE] = s->live_bytes;
+		k[SORT_PEAK] = s->peak_bytes;
+	}
+	sort_rows(rows, st->nr_sites, r->o);
+	return rows;
+}
+
+static struct sort_row *ptr_rows(const struct kmem_report_ctx *r)
+{
+	const struct slab_stats *st = &r->agg->slab;
+	struct sort_row *rows = new_rows(st->nr_ptrs);
+	size_t i;
+
+	if (!rows)
+		return NULL;
+	for (i = 0; i < st->nr_ptrs; i++) {
+		const struct slab_ptr *p = &st->ptrs[i];
+		uint64_t *k = rows[i].key;
+
+		rows[i].idx = (uint32_t)i;
+		k[SORT_PTR] = p->ptr;
+		k[SORT_CALLSITE] = st->sites[p->site].call_site;
+		k[SORT_BYTES] = p->bytes_alloc;
+		k[SORT_HIT] = p->hits;
+		k[SORT_PINGPONG] = p->pingpong;
+		k[SORT_FRAG] = sort_frag_key(p->bytes_req, p->bytes_alloc);
+		k[SORT_LIVE] = p->live ? p->cur_alloc : 0;
+	}
+	sort_rows(rows, st->nr_ptrs, r->o);
+	return rows;
+}
+
+static struct sort_row *cache_rows(const struct kmem_report_ctx *r)
+{
+	const struct slab_stats *st = &r->agg->slab;
+	struct sort_row *rows = new_rows(st->nr_caches);
+	size_t i;
+
+	if (!rows)
+		return NULL;
+	for (i = 0; i < st->nr_caches; i++) {
+		const struct slab_cache *c = &st->caches[i];
+		uint64_t *k = rows[i].key;
+
+		rows[i].idx = (uint32_t)i;
+		k[SORT_BYTES] = c->bytes_alloc;
+		k[SORT_HIT] = c->allocs;
+		k[SORT_FRAG] = sort_frag_key(c->bytes_req, c->bytes_alloc);
+		k[SORT_LIVE] = c->live_bytes;
+	}
+	sort_rows(rows, st->nr_caches, r->o);
+	return rows;
+}
+
+static size_t shown(const struct kmem_report_ctx *r, size_t n)
+{
+	return r->o->lines && n > r->o->lines ? r->o->lines : n;
+}
+
+static void site_cells(const struct kmem_report_ctx *r,
+		       const struct slab_site *s, char c[][KMEM_SYM_LEN])
+{
+	fmt_pair(c[0], s->bytes_alloc, s->hits);
+	fmt_pair(c[1], s->bytes_req, s->hits);
+	fmt_count(c[2], s->hits);
+	fmt_count_dot(c[3], s->pingpong);
+	fmt_pct(c[4], frag_pct(s->bytes_req, s->bytes_alloc));
+	fmt_live(c[5], s->live_count, s->live_bytes);
+	fmt_count_dot(c[6], s->peak_bytes);
+	fmt_lifetime(c[7], s->lifetime_sum, s->frees);
+	fmt_callsite(c[8], r->sym, s->call_site, r->o->raw_ip);
+}
+
+static void ptr_cells(const struct kmem_report_ctx *r,
+		      const struct slab_ptr *p, char c[][KMEM_SYM_LEN])
+{
+	const struct slab_stats *st = &r->agg->slab;
+
+	fmt_pair(c[0], p->bytes_alloc, p->hits);
+	fmt_pair(c[1], p->bytes_req, p->hits);
+	fmt_count(c[2], p->hits);
+	fmt_count_dot(c[3], p->pingpong);
+	fmt_pct(c[4], frag_pct(p->bytes_req, p->bytes_alloc));
+	fmt_count_dot(c[5], p->live ? p->cur_alloc : 0);
+	fmt_lifetime(c[6], p->lifetime_sum, p->frees);
+	fmt_addr(c[7], p->ptr);
+	fmt_callsite(c[8], r->sym, st->sites[p->site].call_site,
+		     r->o->raw_ip);
+}
+
+static void cache_cells(const struct kmem_report_ctx *r,
+			const struct slab_cache *cc, char c[][KMEM_SYM_LEN])
+{
+	fmt_pair(c[0], cc->bytes_alloc, cc->allocs);
+	fmt_pair(c[1], cc->bytes_req, cc->allocs);
+	fmt_count_dot(c[2], cc->allocs);
+	fmt_count_dot(c[3], cc->frees);
+	fmt_pct(c[4], frag_pct(cc->bytes_req, cc->bytes_alloc));
+	fmt_live(c[5], cc->live_count, cc->live_bytes);
+	slab_cache_name(&r->agg->slab, cc, c[6], KMEM_SYM_LEN);
+}
+
+enum slab_table { T_CALLER, T_ALLOC, T_CACHE };
+
+static void print_table(const struct kmem_report_ctx *r, FILE *out,
+			enum slab_table which)
+{
+	const struct slab_stats *st = &r->agg->slab;
+	static const struct {
+		const struct table_col *cols;
+		int ncols;
+	} def[] = {
+		[T_CALLER] = { caller_cols, NCOLS(caller_cols) },
+		[T_ALLOC] = { alloc_cols, NCOLS(alloc_cols) },
+		[T_CACHE] = { cache_cols, NCOLS(cache_cols) },
+	};
+	char cells[TABLE_MAX_COLS][KMEM_SYM_LEN];
+	const char *cp[TABLE_MAX_COLS];
+	struct sort_row *rows;
+	struct table t;
+	size_t n, i;
+	int c;
+
+	n = which == T_CALLER ? st->nr_sites :
+	    which == T_ALLOC  ? st->nr_ptrs : st->nr_caches;
+	rows = which == T_CALLER ? site_rows(r) :
+	       which == T_ALLOC  ? ptr_rows(r) : cache_rows(r);
+	if (!rows) {
+		fprintf(out, " (out of memory: table left out)\n");
+		return;
+	}
+	table_init(&t, def[which].cols, def[which].ncols, TBL_BOXED);
+	for (c = 0; c < TABLE_MAX_COLS; c++)
+		cp[c] = cells[c];
+	for (i = 0; i < shown(r, n); i++) {
+		uint32_t x = rows[i].idx;
+
+		if (which == T_CALLER)
+			site_cells(r, &st->sites[x], cells);
+		else if (which == T_ALLOC)
+			ptr_cells(r, &st->ptrs[x], cells);
+		else
+			cache_cells(r, &st->caches[x], cells);
+		table_add_row(&t, cp);
+	}
+	if (shown(r, n) < n)
+		table_mark_cut(&t);
+	table_print(&t, out);
+	table_release(&t);
+	free(rows);
+	fputc('\n', out);
+}
+
+static void add_count(struct kvblock *b, const char *label, uint64_t v)
+{
+	char buf[NUMFMT_LEN];
+
+	kv_add(b, label, fmt_count(buf, v));
+}
+
+static void add_count_bytes(struct kvblock *b, const char *label,
+			    uint64_t count, uint64_t bytes)
+{
+	char buf[NUMFMT_LEN];
+	struct kv_line *l = kv_add(b, label, fmt_count(buf, count));
+
+	fmt_count(l->bytes, bytes);
+}
+
+static void summary_groups(const struct slab_summary *s, struct kvblock *b)
+{
+	struct kv_line *l;
+
+	add_count_bytes(b, "Allocated+freed", s->alloc_freed_count,
+			s->alloc_freed_bytes);
+	add_count_bytes(b, "Allocated-only", slab_alloc_only_count(s),
+			slab_alloc_only_bytes(s));
+	add_count(b, "Freed-only", s->free_only);
+	add_count(b, "Allocation failures", s->alloc_failures);
+	kv_gap(b);
+	add_count(b, "Total bytes requested", s->bytes_req);
+	add_count(b, "Total bytes allocated", s->bytes_alloc);
+	add_count(b, "Total bytes freed", s->alloc_freed_bytes);
+	l = kv_add(b, "Net total bytes allocated", "");
+	fmt_signed(l->value, (int64_t)(s->bytes_alloc - s->alloc_freed_bytes));
+	l = kv_add(b, "Total bytes wasted (internal fragmentation)", "");
+	fmt_count(l->value, s->bytes_alloc - s->bytes_req);
+	snprintf(l->note, sizeof(l->note), "(%.2f%% of allocated)",
+		 frag_pct(s->bytes_req, s->bytes_alloc));
+	l = kv_add(b, "Cross-CPU frees", "");
+	fmt_count(l->value, s->cross_cpu_frees);
+	snprintf(l->note, sizeof(l->note), "(%.2f%% of matched frees)",
+		 pct_of(s->cross_cpu_frees, s->alloc_freed_count));
+	add_count_bytes(b, "Live at end of trace", s->live_count,
+			s->live_bytes);
+}
+
+static void summary_anomalies(const struct slab_stats *st, struct kvblock *b)
+{
+	const struct slab_summary *s = &st->sum;
+	struct kv_line *l;
+
+	kv_gap(b);
+	if (s->double_frees) {
+		l = kv_add(b, "Double frees", "");
+		fmt_count(l->value, s->double_frees);
+		snprintf(l->note, sizeof(l->note),
+			 "(free of a pointer already freed)");
+	}
+	if (s->missed_frees) {
+		add_count_bytes(b, "Missed frees", s->missed_frees,
+				s->missed_free_bytes);
+		snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
+			 "(allocation of a pointer still live)");
+	}
+	if (s->null_frees) {
+		l = kv_add(b, "Frees of NULL", "");
+		fmt_count(l->value, s->null_frees);
+		snprintf(l->note, sizeof(l->note),
+			 "(no-ops, not counted as frees)");
+	}
+	if (s->zero_size_allocs)
+		add_count(b, "Zero-size allocations", s->zero_size_allocs);
+	if (st->oom)
+		add_count(b, "Events not counted (out of memory)", st->oom);
+}
+
+static void print_summary(const struct kmem_report_ctx *r, FILE *out)
+{
+	struct kvblock b;
+
+	fprintf(out, " SUMMARY (slab allocator)\n"
+		     " ========================\n\n");
+	kv_init(&b);
+	summary_groups(&r->agg->slab.sum, &b);
+	summary_anomalies(&r->agg->slab, &b);
+	kv_print(&b, out);
+}
+
+static bool want_all_tables(const struct kmem_opts *o)
+{
+	return !o->caller && !o->alloc && !o->cache;
+}
+
+/**
+ * slab_print - print the selected slab tables and the slab summary
+ * @r: what to print
+ * @out: where to
+ */
+void slab_print(const struct kmem_report_ctx *r, FILE *out)
+{
+	const struct kmem_opts *o = r->o;
+
+	if (o->caller || want_all_tables(o))
+		print_table(r, out, T_CALLER);
+	if (o->alloc || want_all_tables(o))
+		print_table(r, out, T_ALLOC);
+	if (o->cache || want_all_tables(o))
+		print_table(r, out, T_CACHE);
+	print_summary(r, out);
+}
+
+static void json_lifetime(struct json *j, uint64_t sum, uint64_t n)
+{
+	if (n)
+		json_u64(j, "mean_lifetime_ns", sum / n);
+	else
+		json_str(j, "mean_lifetime_ns", NULL);
+}
+
+static void json_summary(const struct kmem_report_ctx *r, struct json *j)
+{
+	const struct slab_summary *s = &r->agg->slab.sum;
+
+	json_open(j, "summary", '{');
+	json_u64(j, "allocs", s->allocs);
+	json_u64(j, "frees", s->frees);
+	json_u64(j, "bytes_requested", s->bytes_req);
+	json_u64(j, "bytes_allocated", s->bytes_alloc);
+	json_u64(j, "bytes_freed", s->alloc_freed_bytes);
+	json_i64(j, "net_bytes", (int64_t)(s->bytes_alloc -
+					   s->alloc_freed_bytes));
+	json_u64(j, "wasted_bytes", s->bytes_alloc - s->bytes_req);
+	json_pct(j, "fragmentation_pct", frag_pct(s->bytes_req,
+						  s->bytes_alloc));
+	json_u64(j, "cross_cpu_frees", s->cross_cpu_frees);
+	json_u64(j, "alloc_failures", s->alloc_failures);
+	json_u64(j, "events_lost", r->agg->events_lost);
+	json_open(j, "alloc_freed", '{');
+	json_u64(j, "count", s->alloc_freed_count);
+	json_u64(j, "bytes", s->alloc_freed_bytes);
+	json_close(j, '}');
+	json_open(j, "alloc_only", '{');
+	json_u64(j, "count", slab_alloc_only_count(s));
+	json_u64(j, "bytes", slab_alloc_only_bytes(s));
+	json_close(j, '}');
+	json_open(j, "free_only", '{');
+	json_u64(j, "count", s->free_only);
+	json_close(j, '}');
+	json_open(j, "live", '{');
+	json_u64(j, "count", s->live_count);
+	json_u64(j, "bytes", s->live_bytes);
+	json_close(j, '}');
+	json_open(j, "missed_frees", '{');
+	json_u64(j, "count", s->missed_frees);
+	json_u64(j, "bytes", s->missed_free_bytes);
+	json_close(j, '}');
+	json_u64(j, "double_frees", s->double_frees);
+	json_u64(j, "null_frees", s->null_frees);
+	json_u64(j, "zero_size_allocs", s->zero_size_allocs);
+	json_close(j, '}');
+}
+
+static void json_site(const struct kmem_report_ctx *r, struct json *j,
+		      const struct slab_site *s)
+{
+	char buf[KMEM_SYM_LEN];
+
+	json_open(j, NULL, '{');
+	json_str(j, "callsite", fmt_callsite(buf, r->sym, s->call_site,
+					     r->o->raw_ip));
+	json_str(j, "address", fmt_addr(buf, s->call_site));
+	json_u64(j, "hits", s->hits);
+	json_u64(j, "failures", s->failures);
+	json_u64(j, "bytes_req", s->bytes_req);
+	json_u64(j, "bytes_alloc", s->bytes_alloc);
+	json_u64(j, "frees", s->frees);
+	json_u64(j, "pingpong", s->pingpong);
+	json_pct(j, "frag_pct", frag_pct(s->bytes_req, s->bytes_alloc));
+	json_u64(j, "live_count", s->live_count);
+	json_u64(j, "live_bytes", s->live_bytes);
+	json_u64(j, "peak_bytes", s->peak_bytes);
+	json_lifetime(j, s->lifetime_sum, s->frees);
+	json_close(j, '}');
+}
+
+static void json_ptr(const struct kmem_report_ctx *r, struct json *j,
+		     const struct slab_ptr *p)
+{
+	uint64_t cs = r->agg->slab.sites[p->site].call_site;
+	char buf[KMEM_SYM_LEN];
+
+	json_open(j, NULL, '{');
+	json_str(j, "ptr", fmt_addr(buf, p->ptr));
+	json_str(j, "callsite", fmt_callsite(buf, r->sym, cs, r->o->raw_ip));
+	json_str(j, "address", fmt_addr(buf, cs));
+	json_u64(j, "hits", p->hits);
+	json_u64(j, "bytes_req", p->bytes_req);
+	json_u64(j, "bytes_alloc", p->bytes_alloc);
+	json_u64(j, "frees", p->frees);
+	json_u64(j, "pingpong", p->pingpong);
+	json_pct(j, "frag_pct", frag_pct(p->bytes_req, p->bytes_alloc));
+	json_bool(j, "live", p->live);
+	json_u64(j, "live_bytes", p->live ? p->cur_alloc : 0);
+	json_lifetime(j, p->lifetime_sum, p->frees);
+	json_close(j, '}');
+}
+
+static void json_cache(const struct kmem_report_ctx *r, struct json *j,
+		       const struct slab_cache *c)
+{
+	char buf[KMEM_SYM_LEN];
+
+	slab_cache_name(&r->agg->slab, c, buf, sizeof(buf));
+	json_open(j, NULL, '{');
+	json_str(j, "name", buf);
+	json_u64(j, "allocs", c->allocs);
+	json_u64(j, "frees", c->frees);
+	json_u64(j, "free_only", c->free_only);
+	json_u64(j, "bytes_req", c->bytes_req);
+	json_u64(j, "bytes_alloc", c->bytes_alloc);
+	json_pct(j, "frag_pct", frag_pct(c->bytes_req, c->bytes_alloc));
+	json_u64(j, "live_count", c->live_count);
+	json_u64(j, "live_bytes", c->live_bytes);
+	json_close(j, '}');
+}
+
+static void json_rows(const struct kmem_report_ctx *r, struct json *j,
+		      enum slab_table which)
+{
+	static const char *const key[] = { "callsites", "allocs", "caches" };
+	const struct slab_stats *st = &r->agg->slab;
+	struct sort_row *rows;
+	size_t n, i;
+
+	n = which == T_CALLER ? st->nr_sites :
+	    which == T_ALLOC  ? st->nr_ptrs : st->nr_caches;
+	rows = which == T_CALLER ? site_rows(r) :
+	       which == T_ALLOC  ? ptr_rows(r) : cache_rows(r);
+	json_open(j, key[which], '[');
+	for (i = 0; rows && i < n; i++) {
+		uint32_t x = rows[i].idx;
+
+		if (which == T_CALLER)
+			json_site(r, j, &st->sites[x]);
+		else if (which == T_ALLOC)
+			json_ptr(r, j, &st->ptrs[x]);
+		else
+			json_cache(r, j, &st->caches[x]);
+	}
+	json_close(j, ']');
+	free(rows);
+}
+
+/**
+ * slab_json - write the "slab" member of the JSON document
+ * @r: what to write
+ * @j: the writer, inside the top-level object
+ *
+ * Arrays hold every row, in table order, whatever lines= says.
+ */
+void slab_json(const struct kmem_report_ctx *r, struct json *j)
+{
+	int i;
+
+	json_open(j, "slab", '{');
+	json_u64(j, "events", r->agg->slab_events);
+	json_bool(j, "complete", r->in->nr_elsewhere == 0 &&
+				 !r->agg->events_lost &&
+				 !r->agg->lost_unknown && !r->agg->slab.oom);
+	json_open(j, "handled_elsewhere", '[');
+	for (i = 0; i < r->in->nr_elsewhere; i++)
+		json_str(j, NULL, r->in->elsewhere[i]);
+	json_close(j, ']');
+	json_summary(r, j);
+	json_rows(r, j, T_CALLER);
+	json_rows(r, j, T_ALLOC);
+	json_rows(r, j, T_CACHE);
+	json_close(j, '}');
+}

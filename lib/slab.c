@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Slab allocator statistics (see slab.h and
+ * Documentation/kmem-stat-definitions.txt).
+ *
+ * The per-event functions only look keys up in hash indexes and append
+ * to arrays that double when full: no per-event allocation, no string
+ * formatting, no linear search.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slab.h"
+
+#define NAME_KEY_BIT	(1ULL << 63)	/* cache keyed by name hash */
+#define UNNAMED_KEY	(1ULL << 62)	/* kmem_cache event without a name */
+
+/**
+ * slab_stats_init - set up empty slab statistics
+ * @st: the statistics
+ */
+void slab_stats_init(struct slab_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+/**
+ * slab_stats_release - free everything slab_account() allocated
+ * @st: the statistics
+ */
+void slab_stats_release(struct slab_stats *st)
+{
+	u64_index_free(&st->site_ix);
+	u64_index_free(&st->ptr_ix);
+	u64_index_free(&st->cache_ix);
+	free(st->sites);
+	free(st->ptrs);
+	free(st->caches);
+	free(st->names);
+	memset(st, 0, sizeof(*st));
+}
+
+static uint32_t get_site(struct slab_stats *st, uint64_t call_site)
+{
+	uint32_t i = u64_index_find(&st->site_ix, call_site);
+
+	if (i != U64_INDEX_NONE)
+		return i;
+	if (grow_array((void **)&st->sites, &st->cap_sites, st->nr_sites,
+		       sizeof(*st->sites)))
+		return U64_INDEX_NONE;
+	i = (uint32_t)st->nr_sites;
+	if (u64_index_insert(&st->site_ix, call_site, i))
+		return U64_INDEX_NONE;
+	memset(&st->sites[i], 0, sizeof(st->sites[i]));
+	st->sites[i].call_site = call_site;
+	st->nr_sites++;
+	return i;
+}
+
+static uint64_t name_hash(const char *s, unsigned int len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h | NAME_KEY_BIT;
+}
+
+static uint32_t find_named(const struct slab_stats *st, uint64_t key,
+			   const char *name, unsigned int len)
+{
+	size_t pos = SIZE_MAX;
+	uint32_t i;
+
+	while ((i = u64_index_next(&st->cache_ix, key, &pos)) !=
+	       U64_INDEX_NONE) {
+		const struct slab_cache *c = &st->caches[i];
+
+		if (c->name_len == len &&
+		    !memcmp(st->names + c->name_off, name, len))
+			return i;
+	}
+	return U64_INDEX_NONE;
+}
+
+static int intern(struct slab_stats *st, const char *name, unsigned int len,
+		  uint32_t *off)
+{
+	while (st->names_len + len > st->names_cap) {
+		size_t n = st->names_cap ? st->names_cap * 2 : 1024;
+		char *p = realloc(st->names, n);
+
+		if (!p)
+			return -1;
+		st->names = p;
+		st->names_cap = n;
+	}
+	memcpy(st->names + st->names_len, name, len);
+	*off = (uint32_t)st->names_len;
+	st->names_len += len;
+	return 0;
+}
+
+static uint32_t new_cache(struct slab_stats *st, uint64_t key)
+{
+	uint32_t i;
+
+	if (grow_array((void **)&st->caches, &st->cap_caches, st->nr_caches,
+		       sizeof(*st->caches)))
+		return U64_INDEX_NONE;
+	i = (uint32_t)st->nr_caches;
+	if (u64_index_insert(&st->cache_ix, key, i))
+		return U64_INDEX_NONE;
+	memset(&st->caches[i], 0, sizeof(st->caches[i]));
+	st->caches[i].name_off = UINT32_MAX;
+	st->nr_caches++;
+	return i;
+}
+
+static uint32_t get_named_cache(struct slab_stats *st, const char *name,
+				unsigned int len)
+{
+	uint64_t key = name_hash(name, len);
+	uint32_t i = find_named(st, key, name, len);
+	uint32_t off;
+
+	if (i != U64_INDEX_NONE)
+		return i;
+	if (intern(st, name, len, &off))
+		return U64_INDEX_NONE;
+	i = new_cache(st, key);
+	if (i != U64_INDEX_NONE) {
+		st->caches[i].name_off = off;
+		st->caches[i].name_len = len;
+	}
+	return i;
+}
+
+static uint32_t get_cache(struct slab_stats *st, const struct kmem_event *ev)
+{
+	uint64_t key;
+	uint32_t i;
+
+	if (ev->name)
+		return get_named_cache(st, ev->name, ev->name_len);
+	key = ev->is_cache ? UNNAMED_KEY : ev->bytes_alloc & ~(3ULL << 62);
+	i = u64_index_find(&st->cache_ix, key);
+	if (i != U64_INDEX_NONE)
+		return i;
+	i = new_cache(st, key);
+	if (i != U64_INDEX_NONE && !ev->is_cache) {
+		st->caches[i].kmalloc_size = ev->bytes_alloc;
+		st->caches[i].is_kmalloc = true;
+	}
+	return i;
+}
+
+static uint32_t get_ptr(struct slab_stats *st, uint64_t ptr)
+{
+	uint32_t i = u64_index_find(&st->ptr_ix, ptr);
+
+	if (i != U64_INDEX_NONE)
+		return i;
+	if (grow_array((void **)&st->ptrs, &st->cap_ptrs, st->nr_ptrs,
+		       sizeof(*st->ptrs)))
+		return U64_INDEX_NONE;
+	i = (uint32_t)st->nr_ptrs;
+	if (u64_index_insert(&st->ptr_ix, ptr, i))
+		return U64_INDEX_NONE;
+	memset(&st->ptrs[i], 0, sizeof(st->ptrs[i]));
+	st->ptrs[i].ptr = ptr;
+	st->ptrs[i].cache = SLAB_NO_CACHE;
+	st->nr_ptrs++;
+	return i;
+}
+
+/* The object at @p stops being live (freed, or its free was missed). */
+static void drop_live(struct slab_stats *st, struct slab_ptr *p)
+{
+	struct slab_site *s = &st->sites[p->site];
+
+	s->live_count--;
+	s->live_bytes -= p->cur_alloc;
+	if (p->cache != SLAB_NO_CACHE) {
+		st->caches[p->cache].live_count--;
+		st->caches[p->cache].live_bytes -= p->cur_alloc;
+	}
+	st->sum.live_count--;
+	st->sum.live_bytes -= p->cur_alloc;
+	p->live = false;
+}
+
+static void make_live(struct slab_stats *st, struct slab_ptr *p,
+		      uint32_t site, uint32_t cache,
+		      const struct kmem_event *ev)
+{
+	struct slab_site *s = &st->sites[site];
+
+	p->hits++;
+	p->bytes_req += ev->bytes_req;
+	p->bytes_alloc += ev->bytes_alloc;
+	p->ts = ev->ts;
+	p->cur_alloc = ev->bytes_alloc;
+	p->site = site;
+	p->cache = cache;
+	p->cpu = ev->cpu;
+	p->live = true;
+
+	s->live_count++;
+	s->live_bytes += ev->bytes_alloc;
+	if (s->live_bytes > s->peak_bytes)
+		s->peak_bytes = s->live_bytes;
+	if (cache != SLAB_NO_CACHE) {
+		st->caches[cache].live_count++;
+		st->caches[cache].live_bytes += ev->bytes_alloc;
+	}
+	st->sum.live_count++;
+	st->sum.live_bytes += ev->bytes_alloc;
+}
+
+static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
+{
+	uint32_t site = get_site(st, ev->call_site), cache, pi;
+	struct slab_site *s;
+
+	if (site == U64_INDEX_NONE)
+		goto oom;
+	s = &st->sites[site];
+	if (!ev->ptr) {
+		s->failures++;
+		st->sum.alloc_failures++;
+		return;
+	}
+	s->hits++;
+	s->bytes_req += ev->bytes_req;
+	s->bytes_alloc += ev->bytes_alloc;
+	st->sum.allocs++;
+	st->sum.bytes_req += ev->bytes_req;
+	st->sum.bytes_alloc += ev->bytes_alloc;
+
+	cache = get_cache(st, ev);
+	if (cache != SLAB_NO_CACHE) {
+		st->caches[cache].allocs++;
+		st->caches[cache].bytes_req += ev->bytes_req;
+		st->caches[cache].bytes_alloc += ev->bytes_alloc;
+	}
+	if (ev->ptr <= KMEM_ZERO_SIZE_PTR) {
+		st->sum.zero_size_allocs++;
+		return;
+	}
+	pi = get_ptr(st, ev->ptr);
+	if (pi == U64_INDEX_NONE)
+		goto oom;
+	if (st->ptrs[pi].live) {
+		st->sum.missed_frees++;
+		st->sum.missed_free_bytes += st->ptrs[pi].cur_alloc;
+		drop_live(st, &st->ptrs[pi]);
+	}
+	make_live(st, &st->ptrs[pi], site, cache, ev);
+	return;
+oom:
+	st->oom++;
+}
+
+static void matched_free(struct slab_stats *st, struct slab_ptr *p,
+			 const struct kmem_event *ev)
+{
+	struct slab_site *s = &st->sites[p->site];
+	uint64_t life = ev->ts > p->ts ? ev->ts - p->ts : 0;
+	bool cross = ev->cpu != p->cpu;
+
+	st->sum.alloc_freed_count++;
+	st->sum.alloc_freed_bytes += p->cur_alloc;
+	st->sum.cross_cpu_frees += cross;
+	s->frees++;
+	s->pingpong += cross;
+	s->lifetime_sum += life;
+	p->frees++;
+	p->pingpong += cross;
+	p->lifetime_sum += life;
+	if (p->cache != SLAB_NO_CACHE)
+		st->caches[p->cache].frees++;
+	drop_live(st, p);
+}
+
+static void slab_free(struct slab_stats *st, const struct kmem_event *ev)
+{
+	uint32_t pi, cache;
+
+	if (ev->ptr <= KMEM_ZERO_SIZE_PTR) {
+		st->sum.null_frees++;
+		return;
+	}
+	st->sum.frees++;
+	pi = u64_index_find(&st->ptr_ix, ev->ptr);
+	if (pi == U64_INDEX_NONE) {
+		st->sum.free_only++;
+		if (!ev->name)
+			return;
+		cache = get_named_cache(st, ev->name, ev->name_len);
+		if (cache != SLAB_NO_CACHE)
+			st->caches[cache].free_only++;
+		return;
+	}
+	if (!st->ptrs[pi].live) {
+		st->sum.double_frees++;
+		return;
+	}
+	matched_free(st, &st->ptrs[pi], ev);
+}
+
+/**
+ * slab_account - add one slab event to the statistics
+ * @st: the statistics
+ * @ev: a decoded KMEM_EV_SLAB_ALLOC or KMEM_EV_SLAB_FREE event
+ *
+ * Events of other kinds are ignored.  Events are expected in time
+ * order; an allocation of a pointer that is still live counts as a
+ * missed free, a free of a pointer already freed as a double free.
+ */
+void slab_account(struct slab_stats *st, const struct kmem_event *ev)
+{
+	if (ev->kind == KMEM_EV_SLAB_ALLOC)
+		slab_alloc(st, ev);
+	else if (ev->kind == KMEM_EV_SLAB_FREE)
+		slab_free(st, ev);
+}
+
+/**
+ * slab_cache_name - the display name of a cache row
+ * @st: the statistics
+ * @c: a cache of @st
+ * @buf: where to write the name
+ * @len: size of @buf
+ *
+ * Named caches print their name; kmalloc events, which carry no cache
+ * name, are grouped by the size the allocator returned ("kmalloc-64");
+ * kmem_cache events of kernels without a name field are "(unnamed)".
+ *
+ * Return: the number of characters written, as snprintf().
+ */
+int slab_cache_name(const struct slab_stats *st, const struct slab_cache *c,
+		    char *buf, size_t len)
+{
+	if (c->name_off != UINT32_MAX)
+		return snprintf(buf, len, "%.*s", (int)c->name_len,
+				st->names + c->name_off);
+	if (c->is_kmalloc)
+		return snprintf(buf, len, "kmalloc-%llu",
+				(unsigned long long)c->kmalloc_size);
+	return snprintf(buf, len, "(unnamed)");
+}
+
+/**
+ * slab_alloc_only_count - allocations whose free was not traced
+ * @s: the summary
+ *
+ * Return: allocs - allocations matched by a free.
+ */
+uint64_t slab_alloc_only_count(const struct slab_summary *s)
+{
+	return s->allocs - s->alloc_freed_count;
+}
+
+/**
+ * slab_alloc_only_bytes - bytes of the allocations whose free was not traced
+ * @s: the summary
+ *
+ * Return: bytes allocated - bytes freed.
+ */
+uint64_t slab_alloc_only_bytes(const struct slab_summary *s)
+{
+	return s->bytes_alloc - s->alloc_freed_bytes;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Slab allocator statistics: live objects, call sites, pointers, caches.
+ *
+ * Fed one struct kmem_event at a time; every definition is in
+ * Documentation/kmem-stat-definitions.txt.
+ */
+#ifndef KMEM_SLAB_H
+#define KMEM_SLAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hashtab.h"
+#include "kmem_event.h"
+
+#define SLAB_NO_CACHE U64_INDEX_NONE
+
+/* Per call site of the allocation. */
+struct slab_site {
+	uint64_t call_site;
+	uint64_t hits;		/* successful allocations */
+	uint64_t failures;	/* allocations that returned NULL */
+	uint64_t bytes_req;
+	uint64_t bytes_alloc;
+	uint64_t frees;		/* traced frees of objects allocated here */
+	uint64_t pingpong;	/* ... of which on another CPU */
+	uint64_t lifetime_sum;	/* sum of (free ts - alloc ts) */
+	uint64_t live_count;
+	uint64_t live_bytes;
+	uint64_t peak_bytes;	/* highest live_bytes seen */
+};
+
+/* Per object address; also holds the object currently at that address. */
+struct slab_ptr {
+	uint64_t ptr;
+	uint64_t hits;
+	uint64_t bytes_req;
+	uint64_t bytes_alloc;
+	uint64_t frees;
+	uint64_t pingpong;
+	uint64_t lifetime_sum;
+	/* the last allocation at this address */
+	uint64_t ts;
+	uint64_t cur_alloc;
+	uint32_t site;
+	uint32_t cache;
+	int32_t cpu;
+	bool live;
+};
+
+/* Per slab cache: the event's name field, or kmalloc size class. */
+struct slab_cache {
+	uint32_t name_off;	/* into slab_stats.names, or UINT32_MAX */
+	uint32_t name_len;
+	uint64_t kmalloc_size;	/* for unnamed kmalloc caches */
+	bool is_kmalloc;	/* grouped by kmalloc_size */
+	uint64_t allocs;
+	uint64_t frees;
+	uint64_t free_only;	/* unmatched frees naming this cache */
+	uint64_t bytes_req;
+	uint64_t bytes_alloc;
+	uint64_t live_count;
+	uint64_t live_bytes;
+};
+
+struct slab_summary {
+	uint64_t allocs;
+	uint64_t frees;
+	uint64_t bytes_req;
+	uint64_t bytes_alloc;
+	uint64_t alloc_failures;
+	uint64_t zero_size_allocs;
+	uint64_t null_frees;
+	uint64_t alloc_freed_count;
+	uint64_t alloc_freed_bytes;	/* = bytes freed */
+	uint64_t free_only;
+	uint64_t double_frees;
+	uint64_t missed_frees;		/* allocation of a live pointer */
+	uint64_t missed_free_bytes;
+	uint64_t cross_cpu_frees;
+	uint64_t live_count;
+	uint64_t live_bytes;
+};
+
+struct slab_stats {
+	struct slab_summary sum;
+
+	struct slab_site *sites;
+	size_t nr_sites, cap_sites;
+	struct u64_index site_ix;
+
+	struct slab_ptr *ptrs;
+	size_t nr_ptrs, cap_ptrs;
+	struct u64_index ptr_ix;
+
+	struct slab_cache *caches;
+	size_t nr_caches, cap_caches;
+	struct u64_index cache_ix;	/* name hash or kmalloc size */
+
+	char *names;			/* interned cache names */
+	size_t names_len, names_cap;
+
+	uint64_t oom;			/* events dropped: out of memory */
+};
+
+void slab_stats_init(struct slab_stats *st);
+void slab_stats_release(struct slab_stats *st);
+void slab_account(struct slab_stats *st, const struct kmem_event *ev);
+int slab_cache_name(const struct slab_stats *st, const struct slab_cache *c,
+		    char *buf, size_t len);
+uint64_t slab_alloc_only_count(const struct slab_summary *s);
+uint64_t slab_alloc_only_bytes(const struct slab_summary *s);
+
+#endif

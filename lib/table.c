@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Text table rendering (see table.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+struct widths {
+	size_t w[2];	/* TBL_PAIR: left and right of '/'; else w[0] */
+};
+
+/**
+ * table_init - start an empty table
+ * @t: the table
+ * @cols: column headers and alignment (not copied; must outlive @t)
+ * @ncols: number of columns
+ * @style: TBL_BOXED or TBL_MATRIX
+ */
+void table_init(struct table *t, const struct table_col *cols, int ncols,
+		enum table_style style)
+{
+	memset(t, 0, sizeof(*t));
+	t->cols = cols;
+	t->ncols = ncols;
+	t->style = style;
+}
+
+/**
+ * table_add_row - append a row
+ * @t: the table
+ * @cells: @t->ncols strings, copied
+ *
+ * Return: 0 on success, -1 when memory is exhausted (the table then
+ * says so when printed).
+ */
+int table_add_row(struct table *t, const char *const *cells)
+{
+	size_t need = (t->nrows + 1) * t->ncols;
+	int i;
+
+	if (need > t->cap) {
+		size_t n = t->cap ? t->cap * 2 : 16 * (size_t)t->ncols;
+		char **p;
+
+		while (n < need)
+			n *= 2;
+		p = realloc(t->cells, n * sizeof(*p));
+		if (!p)
+			goto oom;
+		t->cells = p;
+		t->cap = n;
+	}
+	for (i = 0; i < t->ncols; i++) {
+		char *c = strdup(cells[i]);
+
+		if (!c) {
+			while (i--)
+				free(t->cells[t->nrows * t->ncols + i]);
+			goto oom;
+		}
+		t->cells[t->nrows * t->ncols + i] = c;
+	}
+	t->nrows++;
+	return 0;
+oom:
+	t->oom = true;
+	return -1;
+}
+
+/**
+ * table_mark_cut - end the table with a "..." row (rows were left out)
+ * @t: the table
+ */
+void table_mark_cut(struct table *t)
+{
+	t->cut = true;
+}
+
+/**
+ * table_release - free the cells
+ * @t: the table
+ */
+void table_release(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	t->cells = NULL;
+	t->nrows = t->cap = 0;
+}
+
+static void split(const char *s, size_t *l, size_t *r)
+{
+	const char *slash = strchr(s, '/');
+
+	if (!slash) {
+		*l = strlen(s);
+		*r = 0;
+		return;
+	}
+	*l = (size_t)(slash - s);
+	*r = strlen(slash + 1);
+}
+
+static void measure(const struct table *t, int c, struct widths *w)
+{
+	size_t i, l, r;
+
+	memset(w, 0, sizeof(*w));
+	for (i = 0; i <= t->nrows; i++) {
+		const char *s = i ? t->cells[(i - 1) * t->ncols + c] :
+				    t->cols[c].header;
+
+		if (t->cols[c].align == TBL_PAIR) {
+			split(s, &l, &r);
+			w->w[0] = l > w->w[0] ? l : w->w[0];
+			w->w[1] = r > w->w[1] ? r : w->w[1];
+		} else {
+			l = strlen(s);
+			w->w[0] = l > w->w[0] ? l : w->w[0];
+		}
+	}
+	if (t->cut && w->w[0] + w->w[1] < 3)
+		w->w[0] = 3;
+}
+
+static size_t col_width(const struct table *t, int c, const struct widths *w)
+{
+	return t->cols[c].align == TBL_PAIR ? w->w[0] + 1 + w->w[1] : w->w[0];
+}
+
+static void put_cell(FILE *out, const struct table *t, int c,
+		     const struct widths *w, const char *s, bool last)
+{
+	size_t width = col_width(t, c, w), l, r;
+
+	switch (t->cols[c].align) {
+	case TBL_RIGHT:
+		fprintf(out, "%*s", (int)width, s);
+		return;
+	case TBL_PAIR:
+		split(s, &l, &r);
+		if (!strchr(s, '/')) {
+			fprintf(out, "%*s%*s", (int)w->w[0], s,
+				last ? 0 : (int)(w->w[1] + 1), "");
+			return;
+		}
+		fprintf(out, "%*.*s/%-*s", (int)w->w[0], (int)l, s,
+			last ? 0 : (int)w->w[1], s + l + 1);
+		return;
+	case TBL_LEFT:
+		fprintf(out, "%-*s", last ? 0 : (int)width, s);
+		return;
+	}
+}
+
+static const char *sep_of(const struct table *t)
+{
+	return t->style == TBL_BOXED ? " | " : "  ";
+}
+
+static void put_line(FILE *out, const struct table *t,
+		     const struct widths *w, const char *const *cells)
+{
+	int c;
+
+	fputc(' ', out);
+	for (c = 0; c < t->ncols; c++) {
+		if (c)
+			fputs(sep_of(t), out);
+		put_cell(out, t, c, &w[c], cells[c], c == t->ncols - 1);
+	}
+	fputc('\n', out);
+}
+
+static void put_dashes(FILE *out, size_t n)
+{
+	while (n--)
+		fputc('-', out);
+}
+
+static void put_rule(FILE *out, const struct table *t,
+		     const struct widths *w)
+{
+	size_t total = 1;
+	int c;
+
+	if (t->style == TBL_MATRIX) {
+		fputc(' ', out);
+		for (c = 0; c < t->ncols; c++) {
+			if (c)
+				fputs(sep_of(t), out);
+			put_dashes(out, col_width(t, c, &w[c]));
+		}
+		fputc('\n', out);
+		return;
+	}
+	for (c = 0; c < t->ncols; c++)
+		total += col_width(t, c, &w[c]) + (c ? 3 : 0);
+	put_dashes(out, total + 1);
+	fputc('\n', out);
+}
+
+static void put_cut(FILE *out, const struct table *t, const struct widths *w)
+{
+	int c;
+
+	fputc(' ', out);
+	for (c = 0; c < t->ncols; c++) {
+		if (c)
+			fputs(sep_of(t), out);
+		fprintf(out, "%-*s", c == t->ncols - 1 ? 0 :
+			(int)col_width(t, c, &w[c]), "...");
+	}
+	fputc('\n', out);
+}
+
+/**
+ * table_print - render the table
+ * @t: the table
+ * @out: where to
+ */
+void table_print(const struct table *t, FILE *out)
+{
+	struct widths w[TABLE_MAX_COLS];
+	const char *hdr[TABLE_MAX_COLS];
+	size_t i;
+	int c;
+
+	if (t->ncols > TABLE_MAX_COLS)
+		return;
+	for (c = 0; c < t->ncols; c++) {
+		measure(t, c, &w[c]);
+		hdr[c] = t->cols[c].header;
+	}
+	if (t->style == TBL_BOXED)
+		put_rule(out, t, w);
+	put_line(out, t, w, hdr);
+	put_rule(out, t, w);
+	for (i = 0; i < t->nrows; i++)
+		put_line(out, t, w,
+			 (const char *const *)&t->cells[i * t->ncols]);
+	if (t->cut)
+		put_cut(out, t, w);
+	if (t->style == TBL_BOXED)
+		put_rule(out, t, w);
+	if (t->oom)
+		fprintf(out, " (out of memory: rows are missing)\n");
+}

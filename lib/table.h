@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Text tables: columns sized to their content, numbers right-aligned,
+ * "total/size" pairs aligned on the slash, a "..." row when cut.
+ */
+#ifndef KMEM_TABLE_H
+#define KMEM_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define TABLE_MAX_COLS 16
+
+enum table_align {
+	TBL_LEFT,
+	TBL_RIGHT,
+	TBL_PAIR,	/* "a/b": a right-aligned, b left-aligned */
+};
+
+enum table_style {
+	TBL_BOXED,	/* " | " between columns, rules above and below */
+	TBL_MATRIX,	/* two spaces between columns, header underlined */
+};
+
+struct table_col {
+	const char *header;
+	enum table_align align;
+};
+
+struct table {
+	const struct table_col *cols;
+	int ncols;
+	enum table_style style;
+	char **cells;		/* row-major, nrows * ncols */
+	size_t nrows, cap;
+	bool cut;
+	bool oom;
+};
+
+void table_init(struct table *t, const struct table_col *cols, int ncols,
+		enum table_style style);
+int table_add_row(struct table *t, const char *const *cells);
+void table_mark_cut(struct table *t);
+void table_print(const struct table *t, FILE *out);
+void table_release(struct table *t);
+
+#endif

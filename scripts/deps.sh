@@ -1,0 +1,31 @@
+#!/bin/sh
+# Check (and, as root, install) what building and testing need on Debian.
+# Prints the exact apt-get line and fails when something is missing and
+# we may not install it.
+set -e
+pkgs=""
+need() { # need COMMAND-OR-PKGCONFIG-CHECK PACKAGE
+	if ! sh -c "$1" >/dev/null 2>&1; then
+		pkgs="$pkgs $2"
+	fi
+}
+need "command -v cc" gcc
+need "command -v make" make
+need "command -v pkg-config" pkg-config
+need "command -v python3" python3
+need "pkg-config --exists libtraceevent" libtraceevent-dev
+need "pkg-config --exists libtracefs" libtracefs-dev
+need "pkg-config --exists libtracecmd" libtracecmd-dev
+need "command -v trace-cmd" trace-cmd
+need "test -f /usr/lib/$(gcc -print-multiarch 2>/dev/null)/traceevent/plugins/plugin_kmem.so" libtraceevent1-plugin
+[ -z "$pkgs" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "deps: installing$pkgs" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -qq $pkgs >/dev/null
+	exit 0
+fi
+echo "deps: missing packages; run: sudo apt-get install$pkgs" >&2
+exit 1
