@@ -279,9 +279,9 @@ static void summary_groups(const struct slab_summary *s, struct kvblock *b)
 	add_count(b, "Total bytes freed", s->alloc_freed_bytes);
 	l = kv_add(b, "Net total bytes allocated", "");
 	fmt_signed(l->value, (int64_t)(s->bytes_alloc - s->alloc_freed_bytes));
-	l = kv_add(b, "Total bytes wasted (internal fragmentation)", "");
+	l = kv_add(b, "Total bytes wasted", "");
 	fmt_count(l->value, s->bytes_alloc - s->bytes_req);
-	snprintf(l->note, sizeof(l->note), "(%.2f%% of allocated)",
+	snprintf(l->note, sizeof(l->note), "(%.2f%% internal fragmentation)",
 		 frag_pct(s->bytes_req, s->bytes_alloc));
 	l = kv_add(b, "Cross-CPU frees", "");
 	fmt_count(l->value, s->cross_cpu_frees);

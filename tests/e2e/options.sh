@@ -1,0 +1,85 @@
+#!/bin/bash
+# -O kmem: options: bad values give one line and the default, the
+# listing is untouched; table selection, lines=, raw-ip, json/output.
+. "$(dirname "$0")/../lib/common.sh"
+
+f=$(smallest_sample)
+[ -n "$f" ] || { fail options "no sample-data/*.dat"; finish; }
+trace-cmd report -i "$f" >"$WORK/stock" 2>/dev/null
+L=$(wc -l <"$WORK/stock")
+tables() { tail -n +"$((L + 1))" "$1"; }
+
+report -i "$f" -O kmem:stat -O kmem:json="$WORK/def.json" >"$WORK/def" 2>"$WORK/def.err"
+
+# unknown sort key
+report -i "$f" -O kmem:stat -O kmem:sort=bytes,bogus \
+	-O kmem:json="$WORK/bad.json" >"$WORK/bad" 2>"$WORK/bad.err"
+rc=$?
+check bad-sort-exit-0 test "$rc" -eq 0
+check bad-sort-one-line test "$(wc -l <"$WORK/bad.err")" -eq 1
+check bad-sort-names-choices grep -q "bogus.*valid: ptr, callsite, bytes, hit, pingpong, frag, live, peak" "$WORK/bad.err"
+check bad-sort-listing cmp -s "$WORK/stock" <(head -n "$L" "$WORK/bad")
+check bad-sort-default-order cmp -s "$WORK/def.json" "$WORK/bad.json"
+
+# bad lines=
+report -i "$f" -O kmem:stat -O kmem:lines=abc >"$WORK/badl" 2>"$WORK/badl.err"
+check bad-lines-one-line test "$(wc -l <"$WORK/badl.err")" -eq 1
+check bad-lines-message grep -q "bad lines=abc (a number of rows, 0 for all); using 20" "$WORK/badl.err"
+check bad-lines-default-tables cmp -s "$WORK/def" "$WORK/badl"
+
+# lines=3: three rows and a "..." row in the callsite table
+report -i "$f" -O kmem:stat -O kmem:caller -O kmem:lines=3 >"$WORK/l3" 2>&1
+tables "$WORK/l3" >"$WORK/l3.t"
+rows=$(awk '/^ Total alloc\/Size/{h++; next} h==1 && /^---/{r++; next} h==1 && r==1 && /^ /{n++} END{print n}' "$WORK/l3.t")
+check lines-3-rows test "$rows" = 4
+check lines-3-cut-row grep -q '^ \.\.\. *| \.\.\.' "$WORK/l3.t"
+check caller-only-no-alloc-table bash -c "! grep -q 'Alloc ptr' '$WORK/l3.t'"
+check caller-only-no-cache-table bash -c "! grep -q '| Cache\$' '$WORK/l3.t'"
+
+# default: all three tables and the summary
+tables "$WORK/def" >"$WORK/def.t"
+check default-caller-table grep -q '| Callsite$' "$WORK/def.t"
+check default-alloc-table grep -q '| Alloc ptr' "$WORK/def.t"
+check default-cache-table grep -q '| Cache$' "$WORK/def.t"
+check default-summary grep -q '^ SUMMARY (slab allocator)' "$WORK/def.t"
+
+# raw-ip: call sites as addresses
+report -i "$f" -O kmem:stat -O kmem:caller -O kmem:raw-ip >"$WORK/raw" 2>&1
+tables "$WORK/raw" | awk -F'|' '/^ +[0-9].*\| 0x/{print $NF}' >"$WORK/raw.cs"
+check raw-ip-addresses test -s "$WORK/raw.cs"
+check raw-ip-no-symbols bash -c "! grep -v '^ 0x[0-9a-f]*\$' '$WORK/raw.cs'"
+check symbols-by-default grep -qE '\| [a-z_][a-z0-9_.]*\+0x[0-9a-f]+$' "$WORK/def.t"
+
+# json=- replaces the tables on stdout; output= takes them elsewhere
+report -i "$f" -O kmem:stat -O kmem:json=- >"$WORK/js" 2>&1
+check json-stdout-parses python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().split("\n",int(sys.argv[2]))[-1]); assert "slab" in d' "$WORK/js" "$L"
+check json-stdout-no-tables bash -c "! grep -q 'SUMMARY (slab' '$WORK/js'"
+report -i "$f" -O kmem:stat -O kmem:output="$WORK/tables.txt" >"$WORK/o" 2>&1
+check output-file-tables grep -q 'SUMMARY (slab allocator)' "$WORK/tables.txt"
+check output-stdout-listing-only cmp -s "$WORK/stock" "$WORK/o"
+report -i "$f" -O kmem:stat -O kmem:output=/nonexistent/dir/t >"$WORK/bo" 2>"$WORK/bo.err"
+rc=$?
+check bad-output-exit-0 test "$rc" -eq 0
+check bad-output-one-line test "$(wc -l <"$WORK/bo.err")" -eq 1
+check bad-output-message grep -q "kmem: cannot write output '/nonexistent/dir/t': No such file or directory" "$WORK/bo.err"
+
+# without kmem:stat nothing is added
+report -i "$f" -O kmem:caller -O kmem:json="$WORK/nostat.json" >"$WORK/ns" 2>&1
+check no-stat-no-tables cmp -s "$WORK/stock" "$WORK/ns"
+check no-stat-no-json test ! -e "$WORK/nostat.json"
+
+# trace-cmd list -O lists every option with a description
+TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd list -O >"$WORK/list" 2>&1
+for o in stat slab caller alloc cache sort lines raw-ip json output; do
+	check "list-O-$o" python3 - "$WORK/list" "$o" <<'PY'
+import sys
+txt = open(sys.argv[1]).read()
+want = sys.argv[2]
+for b in txt.replace("============", "------------").split("------------"):
+    kv = dict((l.strip() + "\t").split(":\t", 1) for l in b.strip().splitlines() if ":\t" in l)
+    if kv.get("plugin") == "kmem" and kv.get("option") == want:
+        sys.exit(0 if kv.get("desc") else 1)
+sys.exit(1)
+PY
+done
+finish

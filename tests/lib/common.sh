@@ -1,0 +1,40 @@
+# Sourced by tests/e2e/*.sh.  Result lines: PASS/FAIL/SKIP name.
+# shellcheck shell=bash
+: "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+: "${PLUGIN_DIR:=$TOP/build/plugins}"
+export TOP PLUGIN_DIR
+failures=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; failures=$((failures + 1)); }
+skip() { echo "SKIP $1: $2"; }
+# check NAME COMMAND...: PASS if the command succeeds
+check() {
+	local name=$1; shift
+	if "$@"; then pass "$name"; else fail "$name" "$*"; fi
+}
+finish() { [ "$failures" -eq 0 ]; exit $?; }
+
+WORK=$(mktemp -d /tmp/kmem-test.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+# A HOME of our own, so no ~/.local plugin of the user's interferes.
+export HOME=$WORK/home
+mkdir -p "$HOME"
+
+# The sample traces, smallest first.
+# KMEM_SAMPLES (a list of files) overrides, for trying other traces.
+samples() {
+	if [ -n "${KMEM_SAMPLES:-}" ]; then
+		ls -S -r $KMEM_SAMPLES
+	else
+		ls -S -r "$TOP"/sample-data/*.dat 2>/dev/null
+	fi
+}
+smallest_sample() {
+	samples | head -n 1
+}
+
+# report [trace-cmd report args...]: with only our build's plugin dir added
+report() {
+	TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report "$@"
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Rendering: number formats, tables, summary blocks, JSON, options and
+ * sorting.  Expected strings were written out by hand.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "json.h"
+#include "kvblock.h"
+#include "numfmt.h"
+#include "options.h"
+#include "sort.h"
+#include "symbols.h"
+#include "table.h"
+#include "unit.h"
+
+static void test_numbers(void)
+{
+	char b[NUMFMT_LEN];
+
+	CHECK_STR(fmt_count(b, 0), "0");
+	CHECK_STR(fmt_count(b, 999), "999");
+	CHECK_STR(fmt_count(b, 1000), "1,000");
+	CHECK_STR(fmt_count(b, 51630080), "51,630,080");
+	CHECK_STR(fmt_count(b, UINT64_MAX), "18,446,744,073,709,551,615");
+	CHECK_STR(fmt_count_dot(b, 0), ".");
+	CHECK_STR(fmt_count_dot(b, 12557), "12,557");
+	CHECK_STR(fmt_signed(b, -4096), "-4,096");
+	CHECK_STR(fmt_signed(b, INT64_MIN), "-9,223,372,036,854,775,808");
+	CHECK_STR(fmt_pct(b, 0.0), ".");
+	CHECK_STR(fmt_pct(b, 43.75), "43.75%");
+	CHECK_STR(fmt_duration(b, 850), "850ns");
+	CHECK_STR(fmt_duration(b, 12345), "12.3us");
+	CHECK_STR(fmt_duration(b, 4560000), "4.56ms");
+	CHECK_STR(fmt_duration(b, 2100000000), "2.10s");
+}
+
+static char *render_table(struct table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	table_print(t, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_table(void)
+{
+	static const struct table_col cols[] = {
+		{ "Total alloc/Size", TBL_PAIR },
+		{ "Hits", TBL_RIGHT },
+		{ "Callsite", TBL_LEFT },
+	};
+	const char *r1[] = { "65,536/16,384", "4", "new_slab" };
+	const char *r2[] = { "8,192/4,096", "12,536", "pte_alloc_one" };
+	struct table t;
+	char *out;
+
+	table_init(&t, cols, 3, TBL_BOXED);
+	table_add_row(&t, r1);
+	table_add_row(&t, r2);
+	table_mark_cut(&t);
+	out = render_table(&t);
+	/*
+	 * Pair: left part right-aligned to "Total alloc" (11), right part
+	 * left-aligned to "16,384" (6); numbers right-aligned; the text
+	 * column last and unpadded.  Rule = 1 + 18 + 3 + 6 + 3 + 13 + 1.
+	 */
+	CHECK_STR(out,
+		  "---------------------------------------------\n"
+		  " Total alloc/Size   |   Hits | Callsite\n"
+		  "---------------------------------------------\n"
+		  "      65,536/16,384 |      4 | new_slab\n"
+		  "       8,192/4,096  | 12,536 | pte_alloc_one\n"
+		  " ...                | ...    | ...\n"
+		  "---------------------------------------------\n");
+	free(out);
+	table_release(&t);
+}
+
+static void test_matrix(void)
+{
+	static const struct table_col cols[] = {
+		{ "Order", TBL_RIGHT },
+		{ "Unmovable", TBL_RIGHT },
+		{ "Movable", TBL_RIGHT },
+	};
+	const char *r0[] = { "0", "32", "12,557" };
+	const char *r1[] = { "1", ".", "." };
+	struct table t;
+	char *out;
+
+	table_init(&t, cols, 3, TBL_MATRIX);
+	table_add_row(&t, r0);
+	table_add_row(&t, r1);
+	out = render_table(&t);
+	CHECK_STR(out,
+		  " Order  Unmovable  Movable\n"
+		  " -----  ---------  -------\n"
+		  "     0         32   12,557\n"
+		  "     1          .        .\n");
+	free(out);
+	table_release(&t);
+}
+
+static void test_kvblock(void)
+{
+	struct kvblock b;
+	struct kv_line *l;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	kv_init(&b);
+	l = kv_add(&b, "Pages allocated+freed", "12,593");
+	snprintf(l->bytes, sizeof(l->bytes), "51,630,080");
+	l = kv_add(&b, "Pages freed-only", "67");
+	snprintf(l->bytes, sizeof(l->bytes), "135,311");
+	kv_gap(&b);
+	kv_add(&b, "Page allocation failures", "0");
+	kv_print(&b, f);
+	fclose(f);
+	CHECK_STR(buf,
+		  " Pages allocated+freed:     12,593   [ 51,630,080 bytes ]\n"
+		  " Pages freed-only:              67   [    135,311 bytes ]\n"
+		  "\n"
+		  " Page allocation failures:       0\n");
+	free(buf);
+}
+
+static void test_json(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+
+	json_init(&j, f);
+	json_open(&j, NULL, '{');
+	json_str(&j, "name", "a\"b\\c\n");
+	json_open(&j, "list", '[');
+	json_u64(&j, NULL, 18446744073709551615ULL);
+	json_i64(&j, NULL, -5);
+	json_close(&j, ']');
+	json_open(&j, "empty", '[');
+	json_close(&j, ']');
+	json_pct(&j, "pct", 12.5);
+	json_str(&j, "none", NULL);
+	json_bool(&j, "ok", true);
+	json_close(&j, '}');
+	fclose(f);
+	CHECK_STR(buf, "{\n"
+		       "  \"name\": \"a\\\"b\\\\c\\n\",\n"
+		       "  \"list\": [\n"
+		       "    18446744073709551615,\n"
+		       "    -5\n"
+		       "  ],\n"
+		       "  \"empty\": [],\n"
+		       "  \"pct\": 12.5000,\n"
+		       "  \"none\": null,\n"
+		       "  \"ok\": true\n"
+		       "}\n");
+	free(buf);
+}
+
+static int set_quiet(struct kmem_opts *o, const char *n, const char *v,
+		     char **msg)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(msg, &len);
+	int ret = kmem_opts_set(o, n, v, f);
+
+	fclose(f);
+	return ret;
+}
+
+static void test_options(void)
+{
+	struct kmem_opts o;
+	char *msg = NULL;
+
+	kmem_opts_init(&o);
+	CHECK_U64(o.lines, 20);
+	CHECK_U64(o.nr_sort, 2);
+	CHECK(o.sort[0] == SORT_BYTES && o.sort[1] == SORT_HIT);
+
+	CHECK(set_quiet(&o, "sort", "frag,pingpong,ptr", &msg) == 0);
+	CHECK_STR(msg, "");
+	free(msg);
+	CHECK_U64(o.nr_sort, 3);
+	CHECK(o.sort[2] == SORT_PTR);
+
+	CHECK(set_quiet(&o, "sort", "bytes,bogus", &msg) == -1);
+	CHECK_STR(msg, "kmem: bad sort key 'bogus' in sort=bytes,bogus "
+		       "(valid: ptr, callsite, bytes, hit, pingpong, frag, "
+		       "live, peak; at most 8); using bytes,hit\n");
+	free(msg);
+	CHECK_U64(o.nr_sort, 3);	/* previous value kept */
+
+	CHECK(set_quiet(&o, "lines", "abc", &msg) == -1);
+	CHECK_STR(msg, "kmem: bad lines=abc (a number of rows, 0 for all); "
+		       "using 20\n");
+	free(msg);
+	CHECK(set_quiet(&o, "lines", "-3", &msg) == -1);
+	free(msg);
+	CHECK(set_quiet(&o, "lines", "0", &msg) == 0);
+	free(msg);
+	CHECK_U64(o.lines, 0);
+
+	CHECK(set_quiet(&o, "json", "", &msg) == -1);
+	free(msg);
+	CHECK(o.json == NULL);
+	CHECK(set_quiet(&o, "json", "-", &msg) == 0);
+	free(msg);
+	CHECK_STR(o.json, "-");
+	CHECK(set_quiet(&o, "raw-ip", NULL, &msg) == 0);
+	free(msg);
+	CHECK(o.raw_ip);
+	kmem_opts_release(&o);
+}
+
+static void test_sort(void)
+{
+	struct sort_row r[4] = { { 0 } };
+	struct kmem_opts o;
+	char *msg = NULL;
+
+	kmem_opts_init(&o);
+	/* idx: bytes, hit, ptr */
+	r[0].idx = 0, r[0].key[SORT_BYTES] = 100, r[0].key[SORT_HIT] = 1;
+	r[1].idx = 1, r[1].key[SORT_BYTES] = 300, r[1].key[SORT_HIT] = 2;
+	r[2].idx = 2, r[2].key[SORT_BYTES] = 100, r[2].key[SORT_HIT] = 5;
+	r[3].idx = 3, r[3].key[SORT_BYTES] = 100, r[3].key[SORT_HIT] = 5;
+	r[0].key[SORT_PTR] = 40, r[1].key[SORT_PTR] = 30;
+	r[2].key[SORT_PTR] = 20, r[3].key[SORT_PTR] = 10;
+	sort_rows(r, 4, &o);	/* bytes desc, hit desc, then first seen */
+	CHECK(r[0].idx == 1 && r[1].idx == 2 && r[2].idx == 3 &&
+	      r[3].idx == 0);
+	set_quiet(&o, "sort", "ptr", &msg);
+	free(msg);
+	sort_rows(r, 4, &o);	/* addresses ascending */
+	CHECK(r[0].idx == 3 && r[1].idx == 2 && r[2].idx == 1 &&
+	      r[3].idx == 0);
+	CHECK_U64(sort_frag_key(75, 100), 250000000);
+	CHECK_U64(sort_frag_key(100, 100), 0);
+	kmem_opts_release(&o);
+}
+
+static const char *fake_resolve(void *priv, uint64_t addr, uint64_t *start)
+{
+	(void)priv;
+	if (addr < 0x1000 || addr >= 0x2000)
+		return NULL;
+	*start = 0x1000;
+	return "copy_process";
+}
+
+static void test_callsite(void)
+{
+	struct kmem_symbolizer sym = { fake_resolve, NULL };
+	char b[KMEM_SYM_LEN];
+
+	CHECK_STR(fmt_callsite(b, &sym, 0x11a5, 0), "copy_process+0x1a5");
+	CHECK_STR(fmt_callsite(b, &sym, 0x11a5, 1), "0x11a5");
+	CHECK_STR(fmt_callsite(b, &sym, 0x3000, 0), "0x3000");
+	CHECK_STR(fmt_callsite(b, NULL, 0xffffffff81000000ULL, 0),
+		  "0xffffffff81000000");
+}
+
+int main(void)
+{
+	RUN(test_numbers);
+	RUN(test_table);
+	RUN(test_matrix);
+	RUN(test_kvblock);
+	RUN(test_json);
+	RUN(test_options);
+	RUN(test_sort);
+	RUN(test_callsite);
+	UNIT_EXIT();
+}

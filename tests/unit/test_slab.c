@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Slab aggregation on hand-made event streams; every expected number is
+ * counted by hand in the comment next to it.
+ */
+#include <stdlib.h>
+
+#include "agg.h"
+#include "unit.h"
+
+static struct kmem_event ev_alloc(uint64_t ts, int cpu, uint64_t site,
+				  uint64_t ptr, uint64_t req, uint64_t alloc)
+{
+	struct kmem_event e = { 0 };
+
+	e.kind = KMEM_EV_SLAB_ALLOC;
+	e.ts = ts;
+	e.cpu = cpu;
+	e.call_site = site;
+	e.ptr = ptr;
+	e.bytes_req = req;
+	e.bytes_alloc = alloc;
+	e.node = KMEM_NO_NODE;
+	return e;
+}
+
+static struct kmem_event ev_free(uint64_t ts, int cpu, uint64_t ptr)
+{
+	struct kmem_event e = { 0 };
+
+	e.kind = KMEM_EV_SLAB_FREE;
+	e.ts = ts;
+	e.cpu = cpu;
+	e.call_site = 0xf00;
+	e.ptr = ptr;
+	return e;
+}
+
+static void feed(struct kmem_agg *a, struct kmem_event e)
+{
+	kmem_agg_event(a, &e);
+}
+
+static const struct slab_site *site(const struct kmem_agg *a, uint64_t cs)
+{
+	size_t i;
+
+	for (i = 0; i < a->slab.nr_sites; i++)
+		if (a->slab.sites[i].call_site == cs)
+			return &a->slab.sites[i];
+	return NULL;
+}
+
+/* The basic grouping: allocated+freed, allocated-only, freed-only. */
+static void test_groups(void)
+{
+	struct kmem_agg a;
+	const struct slab_site *s;
+
+	kmem_agg_init(&a);
+	feed(&a, ev_alloc(100, 0, 0xA, 0x1000, 10, 16));	/* A1 */
+	feed(&a, ev_alloc(200, 0, 0xA, 0x2000, 20, 32));	/* A2 */
+	feed(&a, ev_alloc(300, 1, 0xB, 0x3000, 64, 64));	/* B1 */
+	feed(&a, ev_free(400, 1, 0x1000));	/* A1 freed, other CPU */
+	feed(&a, ev_free(1300, 1, 0x3000));	/* B1 freed, same CPU */
+	feed(&a, ev_free(500, 0, 0x9000));	/* never allocated */
+
+	CHECK_U64(a.slab.sum.allocs, 3);
+	CHECK_U64(a.slab.sum.frees, 3);
+	CHECK_U64(a.slab.sum.bytes_req, 94);		/* 10+20+64 */
+	CHECK_U64(a.slab.sum.bytes_alloc, 112);		/* 16+32+64 */
+	CHECK_U64(a.slab.sum.alloc_freed_count, 2);	/* A1, B1 */
+	CHECK_U64(a.slab.sum.alloc_freed_bytes, 80);	/* 16+64 */
+	CHECK_U64(slab_alloc_only_count(&a.slab.sum), 1);	/* A2 */
+	CHECK_U64(slab_alloc_only_bytes(&a.slab.sum), 32);
+	CHECK_U64(a.slab.sum.free_only, 1);
+	CHECK_U64(a.slab.sum.cross_cpu_frees, 1);	/* A1 */
+	CHECK_U64(a.slab.sum.live_count, 1);
+	CHECK_U64(a.slab.sum.live_bytes, 32);
+
+	s = site(&a, 0xA);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_U64(s->hits, 2);
+		CHECK_U64(s->frees, 1);
+		CHECK_U64(s->pingpong, 1);
+		CHECK_U64(s->lifetime_sum, 300);	/* 400-100 */
+		CHECK_U64(s->live_count, 1);
+		CHECK_U64(s->live_bytes, 32);
+		CHECK_U64(s->peak_bytes, 48);		/* 16+32 at t=200 */
+	}
+	s = site(&a, 0xB);
+	CHECK(s && s->pingpong == 0 && s->lifetime_sum == 1000);
+	CHECK_U64(a.slab.nr_sites, 2);	/* frees do not create call sites */
+	kmem_agg_release(&a);
+}
+
+/* NULL, ZERO_SIZE_PTR, double and missed frees. */
+static void test_anomalies(void)
+{
+	struct kmem_agg a;
+
+	kmem_agg_init(&a);
+	feed(&a, ev_alloc(1, 0, 0xA, 0, 100, 128));	/* failure */
+	feed(&a, ev_alloc(2, 0, 0xA, 0x10, 0, 0));	/* kmalloc(0) */
+	feed(&a, ev_free(3, 0, 0));			/* kfree(NULL) */
+	feed(&a, ev_free(4, 0, 0x10));			/* kfree(ZERO_SIZE_PTR) */
+	feed(&a, ev_alloc(5, 0, 0xA, 0x1000, 8, 8));	/* X */
+	feed(&a, ev_alloc(6, 0, 0xB, 0x1000, 16, 16));	/* Y: X's free missed */
+	feed(&a, ev_free(7, 0, 0x1000));		/* Y freed */
+	feed(&a, ev_free(8, 0, 0x1000));		/* double free */
+
+	CHECK_U64(a.slab.sum.alloc_failures, 1);
+	CHECK_U64(a.slab.sum.allocs, 3);		/* 0x10, X, Y */
+	CHECK_U64(a.slab.sum.bytes_alloc, 24);		/* 0+8+16 */
+	CHECK_U64(a.slab.sum.zero_size_allocs, 1);
+	CHECK_U64(a.slab.sum.null_frees, 2);
+	CHECK_U64(a.slab.sum.frees, 2);			/* Y's, double */
+	CHECK_U64(a.slab.sum.missed_frees, 1);
+	CHECK_U64(a.slab.sum.missed_free_bytes, 8);
+	CHECK_U64(a.slab.sum.double_frees, 1);
+	CHECK_U64(a.slab.sum.free_only, 0);
+	CHECK_U64(a.slab.sum.alloc_freed_count, 1);	/* Y */
+	CHECK_U64(a.slab.sum.alloc_freed_bytes, 16);
+	CHECK_U64(slab_alloc_only_count(&a.slab.sum), 2);	/* 0x10, X */
+	CHECK_U64(a.slab.sum.live_count, 0);
+	CHECK_U64(a.slab.sum.live_bytes, 0);
+	CHECK_U64(a.slab.nr_ptrs, 1);		/* only 0x1000 is tracked */
+	CHECK_U64(a.slab.ptrs[0].hits, 2);
+	CHECK(site(&a, 0xA) && site(&a, 0xA)->failures == 1);
+	CHECK(site(&a, 0xA) && site(&a, 0xA)->live_count == 0);
+	/* identities from the definitions */
+	CHECK_U64(a.slab.sum.frees, a.slab.sum.alloc_freed_count +
+		  a.slab.sum.free_only + a.slab.sum.double_frees);
+	kmem_agg_release(&a);
+}
+
+/* Cache rows: by name, kmalloc by size, unnamed kmem_cache events. */
+static void test_caches(void)
+{
+	struct kmem_agg a;
+	struct kmem_event e;
+	char name[64];
+	size_t i;
+	int seen = 0;
+
+	kmem_agg_init(&a);
+	e = ev_alloc(1, 0, 0xA, 0x1000, 50, 64);	/* kmalloc-64 */
+	feed(&a, e);
+	e = ev_alloc(2, 0, 0xA, 0x2000, 60, 64);	/* kmalloc-64 */
+	feed(&a, e);
+	e = ev_alloc(3, 0, 0xB, 0x3000, 184, 192);
+	e.is_cache = true;
+	e.name = "filpXXX";	/* name_len cuts it: "filp" */
+	e.name_len = 4;
+	feed(&a, e);
+	e = ev_alloc(4, 0, 0xC, 0x4000, 40, 40);
+	e.is_cache = true;				/* no name field */
+	feed(&a, e);
+	e = ev_free(5, 0, 0x3000);
+	e.is_cache = true;
+	e.name = "filp";
+	e.name_len = 4;
+	feed(&a, e);
+	e = ev_free(6, 0, 0x5000);			/* free-only, named */
+	e.is_cache = true;
+	e.name = "filp";
+	e.name_len = 4;
+	feed(&a, e);
+
+	CHECK_U64(a.slab.nr_caches, 3);
+	for (i = 0; i < a.slab.nr_caches; i++) {
+		const struct slab_cache *c = &a.slab.caches[i];
+
+		slab_cache_name(&a.slab, c, name, sizeof(name));
+		if (!strcmp(name, "kmalloc-64")) {
+			seen++;
+			CHECK_U64(c->allocs, 2);
+			CHECK_U64(c->bytes_req, 110);
+			CHECK_U64(c->live_count, 2);
+			CHECK_U64(c->live_bytes, 128);
+		} else if (!strcmp(name, "filp")) {
+			seen++;
+			CHECK_U64(c->allocs, 1);
+			CHECK_U64(c->frees, 1);
+			CHECK_U64(c->free_only, 1);
+			CHECK_U64(c->live_count, 0);
+		} else if (!strcmp(name, "(unnamed)")) {
+			seen++;
+			CHECK_U64(c->allocs, 1);
+			CHECK_U64(c->bytes_alloc, 40);
+		}
+	}
+	CHECK_U64(seen, 3);
+	kmem_agg_release(&a);
+}
+
+/* Many objects: the hash indexes grow and every object is found again. */
+static void test_many(void)
+{
+	struct kmem_agg a;
+	uint64_t i, n = 200000;
+
+	kmem_agg_init(&a);
+	for (i = 0; i < n; i++)
+		feed(&a, ev_alloc(i, (int)(i & 1), 0x100 + (i % 1000),
+				  0xffff888000000000ULL + i * 64, 40, 64));
+	for (i = 0; i < n; i += 2)
+		feed(&a, ev_free(n + i, 0, 0xffff888000000000ULL + i * 64));
+	CHECK_U64(a.slab.nr_sites, 1000);
+	CHECK_U64(a.slab.nr_ptrs, n);
+	CHECK_U64(a.slab.sum.alloc_freed_count, n / 2);
+	CHECK_U64(a.slab.sum.free_only, 0);
+	CHECK_U64(a.slab.sum.live_count, n / 2);
+	CHECK_U64(a.slab.sum.live_bytes, n / 2 * 64);
+	/* even i allocated on CPU 0 and freed on CPU 0: no ping-pong */
+	CHECK_U64(a.slab.sum.cross_cpu_frees, 0);
+	kmem_agg_release(&a);
+}
+
+/* Lost events are summed; unknown-size losses are counted apart. */
+static void test_lost(void)
+{
+	struct kmem_agg a;
+
+	kmem_agg_init(&a);
+	kmem_agg_missed(&a, 10);
+	kmem_agg_missed(&a, 5);
+	kmem_agg_missed(&a, -1);
+	CHECK_U64(a.events_lost, 15);
+	CHECK_U64(a.lost_unknown, 1);
+	kmem_agg_release(&a);
+}
+
+int main(void)
+{
+	RUN(test_groups);
+	RUN(test_anomalies);
+	RUN(test_caches);
+	RUN(test_many);
+	RUN(test_lost);
+	UNIT_EXIT();
+}
