@@ -76,7 +76,10 @@ import sys
 txt = open(sys.argv[1]).read()
 want = sys.argv[2]
 for b in txt.replace("============", "------------").split("------------"):
-    kv = dict((l.strip() + "\t").split(":\t", 1) for l in b.strip().splitlines() if ":\t" in l)
+    kv = {}
+    for l in b.strip().splitlines():
+        k, _, v = l.strip().partition(":")
+        kv[k] = v.strip()
     if kv.get("plugin") == "kmem" and kv.get("option") == want:
         sys.exit(0 if kv.get("desc") else 1)
 sys.exit(1)
