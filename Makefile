@@ -5,6 +5,7 @@
 # make demo       trace-cmd report -O kmem:stat on a bundled sample trace
 # make install    plugin into libtraceevent's plugin directory
 # make install-user   plugin into ~/.local/lib/traceevent/plugins
+# make uninstall, make uninstall-user
 #
 # CC=clang, SANITIZE=1 (AddressSanitizer + UBSan), V=1 work as usual.
 
@@ -83,13 +84,15 @@ demo: all
 	$(Q)scripts/demo.sh $(PLUGIN)
 
 install: all
-	$(Q)scripts/install.sh install "$(DESTDIR)$(plugindir)" $(PLUGIN)
+	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh install "$(DESTDIR)$(plugindir)" $(PLUGIN)
 
 install-user: all
 	$(Q)scripts/install.sh install-user "$(userplugindir)" $(PLUGIN)
 
 uninstall:
-	$(Q)scripts/install.sh uninstall "$(DESTDIR)$(plugindir)"
+	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh uninstall "$(DESTDIR)$(plugindir)"
+
+uninstall-user:
 	$(Q)scripts/install.sh uninstall-user "$(userplugindir)"
 
 format:
@@ -98,6 +101,7 @@ format:
 clean:
 	rm -rf $(B) tests/out
 
-.PHONY: all deps tests check demo install install-user uninstall format clean
+.PHONY: all deps tests check demo install install-user uninstall uninstall-user \
+	format clean
 
 -include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d)

@@ -38,3 +38,18 @@ smallest_sample() {
 report() {
 	TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report "$@"
 }
+
+# A plugin built with SANITIZE=1 needs the sanitizer runtimes loaded
+# first in trace-cmd.  trace-cmd and libtraceevent leak a little at exit
+# on their own, so LeakSanitizer is off there; tests/e2e/leaks.sh checks
+# the plugin's own allocations with valgrind in the normal build.
+SANITIZED=
+if nm -D "$PLUGIN_DIR/plugin_kmem.so" 2>/dev/null | grep -q __asan_init; then
+	SANITIZED=1
+	SAN_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+	trace-cmd() {
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		LD_PRELOAD="$SAN_PRELOAD" command trace-cmd "$@"
+	}
+fi
