@@ -27,6 +27,7 @@ endif
 plugindir ?= $(libdir)/traceevent/plugins
 userplugindir ?= $(HOME)/.local/lib/traceevent/plugins
 DESTDIR ?=
+DEMO_TRACE ?= sample-data/slab-fork-exec.dat
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter
@@ -40,7 +41,7 @@ TEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
 ALL_CFLAGS = -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -MMD -MP \
 	-Ilib $(TEP_CFLAGS) $(CFLAGS)
 
-B := build
+B ?= build
 LIB_SRC := $(wildcard lib/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 PLUGIN_SRC := $(wildcard plugin/*.c)
@@ -78,10 +79,10 @@ $(B)/tests/%: tests/unit/%.c $(LIBKMEM) tests/unit/unit.h
 tests: $(TEST_BIN)
 
 check: all tests
-	$(Q)tests/run.sh
+	$(Q)B=$(B) tests/run.sh
 
 demo: all
-	$(Q)scripts/demo.sh $(PLUGIN)
+	$(Q)DEMO_TRACE=$(DEMO_TRACE) scripts/demo.sh $(PLUGIN)
 
 install: all
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh install "$(DESTDIR)$(plugindir)" $(PLUGIN)

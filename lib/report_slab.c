@@ -307,7 +307,7 @@ static void summary_anomalies(const struct slab_stats *st, struct kvblock *b)
 		add_count_bytes(b, "Missed frees", s->missed_frees,
 				s->missed_free_bytes);
 		snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
-			 "(allocation of a pointer still live)");
+			 "(address reused before its free was seen)");
 	}
 	if (s->null_frees) {
 		l = kv_add(b, "Frees of NULL", "");

@@ -1,12 +1,13 @@
 #!/bin/bash
-# Runs every test: the unit test programs in build/tests/ and the scripts
+# Runs every test: the unit test programs in $B/tests/ (B=build) and the scripts
 # in tests/e2e/.  Each prints "PASS name", "FAIL name" or "SKIP name: why"
 # lines; a program that fails without saying FAIL counts as one failure.
 # Ends with "N passed, N failed, N skipped"; exits non-zero on a failure.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 export TOP=$PWD
-export PLUGIN_DIR=$TOP/build/plugins
+B=${B:-build}
+export PLUGIN_DIR=${PLUGIN_DIR:-$TOP/$B/plugins}
 mkdir -p tests/out
 
 pass=0 fail=0 skip=0
@@ -37,7 +38,7 @@ run_one() {
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
 
-for t in build/tests/*; do
+for t in "$B"/tests/*; do
 	[ -x "$t" ] && run_one "$t" "$t"
 done
 for t in tests/e2e/*.sh; do

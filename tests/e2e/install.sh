@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 cd "$TOP" || exit 1
-mk() { make -s --no-print-directory "$@" >"$WORK/make.log" 2>&1; }
+mk() { make -s --no-print-directory B="$(dirname "$PLUGIN_DIR")" "$@" >"$WORK/make.log" 2>&1; }
 tep_libdir=$(pkg-config --variable=libdir libtraceevent)
 
 D=$WORK/dest
@@ -42,7 +42,7 @@ fi
 orig_sum=$(md5sum <"$sysdir/plugin_kmem.so")
 trace-cmd report -i "$f" >"$WORK/stock" 2>&1
 restore() {
-	make -s --no-print-directory uninstall >/dev/null 2>&1
+	make -s --no-print-directory B="$(dirname "$PLUGIN_DIR")" uninstall >/dev/null 2>&1
 	rm -rf "$WORK"
 }
 trap restore EXIT
