@@ -1,0 +1,299 @@
+#!/bin/bash
+# Side by side with perf: record one workload with tracefs (the way
+# sample-data/record.sh does: set_event_pid + options/event-fork, then
+# trace-cmd extract) and with `perf record -p` at the same time, then check
+# that the plugin's allocation count, "Total bytes requested" and "Total
+# bytes allocated" agree with `perf kmem stat --slab` within 0.1%.
+#
+# perf counts allocations that returned NULL in its totals; our definitions
+# do not (Documentation/kmem-stat-definitions.txt), so those are taken off
+# perf's numbers, computed from `perf script`.
+#
+# Method, so that both recordings hold the same events:
+#  - the workload is a sh blocked on a fifo; perf attaches to it with
+#    -p (children inherited) and -D -1 (events off) and is enabled through
+#    its --control fifo, which acknowledges; then tracefs is set up for the
+#    same pid and enabled; only then is the workload released;
+#  - no process of the workload exits while recording: on recent kernels
+#    (seen on 6.18) perf stops following a task early in do_exit
+#    (perf_event_exit_task, before exit_mm and exit_files), while
+#    set_event_pid follows it to the end, so every exit would be seen by
+#    tracefs only (exit_mmap and file frees, the SIGCHLD sigqueue
+#    allocation, perf's own event frees: ~7% more events for a find|xargs
+#    cat pipeline).  The workload's
+#    processes therefore say "ready" and block on a fifo; both recorders
+#    are stopped, and only then are the processes let go.
+#  - perf's presence changes the workload (perf_event_alloc at fork,
+#    perf_event_mmap on mmap allocate in the traced tasks); both recordings
+#    see that alike.
+# Needs root, tracefs, perf; SKIPs otherwise.  Runs in a few seconds.
+# PERF_COMPARE_KEEP=DIR copies the recordings and outputs to DIR.
+. "$(dirname "$0")/../lib/common.sh" || { echo "FAIL perf_compare: cannot source tests/lib/common.sh"; exit 1; }
+[ -n "${WORK:-}" ] && [ -d "$WORK" ] || { echo "FAIL perf_compare: common.sh made no \$WORK"; exit 1; }
+
+name=perf_compare
+T=/sys/kernel/tracing
+EVENTS="kmalloc kfree kmem_cache_alloc kmem_cache_free"
+NCHILD=8	# workload processes (besides the top shell)
+NFILES=40	# files each reads
+
+skip_out() { skip "$name" "$1"; exit 0; }
+
+[ "$(id -u)" -eq 0 ] || skip_out "not root"
+command -v perf >/dev/null || skip_out "perf not installed"
+command -v trace-cmd >/dev/null || skip_out "trace-cmd not installed"
+command -v python3 >/dev/null || skip_out "python3 not installed"
+if [ ! -w "$T/tracing_on" ]; then
+	mount -t tracefs nodev "$T" 2>/dev/null || true
+	[ -w "$T/tracing_on" ] || skip_out "tracefs not usable at $T"
+fi
+for e in $EVENTS; do
+	[ -w "$T/events/kmem/$e/enable" ] || skip_out "no tracefs event kmem/$e"
+done
+# Someone else tracing?  Do not disturb them (and they would disturb us).
+if [ -n "$(cat "$T/set_event")" ] || [ -n "$(cat "$T/set_event_pid")" ] ||
+	[ "$(cat "$T/current_tracer")" != nop ]; then
+	skip_out "tracefs top-level buffer in use (events enabled, set_event_pid or a tracer set)"
+fi
+perf record -h 2>&1 | grep -q -- '--control' ||
+	skip_out "this perf record has no --control (perf 5.10 or later needed)"
+perf record -q --no-buildid -o "$WORK/probe.data" -e kmem:kmalloc -- true \
+	>"$WORK/probe.log" 2>&1 ||
+	skip_out "perf record -e kmem:kmalloc does not work: $(head -n 1 "$WORK/probe.log")"
+[ -f "$PLUGIN_DIR/plugin_kmem.so" ] || { fail "$name" "$PLUGIN_DIR/plugin_kmem.so not built"; finish; }
+
+# Files for the workload: regular, readable, names without blanks, quotes
+# or backslashes.
+find /usr/share/doc /usr/share/common-licenses /etc -maxdepth 3 -type f \
+	-readable -size -64k 2>/dev/null | grep -v "[[:space:]'\\\\]" |
+	head -n $((NCHILD * NFILES)) >"$WORK/files"
+[ "$(wc -l <"$WORK/files")" -ge "$NCHILD" ] || skip_out "too few files to read"
+
+# tracefs state we change, and its restoration on every exit path.
+old_on=$(cat "$T/tracing_on")
+old_fork=$(cat "$T/options/event-fork")
+old_buf=$(cat "$T/buffer_size_kb")
+case $old_buf in
+*expanded:*) old_buf=${old_buf##*expanded: }; old_buf=${old_buf%%)*} ;;
+*[!0-9]*) old_buf= ;;	# per-CPU sizes differ: leave them
+esac
+declare -A old_en=()
+for e in $EVENTS; do old_en[$e]=$(cat "$T/events/kmem/$e/enable"); done
+wpid= ppid=
+cleanup() {
+	local rc=$? e
+	set +e
+	echo 0 >"$T/tracing_on"
+	for e in "${!old_en[@]}"; do
+		case ${old_en[$e]} in 1) echo 1 ;; *) echo 0 ;; esac >"$T/events/kmem/$e/enable"
+	done
+	: >"$T/set_event_pid"
+	echo "$old_fork" >"$T/options/event-fork"
+	: >"$T/trace"
+	[ -z "$old_buf" ] || echo "$old_buf" >"$T/buffer_size_kb"
+	echo "$old_on" >"$T/tracing_on"
+	# only what we started: the workload's process group, perf
+	[ -z "$wpid" ] || kill -KILL -- -"$wpid" 2>/dev/null
+	[ -z "$ppid" ] || kill -INT "$ppid" 2>/dev/null
+	[ -z "$ppid" ] || wait "$ppid" 2>/dev/null
+	if [ -n "${PERF_COMPARE_KEEP:-}" ]; then
+		mkdir -p "$PERF_COMPARE_KEEP" && cp -r "$WORK"/. "$PERF_COMPARE_KEEP"/
+	fi
+	rm -rf "$WORK"
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+die_fail() { fail "$name" "$1"; finish; }
+
+echo 0 >"$T/tracing_on"
+: >"$T/trace"
+echo 20000 >"$T/buffer_size_kb" || die_fail "cannot set buffer_size_kb"
+: >"$T/set_event_pid"
+
+mkfifo "$WORK/gate" "$WORK/ready" "$WORK/end" "$WORK/ctl" "$WORK/ack"
+exec 8<>"$WORK/ready" 9<>"$WORK/ack"
+
+# The workload: the top shell forks NCHILD children, each exec'ing sh on a
+# script that reads NFILES files with the read builtin (open, read, close:
+# no fork), reports "ready" and blocks in open(end).  The top shell then
+# blocks in wait.  Nothing exits before both recorders are stopped.
+split -n l/$NCHILD -d "$WORK/files" "$WORK/list."
+for l in "$WORK"/list.??; do
+	{
+		printf 'for f in'
+		while read -r f; do printf " '%s'" "$f"; done <"$l"
+		printf '; do\n\tread -r l <"$f" || :\ndone\n'
+		printf 'echo r >%s\n' "$WORK/ready"
+		printf 'read -r l <%s || :\n' "$WORK/end"
+	} >"$l.sh"
+done
+printf 'for s in "$@"; do\n\tsh "$s" &\ndone\nwait\n' >"$WORK/top.sh"
+nlists=$(ls "$WORK"/list.*.sh | wc -l)
+
+set -m	# own process group for the workload: cleanup can kill it all
+sh -c 'read -r _ <"$1"; shift; exec sh "$@"' gate "$WORK/gate" \
+	"$WORK/top.sh" "$WORK"/list.*.sh &
+wpid=$!
+set +m
+
+perf record -q --no-buildid --no-buildid-cache -m 4096 -o "$WORK/perf.data" \
+	-e kmem:kmalloc,kmem:kfree,kmem:kmem_cache_alloc,kmem:kmem_cache_free \
+	-p "$wpid" -D -1 --control "fifo:$WORK/ctl,$WORK/ack" \
+	>"$WORK/perf.log" 2>&1 &
+ppid=$!
+
+# enable perf and wait for its acknowledgement
+timeout 10 sh -c 'echo enable >"$1"' sh "$WORK/ctl" || die_fail "perf did not open its control fifo: $(head -n 3 "$WORK/perf.log")"
+read -r -t 10 ack <&9 || die_fail "perf did not acknowledge enable: $(head -n 3 "$WORK/perf.log")"
+[ "$ack" = ack ] || die_fail "perf answered '$ack' to enable"
+
+echo 1 >"$T/options/event-fork"
+echo "$wpid" >"$T/set_event_pid"
+for e in $EVENTS; do echo 1 >"$T/events/kmem/$e/enable"; done
+echo 1 >"$T/tracing_on"
+
+echo go >"$WORK/gate"	# release the workload
+n=0
+while [ $n -lt "$nlists" ]; do
+	read -r -t 30 _ <&8 || die_fail "workload did not finish (got $n of $nlists ready)"
+	n=$((n + 1))
+done
+# the last "ready" writer still has to close the fifo and block in open(end)
+sleep 0.5
+
+# stop both recorders while every process of the workload is blocked
+echo disable >"$WORK/ctl"
+read -r -t 10 ack <&9 || die_fail "perf did not acknowledge disable"
+echo 0 >"$T/tracing_on"
+for e in $EVENTS; do echo 0 >"$T/events/kmem/$e/enable"; done
+
+lost=0
+for f in "$T"/per_cpu/cpu*/stats; do
+	n=$(awk '/^overrun:/ { o = $2 } /^dropped events:/ { d = $3 } END { print o + d }' "$f")
+	lost=$((lost + n))
+done
+trace-cmd extract -o "$WORK/trace.dat" >"$WORK/extract.log" 2>&1 ||
+	die_fail "trace-cmd extract failed: $(tail -n 3 "$WORK/extract.log")"
+
+# let the workload go: opening end (read-write: never blocks) frees the
+# readers blocked in open, closing it gives them EOF; then perf sees its
+# target exit and ends.
+exec 7<>"$WORK/end"
+exec 7>&-
+wait "$wpid" 2>/dev/null
+wpid=
+for _ in $(seq 50); do kill -0 "$ppid" 2>/dev/null || break; sleep 0.1; done
+kill -INT "$ppid" 2>/dev/null
+wait "$ppid" 2>/dev/null
+ppid=
+
+[ "$lost" -eq 0 ] || die_fail "tracefs lost $lost events (buffer too small?)"
+
+perf report -i "$WORK/perf.data" --stats >"$WORK/perf.stats" 2>&1
+plost=$(awk '/LOST(_SAMPLES)? events:/ { for (i = 1; i < NF; i++) if ($i == "events:") s += $(i + 1) }
+	END { print s + 0 }' "$WORK/perf.stats")
+[ "$plost" -eq 0 ] || die_fail "perf lost $plost events"
+
+# perf's view
+perf kmem --slab -i "$WORK/perf.data" stat >"$WORK/perf.kmem" 2>"$WORK/perf.kmem.err" ||
+	die_fail "perf kmem stat failed: $(head -n 3 "$WORK/perf.kmem.err")"
+perf script -i "$WORK/perf.data" -F event,trace >"$WORK/perf.script" 2>"$WORK/perf.script.err" ||
+	die_fail "perf script failed: $(head -n 3 "$WORK/perf.script.err")"
+# plugin's view
+report -i "$WORK/trace.dat" -O kmem:stat -O kmem:json="$WORK/kmem.json" \
+	>"$WORK/report.out" 2>&1 || die_fail "trace-cmd report with the plugin failed: $(tail -n 3 "$WORK/report.out")"
+[ -s "$WORK/kmem.json" ] || die_fail "the plugin wrote no JSON"
+
+python3 - "$WORK" >"$WORK/cmp" 2>&1 <<'EOF' || die_fail "comparison script failed: $(tail -n 3 "$WORK/cmp")"
+import json, re, sys
+w = sys.argv[1]
+kmem = open(w + "/perf.kmem").read()
+def num(label):
+    m = re.search(label + r"\s*:\s*([\d,]+)", kmem)
+    if not m:
+        sys.exit("no '%s' in perf kmem stat output" % label)
+    return int(m.group(1).replace(",", ""))
+p_req = num("Total bytes requested")
+p_alloc = num("Total bytes allocated")
+p_freed = num("Total bytes freed")
+m = re.search(r"Cross CPU allocations\s*:\s*[\d,]+/([\d,]+)", kmem)
+if not m:
+    sys.exit("no 'Cross CPU allocations' in perf kmem stat output")
+p_n = int(m.group(1).replace(",", ""))
+# allocations perf counted that returned NULL, from perf script
+s_n = s_req = s_alloc = 0
+s_events = 0
+null_n = null_req = null_alloc = 0
+# perf adds a free's bytes whenever the pointer was ever allocated, so it
+# counts a free of an already freed pointer (a double free in our terms, as
+# when another task, not recorded, reused and freed it) a second time
+state = {}
+last = {}
+refree = 0
+for line in open(w + "/perf.script"):
+    m = re.search(r"kmem:(kmalloc|kmalloc_node|kmem_cache_alloc|kmem_cache_alloc_node|kfree|kmem_cache_free):", line)
+    if not m:
+        continue
+    s_events += 1
+    f = dict(re.findall(r"(\w+)=(\S+)", line))
+    ptr = 0 if f["ptr"] == "(nil)" else int(f["ptr"], 16)  # perf prints NULL as (nil)
+    if m.group(1) in ("kfree", "kmem_cache_free"):
+        if ptr > 16 and ptr in state:
+            if state[ptr] == "F":
+                refree += last[ptr]
+            state[ptr] = "F"
+        continue
+    req, alloc = int(f["bytes_req"]), int(f["bytes_alloc"])
+    s_n += 1; s_req += req; s_alloc += alloc
+    if ptr == 0:
+        null_n += 1; null_req += req; null_alloc += alloc
+    elif ptr > 16:
+        state[ptr] = "A"
+        last[ptr] = alloc
+d = json.load(open(w + "/kmem.json"))
+s = d["slab"]["summary"]
+print("perf_kmem", p_n - null_n, p_req - null_req, p_alloc - null_alloc, p_freed - refree, refree)
+print("perf_script", s_n - null_n, s_req - null_req, s_alloc - null_alloc)
+print("plugin", s["allocs"], s["bytes_requested"], s["bytes_allocated"], s["bytes_freed"])
+print("events", null_n, s_events, d["slab"]["events"], d["events_lost"] + d["lost_unknown"])
+EOF
+
+read -r _ pk_n pk_req pk_alloc pk_freed refree < <(grep '^perf_kmem ' "$WORK/cmp")
+read -r _ ps_n ps_req ps_alloc < <(grep '^perf_script ' "$WORK/cmp")
+read -r _ pl_n pl_req pl_alloc pl_freed < <(grep '^plugin ' "$WORK/cmp")
+read -r _ nulls ps_events pl_events pl_lost < <(grep '^events ' "$WORK/cmp")
+echo "perf kmem stat: allocs $pk_n, requested $pk_req, allocated $pk_alloc, freed $pk_freed (taken off: NULL allocations $nulls, re-freed bytes $refree)"
+echo "perf script:    allocs $ps_n, requested $ps_req, allocated $ps_alloc; $ps_events slab events"
+echo "plugin:         allocs $pl_n, requested $pl_req, allocated $pl_alloc, freed $pl_freed; $pl_events slab events, lost $pl_lost"
+
+# within 0.1%: |a - b| * 1000 <= max(a, b)
+close() {
+	local a=$1 b=$2 d m
+	d=$((a > b ? a - b : b - a))
+	m=$((a > b ? a : b))
+	[ $((d * 1000)) -le "$m" ]
+}
+cmp_one() {
+	local what=$1 perf=$2 plug=$3
+	if [ "$perf" -eq 0 ]; then
+		fail "$name-$what" "perf counted nothing (perf $perf, plugin $plug)"
+	elif close "$perf" "$plug"; then
+		pass "$name-$what perf $perf plugin $plug"
+	else
+		fail "$name-$what" "perf $perf plugin $plug differ by more than 0.1%"
+	fi
+}
+# the two recordings hold the same events (checks the method, not the tools)
+cmp_one events "$ps_events" "$pl_events"
+cmp_one allocs "$pk_n" "$pl_n"
+cmp_one bytes-requested "$pk_req" "$pl_req"
+cmp_one bytes-allocated "$pk_alloc" "$pl_alloc"
+# bytes freed: both count the bytes_alloc of the allocation a free matched
+# (perf's re-frees taken off, see above)
+cmp_one bytes-freed "$pk_freed" "$pl_freed"
+# perf kmem stat and perf script read the same perf.data: they must agree
+check "$name-perf-self-consistent" test "$pk_n $pk_req $pk_alloc" = "$ps_n $ps_req $ps_alloc"
+finish
