@@ -79,6 +79,7 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	memset(f, 0, sizeof(*f));
 	f->event = event;
 	f->slot = slot;
+	f->pid = tep_find_common_field(event, "common_pid");
 	f->call_site = tep_find_field(event, "call_site");
 	f->ptr = tep_find_field(event, "ptr");
 	f->name = tep_find_field(event, "name");
@@ -95,16 +96,31 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	f->usable = f->usable && f->bytes_req && f->bytes_alloc;
 }
 
+static bool in_record(const struct tep_format_field *field,
+		      const struct tep_record *rec)
+{
+	return field && field->offset >= 0 && field->size > 0 &&
+	       field->offset + field->size <= rec->size;
+}
+
+/* A field's value, or @def when the record is too short to hold it. */
+static unsigned long long rd_or(const struct tep_format_field *field,
+				const struct tep_record *rec,
+				unsigned long long def)
+{
+	unsigned long long v = def;
+
+	if (in_record(field, rec) &&
+	    tep_read_number_field((struct tep_format_field *)field,
+				  rec->data, &v))
+		v = def;
+	return v;
+}
+
 static unsigned long long rd(const struct tep_format_field *field,
 			     const struct tep_record *rec)
 {
-	unsigned long long v = 0;
-
-	if (field && field->offset >= 0 && field->size >= 0 &&
-	    field->offset + field->size <= rec->size)
-		tep_read_number_field((struct tep_format_field *)field,
-				      rec->data, &v);
-	return v;
+	return rd_or(field, rec, 0);
 }
 
 static void read_name(const struct kmem_fields *f,
@@ -151,7 +167,7 @@ int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 	ev->is_cache = is_cache(f->slot);
 	ev->cpu = rec->cpu;
 	ev->ts = rec->ts;
-	ev->pid = tep_data_pid(f->event->tep, (struct tep_record *)rec);
+	ev->pid = (int)rd_or(f->pid, rec, (unsigned long long)-1);
 	ev->node = KMEM_NO_NODE;
 	ev->call_site = rd(f->call_site, rec);
 	ev->ptr = rd(f->ptr, rec);
@@ -162,8 +178,7 @@ int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 	ev->bytes_req = rd(f->bytes_req, rec);
 	ev->bytes_alloc = rd(f->bytes_alloc, rec);
 	ev->gfp_flags = rd(f->gfp_flags, rec);
-	if (f->node)
-		ev->node = (int)rd(f->node, rec);
+	ev->node = (int)rd_or(f->node, rec, (unsigned long long)KMEM_NO_NODE);
 	return 0;
 }
 
@@ -178,7 +193,7 @@ int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 int kmem_read_call_site(const struct kmem_fields *f,
 			const struct tep_record *rec, unsigned long long *val)
 {
-	if (!f->call_site)
+	if (!in_record(f->call_site, rec))
 		return -1;
 	return tep_read_number_field(f->call_site, rec->data, val) ? -1 : 0;
 }

@@ -34,6 +34,7 @@ struct kmem_fields {
 	struct tep_format_field *bytes_alloc;
 	struct tep_format_field *gfp_flags;
 	struct tep_format_field *node;	/* optional */
+	struct tep_format_field *pid;	/* common_pid */
 	struct tep_format_field *name;	/* optional */
 };
 

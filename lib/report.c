@@ -128,8 +128,9 @@ static int close_out(FILE *f, const char *path, FILE *err)
  * @r: what to report
  * @err: where problems are reported, one line each
  *
- * Tables go to stdout, or to output=PATH; json=- replaces the tables
- * on stdout.  The second and later inputs append to the same files.
+ * With stat, tables go to stdout, or to output=PATH; json=- replaces
+ * the tables on stdout.  json=PATH writes the JSON, with or without
+ * stat.  The second and later inputs append to the same files.
  *
  * Return: 0 on success, -1 when a file could not be written.
  */
@@ -140,7 +141,7 @@ int kmem_report(const struct kmem_report_ctx *r, FILE *err)
 	int ret = 0;
 	FILE *f;
 
-	if (o->output || !o->json || strcmp(o->json, "-")) {
+	if (o->stat && (o->output || !o->json || strcmp(o->json, "-"))) {
 		f = o->output ? open_out(o->output, "output", append, err) :
 				stdout;
 		if (!f)

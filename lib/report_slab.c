@@ -76,12 +76,13 @@ static struct sort_row *new_rows(size_t n)
 	return calloc(n ? n : 1, sizeof(struct sort_row));
 }
 
-static struct sort_row *site_rows(const struct kmem_report_ctx *r)
+static struct sort_row *site_rows(const struct kmem_report_ctx *r, size_t *n)
 {
 	const struct slab_stats *st = &r->agg->slab;
 	struct sort_row *rows = new_rows(st->nr_sites);
 	size_t i;
 
+	*n = st->nr_sites;
 	if (!rows)
 		return NULL;
 	for (i = 0; i < st->nr_sites; i++) {
@@ -101,12 +102,13 @@ static struct sort_row *site_rows(const struct kmem_report_ctx *r)
 	return rows;
 }
 
-static struct sort_row *ptr_rows(const struct kmem_report_ctx *r)
+static struct sort_row *ptr_rows(const struct kmem_report_ctx *r, size_t *n)
 {
 	const struct slab_stats *st = &r->agg->slab;
 	struct sort_row *rows = new_rows(st->nr_ptrs);
 	size_t i;
 
+	*n = st->nr_ptrs;
 	if (!rows)
 		return NULL;
 	for (i = 0; i < st->nr_ptrs; i++) {
@@ -126,26 +128,44 @@ static struct sort_row *ptr_rows(const struct kmem_report_ctx *r)
 	return rows;
 }
 
-static struct sort_row *cache_rows(const struct kmem_report_ctx *r)
+/* Cache rows that hold something (an "(unnamed)" row may be emptied). */
+static struct sort_row *cache_rows(const struct kmem_report_ctx *r,
+				   size_t *n)
 {
 	const struct slab_stats *st = &r->agg->slab;
 	struct sort_row *rows = new_rows(st->nr_caches);
 	size_t i;
 
+	*n = 0;
 	if (!rows)
 		return NULL;
 	for (i = 0; i < st->nr_caches; i++) {
 		const struct slab_cache *c = &st->caches[i];
-		uint64_t *k = rows[i].key;
+		uint64_t *k = rows[*n].key;
 
-		rows[i].idx = (uint32_t)i;
+		if (!c->allocs && !c->frees && !c->free_only)
+			continue;
+		rows[(*n)++].idx = (uint32_t)i;
 		k[SORT_BYTES] = c->bytes_alloc;
 		k[SORT_HIT] = c->allocs;
 		k[SORT_FRAG] = sort_frag_key(c->bytes_req, c->bytes_alloc);
 		k[SORT_LIVE] = c->live_bytes;
 	}
-	sort_rows(rows, st->nr_caches, r->o);
+	sort_rows(rows, *n, r->o);
 	return rows;
+}
+
+enum slab_table { T_CALLER, T_ALLOC, T_CACHE };
+
+/* The rows of one table, sorted; *@n is set to their number. */
+static struct sort_row *table_rows(const struct kmem_report_ctx *r,
+				   enum slab_table which, size_t *n)
+{
+	if (which == T_CALLER)
+		return site_rows(r, n);
+	if (which == T_ALLOC)
+		return ptr_rows(r, n);
+	return cache_rows(r, n);
 }
 
 static size_t shown(const struct kmem_report_ctx *r, size_t n)
@@ -196,8 +216,6 @@ static void cache_cells(const struct kmem_report_ctx *r,
 	slab_cache_name(&r->agg->slab, cc, c[6], KMEM_SYM_LEN);
 }
 
-enum slab_table { T_CALLER, T_ALLOC, T_CACHE };
-
 static void print_table(const struct kmem_report_ctx *r, FILE *out,
 			enum slab_table which)
 {
@@ -217,10 +235,7 @@ static void print_table(const struct kmem_report_ctx *r, FILE *out,
 	size_t n, i;
 	int c;
 
-	n = which == T_CALLER ? st->nr_sites :
-	    which == T_ALLOC  ? st->nr_ptrs : st->nr_caches;
-	rows = which == T_CALLER ? site_rows(r) :
-	       which == T_ALLOC  ? ptr_rows(r) : cache_rows(r);
+	rows = table_rows(r, which, &n);
 	if (!rows) {
 		fprintf(out, " (out of memory: table left out)\n");
 		return;
@@ -479,10 +494,7 @@ static void json_rows(const struct kmem_report_ctx *r, struct json *j,
 	struct sort_row *rows;
 	size_t n, i;
 
-	n = which == T_CALLER ? st->nr_sites :
-	    which == T_ALLOC  ? st->nr_ptrs : st->nr_caches;
-	rows = which == T_CALLER ? site_rows(r) :
-	       which == T_ALLOC  ? ptr_rows(r) : cache_rows(r);
+	rows = table_rows(r, which, &n);
 	json_open(j, key[which], '[');
 	for (i = 0; rows && i < n; i++) {
 		uint32_t x = rows[i].idx;

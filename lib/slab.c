@@ -203,6 +203,7 @@ static void make_live(struct slab_stats *st, struct slab_ptr *p,
 	p->bytes_req += ev->bytes_req;
 	p->bytes_alloc += ev->bytes_alloc;
 	p->ts = ev->ts;
+	p->cur_req = ev->bytes_req;
 	p->cur_alloc = ev->bytes_alloc;
 	p->site = site;
 	p->cache = cache;
@@ -265,6 +266,43 @@ oom:
 	st->oom++;
 }
 
+static bool is_unnamed(const struct slab_stats *st, uint32_t cache)
+{
+	const struct slab_cache *c = &st->caches[cache];
+
+	return c->name_off == UINT32_MAX && !c->is_kmalloc;
+}
+
+static void cache_add(struct slab_cache *c, const struct slab_ptr *p,
+		      int sign)
+{
+	c->allocs += sign;
+	c->bytes_req += sign * (int64_t)p->cur_req;
+	c->bytes_alloc += sign * (int64_t)p->cur_alloc;
+	c->live_count += sign;
+	c->live_bytes += sign * (int64_t)p->cur_alloc;
+}
+
+/*
+ * Kernels 5.12 to 6.17 name the cache in kmem_cache_free but not in
+ * kmem_cache_alloc: the free tells which cache an "(unnamed)" object
+ * belonged to, so the object moves there.
+ */
+static void name_object(struct slab_stats *st, struct slab_ptr *p,
+			const struct kmem_event *ev)
+{
+	uint32_t to;
+
+	if (!ev->name || p->cache == SLAB_NO_CACHE || !is_unnamed(st, p->cache))
+		return;
+	to = get_named_cache(st, ev->name, ev->name_len);
+	if (to == SLAB_NO_CACHE)
+		return;
+	cache_add(&st->caches[p->cache], p, -1);
+	cache_add(&st->caches[to], p, 1);
+	p->cache = to;
+}
+
 static void matched_free(struct slab_stats *st, struct slab_ptr *p,
 			 const struct kmem_event *ev)
 {
@@ -281,6 +319,7 @@ static void matched_free(struct slab_stats *st, struct slab_ptr *p,
 	p->frees++;
 	p->pingpong += cross;
 	p->lifetime_sum += life;
+	name_object(st, p, ev);
 	if (p->cache != SLAB_NO_CACHE)
 		st->caches[p->cache].frees++;
 	drop_live(st, p);

@@ -43,6 +43,7 @@ struct slab_ptr {
 	uint64_t lifetime_sum;
 	/* the last allocation at this address */
 	uint64_t ts;
+	uint64_t cur_req;
 	uint64_t cur_alloc;
 	uint32_t site;
 	uint32_t cache;

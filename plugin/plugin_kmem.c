@@ -49,6 +49,7 @@ struct kmem_plugin {
 	struct kmem_opts opts;
 	struct kmem_agg agg;
 	struct slot_ctx slots[KMEM_NR_SLOTS];
+	bool active;		/* kmem:stat or kmem:json given: aggregate */
 	char label[PATH_MAX];
 	int ordinal;
 	/* the last record accounted, so a record printed twice counts once */
@@ -121,7 +122,7 @@ static int slab_handler(struct trace_seq *s, struct tep_record *rec,
 	struct kmem_fields *f = fields(sc, event);
 
 	print_call_site(s, rec, event, f);
-	if (sc->kp->opts.stat)
+	if (sc->kp->active)
 		account(sc->kp, f, rec);
 	return 1;
 }
@@ -205,7 +206,8 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	tep_plugin_add_options("kmem", kp->options);
 	read_options(kp);
 	kmem_agg_init(&kp->agg);
-	if (kp->opts.stat)
+	kp->active = kp->opts.stat || kp->opts.json;
+	if (kp->active)
 		kp->ordinal = input_label(kp->label, sizeof(kp->label));
 	register_handlers(kp);
 	return 0;
@@ -283,7 +285,7 @@ EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 
 	if (!kp)
 		return;
-	if (kp->opts.stat)
+	if (kp->active)
 		print_stats(kp);
 	unregister_handlers(kp);
 	tep_plugin_remove_options(kp->options);

@@ -63,10 +63,12 @@ check bad-output-exit-0 test "$rc" -eq 0
 check bad-output-one-line test "$(wc -l <"$WORK/bo.err")" -eq 1
 check bad-output-message grep -q "kmem: cannot write output '/nonexistent/dir/t': No such file or directory" "$WORK/bo.err"
 
-# without kmem:stat nothing is added
-report -i "$f" -O kmem:caller -O kmem:json="$WORK/nostat.json" >"$WORK/ns" 2>&1
+# without kmem:stat no tables are added; json= alone writes the JSON
+report -i "$f" -O kmem:caller >"$WORK/ns" 2>&1
 check no-stat-no-tables cmp -s "$WORK/stock" "$WORK/ns"
-check no-stat-no-json test ! -e "$WORK/nostat.json"
+report -i "$f" -O kmem:json="$WORK/nostat.json" >"$WORK/nsj" 2>&1
+check json-alone-no-tables cmp -s "$WORK/stock" "$WORK/nsj"
+check json-alone-same-json cmp -s "$WORK/def.json" "$WORK/nostat.json"
 
 # trace-cmd list -O lists every option with a description
 TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd list -O >"$WORK/list" 2>&1
