@@ -108,14 +108,16 @@ static struct sort_row *ptr_rows(const struct kmem_report_ctx *r, size_t *n)
 	struct sort_row *rows = new_rows(st->nr_ptrs);
 	size_t i;
 
-	*n = st->nr_ptrs;
+	*n = 0;
 	if (!rows)
 		return NULL;
 	for (i = 0; i < st->nr_ptrs; i++) {
 		const struct slab_ptr *p = &st->ptrs[i];
-		uint64_t *k = rows[i].key;
+		uint64_t *k = rows[*n].key;
 
-		rows[i].idx = (uint32_t)i;
+		if (!p->hits)	/* only ever freed */
+			continue;
+		rows[(*n)++].idx = (uint32_t)i;
 		k[SORT_PTR] = p->ptr;
 		k[SORT_CALLSITE] = st->sites[p->site].call_site;
 		k[SORT_BYTES] = p->bytes_alloc;
@@ -124,7 +126,7 @@ static struct sort_row *ptr_rows(const struct kmem_report_ctx *r, size_t *n)
 		k[SORT_FRAG] = sort_frag_key(p->bytes_req, p->bytes_alloc);
 		k[SORT_LIVE] = p->live ? p->cur_alloc : 0;
 	}
-	sort_rows(rows, st->nr_ptrs, r->o);
+	sort_rows(rows, *n, r->o);
 	return rows;
 }
 

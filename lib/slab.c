@@ -325,9 +325,25 @@ static void matched_free(struct slab_stats *st, struct slab_ptr *p,
 	drop_live(st, p);
 }
 
+/* A free of a pointer never allocated in the trace. */
+static void free_only(struct slab_stats *st, const struct kmem_event *ev)
+{
+	uint32_t cache;
+
+	st->sum.free_only++;
+	/* remember the pointer as freed, so that a second free is double */
+	if (get_ptr(st, ev->ptr) == U64_INDEX_NONE)
+		st->oom++;
+	if (!ev->name)
+		return;
+	cache = get_named_cache(st, ev->name, ev->name_len);
+	if (cache != SLAB_NO_CACHE)
+		st->caches[cache].free_only++;
+}
+
 static void slab_free(struct slab_stats *st, const struct kmem_event *ev)
 {
-	uint32_t pi, cache;
+	uint32_t pi;
 
 	if (ev->ptr <= KMEM_ZERO_SIZE_PTR) {
 		st->sum.null_frees++;
@@ -336,12 +352,7 @@ static void slab_free(struct slab_stats *st, const struct kmem_event *ev)
 	st->sum.frees++;
 	pi = u64_index_find(&st->ptr_ix, ev->ptr);
 	if (pi == U64_INDEX_NONE) {
-		st->sum.free_only++;
-		if (!ev->name)
-			return;
-		cache = get_named_cache(st, ev->name, ev->name_len);
-		if (cache != SLAB_NO_CACHE)
-			st->caches[cache].free_only++;
+		free_only(st, ev);
 		return;
 	}
 	if (!st->ptrs[pi].live) {

@@ -772,7 +772,8 @@ static void check_stream_stats(const struct layout *L,
 		CHECK_U64(site->peak_bytes, 64);
 	}
 
-	CHECK_U64(st->nr_ptrs, 4);		/* P1-P4; not NULL, ZERO, P9, P10 */
+	CHECK_U64(st->nr_ptrs, 6);	/* P1-P4 allocated, P9 P10 freed-only;
+					   not NULL or ZERO_SIZE_PTR */
 	p = find_ptr(st, obj_addr(L, 2));	/* #2 #11 #15 */
 	CHECK(p != NULL);
 	if (p) {

@@ -109,24 +109,27 @@ static void test_anomalies(void)
 	feed(&a, ev_alloc(6, 0, 0xB, 0x1000, 16, 16));	/* Y: X's free missed */
 	feed(&a, ev_free(7, 0, 0x1000));		/* Y freed */
 	feed(&a, ev_free(8, 0, 0x1000));		/* double free */
+	feed(&a, ev_free(9, 0, 0x7000));		/* freed-only */
+	feed(&a, ev_free(10, 0, 0x7000));		/* ... then double */
 
 	CHECK_U64(a.slab.sum.alloc_failures, 1);
 	CHECK_U64(a.slab.sum.allocs, 3);		/* 0x10, X, Y */
 	CHECK_U64(a.slab.sum.bytes_alloc, 24);		/* 0+8+16 */
 	CHECK_U64(a.slab.sum.zero_size_allocs, 1);
 	CHECK_U64(a.slab.sum.null_frees, 2);
-	CHECK_U64(a.slab.sum.frees, 2);			/* Y's, double */
+	CHECK_U64(a.slab.sum.frees, 4);		/* Y's, double, 0x7000 x2 */
 	CHECK_U64(a.slab.sum.missed_frees, 1);
 	CHECK_U64(a.slab.sum.missed_free_bytes, 8);
-	CHECK_U64(a.slab.sum.double_frees, 1);
-	CHECK_U64(a.slab.sum.free_only, 0);
+	CHECK_U64(a.slab.sum.double_frees, 2);	/* 0x1000, 0x7000 */
+	CHECK_U64(a.slab.sum.free_only, 1);	/* 0x7000 */
 	CHECK_U64(a.slab.sum.alloc_freed_count, 1);	/* Y */
 	CHECK_U64(a.slab.sum.alloc_freed_bytes, 16);
 	CHECK_U64(slab_alloc_only_count(&a.slab.sum), 2);	/* 0x10, X */
 	CHECK_U64(a.slab.sum.live_count, 0);
 	CHECK_U64(a.slab.sum.live_bytes, 0);
-	CHECK_U64(a.slab.nr_ptrs, 1);		/* only 0x1000 is tracked */
+	CHECK_U64(a.slab.nr_ptrs, 2);		/* 0x1000, 0x7000 (freed) */
 	CHECK_U64(a.slab.ptrs[0].hits, 2);
+	CHECK_U64(a.slab.ptrs[1].hits, 0);
 	CHECK(site(&a, 0xA) && site(&a, 0xA)->failures == 1);
 	CHECK(site(&a, 0xA) && site(&a, 0xA)->live_count == 0);
 	/* identities from the definitions */
