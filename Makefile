@@ -60,6 +60,9 @@ all: deps $(PLUGIN)
 deps:
 	$(Q)scripts/deps.sh
 
+check-deps:
+	$(Q)scripts/deps.sh check
+
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -78,7 +81,7 @@ $(B)/tests/%: tests/unit/%.c $(LIBKMEM) tests/unit/unit.h
 
 tests: $(TEST_BIN)
 
-check: all tests
+check: check-deps all tests
 	$(Q)B=$(B) tests/run.sh
 
 demo: all
@@ -102,7 +105,7 @@ format:
 clean:
 	rm -rf $(B) tests/out
 
-.PHONY: all deps tests check demo install install-user uninstall uninstall-user \
+.PHONY: all deps check-deps tests check demo install install-user uninstall uninstall-user \
 	format clean
 
 -include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d)

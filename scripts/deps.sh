@@ -1,7 +1,7 @@
 #!/bin/sh
-# Check (and, as root, install) what building and testing need on Debian.
-# Prints the exact apt-get line and fails when something is missing and
-# we may not install it.
+# deps.sh [check]: check (and, as root, install) what building (and with
+# "check", testing) needs on Debian.  Prints the exact apt-get line and
+# fails when something is missing and we may not install it.
 set -e
 pkgs=""
 need() { # need COMMAND-OR-PKGCONFIG-CHECK PACKAGE
@@ -18,6 +18,10 @@ need "pkg-config --exists libtracefs" libtracefs-dev
 need "pkg-config --exists libtracecmd" libtracecmd-dev
 need "command -v trace-cmd" trace-cmd
 need "test -f /usr/lib/$(gcc -print-multiarch 2>/dev/null)/traceevent/plugins/plugin_kmem.so" libtraceevent1-plugin
+if [ "${1:-}" = check ]; then
+	need "command -v valgrind" valgrind
+	need "command -v perf" linux-perf
+fi
 [ -z "$pkgs" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$pkgs" >&2
