@@ -1,0 +1,142 @@
+#!/bin/bash
+# Every number the plugin computes, checked against an independent
+# reference implementation (tests/ref/kmem_ref.py, written from
+# Documentation/kmem-stat-definitions.txt and kmem-json.txt only, reading
+# `trace-cmd report -R` output).
+#
+# For every sample trace (sample-data/*.dat, or $KMEM_SAMPLES) and a few
+# option sets, runs
+#   trace-cmd report -i FILE -O kmem:stat -O kmem:json=OUT.json [options]
+# and compares (tests/ref/compare_json.py): the document's top members,
+# every summary member (integers exactly, *_pct to 1e-3), the set of
+# callsites (by address), pointers and caches and every field of every
+# row, the order of the arrays (the reference's own sort, "Sorting" in
+# the definitions), and the text on stdout (summary lines with thousands
+# separators, the rows of the three tables).  Mismatches are listed
+# with file (the name before the first "."), option set, table, row and
+# field, the plugin's value and the reference's.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+REF=$TOP/tests/ref/kmem_ref.py
+CMP=$TOP/tests/ref/compare_json.py
+
+if [ ! -f "$PLUGIN_DIR/plugin_kmem.so" ]; then
+	fail numbers "no $PLUGIN_DIR/plugin_kmem.so (run make)"
+	finish
+fi
+mapfile -t files < <(samples)
+if [ ${#files[@]} -eq 0 ]; then
+	fail numbers "no sample traces in $TOP/sample-data/*.dat"
+	finish
+fi
+
+# Plus a copy of the smallest trace with allocation failures, zero-size
+# allocations and frees of NULL/ZERO_SIZE_PTR patched in (kmem_ref.py
+# --make-edge-trace): real recordings rarely have them.
+edge=$WORK/edge-cases.dat
+if python3 "$REF" --make-edge-trace "${files[0]}" "$edge" 2>"$WORK/edge.err"; then
+	files+=("$edge")
+else
+	fail edge-cases "cannot make the edge-case trace from ${files[0]}: $(tail -2 "$WORK/edge.err" | tr '\n' ' ')"
+fi
+
+# name | trace-cmd -O options (space separated; kmem:json=... is added)
+#      | sort keys | raw-ip | lines (0: all)
+optsets=(
+	"default|kmem:stat|bytes,hit|0|20"
+	"sort-hit|kmem:stat kmem:sort=hit|hit|0|20"
+	"raw-ip-sort-callsite-ptr|kmem:stat kmem:raw-ip kmem:sort=callsite,ptr|callsite,ptr|1|20"
+	"sort-pingpong-frag-live-peak-all|kmem:stat kmem:sort=pingpong,frag,live,peak kmem:lines=0|pingpong,frag,live,peak|0|0"
+	"json-without-stat||bytes,hit|0|20"
+)
+
+# check_file N FILE: all checks of one trace; output in $WORK/N.log
+check_file() {
+	local i=$1 f=$2 b rc set name topts keys raw lines o out
+	local cases=() args
+	b=$(basename "$f" .dat)
+	exec >"$WORK/$i.log" 2>&1
+	# The first trace also cross-checks the reference's own symbol
+	# resolution against libtraceevent's symbol+offset text.
+	local check=()
+	[ "$i" -eq 0 ] && check=(--check-symbols)
+	python3 "$REF" "${check[@]}" "$f" >"$WORK/$b.ref.json" 2>"$WORK/$b.ref.err"
+	rc=$?
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+		echo "FAIL $b:reference: kmem_ref.py exited $rc: $(tail -3 "$WORK/$b.ref.err" | tr '\n' ' ')"
+		return
+	fi
+	if [ ${#check[@]} -gt 0 ]; then
+		if [ "$rc" -eq 3 ]; then
+			echo "FAIL $b:reference-symbols: $(grep -m3 kmem_ref "$WORK/$b.ref.err" | tr '\n' ' ')"
+		else
+			echo "PASS $b:reference-symbols"
+		fi
+	fi
+	grep 'warning' "$WORK/$b.ref.err" | sed 's/^/    /'
+
+	for set in "${optsets[@]}"; do
+		IFS='|' read -r name topts keys raw lines <<<"$set"
+		args=()
+		for o in $topts; do args+=(-O "$o"); done
+		out=$WORK/$b.$name
+		if ! report -i "$f" "${args[@]}" -O "kmem:json=$out.json" \
+			>"$out.txt" 2>"$out.err"; then
+			echo "FAIL $b.$name:run: trace-cmd report failed: $(tail -3 "$out.err" | tr '\n' ' ')"
+			continue
+		fi
+		case " $topts " in
+		*" kmem:stat "*)
+			cases+=(--case "$b.$name" "$out.json" "$out.txt" "$keys" "$raw" "$lines") ;;
+		*)	# without stat: the JSON alone, no tables on stdout
+			cases+=(--case "$b.$name" "$out.json" "" "$keys" "$raw" "$lines")
+			if grep -q -e 'SUMMARY (slab allocator)' -e 'Total alloc/Size' "$out.txt"; then
+				echo "FAIL $b.$name:no-tables: statistics tables on stdout without kmem:stat"
+			else
+				echo "PASS $b.$name:no-tables"
+			fi ;;
+		esac
+	done
+	[ ${#cases[@]} -gt 0 ] && python3 "$CMP" --ref "$WORK/$b.ref.json" "${cases[@]}"
+
+	# The first trace once more with a filter (--cpu 0): the statistics
+	# cover the records trace-cmd prints.
+	if [ "$i" -eq 0 ]; then
+		out=$WORK/$b.cpu0
+		if ! python3 "$REF" --report-args="--cpu 0" "$f" >"$out.ref.json" 2>"$out.ref.err"; then
+			echo "FAIL $b.cpu0:reference: $(tail -3 "$out.ref.err" | tr '\n' ' ')"
+		elif ! report -i "$f" --cpu 0 -O kmem:stat -O "kmem:json=$out.json" \
+			>"$out.txt" 2>"$out.err"; then
+			echo "FAIL $b.cpu0:run: trace-cmd report --cpu 0 failed: $(tail -3 "$out.err" | tr '\n' ' ')"
+		else
+			python3 "$CMP" --ref "$out.ref.json" --name "$b.cpu0" \
+				--json "$out.json" --text "$out.txt"
+		fi
+	fi
+	# the listing and JSON are large: keep only what a failure needs
+	rm -f "$WORK/$b".*.txt
+}
+
+# Two traces at a time (the reference dominates the run time).
+jobs_max=$(nproc 2>/dev/null || echo 2)
+[ "$jobs_max" -gt 4 ] && jobs_max=4
+[ "$jobs_max" -lt 2 ] && jobs_max=2
+pids=()
+for i in "${!files[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+	done
+	check_file "$i" "${files[$i]}" &
+	pids+=($!)
+done
+wait "${pids[@]}"
+
+for i in "${!files[@]}"; do
+	cat "$WORK/$i.log"
+	n=$(grep -c '^FAIL ' "$WORK/$i.log")
+	failures=$((failures + n))
+	grep -qE '^(PASS|FAIL) ' "$WORK/$i.log" ||
+		fail "$(basename "${files[$i]}" .dat)" "no result (see above)"
+done
+finish
