@@ -90,6 +90,7 @@ static struct sort_row *site_rows(const struct kmem_report_ctx *r, size_t *n)
 		uint64_t *k = rows[i].key;
 
 		rows[i].idx = (uint32_t)i;
+		rows[i].seq = i;
 		k[SORT_CALLSITE] = s->call_site;
 		k[SORT_BYTES] = s->bytes_alloc;
 		k[SORT_HIT] = s->hits;
@@ -117,6 +118,7 @@ static struct sort_row *ptr_rows(const struct kmem_report_ctx *r, size_t *n)
 
 		if (!p->hits)	/* only ever freed */
 			continue;
+		rows[*n].seq = p->first;
 		rows[(*n)++].idx = (uint32_t)i;
 		k[SORT_PTR] = p->ptr;
 		k[SORT_CALLSITE] = st->sites[p->site].call_site;
@@ -147,6 +149,7 @@ static struct sort_row *cache_rows(const struct kmem_report_ctx *r,
 
 		if (!c->allocs && !c->frees && !c->free_only)
 			continue;
+		rows[*n].seq = i;
 		rows[(*n)++].idx = (uint32_t)i;
 		k[SORT_BYTES] = c->bytes_alloc;
 		k[SORT_HIT] = c->allocs;

@@ -199,6 +199,8 @@ static void make_live(struct slab_stats *st, struct slab_ptr *p,
 {
 	struct slab_site *s = &st->sites[site];
 
+	if (!p->hits)
+		p->first = st->sum.allocs;
 	p->hits++;
 	p->bytes_req += ev->bytes_req;
 	p->bytes_alloc += ev->bytes_alloc;

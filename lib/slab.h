@@ -35,6 +35,7 @@ struct slab_site {
 /* Per object address; also holds the object currently at that address. */
 struct slab_ptr {
 	uint64_t ptr;
+	uint64_t first;		/* allocation number of the first one here */
 	uint64_t hits;
 	uint64_t bytes_req;
 	uint64_t bytes_alloc;

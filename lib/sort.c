@@ -46,7 +46,7 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 			return x < y ? -1 : 1;
 		return x > y ? -1 : 1;
 	}
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /**

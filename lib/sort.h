@@ -10,9 +10,13 @@
 
 #include "options.h"
 
-/* A row to sort: its entry number and its value for every key. */
+/*
+ * A row to sort: its entry number, its value for every key, and its
+ * place in the trace (when the row first appeared) for ties.
+ */
 struct sort_row {
 	uint32_t idx;
+	uint64_t seq;
 	uint64_t key[NR_SORT_KEYS];
 };
 

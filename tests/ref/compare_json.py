@@ -105,8 +105,9 @@ def check_top(name, got, want, check_file=True):
     if not check_file:
         pass
     elif got.get("file") != want["file"]:
-        report(name + ":file", ['"file": plugin %s, reference %s (the path '
-                                'trace-cmd was given)'
+        report(name + ":file", ['"file": plugin %s, reference %s (the real '
+                                'path, relative to the current directory '
+                                'when below it)'
                                 % (fmtv(got.get("file")), fmtv(want["file"]))])
     else:
         report(name + ":file", [])

@@ -86,6 +86,15 @@ FIELD_SPLIT_RE = re.compile(r"\s+(?=[A-Za-z_][A-Za-z0-9_]*=)")
 TRACE_CMD = os.environ.get("TRACE_CMD", "trace-cmd")
 
 
+
+def display_path(path):
+    """The input's path as the definitions say the plugin shows it: the
+    real path, relative to the current directory when below it."""
+    real, cwd = os.path.realpath(path), os.path.realpath(os.getcwd())
+    if real.startswith(cwd.rstrip("/") + "/"):
+        return os.path.relpath(real, cwd)
+    return real
+
 def die(msg):
     sys.stderr.write("kmem_ref: %s\n" % msg)
     sys.exit(2)
@@ -409,8 +418,9 @@ class Stats:
                                    self.refree_is_free_only and
                                    p not in self.ptrs):
             s["free_only"] += 1
-            if event == "kmem_cache_free":
-                self.cache(f.get("name", "(unnamed)"))["free_only"] += 1
+            # a freed-only free counts in a cache row only if it names it
+            if event == "kmem_cache_free" and "name" in f:
+                self.cache(f["name"])["free_only"] += 1
             self.state[p] = None
             return
         obj = self.state[p]
@@ -715,7 +725,7 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
     caches = sort_rows("caches", caches, sort_keys)
 
     doc = {
-        "file": path,
+        "file": display_path(path),
         "events_lost": s["events_lost"],
         "lost_unknown": s["lost_unknown"],
         "slab": {

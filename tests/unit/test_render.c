@@ -235,10 +235,11 @@ static void test_sort(void)
 	r[1].idx = 1, r[1].key[SORT_BYTES] = 300, r[1].key[SORT_HIT] = 2;
 	r[2].idx = 2, r[2].key[SORT_BYTES] = 100, r[2].key[SORT_HIT] = 5;
 	r[3].idx = 3, r[3].key[SORT_BYTES] = 100, r[3].key[SORT_HIT] = 5;
+	r[0].seq = 0, r[1].seq = 1, r[2].seq = 3, r[3].seq = 2; /* 3 before 2 */
 	r[0].key[SORT_PTR] = 40, r[1].key[SORT_PTR] = 30;
 	r[2].key[SORT_PTR] = 20, r[3].key[SORT_PTR] = 10;
 	sort_rows(r, 4, &o);	/* bytes desc, hit desc, then first seen */
-	CHECK(r[0].idx == 1 && r[1].idx == 2 && r[2].idx == 3 &&
+	CHECK(r[0].idx == 1 && r[1].idx == 3 && r[2].idx == 2 &&
 	      r[3].idx == 0);
 	set_quiet(&o, "sort", "ptr", &msg);
 	free(msg);
