@@ -153,7 +153,19 @@ int u64_index_insert(struct u64_index *ix, uint64_t key, uint32_t idx)
 	return 0;
 }
 
-int grow_array(void **arr, size_t *cap, size_t len, size_t elem)
+/*
+ * grow_array - make room for one more element in a caller-owned array
+ * @arr: pointer to the array pointer (updated on growth)
+ * @cap: pointer to the capacity in elements (updated on growth)
+ * @len: number of elements in use
+ * @elem: size of one element
+ *
+ * Doubles the capacity when @len has reached it, so appends cost
+ * amortised O(1) and the per-event path almost never allocates.
+ *
+ * Return: 0 on success, -1 when memory is exhausted (array unchanged).
+ */
+static int grow_array(void **arr, size_t *cap, size_t len, size_t elem)
 {
 	size_t n;
 	void *p;
@@ -167,4 +179,29 @@ int grow_array(void **arr, size_t *cap, size_t len, size_t elem)
 	*arr = p;
 	*cap = n;
 	return 0;
+}
+
+/**
+ * index_append - append a zeroed element to an array and index it
+ * @ix: the index
+ * @arr: pointer to the array pointer (updated on growth)
+ * @cap: pointer to the capacity in elements
+ * @len: pointer to the number of elements in use (incremented)
+ * @elem: size of one element
+ * @key: the key to store the new element under
+ *
+ * Return: the new element's number, or U64_INDEX_NONE when memory is
+ * exhausted (nothing changed then).
+ */
+uint32_t index_append(struct u64_index *ix, void **arr, size_t *cap,
+		      size_t *len, size_t elem, uint64_t key)
+{
+	uint32_t i = (uint32_t)*len;
+
+	if (*len >= U64_INDEX_NONE || grow_array(arr, cap, *len, elem) ||
+	    u64_index_insert(ix, key, i))
+		return U64_INDEX_NONE;
+	memset((char *)*arr + (size_t)i * elem, 0, elem);
+	(*len)++;
+	return i;
 }

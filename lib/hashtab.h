@@ -34,18 +34,7 @@ int u64_index_insert(struct u64_index *ix, uint64_t key, uint32_t idx);
 uint32_t u64_index_next(const struct u64_index *ix, uint64_t key,
 			size_t *pos);
 
-/**
- * grow_array - make room for one more element in a caller-owned array
- * @arr: pointer to the array pointer (updated on growth)
- * @cap: pointer to the capacity in elements (updated on growth)
- * @len: number of elements in use
- * @elem: size of one element
- *
- * Doubles the capacity when @len has reached it, so appends cost
- * amortised O(1) and the per-event path almost never allocates.
- *
- * Return: 0 on success, -1 when memory is exhausted (array unchanged).
- */
-int grow_array(void **arr, size_t *cap, size_t len, size_t elem);
+uint32_t index_append(struct u64_index *ix, void **arr, size_t *cap,
+		      size_t *len, size_t elem, uint64_t key);
 
 #endif

@@ -47,15 +47,10 @@ static uint32_t get_site(struct slab_stats *st, uint64_t call_site)
 
 	if (i != U64_INDEX_NONE)
 		return i;
-	if (grow_array((void **)&st->sites, &st->cap_sites, st->nr_sites,
-		       sizeof(*st->sites)))
-		return U64_INDEX_NONE;
-	i = (uint32_t)st->nr_sites;
-	if (u64_index_insert(&st->site_ix, call_site, i))
-		return U64_INDEX_NONE;
-	memset(&st->sites[i], 0, sizeof(st->sites[i]));
-	st->sites[i].call_site = call_site;
-	st->nr_sites++;
+	i = index_append(&st->site_ix, (void **)&st->sites, &st->cap_sites,
+			 &st->nr_sites, sizeof(*st->sites), call_site);
+	if (i != U64_INDEX_NONE)
+		st->sites[i].call_site = call_site;
 	return i;
 }
 
@@ -106,17 +101,12 @@ static int intern(struct slab_stats *st, const char *name, unsigned int len,
 
 static uint32_t new_cache(struct slab_stats *st, uint64_t key)
 {
-	uint32_t i;
+	uint32_t i = index_append(&st->cache_ix, (void **)&st->caches,
+				  &st->cap_caches, &st->nr_caches,
+				  sizeof(*st->caches), key);
 
-	if (grow_array((void **)&st->caches, &st->cap_caches, st->nr_caches,
-		       sizeof(*st->caches)))
-		return U64_INDEX_NONE;
-	i = (uint32_t)st->nr_caches;
-	if (u64_index_insert(&st->cache_ix, key, i))
-		return U64_INDEX_NONE;
-	memset(&st->caches[i], 0, sizeof(st->caches[i]));
-	st->caches[i].name_off = UINT32_MAX;
-	st->nr_caches++;
+	if (i != U64_INDEX_NONE)
+		st->caches[i].name_off = UINT32_MAX;
 	return i;
 }
 
@@ -164,16 +154,12 @@ static uint32_t get_ptr(struct slab_stats *st, uint64_t ptr)
 
 	if (i != U64_INDEX_NONE)
 		return i;
-	if (grow_array((void **)&st->ptrs, &st->cap_ptrs, st->nr_ptrs,
-		       sizeof(*st->ptrs)))
-		return U64_INDEX_NONE;
-	i = (uint32_t)st->nr_ptrs;
-	if (u64_index_insert(&st->ptr_ix, ptr, i))
-		return U64_INDEX_NONE;
-	memset(&st->ptrs[i], 0, sizeof(st->ptrs[i]));
-	st->ptrs[i].ptr = ptr;
-	st->ptrs[i].cache = SLAB_NO_CACHE;
-	st->nr_ptrs++;
+	i = index_append(&st->ptr_ix, (void **)&st->ptrs, &st->cap_ptrs,
+			 &st->nr_ptrs, sizeof(*st->ptrs), ptr);
+	if (i != U64_INDEX_NONE) {
+		st->ptrs[i].ptr = ptr;
+		st->ptrs[i].cache = SLAB_NO_CACHE;
+	}
 	return i;
 }
 
