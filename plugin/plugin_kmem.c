@@ -7,16 +7,19 @@
  * slab events that trace-cmd prints are aggregated and the tables are
  * printed when trace-cmd closes the file.
  *
- * State: everything hangs off the tep handle.  Each load allocates a
- * struct kmem_plugin and registers it as the context of our handlers,
- * so that several files opened at once keep separate statistics.  The
- * unloader, which gets only the tep handle, finds its state again as
- * the context of one of our handlers: on ftrace:print (present in
- * every trace-cmd file, printed unchanged, never handled by another
- * stock plugin) or, failing that, on a slab event.  The option table
- * is copied per load for the same reason.
+ * State: everything hangs off the tep handle, no mutable globals.  Each
+ * load allocates a struct kmem_plugin, the context of our handlers, so
+ * that several files opened at once keep separate statistics; the
+ * option table is copied per load for the same reason.  The unloader
+ * gets only the tep handle, and libtraceevent gives a plugin no private
+ * pointer on it; the handle's pid -> comm map is the one store it owns
+ * with a public getter, so the state's address is registered there as
+ * the comm of a negative pid, which no record carries.  (An event
+ * handler's context is no substitute: a tep handle may hold no event
+ * at all, as in `trace-cmd list -O`.)
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +33,10 @@
 #include "report.h"
 
 #define EXPORT __attribute__((visibility("default")))
+
+/* The pid whose comm holds the state's address: no task has it. */
+#define STATE_PID (-0x6b6d656d)
+#define STATE_TAG "kmem-stat-state:"
 
 struct kmem_plugin;
 
@@ -60,8 +67,6 @@ struct kmem_plugin {
 
 static int slab_handler(struct trace_seq *s, struct tep_record *rec,
 			struct tep_event *event, void *context);
-static int carrier_handler(struct trace_seq *s, struct tep_record *rec,
-			   struct tep_event *event, void *context);
 
 static struct kmem_fields *fields(struct slot_ctx *sc, struct tep_event *ev)
 {
@@ -127,16 +132,6 @@ static int slab_handler(struct trace_seq *s, struct tep_record *rec,
 	return 1;
 }
 
-static int carrier_handler(struct trace_seq *s, struct tep_record *rec,
-			   struct tep_event *event, void *context)
-{
-	(void)s;
-	(void)rec;
-	(void)event;
-	(void)context;
-	return 1;	/* print as if no handler were registered */
-}
-
 /* Per-load copy of the option table, for trace-cmd's -O and list -O. */
 static struct tep_plugin_option *make_options(void)
 {
@@ -187,8 +182,14 @@ static void register_handlers(struct kmem_plugin *kp)
 					   kmem_slot_event_name(i),
 					   slab_handler, &kp->slots[i]);
 	}
-	tep_register_event_handler(kp->tep, -1, "ftrace", "print",
-				   carrier_handler, kp);
+}
+
+static int hang_state(struct kmem_plugin *kp)
+{
+	char comm[64];
+
+	snprintf(comm, sizeof(comm), STATE_TAG "%p", (void *)kp);
+	return tep_register_comm(kp->tep, comm, STATE_PID);
 }
 
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
@@ -199,7 +200,8 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		return -1;
 	kp->tep = tep;
 	kp->options = make_options();
-	if (!kp->options) {
+	if (!kp->options || hang_state(kp)) {
+		free(kp->options);
 		free(kp);
 		return -1;
 	}
@@ -215,18 +217,13 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 
 static struct kmem_plugin *find_state(struct tep_handle *tep)
 {
-	struct tep_event *ev = tep_find_event_by_name(tep, "ftrace", "print");
-	int i;
+	const char *comm = tep_data_comm_from_pid(tep, STATE_PID);
+	void *kp;
 
-	if (ev && ev->handler == carrier_handler)
-		return ev->context;
-	for (i = 0; i < KMEM_NR_SLOTS; i++) {
-		ev = tep_find_event_by_name(tep, "kmem",
-					    kmem_slot_event_name(i));
-		if (ev && ev->handler == slab_handler)
-			return ((struct slot_ctx *)ev->context)->kp;
-	}
-	return NULL;
+	if (strncmp(comm, STATE_TAG, strlen(STATE_TAG)) ||
+	    sscanf(comm + strlen(STATE_TAG), "%p", &kp) != 1)
+		return NULL;
+	return kp;
 }
 
 /* Which slab events exist, and which did another handler print? */
@@ -275,8 +272,6 @@ static void unregister_handlers(struct kmem_plugin *kp)
 		tep_unregister_event_handler(kp->tep, -1, "kmem",
 					     kmem_slot_event_name(i),
 					     slab_handler, &kp->slots[i]);
-	tep_unregister_event_handler(kp->tep, -1, "ftrace", "print",
-				     carrier_handler, kp);
 }
 
 EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
