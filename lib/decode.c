@@ -4,8 +4,8 @@
  *
  * Field layouts handled: kmalloc/kmem_cache_alloc with or without
  * node (separate *_node events before Linux 6.1), with or without
- * name (kmem_cache_* since 6.0) and accounted; kfree/kmem_cache_free
- * with or without name.  Field sizes and byte order come from the
+ * name (kmem_cache_free since 5.12, kmem_cache_alloc since 6.18) and
+ * accounted; kfree/kmem_cache_free with or without name.  Field sizes and byte order come from the
  * trace's own format files.
  */
 #include <string.h>
@@ -96,11 +96,17 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	f->usable = f->usable && f->bytes_req && f->bytes_alloc;
 }
 
+/* Do @len bytes at @off lie inside the record?  (No int overflow.) */
+static bool span_in(long long off, long long len, const struct tep_record *rec)
+{
+	return off >= 0 && len > 0 && rec->size > 0 &&
+	       off + len <= (long long)rec->size;
+}
+
 static bool in_record(const struct tep_format_field *field,
 		      const struct tep_record *rec)
 {
-	return field && field->offset >= 0 && field->size > 0 &&
-	       field->offset + field->size <= rec->size;
+	return field && span_in(field->offset, field->size, rec);
 }
 
 /* A field's value, or @def when the record is too short to hold it. */
@@ -128,24 +134,26 @@ static void read_name(const struct kmem_fields *f,
 {
 	const struct tep_format_field *nf = f->name;
 	unsigned long long loc;
-	unsigned int off, len;
+	long long off, len;
 	const char *s;
 
 	if (nf->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (!in_record(nf, rec))
+			return;
 		loc = rd(nf, rec);
 		off = loc & 0xffff;
 		len = (loc >> 16) & 0xffff;
 		if (nf->flags & TEP_FIELD_IS_RELATIVE)
-			off += nf->offset + nf->size;
+			off += (long long)nf->offset + nf->size;
 	} else {
 		off = nf->offset;
 		len = nf->size;
 	}
-	if (!len || off + len > (unsigned int)rec->size)
+	if (!span_in(off, len, rec))
 		return;
 	s = (const char *)rec->data + off;
 	/* strings are NUL terminated in the record; never read past it */
-	ev->name_len = (unsigned int)strnlen(s, len);
+	ev->name_len = (unsigned int)strnlen(s, (size_t)len);
 	ev->name = s;
 }
 
@@ -155,13 +163,19 @@ static void read_name(const struct kmem_fields *f,
  * @rec: the record
  * @ev: filled in
  *
- * Return: 0 on success, -1 if the event type lacks required fields.
+ * Return: 0 on success, -1 if the event type lacks required fields or
+ * the record is too short to hold them (the caller counts such records
+ * as undecodable rather than guessing).
  */
 int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		struct kmem_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
-	if (!f->usable)
+	if (!f->usable || !in_record(f->call_site, rec) ||
+	    !in_record(f->ptr, rec))
+		return -1;
+	if (is_alloc(f->slot) && (!in_record(f->bytes_req, rec) ||
+				  !in_record(f->bytes_alloc, rec)))
 		return -1;
 	ev->kind = is_alloc(f->slot) ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
 	ev->is_cache = is_cache(f->slot);

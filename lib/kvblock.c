@@ -32,7 +32,7 @@ struct kv_line *kv_add(struct kvblock *b, const char *label,
 	struct kv_line *l;
 
 	if (b->n == KV_MAX_LINES)
-		l = &b->lines[KV_MAX_LINES - 1];
+		l = &b->scratch;
 	else
 		l = &b->lines[b->n++];
 	*l = empty;

@@ -21,6 +21,7 @@ struct kv_line {
 
 struct kvblock {
 	struct kv_line lines[KV_MAX_LINES];
+	struct kv_line scratch;	/* lines past KV_MAX_LINES go here */
 	int n;
 	int pending_gap;
 };

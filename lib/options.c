@@ -36,17 +36,6 @@ static const char *const sort_names[NR_SORT_KEYS] = {
 };
 
 /**
- * kmem_sort_key_name - the option spelling of a sort key
- * @k: the key
- *
- * Return: e.g. "bytes".
- */
-const char *kmem_sort_key_name(enum kmem_sort_key k)
-{
-	return sort_names[k];
-}
-
-/**
  * kmem_opts_init - the defaults: no tables, sort by bytes then hits,
  * 20 rows per table, symbols, tables on stdout, no JSON
  * @o: the options

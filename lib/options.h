@@ -52,6 +52,5 @@ void kmem_opts_init(struct kmem_opts *o);
 void kmem_opts_release(struct kmem_opts *o);
 int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		  FILE *err);
-const char *kmem_sort_key_name(enum kmem_sort_key k);
 
 #endif

@@ -22,8 +22,9 @@ static void print_lost(const struct kmem_report_ctx *r, FILE *out)
 	if (a->events_lost && a->lost_unknown)
 		fprintf(out, " and ");
 	if (a->lost_unknown)
-		fprintf(out, "an unknown number of events at %s places",
-			fmt_count(buf, a->lost_unknown));
+		fprintf(out, "an unknown number of events at %s place%s",
+			fmt_count(buf, a->lost_unknown),
+			a->lost_unknown > 1 ? "s" : "");
 	fprintf(out, ".\n          Counts and bytes are lower bounds; "
 		     "numbers that match allocations\n          with frees "
 		     "(freed-only, live, ping-pong, lifetimes) are skewed.\n\n");
@@ -57,6 +58,8 @@ static bool slab_wanted(const struct kmem_report_ctx *r)
  */
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 {
+	char buf[NUMFMT_LEN];
+
 	fprintf(out, "\n kmem statistics: %s\n\n", r->in->label);
 	print_lost(r, out);
 	if (!slab_wanted(r)) {
@@ -72,9 +75,11 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 	}
 	slab_print(r, out);
 	if (r->agg->undecodable)
-		fprintf(out, "\n %llu records could not be decoded (their "
-			     "event format lacks a field this tool needs).\n",
-			(unsigned long long)r->agg->undecodable);
+		fprintf(out, "\n WARNING: %s records could not be decoded "
+			     "(a field this tool needs is\n          missing "
+			     "from their event format or cut off); they are "
+			     "not counted.\n",
+			fmt_count(buf, r->agg->undecodable));
 }
 
 /**
@@ -144,17 +149,21 @@ int kmem_report(const struct kmem_report_ctx *r, FILE *err)
 	if (o->stat && (o->output || !o->json || strcmp(o->json, "-"))) {
 		f = o->output ? open_out(o->output, "output", append, err) :
 				stdout;
-		if (!f)
-			return -1;
-		kmem_report_tables(r, f);
-		ret |= close_out(f, o->output, err);
+		if (f) {
+			kmem_report_tables(r, f);
+			ret |= close_out(f, o->output, err);
+		} else {
+			ret = -1;
+		}
 	}
 	if (o->json) {
 		f = open_out(o->json, "JSON", append, err);
-		if (!f)
-			return -1;
-		kmem_report_json(r, f);
-		ret |= close_out(f, o->json, err);
+		if (f) {
+			kmem_report_json(r, f);
+			ret |= close_out(f, o->json, err);
+		} else {
+			ret = -1;
+		}
 	}
 	return ret;
 }

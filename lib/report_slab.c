@@ -16,14 +16,14 @@ static const struct table_col caller_cols[] = {
 	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },
 	{ "Hits", TBL_RIGHT },	      { "Ping-pong", TBL_RIGHT },
 	{ "Frag", TBL_RIGHT },	      { "Live/Bytes", TBL_PAIR },
-	{ "Peak", TBL_RIGHT },	      { "Lifetime", TBL_RIGHT },
+	{ "Peak bytes", TBL_RIGHT },  { "Lifetime", TBL_RIGHT },
 	{ "Callsite", TBL_LEFT },
 };
 
 static const struct table_col alloc_cols[] = {
 	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },
 	{ "Hits", TBL_RIGHT },	      { "Ping-pong", TBL_RIGHT },
-	{ "Frag", TBL_RIGHT },	      { "Live", TBL_RIGHT },
+	{ "Frag", TBL_RIGHT },	      { "Live bytes", TBL_RIGHT },
 	{ "Lifetime", TBL_RIGHT },    { "Alloc ptr", TBL_LEFT },
 	{ "Callsite", TBL_LEFT },
 };
@@ -65,9 +65,15 @@ static char *fmt_lifetime(char *buf, uint64_t sum, uint64_t n)
 	return fmt_duration(buf, sum / n);
 }
 
+/* Bytes lost to internal fragmentation (0 if a record claims less). */
+static uint64_t wasted(uint64_t req, uint64_t alloc)
+{
+	return alloc > req ? alloc - req : 0;
+}
+
 static double frag_pct(uint64_t req, uint64_t alloc)
 {
-	return alloc > req ? pct_of(alloc - req, alloc) : 0.0;
+	return pct_of(wasted(req, alloc), alloc);
 }
 
 /* Build, sort and return rows for @n entries; NULL when out of memory. */
@@ -218,7 +224,7 @@ static void cache_cells(const struct kmem_report_ctx *r,
 	fmt_count_dot(c[3], cc->frees);
 	fmt_pct(c[4], frag_pct(cc->bytes_req, cc->bytes_alloc));
 	fmt_live(c[5], cc->live_count, cc->live_bytes);
-	slab_cache_name(&r->agg->slab, cc, c[6], KMEM_SYM_LEN);
+	snprintf(c[6], KMEM_SYM_LEN, "%s", slab_cache_name(&r->agg->slab, cc));
 }
 
 static void print_table(const struct kmem_report_ctx *r, FILE *out,
@@ -300,7 +306,7 @@ static void summary_groups(const struct slab_summary *s, struct kvblock *b)
 	l = kv_add(b, "Net total bytes allocated", "");
 	fmt_signed(l->value, (int64_t)(s->bytes_alloc - s->alloc_freed_bytes));
 	l = kv_add(b, "Total bytes wasted", "");
-	fmt_count(l->value, s->bytes_alloc - s->bytes_req);
+	fmt_count(l->value, wasted(s->bytes_req, s->bytes_alloc));
 	snprintf(l->note, sizeof(l->note), "(%.2f%% internal fragmentation)",
 		 frag_pct(s->bytes_req, s->bytes_alloc));
 	l = kv_add(b, "Cross-CPU frees", "");
@@ -321,13 +327,15 @@ static void summary_anomalies(const struct slab_stats *st, struct kvblock *b)
 		l = kv_add(b, "Double frees", "");
 		fmt_count(l->value, s->double_frees);
 		snprintf(l->note, sizeof(l->note),
-			 "(free of a pointer already freed)");
+			 "(free of a freed pointer: a kernel bug, or an "
+			 "allocation not recorded)");
 	}
 	if (s->missed_frees) {
 		add_count_bytes(b, "Missed frees", s->missed_frees,
 				s->missed_free_bytes);
 		snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
-			 "(address reused before its free was seen)");
+			 "(address reused before a free was seen: freed "
+			 "outside the recorded tasks or without a tracepoint)");
 	}
 	if (s->null_frees) {
 		l = kv_add(b, "Frees of NULL", "");
@@ -396,7 +404,7 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "bytes_freed", s->alloc_freed_bytes);
 	json_i64(j, "net_bytes", (int64_t)(s->bytes_alloc -
 					   s->alloc_freed_bytes));
-	json_u64(j, "wasted_bytes", s->bytes_alloc - s->bytes_req);
+	json_u64(j, "wasted_bytes", wasted(s->bytes_req, s->bytes_alloc));
 	json_pct(j, "fragmentation_pct", frag_pct(s->bytes_req,
 						  s->bytes_alloc));
 	json_u64(j, "cross_cpu_frees", s->cross_cpu_frees);
@@ -475,11 +483,8 @@ static void json_ptr(const struct kmem_report_ctx *r, struct json *j,
 static void json_cache(const struct kmem_report_ctx *r, struct json *j,
 		       const struct slab_cache *c)
 {
-	char buf[KMEM_SYM_LEN];
-
-	slab_cache_name(&r->agg->slab, c, buf, sizeof(buf));
 	json_open(j, NULL, '{');
-	json_str(j, "name", buf);
+	json_str(j, "name", slab_cache_name(&r->agg->slab, c));
 	json_u64(j, "allocs", c->allocs);
 	json_u64(j, "frees", c->frees);
 	json_u64(j, "free_only", c->free_only);
@@ -530,7 +535,8 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "events", r->agg->slab_events);
 	json_bool(j, "complete", r->in->nr_elsewhere == 0 &&
 				 !r->agg->events_lost &&
-				 !r->agg->lost_unknown && !r->agg->slab.oom);
+				 !r->agg->lost_unknown && !r->agg->slab.oom &&
+				 !r->agg->undecodable);
 	json_open(j, "handled_elsewhere", '[');
 	for (i = 0; i < r->in->nr_elsewhere; i++)
 		json_str(j, NULL, r->in->elsewhere[i]);

@@ -13,8 +13,7 @@
 
 #include "slab.h"
 
-#define NAME_KEY_BIT	(1ULL << 63)	/* cache keyed by name hash */
-#define UNNAMED_KEY	(1ULL << 62)	/* kmem_cache event without a name */
+#define UNNAMED "(unnamed)"
 
 /**
  * slab_stats_init - set up empty slab statistics
@@ -34,6 +33,7 @@ void slab_stats_release(struct slab_stats *st)
 	u64_index_free(&st->site_ix);
 	u64_index_free(&st->ptr_ix);
 	u64_index_free(&st->cache_ix);
+	u64_index_free(&st->kmalloc_ix);
 	free(st->sites);
 	free(st->ptrs);
 	free(st->caches);
@@ -61,7 +61,7 @@ static uint64_t name_hash(const char *s, unsigned int len)
 
 	for (i = 0; i < len; i++)
 		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-	return h | NAME_KEY_BIT;
+	return h;
 }
 
 static uint32_t find_named(const struct slab_stats *st, uint64_t key,
@@ -81,10 +81,11 @@ static uint32_t find_named(const struct slab_stats *st, uint64_t key,
 	return U64_INDEX_NONE;
 }
 
+/* Copy a name into the arena, NUL-terminated. */
 static int intern(struct slab_stats *st, const char *name, unsigned int len,
 		  uint32_t *off)
 {
-	while (st->names_len + len > st->names_cap) {
+	while (st->names_len + len + 1 > st->names_cap) {
 		size_t n = st->names_cap ? st->names_cap * 2 : 1024;
 		char *p = realloc(st->names, n);
 
@@ -94,21 +95,12 @@ static int intern(struct slab_stats *st, const char *name, unsigned int len,
 		st->names_cap = n;
 	}
 	memcpy(st->names + st->names_len, name, len);
+	st->names[st->names_len + len] = '\0';
 	*off = (uint32_t)st->names_len;
-	st->names_len += len;
+	st->names_len += len + 1;
 	return 0;
 }
 
-static uint32_t new_cache(struct slab_stats *st, uint64_t key)
-{
-	uint32_t i = index_append(&st->cache_ix, (void **)&st->caches,
-				  &st->cap_caches, &st->nr_caches,
-				  sizeof(*st->caches), key);
-
-	if (i != U64_INDEX_NONE)
-		st->caches[i].name_off = UINT32_MAX;
-	return i;
-}
 
 static uint32_t get_named_cache(struct slab_stats *st, const char *name,
 				unsigned int len)
@@ -121,7 +113,8 @@ static uint32_t get_named_cache(struct slab_stats *st, const char *name,
 		return i;
 	if (intern(st, name, len, &off))
 		return U64_INDEX_NONE;
-	i = new_cache(st, key);
+	i = index_append(&st->cache_ix, (void **)&st->caches, &st->cap_caches,
+			 &st->nr_caches, sizeof(*st->caches), key);
 	if (i != U64_INDEX_NONE) {
 		st->caches[i].name_off = off;
 		st->caches[i].name_len = len;
@@ -129,22 +122,34 @@ static uint32_t get_named_cache(struct slab_stats *st, const char *name,
 	return i;
 }
 
+/* kmalloc events name no cache: "kmalloc-SIZE", built once per size. */
+static uint32_t get_kmalloc_cache(struct slab_stats *st, uint64_t size)
+{
+	uint32_t i = u64_index_find(&st->kmalloc_ix, size);
+	char name[32];
+	int n;
+
+	if (i != U64_INDEX_NONE)
+		return i;
+	n = snprintf(name, sizeof(name), "kmalloc-%llu",
+		     (unsigned long long)size);
+	i = get_named_cache(st, name, (unsigned int)n);
+	if (i != U64_INDEX_NONE && u64_index_insert(&st->kmalloc_ix, size, i))
+		return U64_INDEX_NONE;
+	return i;
+}
+
 static uint32_t get_cache(struct slab_stats *st, const struct kmem_event *ev)
 {
-	uint64_t key;
 	uint32_t i;
 
 	if (ev->name)
 		return get_named_cache(st, ev->name, ev->name_len);
-	key = ev->is_cache ? UNNAMED_KEY : ev->bytes_alloc & ~(3ULL << 62);
-	i = u64_index_find(&st->cache_ix, key);
+	if (!ev->is_cache)
+		return get_kmalloc_cache(st, ev->bytes_alloc);
+	i = get_named_cache(st, UNNAMED, sizeof(UNNAMED) - 1);
 	if (i != U64_INDEX_NONE)
-		return i;
-	i = new_cache(st, key);
-	if (i != U64_INDEX_NONE && !ev->is_cache) {
-		st->caches[i].kmalloc_size = ev->bytes_alloc;
-		st->caches[i].is_kmalloc = true;
-	}
+		st->caches[i].unnamed = true;
 	return i;
 }
 
@@ -230,15 +235,15 @@ static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 	st->sum.bytes_req += ev->bytes_req;
 	st->sum.bytes_alloc += ev->bytes_alloc;
 
+	if (ev->ptr <= KMEM_ZERO_SIZE_PTR) {	/* served by no cache */
+		st->sum.zero_size_allocs++;
+		return;
+	}
 	cache = get_cache(st, ev);
 	if (cache != SLAB_NO_CACHE) {
 		st->caches[cache].allocs++;
 		st->caches[cache].bytes_req += ev->bytes_req;
 		st->caches[cache].bytes_alloc += ev->bytes_alloc;
-	}
-	if (ev->ptr <= KMEM_ZERO_SIZE_PTR) {
-		st->sum.zero_size_allocs++;
-		return;
 	}
 	pi = get_ptr(st, ev->ptr);
 	if (pi == U64_INDEX_NONE)
@@ -254,12 +259,6 @@ oom:
 	st->oom++;
 }
 
-static bool is_unnamed(const struct slab_stats *st, uint32_t cache)
-{
-	const struct slab_cache *c = &st->caches[cache];
-
-	return c->name_off == UINT32_MAX && !c->is_kmalloc;
-}
 
 static void cache_add(struct slab_cache *c, const struct slab_ptr *p,
 		      int sign)
@@ -281,7 +280,8 @@ static void name_object(struct slab_stats *st, struct slab_ptr *p,
 {
 	uint32_t to;
 
-	if (!ev->name || p->cache == SLAB_NO_CACHE || !is_unnamed(st, p->cache))
+	if (!ev->name || p->cache == SLAB_NO_CACHE ||
+	    !st->caches[p->cache].unnamed)
 		return;
 	to = get_named_cache(st, ev->name, ev->name_len);
 	if (to == SLAB_NO_CACHE)
@@ -371,25 +371,13 @@ void slab_account(struct slab_stats *st, const struct kmem_event *ev)
  * slab_cache_name - the display name of a cache row
  * @st: the statistics
  * @c: a cache of @st
- * @buf: where to write the name
- * @len: size of @buf
  *
- * Named caches print their name; kmalloc events, which carry no cache
- * name, are grouped by the size the allocator returned ("kmalloc-64");
- * kmem_cache events of kernels without a name field are "(unnamed)".
- *
- * Return: the number of characters written, as snprintf().
+ * Return: the cache's name, e.g. "dentry", "kmalloc-64", "(unnamed)".
  */
-int slab_cache_name(const struct slab_stats *st, const struct slab_cache *c,
-		    char *buf, size_t len)
+const char *slab_cache_name(const struct slab_stats *st,
+			    const struct slab_cache *c)
 {
-	if (c->name_off != UINT32_MAX)
-		return snprintf(buf, len, "%.*s", (int)c->name_len,
-				st->names + c->name_off);
-	if (c->is_kmalloc)
-		return snprintf(buf, len, "kmalloc-%llu",
-				(unsigned long long)c->kmalloc_size);
-	return snprintf(buf, len, "(unnamed)");
+	return st->names + c->name_off;
 }
 
 /**

@@ -52,12 +52,14 @@ struct slab_ptr {
 	bool live;
 };
 
-/* Per slab cache: the event's name field, or kmalloc size class. */
+/*
+ * Per slab cache: the event's name field, "kmalloc-SIZE" for kmalloc
+ * events, or "(unnamed)" for kmem_cache events without a name field.
+ */
 struct slab_cache {
-	uint32_t name_off;	/* into slab_stats.names, or UINT32_MAX */
+	uint32_t name_off;	/* into slab_stats.names, NUL-terminated */
 	uint32_t name_len;
-	uint64_t kmalloc_size;	/* for unnamed kmalloc caches */
-	bool is_kmalloc;	/* grouped by kmalloc_size */
+	bool unnamed;		/* the "(unnamed)" row */
 	uint64_t allocs;
 	uint64_t frees;
 	uint64_t free_only;	/* unmatched frees naming this cache */
@@ -99,7 +101,8 @@ struct slab_stats {
 
 	struct slab_cache *caches;
 	size_t nr_caches, cap_caches;
-	struct u64_index cache_ix;	/* name hash or kmalloc size */
+	struct u64_index cache_ix;	/* name hash */
+	struct u64_index kmalloc_ix;	/* kmalloc size -> its named cache */
 
 	char *names;			/* interned cache names */
 	size_t names_len, names_cap;
@@ -110,8 +113,8 @@ struct slab_stats {
 void slab_stats_init(struct slab_stats *st);
 void slab_stats_release(struct slab_stats *st);
 void slab_account(struct slab_stats *st, const struct kmem_event *ev);
-int slab_cache_name(const struct slab_stats *st, const struct slab_cache *c,
-		    char *buf, size_t len);
+const char *slab_cache_name(const struct slab_stats *st,
+			    const struct slab_cache *c);
 uint64_t slab_alloc_only_count(const struct slab_summary *s);
 uint64_t slab_alloc_only_bytes(const struct slab_summary *s);
 

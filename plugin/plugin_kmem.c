@@ -16,9 +16,15 @@
  * with a public getter, so the state's address is registered there as
  * the comm of a negative pid, which no record carries.  (An event
  * handler's context is no substitute: a tep handle may hold no event
- * at all, as in `trace-cmd list -O`.)
+ * at all, as in `trace-cmd list -O`.)  Two copies of this plugin may
+ * load into one handle (say ~/.local and the system directory): each
+ * uses its own pid, derived from where its code is mapped, and checks
+ * that the state it finds is its own.  The copy loaded last has the
+ * handlers and is unloaded first: it reports and leaves a mark (another
+ * comm) that tells the earlier copies to stay silent.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +40,12 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-/* The pid whose comm holds the state's address: no task has it. */
-#define STATE_PID (-0x6b6d656d)
+/* The comm of a negative pid, which no task has, holds the state. */
+#define STATE_PID_BASE (-0x40000000)	/* down to -0x5fffffff */
 #define STATE_TAG "kmem-stat-state:"
+/* ... and this one says that a copy of this plugin has reported. */
+#define REPORTED_PID (-0x3fffffff)
+#define REPORTED_TAG "kmem-stat-reported"
 
 struct kmem_plugin;
 
@@ -51,6 +60,7 @@ struct slot_ctx {
 };
 
 struct kmem_plugin {
+	const void *owner;	/* first: slab_handler of the copy that made it */
 	struct tep_handle *tep;
 	struct tep_plugin_option *options;	/* this load's option copy */
 	struct kmem_opts opts;
@@ -59,7 +69,8 @@ struct kmem_plugin {
 	bool active;		/* kmem:stat or kmem:json given: aggregate */
 	char label[PATH_MAX];
 	int ordinal;
-	/* the last record accounted, so a record printed twice counts once */
+	/* the last record accounted, so a record printed twice counts once;
+	 * last_offset starts at ~0, which no record has */
 	unsigned long long last_ts;
 	unsigned long long last_offset;
 	int last_cpu;
@@ -163,10 +174,10 @@ static void read_options(struct kmem_plugin *kp)
 	for (i = 0, d = kmem_opt_defs; d->name; d++, i++) {
 		const struct tep_plugin_option *op = &kp->options[i];
 
+		/* libtraceevent replaces .value only when the user set it */
 		if (!d->arg && op->set)
 			kmem_opts_set(&kp->opts, d->name, NULL, stderr);
-		else if (d->arg && op->value && *op->value &&
-			 strcmp(op->value, d->def))
+		else if (d->arg && op->value != d->def)
 			kmem_opts_set(&kp->opts, d->name, op->value, stderr);
 	}
 }
@@ -184,12 +195,23 @@ static void register_handlers(struct kmem_plugin *kp)
 	}
 }
 
+/*
+ * This copy's pid: each loaded copy of the plugin has its own code
+ * address; 29 bits of a hash of it keep two copies apart.
+ */
+static int state_pid(void)
+{
+	uint64_t h = (uint64_t)(uintptr_t)slab_handler * 0x9E3779B97F4A7C15ULL;
+
+	return STATE_PID_BASE - (int)(h >> 35);
+}
+
 static int hang_state(struct kmem_plugin *kp)
 {
 	char comm[64];
 
 	snprintf(comm, sizeof(comm), STATE_TAG "%p", (void *)kp);
-	return tep_register_comm(kp->tep, comm, STATE_PID);
+	return tep_register_comm(kp->tep, comm, state_pid());
 }
 
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
@@ -198,7 +220,9 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 
 	if (!kp)
 		return -1;
+	kp->owner = (const void *)slab_handler;
 	kp->tep = tep;
+	kp->last_offset = ~0ULL;
 	kp->options = make_options();
 	if (!kp->options || hang_state(kp)) {
 		free(kp->options);
@@ -217,13 +241,15 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 
 static struct kmem_plugin *find_state(struct tep_handle *tep)
 {
-	const char *comm = tep_data_comm_from_pid(tep, STATE_PID);
-	void *kp;
+	const char *comm = tep_data_comm_from_pid(tep, state_pid());
+	struct kmem_plugin *kp;
+	void *p;
 
 	if (strncmp(comm, STATE_TAG, strlen(STATE_TAG)) ||
-	    sscanf(comm + strlen(STATE_TAG), "%p", &kp) != 1)
+	    sscanf(comm + strlen(STATE_TAG), "%p", &p) != 1)
 		return NULL;
-	return kp;
+	kp = p;
+	return kp->owner == (const void *)slab_handler ? kp : NULL;
 }
 
 /* Which slab events exist, and which did another handler print? */
@@ -244,6 +270,13 @@ static void survey(struct kmem_plugin *kp, struct kmem_input *in)
 	}
 }
 
+/* Has a copy of this plugin loaded after this one reported already? */
+static bool reported_by_later_copy(struct tep_handle *tep)
+{
+	return !strcmp(tep_data_comm_from_pid(tep, REPORTED_PID),
+		       REPORTED_TAG);
+}
+
 static const char *resolve(void *priv, uint64_t addr, uint64_t *start)
 {
 	struct tep_handle *tep = priv;
@@ -260,8 +293,11 @@ static void print_stats(struct kmem_plugin *kp)
 	struct kmem_input in = { .label = kp->label, .ordinal = kp->ordinal };
 	struct kmem_report_ctx r = { &kp->agg, &kp->opts, &sym, &in };
 
+	if (reported_by_later_copy(kp->tep))
+		return;
 	survey(kp, &in);
 	kmem_report(&r, stderr);
+	tep_register_comm(kp->tep, REPORTED_TAG, REPORTED_PID);
 }
 
 static void unregister_handlers(struct kmem_plugin *kp)

@@ -38,6 +38,16 @@ check coexist-user-counts test "$n" = "$stock_allocs"
 check coexist-user-complete test "$complete $elsewhere" = "True 0"
 rm -rf "$HOME/.local"
 
+# 2b. two copies of ours (TRACEEVENT_PLUGIN_DIR and ~/.local): one report
+mkdir -p "$HOME/.local/lib/traceevent/plugins"
+cp "$PLUGIN_DIR/plugin_kmem.so" "$HOME/.local/lib/traceevent/plugins/"
+report -i "$f" -O kmem:stat -O kmem:json="$WORK/two.json" >"$WORK/two.out" 2>&1
+check coexist-two-copies-one-report test "$(grep -c '^ kmem statistics: ' "$WORK/two.out")" -eq 1
+cmp -s "$WORK/env.json" "$WORK/two.json" ||
+	diff "$WORK/env.json" "$WORK/two.json" | head -20
+check coexist-two-copies-same-json cmp -s "$WORK/env.json" "$WORK/two.json"
+rm -rf "$HOME/.local"
+
 # 3. a copy of the distribution's plugin_kmem.so loads after ours
 mkdir -p "$HOME/.local/lib/traceevent/plugins"
 cp "$sys/plugin_kmem.so" "$HOME/.local/lib/traceevent/plugins/"

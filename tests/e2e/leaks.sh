@@ -40,4 +40,8 @@ leak_check stat report -i "$f" -O kmem:stat -O kmem:json="$WORK/x.json"
 leak_check nostat report -i "$f"
 leak_check two-files report -i "$WORK/a.dat" -i "$WORK/b.dat" -O kmem:stat
 leak_check list-options list -O
+# two copies of the plugin in one trace-cmd (TRACEEVENT_PLUGIN_DIR, ~/.local)
+mkdir -p "$HOME/.local/lib/traceevent/plugins"
+cp "$PLUGIN_DIR/plugin_kmem.so" "$HOME/.local/lib/traceevent/plugins/"
+leak_check two-copies report -i "$f" -O kmem:stat
 finish

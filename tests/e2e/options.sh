@@ -27,6 +27,12 @@ check bad-lines-one-line test "$(wc -l <"$WORK/badl.err")" -eq 1
 check bad-lines-message grep -q "bad lines=abc (a number of rows, 0 for all); using 20" "$WORK/badl.err"
 check bad-lines-default-tables cmp -s "$WORK/def" "$WORK/badl"
 
+# json= with no path
+report -i "$f" -O kmem:stat -O kmem:json= >"$WORK/je" 2>"$WORK/je.err"
+check empty-json-one-line test "$(wc -l <"$WORK/je.err")" -eq 1
+check empty-json-message grep -q "kmem: json needs a path (json=PATH)" "$WORK/je.err"
+check empty-json-tables-default cmp -s "$WORK/def" "$WORK/je"
+
 # lines=3: three rows and a "..." row in the callsite table
 report -i "$f" -O kmem:stat -O kmem:caller -O kmem:lines=3 >"$WORK/l3" 2>&1
 tables "$WORK/l3" >"$WORK/l3.t"

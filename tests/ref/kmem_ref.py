@@ -376,14 +376,14 @@ class Stats:
         cs["hits"] += 1
         cs["bytes_req"] += req
         cs["bytes_alloc"] += got
+        if p <= 16:     # ZERO_SIZE_PTR: no cache served it, no cache row
+            s["zero_size_allocs"] += 1
+            cs["peak_bytes"] = max(cs["peak_bytes"], cs["live_bytes"])
+            return
         c = self.cache(cname)
         c["allocs"] += 1
         c["bytes_req"] += req
         c["bytes_alloc"] += got
-        if p <= 16:
-            s["zero_size_allocs"] += 1
-            cs["peak_bytes"] = max(cs["peak_bytes"], cs["live_bytes"])
-            return
         old = self.state.get(p)
         if old is not None:
             s["missed_count"] += 1

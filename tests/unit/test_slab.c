@@ -175,7 +175,7 @@ static void test_caches(void)
 	for (i = 0; i < a.slab.nr_caches; i++) {
 		const struct slab_cache *c = &a.slab.caches[i];
 
-		slab_cache_name(&a.slab, c, name, sizeof(name));
+		snprintf(name, sizeof(name), "%s", slab_cache_name(&a.slab, c));
 		if (!strcmp(name, "kmalloc-64")) {
 			seen++;
 			CHECK_U64(c->allocs, 2);
@@ -195,6 +195,56 @@ static void test_caches(void)
 		}
 	}
 	CHECK_U64(seen, 3);
+	kmem_agg_release(&a);
+}
+
+/*
+ * One row per cache name: a kmem_cache event naming "kmalloc-64" joins
+ * the kmalloc events of size 64; zero-size allocations have no row; an
+ * unnamed allocation (5.12-6.17) moves to the cache its free names.
+ */
+static void test_cache_rows(void)
+{
+	struct kmem_agg a;
+	struct kmem_event e;
+	const struct slab_cache *c;
+
+	kmem_agg_init(&a);
+	feed(&a, ev_alloc(1, 0, 0xA, 0x1000, 50, 64));	/* kmalloc-64 */
+	e = ev_alloc(2, 0, 0xA, 0x2000, 64, 64);
+	e.is_cache = true;
+	e.name = "kmalloc-64";
+	e.name_len = 10;
+	feed(&a, e);					/* same row */
+	feed(&a, ev_alloc(3, 0, 0xA, 0x10, 0, 0));	/* kmalloc(0): none */
+	e = ev_alloc(4, 0, 0xB, 0x3000, 184, 192);	/* unnamed, freed */
+	e.is_cache = true;
+	feed(&a, e);
+	e = ev_alloc(5, 0, 0xB, 0x4000, 184, 192);	/* unnamed, live */
+	e.is_cache = true;
+	feed(&a, e);
+	e = ev_free(6, 1, 0x3000);
+	e.is_cache = true;
+	e.name = "filp";
+	e.name_len = 4;
+	feed(&a, e);
+
+	CHECK_U64(a.slab.nr_caches, 3);	/* kmalloc-64, (unnamed), filp */
+	c = &a.slab.caches[0];
+	CHECK_STR(slab_cache_name(&a.slab, c), "kmalloc-64");
+	CHECK_U64(c->allocs, 2);
+	CHECK_U64(c->bytes_req, 114);			/* 50+64 */
+	c = &a.slab.caches[1];
+	CHECK_STR(slab_cache_name(&a.slab, c), "(unnamed)");
+	CHECK_U64(c->allocs, 1);			/* 0x4000 */
+	CHECK_U64(c->live_count, 1);
+	CHECK_U64(c->live_bytes, 192);
+	c = &a.slab.caches[2];
+	CHECK_STR(slab_cache_name(&a.slab, c), "filp");
+	CHECK_U64(c->allocs, 1);			/* 0x3000, moved */
+	CHECK_U64(c->bytes_req, 184);
+	CHECK_U64(c->frees, 1);
+	CHECK_U64(c->live_count, 0);
 	kmem_agg_release(&a);
 }
 
@@ -240,6 +290,7 @@ int main(void)
 	RUN(test_groups);
 	RUN(test_anomalies);
 	RUN(test_caches);
+	RUN(test_cache_rows);
 	RUN(test_many);
 	RUN(test_lost);
 	UNIT_EXIT();
