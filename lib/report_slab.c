@@ -327,15 +327,13 @@ static void summary_anomalies(const struct slab_stats *st, struct kvblock *b)
 		l = kv_add(b, "Double frees", "");
 		fmt_count(l->value, s->double_frees);
 		snprintf(l->note, sizeof(l->note),
-			 "(free of a freed pointer: a kernel bug, or an "
-			 "allocation not recorded)");
+			 "(a kernel bug, or an allocation not recorded)");
 	}
 	if (s->missed_frees) {
 		add_count_bytes(b, "Missed frees", s->missed_frees,
 				s->missed_free_bytes);
 		snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
-			 "(address reused before a free was seen: freed "
-			 "outside the recorded tasks or without a tracepoint)");
+			 "(address reused; its free was not recorded)");
 	}
 	if (s->null_frees) {
 		l = kv_add(b, "Frees of NULL", "");
