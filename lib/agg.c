@@ -14,6 +14,41 @@ void kmem_agg_init(struct kmem_agg *a)
 {
 	memset(a, 0, sizeof(*a));
 	slab_stats_init(&a->slab);
+	page_stats_init(&a->page, NULL, NULL, NULL, 0);
+}
+
+/**
+ * kmem_agg_configure - symbols and skip rules for page call sites
+ * @a: the aggregate, before its first event
+ * @sym: resolves stack frames (must outlive @a)
+ * @skip: regex of frames to skip, NULL for the default rules
+ * @err: where a bad regex is reported, in one line
+ *
+ * Return: 0, or -1 if @skip did not compile (the default rules apply).
+ */
+int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
+		       const char *skip, FILE *err)
+{
+	char msg[256] = "";
+	int ret;
+
+	page_stats_release(&a->page);
+	ret = page_stats_init(&a->page, sym, skip, msg, sizeof(msg));
+	if (ret)
+		fprintf(err, "kmem: bad skip=%s: %s; using the default rules\n",
+			skip, msg);
+	return ret;
+}
+
+/**
+ * kmem_agg_finish - the end of the stream
+ * @a: the aggregate
+ *
+ * Page allocations still waiting for a kernel_stack record get none.
+ */
+void kmem_agg_finish(struct kmem_agg *a)
+{
+	page_finish(&a->page);
 }
 
 /**
@@ -23,6 +58,7 @@ void kmem_agg_init(struct kmem_agg *a)
 void kmem_agg_release(struct kmem_agg *a)
 {
 	slab_stats_release(&a->slab);
+	page_stats_release(&a->page);
 }
 
 /**
@@ -37,6 +73,19 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 	case KMEM_EV_SLAB_FREE:
 		a->slab_events++;
 		slab_account(&a->slab, ev);
+		break;
+	case KMEM_EV_STACK:
+		a->stack_events++;
+		page_account(&a->page, ev);
+		break;
+	case KMEM_EV_PAGE_ALLOC:
+	case KMEM_EV_PAGE_FREE:
+	case KMEM_EV_PAGE_FREE_BATCHED:
+	case KMEM_EV_PAGE_ZONE_LOCKED:
+	case KMEM_EV_PAGE_PCPU_DRAIN:
+	case KMEM_EV_PAGE_EXTFRAG:
+		a->page_events++;
+		page_account(&a->page, ev);
 		break;
 	case KMEM_EV_NONE:
 		break;

@@ -7,19 +7,27 @@
 #define KMEM_AGG_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kmem_event.h"
+#include "page.h"
 #include "slab.h"
 
 struct kmem_agg {
 	struct slab_stats slab;
+	struct page_stats page;
 	uint64_t slab_events;	/* slab records accounted */
+	uint64_t page_events;	/* page allocator records accounted */
+	uint64_t stack_events;	/* kernel_stack records seen */
 	uint64_t events_lost;	/* events the ring buffer reported lost */
 	uint64_t lost_unknown;	/* losses whose size was not recorded */
 	uint64_t undecodable;	/* records of an event lacking fields */
 };
 
 void kmem_agg_init(struct kmem_agg *a);
+int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
+		       const char *skip, FILE *err);
+void kmem_agg_finish(struct kmem_agg *a);
 void kmem_agg_release(struct kmem_agg *a);
 void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev);
 void kmem_agg_missed(struct kmem_agg *a, long long missed);

@@ -10,7 +10,9 @@
  */
 #include <string.h>
 
-#include "decode.h"
+#include <stddef.h>
+
+#include "decode_internal.h"
 
 static const char *const slot_names[KMEM_NR_SLOTS] = {
 	[KMEM_SLOT_KMALLOC] = "kmalloc",
@@ -19,17 +21,48 @@ static const char *const slot_names[KMEM_NR_SLOTS] = {
 	[KMEM_SLOT_CACHE_ALLOC_NODE] = "kmem_cache_alloc_node",
 	[KMEM_SLOT_KFREE] = "kfree",
 	[KMEM_SLOT_CACHE_FREE] = "kmem_cache_free",
+	[KMEM_SLOT_PAGE_ALLOC] = "mm_page_alloc",
+	[KMEM_SLOT_PAGE_FREE] = "mm_page_free",
+	[KMEM_SLOT_PAGE_FREE_BATCHED] = "mm_page_free_batched",
+	[KMEM_SLOT_PAGE_FREE_DIRECT] = "mm_page_free_direct",
+	[KMEM_SLOT_PAGEVEC_FREE] = "mm_pagevec_free",
+	[KMEM_SLOT_PAGE_ZONE_LOCKED] = "mm_page_alloc_zone_locked",
+	[KMEM_SLOT_PAGE_PCPU_DRAIN] = "mm_page_pcpu_drain",
+	[KMEM_SLOT_PAGE_EXTFRAG] = "mm_page_alloc_extfrag",
+	[KMEM_SLOT_KERNEL_STACK] = "kernel_stack",
 };
 
 /**
- * kmem_slot_event_name - the kmem event name of a slot
+ * kmem_slot_event_name - the event name of a slot
  * @slot: the slot
  *
- * Return: the event name in the "kmem" system, e.g. "kmalloc".
+ * Return: the event name, e.g. "kmalloc" (system: kmem_slot_system()).
  */
 const char *kmem_slot_event_name(enum kmem_slot slot)
 {
 	return slot_names[slot];
+}
+
+/**
+ * kmem_slot_system - the event system of a slot
+ * @slot: the slot
+ *
+ * Return: "ftrace" for kernel_stack, else "kmem".
+ */
+const char *kmem_slot_system(enum kmem_slot slot)
+{
+	return slot == KMEM_SLOT_KERNEL_STACK ? "ftrace" : "kmem";
+}
+
+/**
+ * kmem_slot_is_slab - does the slot belong to the slab analysis?
+ * @slot: the slot
+ *
+ * Return: true for the slab allocator's events.
+ */
+bool kmem_slot_is_slab(enum kmem_slot slot)
+{
+	return slot < KMEM_NR_SLAB_SLOTS;
 }
 
 /**
@@ -45,10 +78,9 @@ int kmem_slot_by_name(const char *system, const char *name)
 {
 	int i;
 
-	if (strcmp(system, "kmem"))
-		return -1;
 	for (i = 0; i < KMEM_NR_SLOTS; i++)
-		if (!strcmp(name, slot_names[i]))
+		if (!strcmp(name, slot_names[i]) &&
+		    !strcmp(system, kmem_slot_system(i)))
 			return i;
 	return -1;
 }
@@ -80,6 +112,10 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	f->event = event;
 	f->slot = slot;
 	f->pid = tep_find_common_field(event, "common_pid");
+	if (!kmem_slot_is_slab(slot)) {
+		kmem_page_fields_init(f);
+		return;
+	}
 	f->call_site = tep_find_field(event, "call_site");
 	f->ptr = tep_find_field(event, "ptr");
 	f->name = tep_find_field(event, "name");
@@ -94,39 +130,6 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	f->gfp_flags = tep_find_field(event, "gfp_flags");
 	f->node = tep_find_field(event, "node");
 	f->usable = f->usable && f->bytes_req && f->bytes_alloc;
-}
-
-/* Do @len bytes at @off lie inside the record?  (No int overflow.) */
-static bool span_in(long long off, long long len, const struct tep_record *rec)
-{
-	return off >= 0 && len > 0 && rec->size > 0 &&
-	       off + len <= (long long)rec->size;
-}
-
-static bool in_record(const struct tep_format_field *field,
-		      const struct tep_record *rec)
-{
-	return field && span_in(field->offset, field->size, rec);
-}
-
-/* A field's value, or @def when the record is too short to hold it. */
-static unsigned long long rd_or(const struct tep_format_field *field,
-				const struct tep_record *rec,
-				unsigned long long def)
-{
-	unsigned long long v = def;
-
-	if (in_record(field, rec) &&
-	    tep_read_number_field((struct tep_format_field *)field,
-				  rec->data, &v))
-		v = def;
-	return v;
-}
-
-static unsigned long long rd(const struct tep_format_field *field,
-			     const struct tep_record *rec)
-{
-	return rd_or(field, rec, 0);
 }
 
 static void read_name(const struct kmem_fields *f,
@@ -158,6 +161,24 @@ static void read_name(const struct kmem_fields *f,
 }
 
 /**
+ * kmem_decode_common - the part of an event every record has
+ * @f: the fields of the record's event type
+ * @rec: the record
+ * @ev: cleared (but for the stack frames) and filled in
+ */
+void kmem_decode_common(const struct kmem_fields *f,
+			const struct tep_record *rec, struct kmem_event *ev)
+{
+	memset(ev, 0, offsetof(struct kmem_event, frames));
+	ev->cpu = rec->cpu;
+	ev->ts = rec->ts;
+	ev->pid = (int)rd_or(f->pid, rec, (unsigned long long)-1);
+	ev->node = KMEM_NO_NODE;
+	ev->rec_offset = rec->offset;
+	ev->rec_size = (unsigned int)rec->size;
+}
+
+/**
  * kmem_decode - decode one record
  * @f: the fields of the record's event type (kmem_fields_init())
  * @rec: the record
@@ -170,7 +191,9 @@ static void read_name(const struct kmem_fields *f,
 int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		struct kmem_event *ev)
 {
-	memset(ev, 0, sizeof(*ev));
+	if (!kmem_slot_is_slab(f->slot))
+		return kmem_page_decode(f, rec, ev);
+	kmem_decode_common(f, rec, ev);
 	if (!f->usable || !in_record(f->call_site, rec) ||
 	    !in_record(f->ptr, rec))
 		return -1;
@@ -179,10 +202,6 @@ int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		return -1;
 	ev->kind = is_alloc(f->slot) ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
 	ev->is_cache = is_cache(f->slot);
-	ev->cpu = rec->cpu;
-	ev->ts = rec->ts;
-	ev->pid = (int)rd_or(f->pid, rec, (unsigned long long)-1);
-	ev->node = KMEM_NO_NODE;
 	ev->call_site = rd(f->call_site, rec);
 	ev->ptr = rd(f->ptr, rec);
 	if (f->name)

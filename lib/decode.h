@@ -20,7 +20,16 @@ enum kmem_slot {
 	KMEM_SLOT_KFREE,
 	KMEM_SLOT_CACHE_FREE,
 	KMEM_NR_SLAB_SLOTS,
-	KMEM_NR_SLOTS = KMEM_NR_SLAB_SLOTS,
+	KMEM_SLOT_PAGE_ALLOC = KMEM_NR_SLAB_SLOTS,
+	KMEM_SLOT_PAGE_FREE,
+	KMEM_SLOT_PAGE_FREE_BATCHED,
+	KMEM_SLOT_PAGE_FREE_DIRECT,	/* before 3.3 */
+	KMEM_SLOT_PAGEVEC_FREE,		/* before 3.3 */
+	KMEM_SLOT_PAGE_ZONE_LOCKED,
+	KMEM_SLOT_PAGE_PCPU_DRAIN,
+	KMEM_SLOT_PAGE_EXTFRAG,
+	KMEM_SLOT_KERNEL_STACK,		/* system "ftrace" */
+	KMEM_NR_SLOTS,
 };
 
 /* The fields of one event type, found once. */
@@ -28,22 +37,44 @@ struct kmem_fields {
 	struct tep_event *event;
 	enum kmem_slot slot;
 	bool usable;		/* all required fields present */
+	struct tep_format_field *pid;	/* common_pid */
+	/* slab */
 	struct tep_format_field *call_site;
 	struct tep_format_field *ptr;
 	struct tep_format_field *bytes_req;
 	struct tep_format_field *bytes_alloc;
 	struct tep_format_field *gfp_flags;
 	struct tep_format_field *node;	/* optional */
-	struct tep_format_field *pid;	/* common_pid */
 	struct tep_format_field *name;	/* optional */
+	/* page allocator: pfn, or page on old kernels */
+	struct tep_format_field *page;
+	bool page_ptr;
+	struct tep_format_field *order;	/* absent: order 0 */
+	struct tep_format_field *migratetype;
+	struct tep_format_field *percpu_refill;
+	struct tep_format_field *fallback_order;
+	struct tep_format_field *fallback_migratetype;
+	struct tep_format_field *change_ownership;
+	int pageblock_order;		/* -1: unknown */
+	/* kernel_stack */
+	struct tep_format_field *stack_size;
+	struct tep_format_field *caller;
+	int long_size;
 };
 
+const char *kmem_slot_system(enum kmem_slot slot);
 const char *kmem_slot_event_name(enum kmem_slot slot);
+bool kmem_slot_is_slab(enum kmem_slot slot);
 int kmem_slot_by_name(const char *system, const char *name);
 void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 		      enum kmem_slot slot);
 int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		struct kmem_event *ev);
+
+/* decode_page.c */
+void kmem_page_fields_init(struct kmem_fields *f);
+int kmem_page_decode(const struct kmem_fields *f,
+		     const struct tep_record *rec, struct kmem_event *ev);
 int kmem_read_call_site(const struct kmem_fields *f,
 			const struct tep_record *rec, unsigned long long *val);
 

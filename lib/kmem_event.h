@@ -16,6 +16,16 @@ enum kmem_ev_kind {
 	KMEM_EV_NONE = 0,
 	KMEM_EV_SLAB_ALLOC,	/* kmalloc*, kmem_cache_alloc* */
 	KMEM_EV_SLAB_FREE,	/* kfree, kmem_cache_free */
+	KMEM_EV_PAGE_ALLOC,	/* mm_page_alloc */
+	KMEM_EV_PAGE_FREE,	/* mm_page_free; before 3.3 mm_page_free_direct
+				 * and mm_pagevec_free (batched set) */
+	KMEM_EV_PAGE_FREE_BATCHED, /* mm_page_free_batched (3.3+): marks the
+				    * batched path of a page mm_page_free
+				    * also reports; not a free of its own */
+	KMEM_EV_PAGE_ZONE_LOCKED, /* mm_page_alloc_zone_locked */
+	KMEM_EV_PAGE_PCPU_DRAIN, /* mm_page_pcpu_drain */
+	KMEM_EV_PAGE_EXTFRAG,	/* mm_page_alloc_extfrag */
+	KMEM_EV_STACK,		/* ftrace kernel_stack */
 };
 
 /* Pointers at or below this value are NULL or ZERO_SIZE_PTR. */
@@ -23,6 +33,9 @@ enum kmem_ev_kind {
 
 /* Node value used when the event carries no node field. */
 #define KMEM_NO_NODE (-1)
+
+/* Frames kept of a kernel_stack record. */
+#define KMEM_MAX_FRAMES 64
 
 struct kmem_event {
 	enum kmem_ev_kind kind;
@@ -38,6 +51,27 @@ struct kmem_event {
 	uint64_t gfp_flags;
 	const char *name;	/* cache name inside the record, or NULL */
 	unsigned int name_len;	/* length without any trailing NUL */
+
+	/* where the record lies in its CPU's buffer (stack adjacency) */
+	uint64_t rec_offset;
+	unsigned int rec_size;
+
+	/* page allocator events */
+	uint64_t pfn;		/* pfn, or struct page address (page_ptr) */
+	bool page_ptr;		/* old kernels: a struct page address */
+	bool page_valid;	/* false: the allocation failed */
+	bool batched;		/* mm_pagevec_free (before 3.3) */
+	bool percpu_refill;	/* mm_page_alloc_zone_locked */
+	bool change_ownership;	/* mm_page_alloc_extfrag */
+	bool fragmenting;	/* ... fallback order < pageblock order */
+	int order;
+	int migratetype;
+	int fallback_order;	/* mm_page_alloc_extfrag */
+	int fallback_migratetype;
+
+	/* kernel_stack: frames[0] is the innermost */
+	unsigned int nr_frames;
+	uint64_t frames[KMEM_MAX_FRAMES];
 };
 
 #endif

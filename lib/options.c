@@ -9,14 +9,23 @@
 
 #include "options.h"
 
+#define SORT_KEYS "ptr, callsite, bytes, hit, pingpong, frag, live, peak, " \
+		  "page, order, migtype, gfp"
+
 const struct kmem_opt_def kmem_opt_defs[] = {
 	{ "stat", NULL, NULL, "Print kmem statistics tables at end of stream" },
 	{ "slab", NULL, NULL, "Analyse the slab allocator (kmalloc, kmem_cache_*)" },
 	{ "caller", NULL, NULL, "Show the per-callsite table" },
 	{ "alloc", NULL, NULL, "Show the per-allocation (per-pointer) table" },
 	{ "cache", NULL, NULL, "Show the per-cache table" },
+	{ "page", NULL, NULL, "Analyse the page allocator (mm_page_*)" },
+	{ "live", NULL, NULL, "Page tables: only pages still allocated at the end" },
+	{ "per-process", NULL, NULL, "Page allocator activity per process" },
+	{ "merge-pids", NULL, NULL, "Per-process table per command, not pid" },
+	{ "skip", "REGEX", "",
+	  "Stack frames that are not page call sites (replaces the rules)" },
 	{ "sort", "KEY[,KEY...]", "bytes,hit",
-	  "Sort by ptr, callsite, bytes, hit, pingpong, frag, live, peak" },
+	  "Sort keys: " SORT_KEYS },
 	{ "lines", "N", "20", "Rows per table (0: all)" },
 	{ "raw-ip", NULL, NULL, "Print call sites as addresses, not symbols" },
 	{ "json", "PATH", "", "Write the statistics as JSON to PATH (- for stdout)" },
@@ -33,6 +42,10 @@ static const char *const sort_names[NR_SORT_KEYS] = {
 	[SORT_FRAG] = "frag",
 	[SORT_LIVE] = "live",
 	[SORT_PEAK] = "peak",
+	[SORT_PAGE] = "page",
+	[SORT_ORDER] = "order",
+	[SORT_MIGTYPE] = "migtype",
+	[SORT_GFP] = "gfp",
 };
 
 /**
@@ -57,7 +70,8 @@ void kmem_opts_release(struct kmem_opts *o)
 {
 	free(o->json);
 	free(o->output);
-	o->json = o->output = NULL;
+	free(o->skip);
+	o->json = o->output = o->skip = NULL;
 }
 
 static int parse_sort(struct kmem_opts *o, const char *v, FILE *err)
@@ -75,8 +89,8 @@ static int parse_sort(struct kmem_opts *o, const char *v, FILE *err)
 				break;
 		if (k == NR_SORT_KEYS || n == KMEM_MAX_SORT_KEYS) {
 			fprintf(err, "kmem: bad sort key '%.*s' in sort=%s "
-				"(valid: ptr, callsite, bytes, hit, pingpong, "
-				"frag, live, peak; at most %d); using bytes,hit\n",
+				"(valid: " SORT_KEYS "; at most %d); "
+				"using bytes,hit\n",
 				(int)len, p, v, KMEM_MAX_SORT_KEYS);
 			return -1;
 		}
@@ -86,8 +100,8 @@ static int parse_sort(struct kmem_opts *o, const char *v, FILE *err)
 			p++;
 	}
 	if (!n) {
-		fprintf(err, "kmem: empty sort= (valid: ptr, callsite, bytes, "
-			"hit, pingpong, frag, live, peak); using bytes,hit\n");
+		fprintf(err, "kmem: empty sort= (valid: " SORT_KEYS
+			"); using bytes,hit\n");
 		return -1;
 	}
 	memcpy(o->sort, keys, sizeof(keys[0]) * n);
@@ -111,12 +125,14 @@ static int parse_lines(struct kmem_opts *o, const char *v, FILE *err)
 	return 0;
 }
 
-static int set_path(char **dst, const char *name, const char *v, FILE *err)
+static int set_string(char **dst, const char *name, const char *v,
+		      const char *arg, FILE *err)
 {
 	char *s;
 
 	if (!v || !*v) {
-		fprintf(err, "kmem: %s needs a path (%s=PATH)\n", name, name);
+		fprintf(err, "kmem: %s needs a value (%s=%s)\n", name, name,
+			arg);
 		return -1;
 	}
 	s = strdup(v);
@@ -141,6 +157,14 @@ static bool *flag_of(struct kmem_opts *o, const char *name)
 		return &o->cache;
 	if (!strcmp(name, "raw-ip"))
 		return &o->raw_ip;
+	if (!strcmp(name, "page"))
+		return &o->page;
+	if (!strcmp(name, "live"))
+		return &o->live;
+	if (!strcmp(name, "per-process"))
+		return &o->per_process;
+	if (!strcmp(name, "merge-pids"))
+		return &o->merge_pids;
 	return NULL;
 }
 
@@ -168,9 +192,11 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 	if (!strcmp(name, "lines"))
 		return parse_lines(o, value ? value : "", err);
 	if (!strcmp(name, "json"))
-		return set_path(&o->json, name, value, err);
+		return set_string(&o->json, name, value, "PATH", err);
 	if (!strcmp(name, "output"))
-		return set_path(&o->output, name, value, err);
+		return set_string(&o->output, name, value, "PATH", err);
+	if (!strcmp(name, "skip"))
+		return set_string(&o->skip, name, value, "REGEX", err);
 	fprintf(err, "kmem: unknown option '%s'\n", name);
 	return -1;
 }

@@ -18,6 +18,10 @@ enum kmem_sort_key {
 	SORT_FRAG,
 	SORT_LIVE,
 	SORT_PEAK,
+	SORT_PAGE,
+	SORT_ORDER,
+	SORT_MIGTYPE,
+	SORT_GFP,
 	NR_SORT_KEYS,
 };
 
@@ -31,6 +35,11 @@ struct kmem_opts {
 	bool alloc;		/* per-allocation table */
 	bool cache;		/* per-cache table */
 	bool raw_ip;		/* addresses instead of symbols */
+	bool page;		/* page allocator analysis selected */
+	bool live;		/* page tables: only pages live at the end */
+	bool per_process;	/* page allocator activity per process */
+	bool merge_pids;	/* ... per command name */
+	char *skip;		/* frames to skip for page call sites */
 	unsigned int lines;	/* rows per table, 0 = all */
 	enum kmem_sort_key sort[KMEM_MAX_SORT_KEYS];
 	int nr_sort;

@@ -42,3 +42,71 @@ char *fmt_callsite(char *buf, const struct kmem_symbolizer *sym,
 	snprintf(buf, KMEM_SYM_LEN, "%s+0x%" PRIx64, name, addr - start);
 	return buf;
 }
+
+/**
+ * fmt_function - the function an address lies in, without offset
+ * @buf: KMEM_SYM_LEN bytes
+ * @sym: the symbolizer, or NULL
+ * @addr: a function address (page call sites are functions)
+ * @raw_ip: print the address even when a symbol is known
+ *
+ * Return: @buf.
+ */
+char *fmt_function(char *buf, const struct kmem_symbolizer *sym,
+		   uint64_t addr, int raw_ip)
+{
+	const char *name = NULL;
+	uint64_t start = 0;
+
+	if (!raw_ip && sym && sym->resolve)
+		name = sym->resolve(sym->priv, addr, &start);
+	if (!name)
+		return fmt_addr(buf, addr);
+	snprintf(buf, KMEM_SYM_LEN, "%s", name);
+	return buf;
+}
+
+/**
+ * fmt_gfp - GFP flags by name, as the recording kernel names them
+ * @buf: where to write
+ * @len: size of @buf
+ * @sym: the symbolizer (its gfp callback), or NULL
+ * @gfp: the flags
+ *
+ * Return: @buf: names from the trace's own format, else hex.
+ */
+char *fmt_gfp(char *buf, size_t len, const struct kmem_symbolizer *sym,
+	      uint64_t gfp)
+{
+	if (sym && sym->gfp && sym->gfp(sym->priv, gfp, buf, len))
+		return buf;
+	snprintf(buf, len, "0x%" PRIx64, gfp);
+	return buf;
+}
+
+/**
+ * migratetype_name - the name of a migration type number
+ * @sym: says which numbering the recording kernel used
+ * @mt: the number
+ *
+ * Linux 4.4 swapped MOVABLE and RECLAIMABLE; types from 3 up (reserve,
+ * high-atomic, CMA, isolate: their numbers depend on the kernel's
+ * configuration) are "Special", as Ingo Molnar's review asked.
+ *
+ * Return: "Unmovable", "Reclaimable", "Movable" or "Special".
+ */
+const char *migratetype_name(const struct kmem_symbolizer *sym, int mt)
+{
+	int old = sym && sym->old_migratetypes;
+
+	switch (mt) {
+	case 0:
+		return "Unmovable";
+	case 1:
+		return old ? "Reclaimable" : "Movable";
+	case 2:
+		return old ? "Movable" : "Reclaimable";
+	default:
+		return "Special";
+	}
+}

@@ -16,9 +16,20 @@
 typedef const char *(*kmem_resolve_fn)(void *priv, uint64_t addr,
 				       uint64_t *start);
 
+/*
+ * What a front end knows about the trace beyond its events: symbols,
+ * the trace's own GFP flag names, process names, and which migration
+ * type numbering the recording kernel used.
+ */
 struct kmem_symbolizer {
 	kmem_resolve_fn resolve;	/* NULL: addresses only */
 	void *priv;
+	/* GFP flags as the trace prints them; NULL: hex */
+	const char *(*gfp)(void *priv, uint64_t gfp, char *buf, size_t len);
+	/* the command name of a pid; NULL: none */
+	const char *(*comm)(void *priv, int pid);
+	/* before Linux 4.4: 1 = Reclaimable, 2 = Movable (swapped since) */
+	int old_migratetypes;
 };
 
 #define KMEM_SYM_LEN 256
@@ -26,5 +37,10 @@ struct kmem_symbolizer {
 char *fmt_callsite(char *buf, const struct kmem_symbolizer *sym,
 		   uint64_t addr, int raw_ip);
 char *fmt_addr(char *buf, uint64_t addr);
+char *fmt_function(char *buf, const struct kmem_symbolizer *sym,
+		   uint64_t addr, int raw_ip);
+char *fmt_gfp(char *buf, size_t len, const struct kmem_symbolizer *sym,
+	      uint64_t gfp);
+const char *migratetype_name(const struct kmem_symbolizer *sym, int mt);
 
 #endif

@@ -23,20 +23,15 @@
  * handlers and is unloaded first: it reports and leaves a mark (another
  * comm) that tells the earlier copies to stay silent.
  */
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <event-parse.h>
-#include <trace-seq.h>
-
-#include "agg.h"
-#include "decode.h"
 #include "input_label.h"
-#include "options.h"
+#include "plugin.h"
 #include "report.h"
+#include "tep_names.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -47,153 +42,8 @@
 #define REPORTED_PID (-0x3fffffff)
 #define REPORTED_TAG "kmem-stat-reported"
 
-struct kmem_plugin;
-
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep);
 EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep);
-
-struct slot_ctx {
-	struct kmem_plugin *kp;
-	enum kmem_slot slot;
-	bool ready;
-	struct kmem_fields f;
-};
-
-struct kmem_plugin {
-	const void *owner;	/* first: slab_handler of the copy that made it */
-	struct tep_handle *tep;
-	struct tep_plugin_option *options;	/* this load's option copy */
-	struct kmem_opts opts;
-	struct kmem_agg agg;
-	struct slot_ctx slots[KMEM_NR_SLOTS];
-	bool active;		/* kmem:stat or kmem:json given: aggregate */
-	char label[PATH_MAX];
-	int ordinal;
-	/* the last record accounted, so a record printed twice counts once;
-	 * last_offset starts at ~0, which no record has */
-	unsigned long long last_ts;
-	unsigned long long last_offset;
-	int last_cpu;
-};
-
-static int slab_handler(struct trace_seq *s, struct tep_record *rec,
-			struct tep_event *event, void *context);
-
-static struct kmem_fields *fields(struct slot_ctx *sc, struct tep_event *ev)
-{
-	if (!sc->ready || sc->f.event != ev) {
-		kmem_fields_init(&sc->f, ev, sc->slot);
-		sc->ready = true;
-	}
-	return &sc->f;
-}
-
-/* Exactly what libtraceevent's plugin_kmem prints before the event. */
-static void print_call_site(struct trace_seq *s, struct tep_record *rec,
-			    struct tep_event *event, struct kmem_fields *f)
-{
-	unsigned long long val, addr;
-	const char *func;
-
-	if (kmem_read_call_site(f, rec, &val))
-		return;
-	func = tep_find_function(event->tep, val);
-	if (!func)
-		return;
-	addr = tep_find_function_address(event->tep, val);
-	trace_seq_printf(s, "(%s+0x%x) ", func, (int)(val - addr));
-}
-
-static bool seen_before(struct kmem_plugin *kp, const struct tep_record *rec)
-{
-	if (rec->ts == kp->last_ts && rec->cpu == kp->last_cpu &&
-	    rec->offset == kp->last_offset)
-		return true;
-	kp->last_ts = rec->ts;
-	kp->last_cpu = rec->cpu;
-	kp->last_offset = rec->offset;
-	return false;
-}
-
-static void account(struct kmem_plugin *kp, struct kmem_fields *f,
-		    struct tep_record *rec)
-{
-	struct kmem_event ev;
-
-	if (seen_before(kp, rec))
-		return;
-	if (rec->missed_events)
-		kmem_agg_missed(&kp->agg, rec->missed_events);
-	if (kmem_decode(f, rec, &ev)) {
-		kp->agg.undecodable++;
-		return;
-	}
-	kmem_agg_event(&kp->agg, &ev);
-}
-
-static int slab_handler(struct trace_seq *s, struct tep_record *rec,
-			struct tep_event *event, void *context)
-{
-	struct slot_ctx *sc = context;
-	struct kmem_fields *f = fields(sc, event);
-
-	print_call_site(s, rec, event, f);
-	if (sc->kp->active)
-		account(sc->kp, f, rec);
-	return 1;
-}
-
-/* Per-load copy of the option table, for trace-cmd's -O and list -O. */
-static struct tep_plugin_option *make_options(void)
-{
-	const struct kmem_opt_def *d;
-	struct tep_plugin_option *o;
-	size_t n = 0;
-
-	for (d = kmem_opt_defs; d->name; d++)
-		n++;
-	o = calloc(n + 1, sizeof(*o));
-	if (!o)
-		return NULL;
-	for (n = 0, d = kmem_opt_defs; d->name; d++, n++) {
-		o[n].file = "plugin_kmem";
-		o[n].plugin_alias = "kmem";
-		o[n].name = (char *)d->name;
-		o[n].description = (char *)d->desc;
-		o[n].value = d->arg ? d->def : NULL;
-	}
-	return o;
-}
-
-static void read_options(struct kmem_plugin *kp)
-{
-	const struct kmem_opt_def *d;
-	size_t i;
-
-	kmem_opts_init(&kp->opts);
-	for (i = 0, d = kmem_opt_defs; d->name; d++, i++) {
-		const struct tep_plugin_option *op = &kp->options[i];
-
-		/* libtraceevent replaces .value only when the user set it */
-		if (!d->arg && op->set)
-			kmem_opts_set(&kp->opts, d->name, NULL, stderr);
-		else if (d->arg && op->value != d->def)
-			kmem_opts_set(&kp->opts, d->name, op->value, stderr);
-	}
-}
-
-static void register_handlers(struct kmem_plugin *kp)
-{
-	int i;
-
-	for (i = 0; i < KMEM_NR_SLOTS; i++) {
-		kp->slots[i].kp = kp;
-		kp->slots[i].slot = i;
-		tep_register_event_handler(kp->tep, -1, "kmem",
-					   kmem_slot_event_name(i),
-					   slab_handler, &kp->slots[i]);
-	}
-}
 
 /*
  * This copy's pid: each loaded copy of the plugin has its own code
@@ -223,18 +73,21 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	kp->owner = (const void *)slab_handler;
 	kp->tep = tep;
 	kp->last_offset = ~0ULL;
-	kp->options = make_options();
+	kp->options = plugin_options_new();
 	if (!kp->options || hang_state(kp)) {
 		free(kp->options);
 		free(kp);
 		return -1;
 	}
 	tep_plugin_add_options("kmem", kp->options);
-	read_options(kp);
+	plugin_options_read(kp);
+	kmem_tep_symbolizer(&kp->sym, tep);
 	kmem_agg_init(&kp->agg);
 	kp->active = kp->opts.stat || kp->opts.json;
-	if (kp->active)
+	if (kp->active) {
+		kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, stderr);
 		kp->ordinal = input_label(kp->label, sizeof(kp->label));
+	}
 	register_handlers(kp);
 	return 0;
 }
@@ -252,17 +105,21 @@ static struct kmem_plugin *find_state(struct tep_handle *tep)
 	return kp->owner == (const void *)slab_handler ? kp : NULL;
 }
 
-/* Which slab events exist, and which did another handler print? */
+/* Which events exist, and which slab events did another handler print? */
 static void survey(struct kmem_plugin *kp, struct kmem_input *in)
 {
 	int i;
 
-	for (i = 0; i < KMEM_NR_SLOTS; i++) {
+	for (i = 0; i < KMEM_SLOT_KERNEL_STACK; i++) {
 		struct tep_event *ev = tep_find_event_by_name(
 			kp->tep, "kmem", kmem_slot_event_name(i));
 
 		if (!ev)
 			continue;
+		if (!kmem_slot_is_slab(i)) {
+			in->page_defined = true;
+			continue;
+		}
 		in->slab_defined = true;
 		if (ev->handler != slab_handler)
 			in->elsewhere[in->nr_elsewhere++] =
@@ -277,37 +134,18 @@ static bool reported_by_later_copy(struct tep_handle *tep)
 		       REPORTED_TAG);
 }
 
-static const char *resolve(void *priv, uint64_t addr, uint64_t *start)
-{
-	struct tep_handle *tep = priv;
-	const char *name = tep_find_function(tep, addr);
-
-	if (name)
-		*start = tep_find_function_address(tep, addr);
-	return name;
-}
-
 static void print_stats(struct kmem_plugin *kp)
 {
-	struct kmem_symbolizer sym = { resolve, kp->tep };
 	struct kmem_input in = { .label = kp->label, .ordinal = kp->ordinal };
-	struct kmem_report_ctx r = { &kp->agg, &kp->opts, &sym, &in };
+	struct kmem_report_ctx r = { &kp->agg, &kp->opts, &kp->sym, &in };
 
 	if (reported_by_later_copy(kp->tep))
 		return;
+	kmem_agg_finish(&kp->agg);
+	kp->sym.old_migratetypes = kmem_tep_old_migratetypes(kp->tep);
 	survey(kp, &in);
 	kmem_report(&r, stderr);
 	tep_register_comm(kp->tep, REPORTED_TAG, REPORTED_PID);
-}
-
-static void unregister_handlers(struct kmem_plugin *kp)
-{
-	int i;
-
-	for (i = 0; i < KMEM_NR_SLOTS; i++)
-		tep_unregister_event_handler(kp->tep, -1, "kmem",
-					     kmem_slot_event_name(i),
-					     slab_handler, &kp->slots[i]);
 }
 
 EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)

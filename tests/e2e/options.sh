@@ -17,7 +17,7 @@ report -i "$f" -O kmem:stat -O kmem:sort=bytes,bogus \
 rc=$?
 check bad-sort-exit-0 test "$rc" -eq 0
 check bad-sort-one-line test "$(wc -l <"$WORK/bad.err")" -eq 1
-check bad-sort-names-choices grep -q "bogus.*valid: ptr, callsite, bytes, hit, pingpong, frag, live, peak" "$WORK/bad.err"
+check bad-sort-names-choices grep -q "bogus.*valid: ptr, callsite, bytes, hit, pingpong, frag, live, peak, page, order, migtype, gfp" "$WORK/bad.err"
 check bad-sort-listing cmp -s "$WORK/stock" <(head -n "$L" "$WORK/bad")
 check bad-sort-default-order cmp -s "$WORK/def.json" "$WORK/bad.json"
 
@@ -30,7 +30,7 @@ check bad-lines-default-tables cmp -s "$WORK/def" "$WORK/badl"
 # json= with no path
 report -i "$f" -O kmem:stat -O kmem:json= >"$WORK/je" 2>"$WORK/je.err"
 check empty-json-one-line test "$(wc -l <"$WORK/je.err")" -eq 1
-check empty-json-message grep -q "kmem: json needs a path (json=PATH)" "$WORK/je.err"
+check empty-json-message grep -q "kmem: json needs a value (json=PATH)" "$WORK/je.err"
 check empty-json-tables-default cmp -s "$WORK/def" "$WORK/je"
 
 # lines=3: three rows and a "..." row in the callsite table
@@ -78,7 +78,7 @@ check json-alone-same-json cmp -s "$WORK/def.json" "$WORK/nostat.json"
 
 # trace-cmd list -O lists every option with a description
 TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd list -O >"$WORK/list" 2>&1
-for o in stat slab caller alloc cache sort lines raw-ip json output; do
+for o in stat slab caller alloc cache page live per-process merge-pids skip sort lines raw-ip json output; do
 	check "list-O-$o" python3 - "$WORK/list" "$o" <<'PY'
 import sys
 txt = open(sys.argv[1]).read()

@@ -197,7 +197,8 @@ static void test_options(void)
 	CHECK(set_quiet(&o, "sort", "bytes,bogus", &msg) == -1);
 	CHECK_STR(msg, "kmem: bad sort key 'bogus' in sort=bytes,bogus "
 		       "(valid: ptr, callsite, bytes, hit, pingpong, frag, "
-		       "live, peak; at most 8); using bytes,hit\n");
+		       "live, peak, page, order, migtype, gfp; at most 8); "
+		       "using bytes,hit\n");
 	free(msg);
 	CHECK_U64(o.nr_sort, 3);	/* previous value kept */
 
@@ -262,7 +263,7 @@ static const char *fake_resolve(void *priv, uint64_t addr, uint64_t *start)
 
 static void test_callsite(void)
 {
-	struct kmem_symbolizer sym = { fake_resolve, NULL };
+	struct kmem_symbolizer sym = { .resolve = fake_resolve };
 	char b[KMEM_SYM_LEN];
 
 	CHECK_STR(fmt_callsite(b, &sym, 0x11a5, 0), "copy_process+0x1a5");

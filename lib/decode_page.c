@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Record decoding for the page allocator events and ftrace's
+ * kernel_stack (see decode.h).
+ *
+ * Layouts: "page" (a struct page address, before 3.17 or so) or "pfn";
+ * free events with or without "order" (mm_pagevec_free and
+ * mm_page_free_batched free order-0 pages); mm_page_alloc_zone_locked
+ * with or without percpu_refill; mm_page_alloc_extfrag with or without
+ * change_ownership.  A failed allocation has pfn -1 or page 0.
+ */
+#include "decode_internal.h"
+#include "fmtprobe.h"
+
+static struct tep_format_field *field(struct tep_event *ev, const char *name)
+{
+	return tep_find_field(ev, name);
+}
+
+static void stack_fields_init(struct kmem_fields *f)
+{
+	f->stack_size = field(f->event, "size");
+	f->caller = field(f->event, "caller");
+	f->long_size = tep_get_long_size(f->event->tep);
+	if (f->long_size != 4 && f->long_size != 8)
+		f->long_size = 8;
+	f->usable = f->caller != NULL;
+}
+
+/**
+ * kmem_page_fields_init - look up the fields of a page allocator event
+ * or of kernel_stack
+ * @f: set up by kmem_fields_init() with event and slot
+ */
+void kmem_page_fields_init(struct kmem_fields *f)
+{
+	struct tep_event *ev = f->event;
+
+	if (f->slot == KMEM_SLOT_KERNEL_STACK) {
+		stack_fields_init(f);
+		return;
+	}
+	f->page = field(ev, "pfn");
+	if (!f->page) {
+		f->page = field(ev, "page");
+		f->page_ptr = f->page != NULL;
+	}
+	f->gfp_flags = field(ev, "gfp_flags");
+	f->order = field(ev, "order");
+	f->migratetype = field(ev, "migratetype");
+	f->percpu_refill = field(ev, "percpu_refill");
+	if (f->slot == KMEM_SLOT_PAGE_EXTFRAG) {
+		f->order = field(ev, "alloc_order");
+		f->migratetype = field(ev, "alloc_migratetype");
+		f->fallback_order = field(ev, "fallback_order");
+		f->fallback_migratetype = field(ev, "fallback_migratetype");
+		f->change_ownership = field(ev, "change_ownership");
+		f->pageblock_order = fmt_pageblock_order(ev);
+	}
+	f->usable = f->page != NULL;
+}
+
+static enum kmem_ev_kind page_kind(enum kmem_slot slot)
+{
+	switch (slot) {
+	case KMEM_SLOT_PAGE_ALLOC:
+		return KMEM_EV_PAGE_ALLOC;
+	case KMEM_SLOT_PAGE_FREE:
+	case KMEM_SLOT_PAGE_FREE_DIRECT:
+	case KMEM_SLOT_PAGEVEC_FREE:
+		return KMEM_EV_PAGE_FREE;
+	case KMEM_SLOT_PAGE_FREE_BATCHED:
+		return KMEM_EV_PAGE_FREE_BATCHED;
+	case KMEM_SLOT_PAGE_ZONE_LOCKED:
+		return KMEM_EV_PAGE_ZONE_LOCKED;
+	case KMEM_SLOT_PAGE_PCPU_DRAIN:
+		return KMEM_EV_PAGE_PCPU_DRAIN;
+	case KMEM_SLOT_PAGE_EXTFRAG:
+		return KMEM_EV_PAGE_EXTFRAG;
+	default:
+		return KMEM_EV_STACK;
+	}
+}
+
+/* pfn -1 (all ones in the field's size) or page NULL: no page. */
+static bool valid_page(const struct kmem_fields *f, uint64_t v)
+{
+	uint64_t ones = f->page->size >= 8 ? ~0ULL :
+			(1ULL << (8 * f->page->size)) - 1;
+
+	return f->page_ptr ? v != 0 : v != ones;
+}
+
+static int decode_stack(const struct kmem_fields *f,
+			const struct tep_record *rec, struct kmem_event *ev)
+{
+	long long off = f->caller->offset;
+	const char *p = (const char *)rec->data + off;
+	uint64_t end = f->long_size == 8 ? ~0ULL : 0xffffffffULL;
+	unsigned int n = 0;
+
+	if (!span_in(off, f->long_size, rec))
+		return -1;
+	for (; off + f->long_size <= rec->size && n < KMEM_MAX_FRAMES;
+	     off += f->long_size, p += f->long_size) {
+		uint64_t addr = tep_read_number(f->event->tep, p, f->long_size);
+
+		if (addr == end)
+			break;
+		ev->frames[n++] = addr;
+	}
+	ev->nr_frames = n;
+	return 0;
+}
+
+/**
+ * kmem_page_decode - decode a page allocator or kernel_stack record
+ * @f: the fields of the record's event type
+ * @rec: the record
+ * @ev: filled in
+ *
+ * Return: 0 on success, -1 if the record lacks a field the statistics
+ * need (counted as undecodable by the caller).
+ */
+int kmem_page_decode(const struct kmem_fields *f,
+		     const struct tep_record *rec, struct kmem_event *ev)
+{
+	kmem_decode_common(f, rec, ev);
+	if (!f->usable)
+		return -1;
+	ev->kind = page_kind(f->slot);
+	if (ev->kind == KMEM_EV_STACK)
+		return decode_stack(f, rec, ev);
+	if (!in_record(f->page, rec) || (f->order && !in_record(f->order, rec)))
+		return -1;
+	ev->pfn = rd(f->page, rec);
+	ev->page_ptr = f->page_ptr;
+	ev->page_valid = valid_page(f, ev->pfn);
+	ev->order = rd_int(f->order, rec, 0);
+	ev->migratetype = rd_int(f->migratetype, rec, -1);
+	ev->gfp_flags = rd(f->gfp_flags, rec);
+	ev->batched = f->slot == KMEM_SLOT_PAGEVEC_FREE;
+	ev->percpu_refill = rd_int(f->percpu_refill, rec, 0) != 0;
+	ev->fallback_order = rd_int(f->fallback_order, rec, 0);
+	ev->fallback_migratetype = rd_int(f->fallback_migratetype, rec, -1);
+	ev->change_ownership = rd_int(f->change_ownership, rec, 0) != 0;
+	ev->fragmenting = f->slot == KMEM_SLOT_PAGE_EXTFRAG &&
+			  f->pageblock_order >= 0 &&
+			  ev->fallback_order < f->pageblock_order;
+	return 0;
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Crafted-record probes of a trace's print formats (see fmtprobe.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-seq.h>
+
+#include "fmtprobe.h"
+
+static int record_size(const struct tep_event *ev)
+{
+	const struct tep_format_field *f;
+	int size = 0;
+
+	for (f = ev->format.common_fields; f; f = f->next)
+		if (f->offset + f->size > size)
+			size = f->offset + f->size;
+	for (f = ev->format.fields; f; f = f->next)
+		if (f->offset + f->size > size)
+			size = f->offset + f->size;
+	return size;
+}
+
+static void put_number(struct tep_handle *tep, unsigned char *p, int size,
+		       unsigned long long v)
+{
+	int i;
+
+	for (i = 0; i < size && i < 8; i++) {
+		int shift = tep_is_file_bigendian(tep) ? size - 1 - i : i;
+
+		p[i] = (unsigned char)(v >> (8 * shift));
+	}
+}
+
+static void copy_value(const char *text, const char *key, char *out,
+		       size_t len)
+{
+	size_t klen = strlen(key), n;
+	const char *p = text;
+
+	out[0] = '\0';
+	while ((p = strstr(p, key))) {
+		if ((p == text || p[-1] == ' ') && p[klen] == '=')
+			break;
+		p += klen;
+	}
+	if (!p)
+		return;
+	p += klen + 1;
+	n = strcspn(p, " \n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+}
+
+/**
+ * fmt_probe - print a crafted record and read one printed value
+ * @event: the event type, with its print fmt from the trace
+ * @field: a field to set (NULL: all fields zero)
+ * @v: its value
+ * @key: the "key=" of the print fmt whose value to read
+ * @out: the value as printed, e.g. "GFP_KERNEL|__GFP_ZERO"
+ * @len: size of @out
+ *
+ * Return: 0 on success, -1 if the event lacks @field or prints no @key.
+ */
+int fmt_probe(struct tep_event *event, const char *field, unsigned long long v,
+	      const char *key, char *out, size_t len)
+{
+	struct tep_format_field *type, *f = NULL;
+	struct tep_record rec = { 0 };
+	int size = record_size(event);
+	struct trace_seq s;
+	unsigned char *buf;
+
+	out[0] = '\0';
+	type = tep_find_common_field(event, "common_type");
+	if (field)
+		f = tep_find_field(event, field);
+	if (!type || (field && !f) || size <= 0 || !len)
+		return -1;
+	buf = calloc(1, (size_t)size + 8);
+	if (!buf)
+		return -1;
+	put_number(event->tep, buf + type->offset, type->size,
+		   (unsigned long long)event->id);
+	if (f)
+		put_number(event->tep, buf + f->offset, f->size, v);
+	rec.data = buf;
+	rec.size = size;
+	trace_seq_init(&s);
+	tep_print_event(event->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	if (s.buffer)
+		copy_value(s.buffer, key, out, len);
+	trace_seq_destroy(&s);
+	free(buf);
+	return out[0] ? 0 : -1;
+}
+
+/**
+ * fmt_pageblock_order - the pageblock order of the recording kernel
+ * @extfrag: the mm_page_alloc_extfrag event type
+ *
+ * Its print fmt says whether a fallback "is fragmenting" (fallback
+ * order below pageblock order): the first fallback order that is not
+ * fragmenting is the pageblock order.
+ *
+ * Return: the pageblock order, or -1 if the format does not tell.
+ */
+int fmt_pageblock_order(struct tep_event *extfrag)
+{
+	char v[32];
+	int order;
+
+	if (!fmt_probe(extfrag, NULL, 0, "pageblock_order", v, sizeof(v)))
+		return atoi(v);
+	for (order = 0; order < 32; order++) {
+		if (fmt_probe(extfrag, "fallback_order", (unsigned)order,
+			      "fragmenting", v, sizeof(v)))
+			return -1;
+		if (!strcmp(v, "0"))
+			return order;
+	}
+	return -1;
+}

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Page allocator statistics (see page.h and
+ * Documentation/kmem-stat-definitions.txt).
+ *
+ * An allocation's call site comes from the kernel_stack record that
+ * directly follows it in the same CPU's buffer; until then it waits in
+ * a per-CPU slot.  Frame addresses are resolved and matched against the
+ * skip rules once each, then found again by hash.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "page.h"
+
+/*
+ * Frames that are not the caller: the tracing machinery that records
+ * the stack, and the page allocator's own layers, old and new (perf's
+ * 2015 rule was ^_?_?(alloc|get_free|get_zeroed)_pages?).
+ */
+const char kmem_default_skip[] =
+	"^_*(alloc|get_free|get_zeroed)_pages?"
+	"|^_*alloc_frozen_pages|^_*folio_alloc|^vma_alloc_folio"
+	"|^alloc_page_interleave|^alloc_pages_exact|^get_page_from_freelist"
+	"|^_*rmqueue|^prep_new_page|^post_alloc_hook"
+	"|^_*traceiter_|^trace_event_|^perf_trace_|^_*bpf_trace_"
+	"|^_*ftrace_trace_stack|^_*trace_stack|^ftrace_|^stack_trace_"
+	"|^event_trigger|^stacktrace_trigger|^trace_buffer_|^trace_call_bpf"
+	"|^_*ring_buffer_";
+
+/**
+ * page_stats_init - set up empty page allocator statistics
+ * @st: the statistics
+ * @sym: resolves stack frames (kept; may be NULL: no call sites)
+ * @skip_regex: frames to skip (POSIX extended), NULL for the default
+ * @err: set to the regex error, if any
+ * @errlen: size of @err
+ *
+ * Return: 0 on success, -1 if @skip_regex does not compile (the default
+ * rules are used then).
+ */
+int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
+		    const char *skip_regex, char *err, size_t errlen)
+{
+	int ret = 0, rc;
+
+	memset(st, 0, sizeof(*st));
+	st->page_size = 4096;
+	st->pageblock_order = -1;
+	st->sym = sym;
+	if (skip_regex) {
+		rc = regcomp(&st->skip, skip_regex, REG_EXTENDED | REG_NOSUB);
+		if (!rc) {
+			st->have_skip = true;
+			return 0;
+		}
+		regerror(rc, &st->skip, err, errlen);
+		ret = -1;
+	}
+	st->have_skip = !regcomp(&st->skip, kmem_default_skip,
+				 REG_EXTENDED | REG_NOSUB);
+	return ret;
+}
+
+/**
+ * page_stats_release - free everything the statistics hold
+ * @st: the statistics
+ */
+void page_stats_release(struct page_stats *st)
+{
+	u64_index_free(&st->site_ix);
+	u64_index_free(&st->pfn_ix);
+	u64_index_free(&st->proc_ix);
+	u64_index_free(&st->frame_ix);
+	free(st->sites);
+	free(st->pfns);
+	free(st->procs);
+	free(st->pending);
+	free(st->frames);
+	if (st->have_skip)
+		regfree(&st->skip);
+	memset(st, 0, sizeof(*st));
+}
+
+static uint64_t site_key(uint64_t cs, int order, int mt, uint64_t gfp)
+{
+	uint64_t h = cs * 0x9E3779B97F4A7C15ULL;
+
+	h ^= (gfp + ((uint64_t)(uint32_t)order << 40) +
+	      ((uint64_t)(uint32_t)mt << 48)) * 0xC2B2AE3D27D4EB4FULL;
+	return h;
+}
+
+static uint32_t get_site(struct page_stats *st, uint64_t cs,
+			 const struct page_pfn *p)
+{
+	uint64_t key = site_key(cs, p->order, p->migratetype, p->gfp);
+	size_t pos = SIZE_MAX;
+	uint32_t i;
+
+	while ((i = u64_index_next(&st->site_ix, key, &pos)) !=
+	       U64_INDEX_NONE) {
+		const struct page_site *s = &st->sites[i];
+
+		if (s->callsite == cs && s->order == p->order &&
+		    s->migratetype == p->migratetype && s->gfp == p->gfp)
+			return i;
+	}
+	i = index_append(&st->site_ix, (void **)&st->sites, &st->cap_sites,
+			 &st->nr_sites, sizeof(*st->sites), key);
+	if (i != U64_INDEX_NONE) {
+		st->sites[i].callsite = cs;
+		st->sites[i].order = p->order;
+		st->sites[i].migratetype = p->migratetype;
+		st->sites[i].gfp = p->gfp;
+	}
+	return i;
+}
+
+static uint32_t get_pfn(struct page_stats *st, uint64_t pfn)
+{
+	uint32_t i = u64_index_find(&st->pfn_ix, pfn);
+
+	if (i != U64_INDEX_NONE)
+		return i;
+	i = index_append(&st->pfn_ix, (void **)&st->pfns, &st->cap_pfns,
+			 &st->nr_pfns, sizeof(*st->pfns), pfn);
+	if (i != U64_INDEX_NONE) {
+		st->pfns[i].pfn = pfn;
+		st->pfns[i].site = U64_INDEX_NONE;
+		st->pfns[i].pending_cpu = -1;
+	}
+	return i;
+}
+
+static struct page_proc *get_proc(struct page_stats *st, int pid)
+{
+	uint64_t key = (uint64_t)(uint32_t)pid;
+	uint32_t i = u64_index_find(&st->proc_ix, key);
+
+	if (i == U64_INDEX_NONE) {
+		i = index_append(&st->proc_ix, (void **)&st->procs,
+				 &st->cap_procs, &st->nr_procs,
+				 sizeof(*st->procs), key);
+		if (i == U64_INDEX_NONE) {
+			st->oom++;
+			return NULL;
+		}
+		st->procs[i].pid = pid;
+	}
+	return &st->procs[i];
+}
+
+static struct page_pending *pending_of(struct page_stats *st, int cpu)
+{
+	size_t n = st->nr_pending;
+	struct page_pending *p;
+
+	if (cpu < 0 || cpu >= 65536)
+		return NULL;
+	if ((size_t)cpu >= n) {
+		while (n <= (size_t)cpu)
+			n = n ? n * 2 : 64;
+		p = realloc(st->pending, n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + st->nr_pending, 0,
+		       (n - st->nr_pending) * sizeof(*p));
+		st->pending = p;
+		st->nr_pending = n;
+	}
+	return &st->pending[cpu];
+}
+
+/* The allocation in @pfn gets its call site, and its site the counts. */
+static void attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs)
+{
+	struct page_pfn *p = &st->pfns[pfn];
+	uint32_t si = get_site(st, cs, p);
+	struct page_site *s;
+
+	p = &st->pfns[pfn];
+	p->pending_cpu = -1;
+	if (si == U64_INDEX_NONE) {
+		st->oom++;
+		return;
+	}
+	s = &st->sites[si];
+	s->hits++;
+	s->bytes += p->cur_bytes;
+	if (p->live) {
+		s->live_count++;
+		s->live_bytes += p->cur_bytes;
+	}
+	p->site = si;
+}
+
+static void finish_pending(struct page_stats *st, int cpu, uint64_t cs)
+{
+	struct page_pending *pd = pending_of(st, cpu);
+
+	if (!pd || !pd->active)
+		return;
+	pd->active = false;
+	attach_site(st, pd->pfn, cs);
+}
+
+static void drop_live(struct page_stats *st, struct page_pfn *p)
+{
+	if (p->pending_cpu >= 0)
+		finish_pending(st, p->pending_cpu, PAGE_NO_STACK);
+	if (p->site != U64_INDEX_NONE) {
+		st->sites[p->site].live_count--;
+		st->sites[p->site].live_bytes -= p->cur_bytes;
+	}
+	st->sum.live_count--;
+	st->sum.live_bytes -= p->cur_bytes;
+	p->live = false;
+}
+
+static uint64_t bytes_of(const struct page_stats *st, int order)
+{
+	if (order < 0 || order > 30)
+		order = 0;
+	return (uint64_t)st->page_size << order;
+}
+
+static int mt_index(int mt)
+{
+	return mt < 0 || mt >= PAGE_NR_MT ? PAGE_NR_MT - 1 : mt;
+}
+
+static void make_live(struct page_stats *st, uint32_t pi,
+		      const struct kmem_event *ev, uint64_t bytes)
+{
+	struct page_pfn *p = &st->pfns[pi];
+	struct page_pending *pd;
+
+	if (p->live) {
+		st->sum.missed_frees++;
+		st->sum.missed_free_bytes += p->cur_bytes;
+		drop_live(st, p);
+	}
+	if (!p->hits)
+		p->first = st->sum.allocs;
+	p->hits++;
+	p->bytes += bytes;
+	p->cur_bytes = bytes;
+	p->order = ev->order;
+	p->migratetype = ev->migratetype;
+	p->gfp = ev->gfp_flags;
+	p->cpu = ev->cpu;
+	p->site = U64_INDEX_NONE;
+	p->live = true;
+	st->sum.live_count++;
+	st->sum.live_bytes += bytes;
+	pd = pending_of(st, ev->cpu);
+	if (!pd) {
+		attach_site(st, pi, PAGE_NO_STACK);
+		return;
+	}
+	pd->active = true;
+	pd->pfn = pi;
+	pd->rec_end = ev->rec_offset + ev->rec_size;
+	p->pending_cpu = ev->cpu;
+}
+
+static void page_alloc(struct page_stats *st, const struct kmem_event *ev)
+{
+	uint64_t bytes = bytes_of(st, ev->order);
+	struct page_proc *pr = get_proc(st, ev->pid);
+	uint32_t pi;
+
+	finish_pending(st, ev->cpu, PAGE_NO_STACK);
+	if (!ev->page_valid) {
+		st->sum.failures++;
+		st->sum.failure_bytes += bytes;
+		return;
+	}
+	st->sum.allocs++;
+	st->sum.alloc_bytes += bytes;
+	st->sum.order_mt[ev->order >= 0 && ev->order < PAGE_MAX_ORDER ?
+			 ev->order : PAGE_MAX_ORDER - 1]
+			[mt_index(ev->migratetype)]++;
+	if (pr) {
+		pr->allocs++;
+		pr->alloc_bytes += bytes;
+	}
+	pi = get_pfn(st, ev->pfn);
+	if (pi == U64_INDEX_NONE) {
+		st->oom++;
+		return;
+	}
+	make_live(st, pi, ev, bytes);
+}
+
+static void page_free(struct page_stats *st, const struct kmem_event *ev)
+{
+	uint64_t bytes = bytes_of(st, ev->order);
+	struct page_proc *pr = get_proc(st, ev->pid);
+	uint32_t pi;
+
+	st->sum.frees++;
+	st->sum.batched_frees += ev->batched;
+	if (pr) {
+		pr->frees++;
+		pr->batched += ev->batched;
+	}
+	pi = u64_index_find(&st->pfn_ix, ev->pfn);
+	if (pi == U64_INDEX_NONE) {
+		st->sum.free_only_count++;
+		st->sum.free_only_bytes += bytes;
+		st->sum.free_bytes += bytes;
+		if (get_pfn(st, ev->pfn) == U64_INDEX_NONE)
+			st->oom++;
+		return;
+	}
+	if (!st->pfns[pi].live) {
+		st->sum.double_frees++;
+		return;
+	}
+	st->sum.alloc_freed_count++;
+	st->sum.alloc_freed_bytes += st->pfns[pi].cur_bytes;
+	st->sum.free_bytes += st->pfns[pi].cur_bytes;
+	st->pfns[pi].frees++;
+	drop_live(st, &st->pfns[pi]);
+}
+
+static const struct page_frame *frame_info(struct page_stats *st,
+					   uint64_t addr)
+{
+	uint32_t i = u64_index_find(&st->frame_ix, addr);
+	const char *name = NULL;
+	uint64_t start = addr;
+
+	if (i != U64_INDEX_NONE)
+		return &st->frames[i];
+	i = index_append(&st->frame_ix, (void **)&st->frames, &st->cap_frames,
+			 &st->nr_frames, sizeof(*st->frames), addr);
+	if (i == U64_INDEX_NONE)
+		return NULL;
+	if (st->sym && st->sym->resolve)
+		name = st->sym->resolve(st->sym->priv, addr, &start);
+	st->frames[i].func = name ? start : addr;
+	st->frames[i].skip = name && st->have_skip &&
+			     !regexec(&st->skip, name, 0, NULL, 0);
+	return &st->frames[i];
+}
+
+/* The first frame that is neither tracing nor allocator internals. */
+static uint64_t stack_callsite(struct page_stats *st,
+			       const struct kmem_event *ev)
+{
+	uint64_t cs = PAGE_NO_STACK;
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_frames; i++) {
+		const struct page_frame *f = frame_info(st, ev->frames[i]);
+
+		if (!f)
+			return PAGE_NO_STACK;
+		cs = f->func;
+		if (!f->skip)
+			break;
+	}
+	return cs;
+}
+
+/* Ring-buffer headers (and a time extend) between two records. */
+#define STACK_GAP_MAX 24
+
+static void page_stack(struct page_stats *st, const struct kmem_event *ev)
+{
+	struct page_pending *pd = pending_of(st, ev->cpu);
+
+	if (!pd || !pd->active)
+		return;
+	if (ev->rec_offset < pd->rec_end ||
+	    ev->rec_offset - pd->rec_end > STACK_GAP_MAX) {
+		finish_pending(st, ev->cpu, PAGE_NO_STACK);
+		return;
+	}
+	st->sum.stacks++;
+	finish_pending(st, ev->cpu, stack_callsite(st, ev));
+}
+
+static void page_other(struct page_stats *st, const struct kmem_event *ev)
+{
+	struct page_proc *pr = get_proc(st, ev->pid);
+	struct page_fallback *fb;
+
+	switch (ev->kind) {
+	case KMEM_EV_PAGE_FREE_BATCHED:
+		st->sum.batched_frees++;
+		if (pr)
+			pr->batched++;
+		break;
+	case KMEM_EV_PAGE_ZONE_LOCKED:
+		st->sum.zone_locked++;
+		st->sum.pcpu_refills += ev->percpu_refill;
+		if (pr) {
+			pr->zone_locked++;
+			pr->refills += ev->percpu_refill;
+		}
+		break;
+	case KMEM_EV_PAGE_PCPU_DRAIN:
+		st->sum.pcpu_drains++;
+		if (pr)
+			pr->drains++;
+		break;
+	default:	/* KMEM_EV_PAGE_EXTFRAG */
+		fb = &st->sum.fb[mt_index(ev->migratetype)]
+				[mt_index(ev->fallback_migratetype)];
+		fb->fallbacks++;
+		fb->fragmenting += ev->fragmenting;
+		fb->ownership += ev->change_ownership;
+		if (pr) {
+			pr->fallbacks++;
+			pr->frag_fallbacks += ev->fragmenting;
+		}
+		break;
+	}
+}
+
+/**
+ * page_account - add one page allocator or kernel_stack event
+ * @st: the statistics
+ * @ev: the event; events of the slab allocator are ignored
+ */
+void page_account(struct page_stats *st, const struct kmem_event *ev)
+{
+	switch (ev->kind) {
+	case KMEM_EV_PAGE_ALLOC:
+		page_alloc(st, ev);
+		break;
+	case KMEM_EV_PAGE_FREE:
+		page_free(st, ev);
+		break;
+	case KMEM_EV_STACK:
+		page_stack(st, ev);
+		break;
+	case KMEM_EV_PAGE_FREE_BATCHED:
+	case KMEM_EV_PAGE_ZONE_LOCKED:
+	case KMEM_EV_PAGE_PCPU_DRAIN:
+	case KMEM_EV_PAGE_EXTFRAG:
+		page_other(st, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * page_finish - the end of the stream: waiting allocations had no stack
+ * @st: the statistics
+ */
+void page_finish(struct page_stats *st)
+{
+	size_t cpu;
+
+	for (cpu = 0; cpu < st->nr_pending; cpu++)
+		finish_pending(st, (int)cpu, PAGE_NO_STACK);
+}
+
+/**
+ * page_alloc_only_count - allocations whose free was not traced
+ * @s: the summary
+ *
+ * Return: allocs - allocations matched by a free.
+ */
+uint64_t page_alloc_only_count(const struct page_summary *s)
+{
+	return s->allocs - s->alloc_freed_count;
+}
+
+/**
+ * page_alloc_only_bytes - bytes of the allocations whose free was not traced
+ * @s: the summary
+ *
+ * Return: bytes allocated - bytes of the allocations matched by a free.
+ */
+uint64_t page_alloc_only_bytes(const struct page_summary *s)
+{
+	return s->alloc_bytes - s->alloc_freed_bytes;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Page allocator statistics: pages by pfn, call sites from kernel
+ * stacks, order x migration type, per process, fragmentation fallbacks.
+ *
+ * Fed one struct kmem_event at a time; the definitions are in
+ * Documentation/kmem-stat-definitions.txt.
+ */
+#ifndef KMEM_PAGE_H
+#define KMEM_PAGE_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hashtab.h"
+#include "kmem_event.h"
+#include "symbols.h"
+
+#define PAGE_MAX_ORDER 16	/* orders counted in the order table */
+#define PAGE_NR_MT 8		/* raw migration type numbers kept */
+
+/* Call sites: function address of the first frame not skipped. */
+#define PAGE_NO_STACK 0ULL	/* no kernel_stack record followed */
+
+/* Per (call site, order, migration type, GFP flags), as perf kmem. */
+struct page_site {
+	uint64_t callsite;
+	uint64_t gfp;
+	int32_t order;
+	int32_t migratetype;
+	uint64_t hits;
+	uint64_t bytes;
+	uint64_t live_count;
+	uint64_t live_bytes;
+};
+
+/* Per page frame (or struct page address on old kernels). */
+struct page_pfn {
+	uint64_t pfn;
+	uint64_t first;		/* allocation number of the first here */
+	uint64_t hits;
+	uint64_t bytes;
+	uint64_t frees;
+	uint64_t cur_bytes;	/* of the last allocation */
+	uint64_t gfp;
+	uint32_t site;		/* U64_INDEX_NONE until the stack is seen */
+	int32_t order;
+	int32_t migratetype;
+	int32_t cpu;		/* allocating CPU */
+	int32_t pending_cpu;	/* CPU whose stack is awaited, or -1 */
+	bool live;
+};
+
+/* Per process (pid), as Mel Gorman's trace-pagealloc-postprocess.pl. */
+struct page_proc {
+	int32_t pid;
+	uint64_t allocs;
+	uint64_t alloc_bytes;
+	uint64_t zone_locked;	/* pages allocated under the zone lock */
+	uint64_t frees;
+	uint64_t batched;	/* frees through the batched path */
+	uint64_t drains;	/* pages drained from per-CPU lists */
+	uint64_t refills;	/* zone-locked allocations refilling them */
+	uint64_t fallbacks;
+	uint64_t frag_fallbacks;
+};
+
+/* Fallbacks from a requested migration type to another. */
+struct page_fallback {
+	uint64_t fallbacks;
+	uint64_t fragmenting;	/* fallback order below pageblock order */
+	uint64_t ownership;	/* the pageblock changed migration type */
+};
+
+struct page_summary {
+	uint64_t allocs, alloc_bytes;
+	uint64_t frees, free_bytes;
+	uint64_t batched_frees;
+	uint64_t failures, failure_bytes;
+	uint64_t alloc_freed_count, alloc_freed_bytes;
+	uint64_t free_only_count, free_only_bytes;
+	uint64_t double_frees;
+	uint64_t missed_frees, missed_free_bytes;
+	uint64_t live_count, live_bytes;
+	uint64_t zone_locked, pcpu_refills, pcpu_drains;
+	uint64_t stacks;	/* allocations whose stack was seen */
+	uint64_t order_mt[PAGE_MAX_ORDER][PAGE_NR_MT];
+	struct page_fallback fb[PAGE_NR_MT][PAGE_NR_MT];
+};
+
+/* An allocation whose kernel_stack record may follow on its CPU. */
+struct page_pending {
+	bool active;
+	uint32_t pfn;		/* entry in page_stats.pfns */
+	uint64_t rec_end;	/* where the allocation's record ends */
+};
+
+/* A stack frame address, resolved once. */
+struct page_frame {
+	uint64_t func;		/* function address, or the address */
+	bool skip;		/* allocator or tracing internals */
+};
+
+struct page_stats {
+	struct page_summary sum;
+	unsigned int page_size;
+	int pageblock_order;	/* for "fragmenting"; -1 unknown */
+
+	struct page_site *sites;
+	size_t nr_sites, cap_sites;
+	struct u64_index site_ix;	/* hash of (callsite, order, mt, gfp) */
+
+	struct page_pfn *pfns;
+	size_t nr_pfns, cap_pfns;
+	struct u64_index pfn_ix;
+
+	struct page_proc *procs;
+	size_t nr_procs, cap_procs;
+	struct u64_index proc_ix;
+
+	struct page_pending *pending;	/* per CPU */
+	size_t nr_pending;
+
+	struct page_frame *frames;
+	size_t nr_frames, cap_frames;
+	struct u64_index frame_ix;
+
+	const struct kmem_symbolizer *sym;
+	regex_t skip;
+	bool have_skip;
+
+	uint64_t oom;
+};
+
+extern const char kmem_default_skip[];
+
+int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
+		    const char *skip_regex, char *err, size_t errlen);
+void page_stats_release(struct page_stats *st);
+void page_account(struct page_stats *st, const struct kmem_event *ev);
+void page_finish(struct page_stats *st);
+uint64_t page_alloc_only_count(const struct page_summary *s);
+uint64_t page_alloc_only_bytes(const struct page_summary *s);
+
+#endif

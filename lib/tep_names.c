@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Names from a libtraceevent handle (see tep_names.h).
+ */
+#include <string.h>
+
+#include "fmtprobe.h"
+#include "tep_names.h"
+
+static const char *resolve(void *priv, uint64_t addr, uint64_t *start)
+{
+	struct tep_handle *tep = priv;
+	const char *name = tep_find_function(tep, addr);
+
+	if (name)
+		*start = tep_find_function_address(tep, addr);
+	return name;
+}
+
+/* An event whose print fmt names the GFP flags. */
+static struct tep_event *gfp_event(struct tep_handle *tep)
+{
+	static const char *const names[] = { "mm_page_alloc", "kmalloc",
+					     "kmem_cache_alloc" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct tep_event *ev = tep_find_event_by_name(tep, "kmem",
+							      names[i]);
+
+		if (ev && tep_find_field(ev, "gfp_flags"))
+			return ev;
+	}
+	return NULL;
+}
+
+static const char *gfp(void *priv, uint64_t flags, char *buf, size_t len)
+{
+	struct tep_event *ev = gfp_event(priv);
+
+	if (!ev || fmt_probe(ev, "gfp_flags", flags, "gfp_flags", buf, len))
+		return NULL;
+	return buf;
+}
+
+static const char *comm(void *priv, int pid)
+{
+	return tep_data_comm_from_pid(priv, pid);
+}
+
+/**
+ * kmem_tep_old_migratetypes - does the trace number migration types as
+ * kernels before 4.4 did?
+ * @tep: the trace's handle, its event formats parsed
+ *
+ * Linux 4.4 moved __GFP_RECLAIMABLE to bit 4 (0x10) and swapped the
+ * MOVABLE and RECLAIMABLE migration types with it; before, 0x10 was
+ * __GFP_WAIT.  The trace's own flag table tells which kernel it is.
+ *
+ * Return: 1 for the old numbering (1 = Reclaimable, 2 = Movable), 0 for
+ * today's, or when the trace has no GFP flag table.
+ */
+int kmem_tep_old_migratetypes(struct tep_handle *tep)
+{
+	struct tep_event *ev = gfp_event(tep);
+	char buf[256];
+
+	if (!ev || fmt_probe(ev, "gfp_flags", 0x10, "gfp_flags", buf,
+			     sizeof(buf)))
+		return 0;
+	return strstr(buf, "RECLAIMABLE") == NULL;
+}
+
+/**
+ * kmem_tep_symbolizer - names for the report, from a tep handle
+ * @sym: filled in (old_migratetypes: see kmem_tep_old_migratetypes(),
+ *	 once the event formats are parsed)
+ * @tep: the trace's handle (kept as @sym->priv)
+ */
+void kmem_tep_symbolizer(struct kmem_symbolizer *sym, struct tep_handle *tep)
+{
+	memset(sym, 0, sizeof(*sym));
+	sym->resolve = resolve;
+	sym->priv = tep;
+	sym->gfp = gfp;
+	sym->comm = comm;
+}

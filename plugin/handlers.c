@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The print handlers: they leave the listing as it was and feed the
+ * records trace-cmd prints to the statistics.
+ *
+ * Slab events print the "(func+0xoff) " prefix of libtraceevent's
+ * plugin_kmem.  Page allocator events print as without a plugin.
+ * ftrace:kernel_stack belongs to plugin_function, whose printing
+ * depends on its own options: its handler is wrapped, not replaced,
+ * once the first page allocation shows that stacks are wanted.
+ */
+#include <trace-seq.h>
+
+#include "plugin.h"
+
+static struct kmem_fields *fields(struct slot_ctx *sc, struct tep_event *ev)
+{
+	if (!sc->ready || sc->f.event != ev) {
+		kmem_fields_init(&sc->f, ev, sc->slot);
+		sc->ready = true;
+	}
+	return &sc->f;
+}
+
+/* Exactly what libtraceevent's plugin_kmem prints before the event. */
+static void print_call_site(struct trace_seq *s, struct tep_record *rec,
+			    struct tep_event *event, struct kmem_fields *f)
+{
+	unsigned long long val, addr;
+	const char *func;
+
+	if (kmem_read_call_site(f, rec, &val))
+		return;
+	func = tep_find_function(event->tep, val);
+	if (!func)
+		return;
+	addr = tep_find_function_address(event->tep, val);
+	trace_seq_printf(s, "(%s+0x%x) ", func, (int)(val - addr));
+}
+
+static bool seen_before(struct kmem_plugin *kp, const struct tep_record *rec)
+{
+	if (rec->ts == kp->last_ts && rec->cpu == kp->last_cpu &&
+	    rec->offset == kp->last_offset)
+		return true;
+	kp->last_ts = rec->ts;
+	kp->last_cpu = rec->cpu;
+	kp->last_offset = rec->offset;
+	return false;
+}
+
+static void account(struct kmem_plugin *kp, struct kmem_fields *f,
+		    struct tep_record *rec)
+{
+	struct kmem_event ev;
+
+	if (seen_before(kp, rec))
+		return;
+	if (rec->missed_events)
+		kmem_agg_missed(&kp->agg, rec->missed_events);
+	if (kmem_decode(f, rec, &ev)) {
+		kp->agg.undecodable++;
+		return;
+	}
+	kmem_agg_event(&kp->agg, &ev);
+}
+
+/**
+ * slab_handler - print handler of the slab events
+ * @s: where trace-cmd builds the line
+ * @rec: the record
+ * @event: its event type
+ * @context: its struct slot_ctx
+ *
+ * Return: 1: libtraceevent prints the event's own format after it.
+ */
+int slab_handler(struct trace_seq *s, struct tep_record *rec,
+		 struct tep_event *event, void *context)
+{
+	struct slot_ctx *sc = context;
+	struct kmem_fields *f = fields(sc, event);
+
+	print_call_site(s, rec, event, f);
+	if (sc->kp->active)
+		account(sc->kp, f, rec);
+	return 1;
+}
+
+static int stack_handler(struct trace_seq *s, struct tep_record *rec,
+			 struct tep_event *event, void *context)
+{
+	struct kmem_plugin *kp = context;
+	struct slot_ctx *sc = &kp->slots[KMEM_SLOT_KERNEL_STACK];
+	int ret = 1;
+
+	if (kp->stack.prev)
+		ret = kp->stack.prev(s, rec, event, kp->stack.prev_ctx);
+	account(kp, fields(sc, event), rec);
+	return ret;
+}
+
+/* Wrap the kernel_stack handler in place (the event exists by now). */
+static void hook_stacks(struct kmem_plugin *kp)
+{
+	struct tep_event *ev;
+
+	if (kp->stack.event)
+		return;
+	ev = tep_find_event_by_name(kp->tep, "ftrace", "kernel_stack");
+	if (!ev)
+		return;
+	kp->stack.event = ev;
+	kp->stack.prev = ev->handler;
+	kp->stack.prev_ctx = ev->context;
+	tep_register_event_handler(kp->tep, ev->id, "ftrace", "kernel_stack",
+				   stack_handler, kp);
+}
+
+static int page_handler(struct trace_seq *s, struct tep_record *rec,
+			struct tep_event *event, void *context)
+{
+	struct slot_ctx *sc = context;
+	struct kmem_plugin *kp = sc->kp;
+
+	(void)s;
+	if (!kp->active)
+		return 1;
+	if (!kp->page_size_set) {
+		kp->agg.page.page_size = (unsigned int)tep_get_page_size(kp->tep);
+		if (!kp->agg.page.page_size)
+			kp->agg.page.page_size = 4096;
+		kp->page_size_set = true;
+	}
+	if (sc->slot == KMEM_SLOT_PAGE_ALLOC)
+		hook_stacks(kp);
+	account(kp, fields(sc, event), rec);
+	return 1;
+}
+
+/**
+ * register_handlers - claim the slab and page allocator events
+ * @kp: the plugin state
+ *
+ * The events are not parsed yet when a plugin loads: libtraceevent
+ * keeps the registrations and applies them as it parses the formats.
+ */
+void register_handlers(struct kmem_plugin *kp)
+{
+	int i;
+
+	for (i = 0; i < KMEM_SLOT_KERNEL_STACK; i++) {
+		kp->slots[i].kp = kp;
+		kp->slots[i].slot = i;
+		tep_register_event_handler(kp->tep, -1, "kmem",
+					   kmem_slot_event_name(i),
+					   kmem_slot_is_slab(i) ? slab_handler :
+								  page_handler,
+					   &kp->slots[i]);
+	}
+	kp->slots[KMEM_SLOT_KERNEL_STACK].kp = kp;
+	kp->slots[KMEM_SLOT_KERNEL_STACK].slot = KMEM_SLOT_KERNEL_STACK;
+}
+
+/**
+ * unregister_handlers - give the events back, and kernel_stack its
+ * own handler
+ * @kp: the plugin state
+ */
+void unregister_handlers(struct kmem_plugin *kp)
+{
+	struct tep_event *ev = kp->stack.event;
+	int i;
+
+	for (i = 0; i < KMEM_SLOT_KERNEL_STACK; i++)
+		tep_unregister_event_handler(kp->tep, -1, "kmem",
+					     kmem_slot_event_name(i),
+					     kmem_slot_is_slab(i) ? slab_handler :
+								    page_handler,
+					     &kp->slots[i]);
+	if (ev && ev->handler == stack_handler && ev->context == kp) {
+		ev->handler = kp->stack.prev;
+		ev->context = kp->stack.prev_ctx;
+	}
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The plugin's per-tep state, shared by its files.
+ */
+#ifndef KMEM_PLUGIN_H
+#define KMEM_PLUGIN_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include <event-parse.h>
+
+#include "agg.h"
+#include "decode.h"
+#include "options.h"
+#include "symbols.h"
+
+struct kmem_plugin;
+
+struct slot_ctx {
+	struct kmem_plugin *kp;
+	enum kmem_slot slot;
+	bool ready;
+	struct kmem_fields f;
+};
+
+/* The print handler of ftrace:kernel_stack that ours wraps. */
+struct stack_hook {
+	struct tep_event *event;
+	tep_event_handler_func prev;
+	void *prev_ctx;
+};
+
+struct kmem_plugin {
+	const void *owner;	/* first: slab_handler of the copy that made it */
+	struct tep_handle *tep;
+	struct tep_plugin_option *options;	/* this load's option copy */
+	struct kmem_opts opts;
+	struct kmem_symbolizer sym;
+	struct kmem_agg agg;
+	struct slot_ctx slots[KMEM_NR_SLOTS];
+	struct stack_hook stack;
+	bool active;		/* kmem:stat or kmem:json given: aggregate */
+	bool page_size_set;
+	char label[PATH_MAX];
+	int ordinal;
+	/* the last record accounted, so a record printed twice counts once;
+	 * last_offset starts at ~0, which no record has */
+	unsigned long long last_ts;
+	unsigned long long last_offset;
+	int last_cpu;
+};
+
+/* handlers.c */
+int slab_handler(struct trace_seq *s, struct tep_record *rec,
+		 struct tep_event *event, void *context);
+void register_handlers(struct kmem_plugin *kp);
+void unregister_handlers(struct kmem_plugin *kp);
+
+/* plugin_options.c */
+struct tep_plugin_option *plugin_options_new(void);
+void plugin_options_read(struct kmem_plugin *kp);
+
+#endif
