@@ -76,6 +76,7 @@ int fmt_probe(struct tep_event *event, const char *field, unsigned long long v,
 	int size = record_size(event);
 	struct trace_seq s;
 	unsigned char *buf;
+	int flags;
 
 	out[0] = '\0';
 	type = tep_find_common_field(event, "common_type");
@@ -93,7 +94,11 @@ int fmt_probe(struct tep_event *event, const char *field, unsigned long long v,
 	rec.data = buf;
 	rec.size = size;
 	trace_seq_init(&s);
+	/* the format alone: no print handler (a plugin's, ours) sees it */
+	flags = event->flags;
+	event->flags |= TEP_EVENT_FL_NOHANDLE;
 	tep_print_event(event->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	event->flags = flags;
 	trace_seq_terminate(&s);
 	if (s.buffer)
 		copy_value(s.buffer, key, out, len);

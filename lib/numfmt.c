@@ -112,3 +112,39 @@ char *fmt_duration(char *buf, uint64_t ns)
 		snprintf(buf, NUMFMT_LEN, "%.2fs", ns / 1e9);
 	return buf;
 }
+
+/**
+ * fmt_total_size - "total/mean size" for a TBL_PAIR cell
+ * @buf: NUMFMT_PAIR_LEN bytes
+ * @total: the total bytes
+ * @n: how many allocations (the mean is total / n, truncated)
+ *
+ * Return: @buf, e.g. "65,536/16,384".
+ */
+char *fmt_total_size(char *buf, uint64_t total, uint64_t n)
+{
+	char a[NUMFMT_LEN], b[NUMFMT_LEN];
+
+	snprintf(buf, NUMFMT_PAIR_LEN, "%s/%s", fmt_count(a, total),
+		 fmt_count(b, n ? total / n : 0));
+	return buf;
+}
+
+/**
+ * fmt_count_bytes - "count/bytes" for a TBL_PAIR cell, "." for none
+ * @buf: NUMFMT_PAIR_LEN bytes
+ * @count: how many objects
+ * @bytes: their bytes
+ *
+ * Return: @buf, e.g. "24/139,776".
+ */
+char *fmt_count_bytes(char *buf, uint64_t count, uint64_t bytes)
+{
+	char a[NUMFMT_LEN], b[NUMFMT_LEN];
+
+	if (!count)
+		return strcpy(buf, ".");
+	snprintf(buf, NUMFMT_PAIR_LEN, "%s/%s", fmt_count(a, count),
+		 fmt_count(b, bytes));
+	return buf;
+}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #define NUMFMT_LEN 32
+#define NUMFMT_PAIR_LEN (2 * NUMFMT_LEN + 2)
 
 char *fmt_count(char *buf, uint64_t v);
 char *fmt_count_dot(char *buf, uint64_t v);
@@ -17,5 +18,7 @@ char *fmt_signed(char *buf, int64_t v);
 char *fmt_pct(char *buf, double pct);
 char *fmt_duration(char *buf, uint64_t ns);
 double pct_of(uint64_t part, uint64_t whole);
+char *fmt_total_size(char *buf, uint64_t total, uint64_t n);
+char *fmt_count_bytes(char *buf, uint64_t count, uint64_t bytes);
 
 #endif

@@ -4,6 +4,7 @@
  * and where each goes (tables to stdout or output=, JSON to json=).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "numfmt.h"
@@ -46,9 +47,82 @@ static void print_elsewhere(const struct kmem_report_ctx *r, FILE *out)
 		r->in->nr_elsewhere > 1 ? "were" : "was");
 }
 
-static bool slab_wanted(const struct kmem_report_ctx *r)
+/**
+ * report_slab_wanted - is there a slab analysis to show?
+ * @r: the report
+ *
+ * Return: slab selected, or neither slab nor page selected and the
+ * trace holds slab records (or another plugin took them).
+ */
+bool report_slab_wanted(const struct kmem_report_ctx *r)
 {
-	return r->o->slab || r->in->slab_defined || r->agg->slab_events;
+	if (r->o->slab)
+		return true;
+	return !r->o->page && (r->agg->slab_events || r->in->nr_elsewhere);
+}
+
+/**
+ * report_page_wanted - is there a page allocator analysis to show?
+ * @r: the report
+ *
+ * Return: page selected, or neither selected and the trace holds page
+ * allocator records.
+ */
+bool report_page_wanted(const struct kmem_report_ctx *r)
+{
+	if (r->o->page)
+		return true;
+	return !r->o->slab && r->agg->page_events;
+}
+
+/**
+ * report_rows - print a table of sorted rows, cut at lines=
+ * @r: the report
+ * @out: where to
+ * @cols: the columns
+ * @ncols: how many
+ * @rows: the rows, sorted (freed here); NULL when memory ran out
+ * @n: how many rows
+ * @cells: fills one row's cells
+ */
+void report_rows(const struct kmem_report_ctx *r, FILE *out,
+		 const struct table_col *cols, int ncols,
+		 struct sort_row *rows, size_t n, kmem_cells_fn cells)
+{
+	char cell[TABLE_MAX_COLS][KMEM_SYM_LEN];
+	const char *cp[TABLE_MAX_COLS];
+	size_t i, shown = r->o->lines && n > r->o->lines ? r->o->lines : n;
+	struct table t;
+	int c;
+
+	if (!rows) {
+		fprintf(out, " (out of memory: table left out)\n");
+		return;
+	}
+	table_init(&t, cols, ncols, TBL_BOXED);
+	for (c = 0; c < TABLE_MAX_COLS; c++)
+		cp[c] = cell[c];
+	for (i = 0; i < shown; i++) {
+		cells(r, rows[i].idx, cell);
+		table_add_row(&t, cp);
+	}
+	if (shown < n)
+		table_mark_cut(&t);
+	table_print(&t, out);
+	table_release(&t);
+	free(rows);
+	fputc('\n', out);
+}
+
+static void print_slab(const struct kmem_report_ctx *r, FILE *out)
+{
+	print_elsewhere(r, out);
+	if (r->in->nr_elsewhere && !r->agg->slab_events) {
+		fprintf(out, " Slab statistics unavailable: no slab event "
+			     "reached this plugin.\n\n");
+		return;
+	}
+	slab_print(r, out);
 }
 
 /**
@@ -62,18 +136,15 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 
 	fprintf(out, "\n kmem statistics: %s\n\n", r->in->label);
 	print_lost(r, out);
-	if (!slab_wanted(r)) {
-		fprintf(out, " No slab allocator events (kmem:kmalloc, "
-			     "kmem:kfree, kmem:kmem_cache_*) in this trace.\n");
+	if (!report_slab_wanted(r) && !report_page_wanted(r)) {
+		fprintf(out, " No slab or page allocator events (kmem:kmalloc, "
+			     "kmem:mm_page_alloc ...) in this trace.\n");
 		return;
 	}
-	print_elsewhere(r, out);
-	if (r->in->nr_elsewhere && !r->agg->slab_events) {
-		fprintf(out, " Slab statistics unavailable: no slab event "
-			     "reached this plugin.\n");
-		return;
-	}
-	slab_print(r, out);
+	if (report_slab_wanted(r))
+		print_slab(r, out);
+	if (report_page_wanted(r))
+		page_print(r, out);
 	if (r->agg->undecodable)
 		fprintf(out, "\n WARNING: %s records could not be decoded "
 			     "(a field this tool needs is\n          missing "
@@ -97,8 +168,10 @@ void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
 	json_u64(&j, "events_lost", r->agg->events_lost);
 	json_u64(&j, "lost_unknown", r->agg->lost_unknown);
 	json_u64(&j, "undecodable", r->agg->undecodable);
-	if (slab_wanted(r))
+	if (report_slab_wanted(r))
 		slab_json(r, &j);
+	if (report_page_wanted(r))
+		page_json(r, &j);
 	json_close(&j, '}');
 }
 

@@ -12,6 +12,8 @@
 #include "decode.h"
 #include "json.h"
 #include "options.h"
+#include "sort.h"
+#include "table.h"
 #include "symbols.h"
 
 /* What the front end knows about the input besides its events. */
@@ -33,12 +35,25 @@ struct kmem_report_ctx {
 	const struct kmem_input *in;
 };
 
+/* Fill the cells of the row for entry @idx (KMEM_SYM_LEN bytes each). */
+typedef void (*kmem_cells_fn)(const struct kmem_report_ctx *r, uint32_t idx,
+			      char cells[][KMEM_SYM_LEN]);
+
 int kmem_report(const struct kmem_report_ctx *r, FILE *err);
+void report_rows(const struct kmem_report_ctx *r, FILE *out,
+		 const struct table_col *cols, int ncols,
+		 struct sort_row *rows, size_t n, kmem_cells_fn cells);
+bool report_slab_wanted(const struct kmem_report_ctx *r);
+bool report_page_wanted(const struct kmem_report_ctx *r);
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json(const struct kmem_report_ctx *r, FILE *out);
 
 /* report_slab.c */
 void slab_print(const struct kmem_report_ctx *r, FILE *out);
 void slab_json(const struct kmem_report_ctx *r, struct json *j);
+
+/* report_page.c */
+void page_print(const struct kmem_report_ctx *r, FILE *out);
+void page_json(const struct kmem_report_ctx *r, struct json *j);
 
 #endif

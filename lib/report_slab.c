@@ -35,29 +35,6 @@ static const struct table_col cache_cols[] = {
 	{ "Cache", TBL_LEFT },
 };
 
-#define NCOLS(c) ((int)(sizeof(c) / sizeof((c)[0])))
-#define PAIR_LEN (2 * NUMFMT_LEN + 2)
-
-static char *fmt_pair(char *buf, uint64_t total, uint64_t n)
-{
-	char a[NUMFMT_LEN], b[NUMFMT_LEN];
-
-	snprintf(buf, PAIR_LEN, "%s/%s", fmt_count(a, total),
-		 fmt_count(b, n ? total / n : 0));
-	return buf;
-}
-
-static char *fmt_live(char *buf, uint64_t count, uint64_t bytes)
-{
-	char a[NUMFMT_LEN], b[NUMFMT_LEN];
-
-	if (!count)
-		return strcpy(buf, ".");
-	snprintf(buf, PAIR_LEN, "%s/%s", fmt_count(a, count),
-		 fmt_count(b, bytes));
-	return buf;
-}
-
 static char *fmt_lifetime(char *buf, uint64_t sum, uint64_t n)
 {
 	if (!n)
@@ -76,16 +53,10 @@ static double frag_pct(uint64_t req, uint64_t alloc)
 	return pct_of(wasted(req, alloc), alloc);
 }
 
-/* Build, sort and return rows for @n entries; NULL when out of memory. */
-static struct sort_row *new_rows(size_t n)
-{
-	return calloc(n ? n : 1, sizeof(struct sort_row));
-}
-
 static struct sort_row *site_rows(const struct kmem_report_ctx *r, size_t *n)
 {
 	const struct slab_stats *st = &r->agg->slab;
-	struct sort_row *rows = new_rows(st->nr_sites);
+	struct sort_row *rows = sort_rows_new(st->nr_sites);
 	size_t i;
 
 	*n = st->nr_sites;
@@ -112,7 +83,7 @@ static struct sort_row *site_rows(const struct kmem_report_ctx *r, size_t *n)
 static struct sort_row *ptr_rows(const struct kmem_report_ctx *r, size_t *n)
 {
 	const struct slab_stats *st = &r->agg->slab;
-	struct sort_row *rows = new_rows(st->nr_ptrs);
+	struct sort_row *rows = sort_rows_new(st->nr_ptrs);
 	size_t i;
 
 	*n = 0;
@@ -143,7 +114,7 @@ static struct sort_row *cache_rows(const struct kmem_report_ctx *r,
 				   size_t *n)
 {
 	const struct slab_stats *st = &r->agg->slab;
-	struct sort_row *rows = new_rows(st->nr_caches);
+	struct sort_row *rows = sort_rows_new(st->nr_caches);
 	size_t i;
 
 	*n = 0;
@@ -179,32 +150,30 @@ static struct sort_row *table_rows(const struct kmem_report_ctx *r,
 	return cache_rows(r, n);
 }
 
-static size_t shown(const struct kmem_report_ctx *r, size_t n)
+static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
+		       char c[][KMEM_SYM_LEN])
 {
-	return r->o->lines && n > r->o->lines ? r->o->lines : n;
-}
+	const struct slab_site *s = &r->agg->slab.sites[idx];
 
-static void site_cells(const struct kmem_report_ctx *r,
-		       const struct slab_site *s, char c[][KMEM_SYM_LEN])
-{
-	fmt_pair(c[0], s->bytes_alloc, s->hits);
-	fmt_pair(c[1], s->bytes_req, s->hits);
+	fmt_total_size(c[0], s->bytes_alloc, s->hits);
+	fmt_total_size(c[1], s->bytes_req, s->hits);
 	fmt_count(c[2], s->hits);
 	fmt_count_dot(c[3], s->pingpong);
 	fmt_pct(c[4], frag_pct(s->bytes_req, s->bytes_alloc));
-	fmt_live(c[5], s->live_count, s->live_bytes);
+	fmt_count_bytes(c[5], s->live_count, s->live_bytes);
 	fmt_count_dot(c[6], s->peak_bytes);
 	fmt_lifetime(c[7], s->lifetime_sum, s->frees);
 	fmt_callsite(c[8], r->sym, s->call_site, r->o->raw_ip);
 }
 
-static void ptr_cells(const struct kmem_report_ctx *r,
-		      const struct slab_ptr *p, char c[][KMEM_SYM_LEN])
+static void ptr_cells(const struct kmem_report_ctx *r, uint32_t idx,
+		      char c[][KMEM_SYM_LEN])
 {
 	const struct slab_stats *st = &r->agg->slab;
+	const struct slab_ptr *p = &st->ptrs[idx];
 
-	fmt_pair(c[0], p->bytes_alloc, p->hits);
-	fmt_pair(c[1], p->bytes_req, p->hits);
+	fmt_total_size(c[0], p->bytes_alloc, p->hits);
+	fmt_total_size(c[1], p->bytes_req, p->hits);
 	fmt_count(c[2], p->hits);
 	fmt_count_dot(c[3], p->pingpong);
 	fmt_pct(c[4], frag_pct(p->bytes_req, p->bytes_alloc));
@@ -215,62 +184,37 @@ static void ptr_cells(const struct kmem_report_ctx *r,
 		     r->o->raw_ip);
 }
 
-static void cache_cells(const struct kmem_report_ctx *r,
-			const struct slab_cache *cc, char c[][KMEM_SYM_LEN])
+static void cache_cells(const struct kmem_report_ctx *r, uint32_t idx,
+			char c[][KMEM_SYM_LEN])
 {
-	fmt_pair(c[0], cc->bytes_alloc, cc->allocs);
-	fmt_pair(c[1], cc->bytes_req, cc->allocs);
+	const struct slab_cache *cc = &r->agg->slab.caches[idx];
+
+	fmt_total_size(c[0], cc->bytes_alloc, cc->allocs);
+	fmt_total_size(c[1], cc->bytes_req, cc->allocs);
 	fmt_count_dot(c[2], cc->allocs);
 	fmt_count_dot(c[3], cc->frees);
 	fmt_pct(c[4], frag_pct(cc->bytes_req, cc->bytes_alloc));
-	fmt_live(c[5], cc->live_count, cc->live_bytes);
+	fmt_count_bytes(c[5], cc->live_count, cc->live_bytes);
 	snprintf(c[6], KMEM_SYM_LEN, "%s", slab_cache_name(&r->agg->slab, cc));
 }
 
 static void print_table(const struct kmem_report_ctx *r, FILE *out,
 			enum slab_table which)
 {
-	const struct slab_stats *st = &r->agg->slab;
 	static const struct {
 		const struct table_col *cols;
 		int ncols;
+		kmem_cells_fn cells;
 	} def[] = {
-		[T_CALLER] = { caller_cols, NCOLS(caller_cols) },
-		[T_ALLOC] = { alloc_cols, NCOLS(alloc_cols) },
-		[T_CACHE] = { cache_cols, NCOLS(cache_cols) },
+		[T_CALLER] = { caller_cols, TABLE_NCOLS(caller_cols), site_cells },
+		[T_ALLOC] = { alloc_cols, TABLE_NCOLS(alloc_cols), ptr_cells },
+		[T_CACHE] = { cache_cols, TABLE_NCOLS(cache_cols), cache_cells },
 	};
-	char cells[TABLE_MAX_COLS][KMEM_SYM_LEN];
-	const char *cp[TABLE_MAX_COLS];
-	struct sort_row *rows;
-	struct table t;
-	size_t n, i;
-	int c;
+	size_t n;
+	struct sort_row *rows = table_rows(r, which, &n);
 
-	rows = table_rows(r, which, &n);
-	if (!rows) {
-		fprintf(out, " (out of memory: table left out)\n");
-		return;
-	}
-	table_init(&t, def[which].cols, def[which].ncols, TBL_BOXED);
-	for (c = 0; c < TABLE_MAX_COLS; c++)
-		cp[c] = cells[c];
-	for (i = 0; i < shown(r, n); i++) {
-		uint32_t x = rows[i].idx;
-
-		if (which == T_CALLER)
-			site_cells(r, &st->sites[x], cells);
-		else if (which == T_ALLOC)
-			ptr_cells(r, &st->ptrs[x], cells);
-		else
-			cache_cells(r, &st->caches[x], cells);
-		table_add_row(&t, cp);
-	}
-	if (shown(r, n) < n)
-		table_mark_cut(&t);
-	table_print(&t, out);
-	table_release(&t);
-	free(rows);
-	fputc('\n', out);
+	report_rows(r, out, def[which].cols, def[which].ncols, rows, n,
+		    def[which].cells);
 }
 
 static void add_count(struct kvblock *b, const char *label, uint64_t v)

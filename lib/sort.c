@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Row ordering (see sort.h).  Addresses (ptr, callsite) sort
- * ascending, quantities descending; keys a table does not have are
+ * Row ordering (see sort.h).  Addresses and categories (ptr, callsite,
+ * page, order, migtype, gfp) sort ascending, quantities descending; keys a table does not have are
  * zero in every row and so do not change its order; ties keep the
  * order of first appearance in the trace.
  */
@@ -9,6 +9,17 @@
 #include <stdlib.h>
 
 #include "sort.h"
+
+/**
+ * sort_rows_new - room for the rows of a table
+ * @n: how many (0 is fine)
+ *
+ * Return: zeroed rows (free() them), or NULL when memory is exhausted.
+ */
+struct sort_row *sort_rows_new(size_t n)
+{
+	return calloc(n ? n : 1, sizeof(struct sort_row));
+}
 
 /**
  * sort_frag_key - internal fragmentation as an integer sort key
@@ -25,9 +36,11 @@ uint64_t sort_frag_key(uint64_t bytes_req, uint64_t bytes_alloc)
 			  (double)bytes_alloc);
 }
 
+/* Addresses and categories ascend, quantities descend. */
 static int ascending(enum kmem_sort_key k)
 {
-	return k == SORT_PTR || k == SORT_CALLSITE;
+	return k == SORT_PTR || k == SORT_CALLSITE || k == SORT_PAGE ||
+	       k == SORT_ORDER || k == SORT_MIGTYPE || k == SORT_GFP;
 }
 
 static int cmp_rows(const void *pa, const void *pb, void *arg)

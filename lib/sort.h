@@ -20,6 +20,7 @@ struct sort_row {
 	uint64_t key[NR_SORT_KEYS];
 };
 
+struct sort_row *sort_rows_new(size_t n);
 uint64_t sort_frag_key(uint64_t bytes_req, uint64_t bytes_alloc);
 void sort_rows(struct sort_row *rows, size_t n, const struct kmem_opts *o);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #define TABLE_MAX_COLS 16
+#define TABLE_NCOLS(c) ((int)(sizeof(c) / sizeof((c)[0])))
 
 enum table_align {
 	TBL_LEFT,

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Page allocator tables, summary and JSON section, in the layout of
+ * Namhyung Kim's perf kmem --page as Ingo Molnar's review reshaped it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kvblock.h"
+#include "numfmt.h"
+#include "report.h"
+
+static const struct table_col site_cols[] = {
+	{ "Total alloc/Size", TBL_PAIR }, { "Hits", TBL_RIGHT },
+	{ "Order", TBL_RIGHT },		  { "Migration type", TBL_LEFT },
+	{ "GFP flags", TBL_LEFT },	  { "Callsite", TBL_LEFT },
+};
+
+static const struct table_col pfn_cols[] = {
+	{ "PFN", TBL_LEFT },		  { "Total alloc/Size", TBL_PAIR },
+	{ "Hits", TBL_RIGHT },		  { "Order", TBL_RIGHT },
+	{ "Migration type", TBL_LEFT },	  { "GFP flags", TBL_LEFT },
+	{ "Callsite", TBL_LEFT },
+};
+
+/* Orders shown in the order table: 0..10 always (MAX_ORDER), more if seen. */
+#define SHOWN_ORDERS 11
+
+/* The table columns of the raw migration types: 3 and up are Special. */
+static int mt_column(const struct kmem_symbolizer *sym, int mt)
+{
+	const char *name = migratetype_name(sym, mt);
+
+	if (!strcmp(name, "Unmovable"))
+		return 0;
+	if (!strcmp(name, "Reclaimable"))
+		return 1;
+	if (!strcmp(name, "Movable"))
+		return 2;
+	return 3;
+}
+
+static const char *const mt_columns[] = { "Unmovable", "Reclaimable",
+					  "Movable", "Special" };
+
+static char *fmt_callsite_of(const struct kmem_report_ctx *r, char *buf,
+			     uint64_t cs)
+{
+	if (cs == PAGE_NO_STACK)
+		return strcpy(buf, "(no stack)");
+	return fmt_function(buf, r->sym, cs, r->o->raw_ip);
+}
+
+static struct sort_row *site_rows(const struct kmem_report_ctx *r, size_t *n)
+{
+	const struct page_stats *st = &r->agg->page;
+	struct sort_row *rows = sort_rows_new(st->nr_sites);
+	size_t i;
+
+	*n = 0;
+	if (!rows)
+		return NULL;
+	for (i = 0; i < st->nr_sites; i++) {
+		const struct page_site *s = &st->sites[i];
+		struct sort_row *row = &rows[*n];
+
+		if (r->o->live && !s->live_count)
+			continue;
+		row->idx = (uint32_t)i;
+		row->seq = i;
+		row->key[SORT_CALLSITE] = s->callsite;
+		row->key[SORT_BYTES] = r->o->live ? s->live_bytes : s->bytes;
+		row->key[SORT_HIT] = r->o->live ? s->live_count : s->hits;
+		row->key[SORT_ORDER] = (uint64_t)s->order;
+		row->key[SORT_MIGTYPE] = (uint64_t)s->migratetype;
+		row->key[SORT_GFP] = s->gfp;
+		row->key[SORT_LIVE] = s->live_bytes;
+		(*n)++;
+	}
+	sort_rows(rows, *n, r->o);
+	return rows;
+}
+
+static struct sort_row *pfn_rows(const struct kmem_report_ctx *r, size_t *n)
+{
+	const struct page_stats *st = &r->agg->page;
+	struct sort_row *rows = sort_rows_new(st->nr_pfns);
+	size_t i;
+
+	*n = 0;
+	if (!rows)
+		return NULL;
+	for (i = 0; i < st->nr_pfns; i++) {
+		const struct page_pfn *p = &st->pfns[i];
+		struct sort_row *row = &rows[*n];
+
+		if (!p->hits || (r->o->live && !p->live))
+			continue;
+		row->idx = (uint32_t)i;
+		row->seq = p->first;
+		row->key[SORT_PAGE] = p->pfn;
+		row->key[SORT_CALLSITE] = p->site == U64_INDEX_NONE ? 0 :
+					  st->sites[p->site].callsite;
+		row->key[SORT_BYTES] = r->o->live ? p->cur_bytes : p->bytes;
+		row->key[SORT_HIT] = p->hits;
+		row->key[SORT_ORDER] = (uint64_t)p->order;
+		row->key[SORT_MIGTYPE] = (uint64_t)p->migratetype;
+		row->key[SORT_GFP] = p->gfp;
+		row->key[SORT_LIVE] = p->live ? p->cur_bytes : 0;
+		(*n)++;
+	}
+	sort_rows(rows, *n, r->o);
+	return rows;
+}
+
+static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
+		       char c[][KMEM_SYM_LEN])
+{
+	const struct page_site *s = &r->agg->page.sites[idx];
+	bool live = r->o->live;
+
+	fmt_total_size(c[0], live ? s->live_bytes : s->bytes,
+		       live ? s->live_count : s->hits);
+	fmt_count(c[1], live ? s->live_count : s->hits);
+	snprintf(c[2], KMEM_SYM_LEN, "%d", s->order);
+	snprintf(c[3], KMEM_SYM_LEN, "%s",
+		 migratetype_name(r->sym, s->migratetype));
+	fmt_gfp(c[4], KMEM_SYM_LEN, r->sym, s->gfp);
+	fmt_callsite_of(r, c[5], s->callsite);
+}
+
+static void pfn_cells(const struct kmem_report_ctx *r, uint32_t idx,
+		      char c[][KMEM_SYM_LEN])
+{
+	const struct page_stats *st = &r->agg->page;
+	const struct page_pfn *p = &st->pfns[idx];
+	bool live = r->o->live;
+
+	fmt_addr(c[0], p->pfn);
+	fmt_total_size(c[1], live ? p->cur_bytes : p->bytes,
+		       live ? 1 : p->hits);
+	fmt_count(c[2], p->hits);
+	snprintf(c[3], KMEM_SYM_LEN, "%d", p->order);
+	snprintf(c[4], KMEM_SYM_LEN, "%s",
+		 migratetype_name(r->sym, p->migratetype));
+	fmt_gfp(c[5], KMEM_SYM_LEN, r->sym, p->gfp);
+	fmt_callsite_of(r, c[6], p->site == U64_INDEX_NONE ? PAGE_NO_STACK :
+				 st->sites[p->site].callsite);
+}
+
+/* Allocation counts per order and table column (raw types merged). */
+static void order_table(const struct kmem_report_ctx *r,
+			uint64_t m[PAGE_MAX_ORDER][4], int *orders)
+{
+	const struct page_summary *s = &r->agg->page.sum;
+	int o, t;
+
+	memset(m, 0, sizeof(uint64_t) * PAGE_MAX_ORDER * 4);
+	*orders = SHOWN_ORDERS;
+	for (o = 0; o < PAGE_MAX_ORDER; o++)
+		for (t = 0; t < PAGE_NR_MT; t++) {
+			if (!s->order_mt[o][t])
+				continue;
+			m[o][mt_column(r->sym, t)] += s->order_mt[o][t];
+			if (o + 1 > *orders)
+				*orders = o + 1;
+		}
+}
+
+static void print_orders(const struct kmem_report_ctx *r, FILE *out)
+{
+	static const struct table_col cols[] = {
+		{ "Order", TBL_RIGHT },	      { "Unmovable", TBL_RIGHT },
+		{ "Reclaimable", TBL_RIGHT }, { "Movable", TBL_RIGHT },
+		{ "Special", TBL_RIGHT },
+	};
+	uint64_t m[PAGE_MAX_ORDER][4];
+	char cell[5][NUMFMT_LEN];
+	const char *cp[5] = { cell[0], cell[1], cell[2], cell[3], cell[4] };
+	struct table t;
+	int o, c, orders;
+
+	order_table(r, m, &orders);
+	table_init(&t, cols, 5, TBL_MATRIX);
+	for (o = 0; o < orders; o++) {
+		snprintf(cell[0], NUMFMT_LEN, "%d", o);
+		for (c = 0; c < 4; c++)
+			fmt_count_dot(cell[c + 1], m[o][c]);
+		table_add_row(&t, cp);
+	}
+	table_print(&t, out);
+	table_release(&t);
+	fputc('\n', out);
+}
+
+static void add_pages(struct kvblock *b, const char *label, uint64_t n,
+		      uint64_t bytes)
+{
+	struct kv_line *l = kv_add(b, label, "");
+
+	fmt_count(l->value, n);
+	fmt_count(l->bytes, bytes);
+}
+
+static void summary_block(const struct kmem_report_ctx *r, struct kvblock *b)
+{
+	const struct page_summary *s = &r->agg->page.sum;
+	char num[NUMFMT_LEN];
+	struct kv_line *l;
+
+	add_pages(b, "Pages allocated+freed", s->alloc_freed_count,
+		  s->alloc_freed_bytes);
+	kv_gap(b);
+	add_pages(b, "Pages allocated-only", page_alloc_only_count(s),
+		  page_alloc_only_bytes(s));
+	add_pages(b, "Pages freed-only", s->free_only_count,
+		  s->free_only_bytes);
+	kv_gap(b);
+	add_pages(b, "Page allocation failures", s->failures,
+		  s->failure_bytes);
+	kv_gap(b);
+	add_pages(b, "Allocations", s->allocs, s->alloc_bytes);
+	add_pages(b, "Frees", s->frees, s->free_bytes);
+	add_pages(b, "Live at end of trace", s->live_count, s->live_bytes);
+	l = kv_add(b, "Batched frees", "");
+	fmt_count(l->value, s->batched_frees);
+	l = kv_add(b, "Allocated under the zone lock", "");
+	fmt_count(l->value, s->zone_locked);
+	snprintf(l->note, sizeof(l->note), "(per-CPU list refills: %s)",
+		 fmt_count(num, s->pcpu_refills));
+	l = kv_add(b, "Per-CPU drains", "");
+	fmt_count(l->value, s->pcpu_drains);
+	if (s->double_frees) {
+		l = kv_add(b, "Double frees", "");
+		fmt_count(l->value, s->double_frees);
+	}
+	if (s->missed_frees) {
+		add_pages(b, "Missed frees", s->missed_frees,
+			  s->missed_free_bytes);
+		snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
+			 "(pfn reused; its free was not recorded)");
+	}
+}
+
+static void print_stacks_note(const struct kmem_report_ctx *r, FILE *out)
+{
+	const struct page_summary *s = &r->agg->page.sum;
+	char a[NUMFMT_LEN], b[NUMFMT_LEN];
+
+	if (!s->allocs)
+		return;
+	if (!s->stacks) {
+		fprintf(out, "\n No kernel stacks follow the page allocations: "
+			     "call sites show as (no stack).\n"
+			     " Record them with trace-cmd record -T, or with "
+			     "'echo stacktrace > events/kmem/mm_page_alloc/"
+			     "trigger'.\n");
+		return;
+	}
+	if (s->stacks < s->allocs)
+		fprintf(out, "\n Call sites from kernel stacks: %s of %s "
+			     "allocations had one.\n",
+			fmt_count(a, s->stacks), fmt_count(b, s->allocs));
+}
+
+static void print_fallbacks(const struct kmem_report_ctx *r, FILE *out)
+{
+	static const struct table_col cols[] = {
+		{ "Requested", TBL_LEFT },   { "Fallback", TBL_LEFT },
+		{ "Fallbacks", TBL_RIGHT },  { "Fragmenting", TBL_RIGHT },
+		{ "Ownership changed", TBL_RIGHT },
+	};
+	const struct page_summary *s = &r->agg->page.sum;
+	char cell[5][NUMFMT_LEN];
+	const char *cp[5] = { cell[0], cell[1], cell[2], cell[3], cell[4] };
+	struct table t;
+	int a, f, rows = 0;
+
+	table_init(&t, cols, 5, TBL_MATRIX);
+	for (a = 0; a < PAGE_NR_MT; a++)
+		for (f = 0; f < PAGE_NR_MT; f++) {
+			const struct page_fallback *fb = &s->fb[a][f];
+
+			if (!fb->fallbacks)
+				continue;
+			snprintf(cell[0], NUMFMT_LEN, "%s",
+				 migratetype_name(r->sym, a));
+			snprintf(cell[1], NUMFMT_LEN, "%s",
+				 migratetype_name(r->sym, f));
+			fmt_count_dot(cell[2], fb->fallbacks);
+			fmt_count_dot(cell[3], fb->fragmenting);
+			fmt_count_dot(cell[4], fb->ownership);
+			table_add_row(&t, cp);
+			rows++;
+		}
+	if (rows) {
+		fprintf(out, " Fragmentation fallbacks (mm_page_alloc_extfrag)"
+			     "\n\n");
+		table_print(&t, out);
+		fputc('\n', out);
+	}
+	table_release(&t);
+}
+
+/**
+ * page_print - print the selected page tables and the page summary
+ * @r: what to print
+ * @out: where to
+ */
+void page_print(const struct kmem_report_ctx *r, FILE *out)
+{
+	const struct kmem_opts *o = r->o;
+	bool all = !o->caller && !o->alloc && !o->cache;
+	struct sort_row *rows;
+	struct kvblock b;
+	size_t n;
+
+	if (o->caller || all) {
+		rows = site_rows(r, &n);
+		report_rows(r, out, site_cols, TABLE_NCOLS(site_cols), rows, n,
+			    site_cells);
+	}
+	if (o->alloc || all) {
+		rows = pfn_rows(r, &n);
+		report_rows(r, out, pfn_cols, TABLE_NCOLS(pfn_cols), rows, n,
+			    pfn_cells);
+	}
+	fprintf(out, " SUMMARY (page allocator)\n"
+		     " ========================\n\n");
+	kv_init(&b);
+	summary_block(r, &b);
+	kv_print(&b, out);
+	print_stacks_note(r, out);
+	fputc('\n', out);
+	print_orders(r, out);
+	print_fallbacks(r, out);
+}
+
+static void json_count_bytes(struct json *j, const char *key, uint64_t n,
+			     uint64_t bytes)
+{
+	json_open(j, key, '{');
+	json_u64(j, "count", n);
+	json_u64(j, "bytes", bytes);
+	json_close(j, '}');
+}
+
+static void json_summary(const struct kmem_report_ctx *r, struct json *j)
+{
+	const struct page_summary *s = &r->agg->page.sum;
+
+	json_open(j, "summary", '{');
+	json_u64(j, "allocs", s->allocs);
+	json_u64(j, "alloc_bytes", s->alloc_bytes);
+	json_u64(j, "frees", s->frees);
+	json_u64(j, "free_bytes", s->free_bytes);
+	json_u64(j, "batched_frees", s->batched_frees);
+	json_count_bytes(j, "failures", s->failures, s->failure_bytes);
+	json_count_bytes(j, "alloc_freed", s->alloc_freed_count,
+			 s->alloc_freed_bytes);
+	json_count_bytes(j, "alloc_only", page_alloc_only_count(s),
+			 page_alloc_only_bytes(s));
+	json_count_bytes(j, "free_only", s->free_only_count,
+			 s->free_only_bytes);
+	json_count_bytes(j, "live", s->live_count, s->live_bytes);
+	json_count_bytes(j, "missed_frees", s->missed_frees,
+			 s->missed_free_bytes);
+	json_u64(j, "double_frees", s->double_frees);
+	json_u64(j, "zone_locked", s->zone_locked);
+	json_u64(j, "pcpu_refills", s->pcpu_refills);
+	json_u64(j, "pcpu_drains", s->pcpu_drains);
+	json_u64(j, "stacks", s->stacks);
+	json_u64(j, "events_lost", r->agg->events_lost);
+	json_close(j, '}');
+}
+
+static void json_orders(const struct kmem_report_ctx *r, struct json *j)
+{
+	uint64_t m[PAGE_MAX_ORDER][4];
+	int o, c, orders;
+
+	order_table(r, m, &orders);
+	json_open(j, "order_migratetype", '[');
+	for (o = 0; o < orders; o++)
+		for (c = 0; c < 4; c++) {
+			if (!m[o][c])
+				continue;
+			json_open(j, NULL, '{');
+			json_u64(j, "order", (uint64_t)o);
+			json_str(j, "migratetype", mt_columns[c]);
+			json_u64(j, "count", m[o][c]);
+			json_close(j, '}');
+		}
+	json_close(j, ']');
+}
+
+static void json_site(const struct kmem_report_ctx *r, struct json *j,
+		      const struct page_site *s)
+{
+	char buf[KMEM_SYM_LEN];
+
+	json_open(j, NULL, '{');
+	json_str(j, "callsite", fmt_callsite_of(r, buf, s->callsite));
+	json_str(j, "address", fmt_addr(buf, s->callsite));
+	json_u64(j, "hits", s->hits);
+	json_u64(j, "bytes", s->bytes);
+	json_u64(j, "order", (uint64_t)s->order);
+	json_str(j, "migratetype", migratetype_name(r->sym, s->migratetype));
+	json_str(j, "gfp", fmt_gfp(buf, sizeof(buf), r->sym, s->gfp));
+	json_str(j, "gfp_value", fmt_addr(buf, s->gfp));
+	json_u64(j, "live_count", s->live_count);
+	json_u64(j, "live_bytes", s->live_bytes);
+	json_close(j, '}');
+}
+
+static void json_pfn(const struct kmem_report_ctx *r, struct json *j,
+		     const struct page_pfn *p)
+{
+	const struct page_stats *st = &r->agg->page;
+	uint64_t cs = p->site == U64_INDEX_NONE ? PAGE_NO_STACK :
+					   st->sites[p->site].callsite;
+	char buf[KMEM_SYM_LEN];
+
+	json_open(j, NULL, '{');
+	json_str(j, "pfn", fmt_addr(buf, p->pfn));
+	json_u64(j, "hits", p->hits);
+	json_u64(j, "bytes", p->bytes);
+	json_u64(j, "frees", p->frees);
+	json_u64(j, "order", (uint64_t)p->order);
+	json_str(j, "migratetype", migratetype_name(r->sym, p->migratetype));
+	json_str(j, "gfp", fmt_gfp(buf, sizeof(buf), r->sym, p->gfp));
+	json_str(j, "callsite", fmt_callsite_of(r, buf, cs));
+	json_bool(j, "live", p->live);
+	json_close(j, '}');
+}
+
+static void json_sites(const struct kmem_report_ctx *r, struct json *j)
+{
+	size_t n, i;
+	struct sort_row *rows = site_rows(r, &n);
+
+	json_open(j, "callsites", '[');
+	for (i = 0; rows && i < n; i++)
+		json_site(r, j, &r->agg->page.sites[rows[i].idx]);
+	json_close(j, ']');
+	free(rows);
+}
+
+static void json_pfns(const struct kmem_report_ctx *r, struct json *j)
+{
+	size_t n, i;
+	struct sort_row *rows = pfn_rows(r, &n);
+
+	json_open(j, "pages", '[');
+	for (i = 0; rows && i < n; i++)
+		json_pfn(r, j, &r->agg->page.pfns[rows[i].idx]);
+	json_close(j, ']');
+	free(rows);
+}
+
+static void json_extfrag(const struct kmem_report_ctx *r, struct json *j)
+{
+	const struct page_summary *s = &r->agg->page.sum;
+	int a, f;
+
+	json_open(j, "extfrag", '[');
+	for (a = 0; a < PAGE_NR_MT; a++)
+		for (f = 0; f < PAGE_NR_MT; f++) {
+			const struct page_fallback *fb = &s->fb[a][f];
+
+			if (!fb->fallbacks)
+				continue;
+			json_open(j, NULL, '{');
+			json_str(j, "requested", migratetype_name(r->sym, a));
+			json_str(j, "fallback", migratetype_name(r->sym, f));
+			json_u64(j, "fallbacks", fb->fallbacks);
+			json_u64(j, "fragmenting", fb->fragmenting);
+			json_u64(j, "ownership_changes", fb->ownership);
+			json_close(j, '}');
+		}
+	json_close(j, ']');
+}
+
+/**
+ * page_json - write the "page" member of the JSON document
+ * @r: what to write
+ * @j: the writer, inside the top-level object
+ */
+void page_json(const struct kmem_report_ctx *r, struct json *j)
+{
+	json_open(j, "page", '{');
+	json_u64(j, "events", r->agg->page_events);
+	json_bool(j, "complete", !r->agg->events_lost &&
+				 !r->agg->lost_unknown &&
+				 !r->agg->page.oom && !r->agg->undecodable);
+	json_summary(r, j);
+	json_orders(r, j);
+	json_sites(r, j);
+	json_pfns(r, j);
+	json_extfrag(r, j);
+	json_close(j, '}');
+}
