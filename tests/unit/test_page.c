@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Page allocator aggregation on hand-made event streams; every expected
+ * number is counted by hand in the comment next to it.
+ */
+#include <stdlib.h>
+
+#include "agg.h"
+#include "unit.h"
+
+/* A fake kallsyms: each function is 0x100 bytes from its address. */
+static const struct {
+	uint64_t addr;
+	const char *name;
+} syms[] = {
+	{ 0x1000, "trace_event_raw_event_mm_page_alloc" },
+	{ 0x1100, "__alloc_frozen_pages_noprof" },
+	{ 0x1200, "alloc_pages_mpol" },
+	{ 0x1300, "vma_alloc_folio_noprof" },
+	{ 0x1400, "do_anonymous_page" },
+	{ 0x1500, "__handle_mm_fault" },
+	{ 0x1600, "pte_alloc_one" },
+};
+
+static const char *fake_resolve(void *priv, uint64_t addr, uint64_t *start)
+{
+	size_t i;
+
+	(void)priv;
+	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+		if (addr >= syms[i].addr && addr < syms[i].addr + 0x100) {
+			*start = syms[i].addr;
+			return syms[i].name;
+		}
+	return NULL;
+}
+
+static const struct kmem_symbolizer sym = { .resolve = fake_resolve };
+
+static uint64_t offset_now = 1000;	/* where the next record lies */
+
+static struct kmem_event ev_page(enum kmem_ev_kind kind, int cpu,
+				 uint64_t pfn, int order, int mt)
+{
+	struct kmem_event e = { 0 };
+
+	e.kind = kind;
+	e.cpu = cpu;
+	e.pid = 100 + cpu;
+	e.pfn = pfn;
+	e.page_valid = true;
+	e.order = order;
+	e.migratetype = mt;
+	e.gfp_flags = 0xcc0;
+	e.rec_offset = offset_now;
+	e.rec_size = 28;
+	offset_now += 32;	/* 4-byte header, then the next record */
+	return e;
+}
+
+/* A stack record right after the previous record (gap 4). */
+static struct kmem_event ev_stack(int cpu, const uint64_t *frames, int n)
+{
+	struct kmem_event e = ev_page(KMEM_EV_STACK, cpu, 0, 0, 0);
+	int i;
+
+	for (i = 0; i < n; i++)
+		e.frames[i] = frames[i];
+	e.nr_frames = (unsigned int)n;
+	return e;
+}
+
+static void feed(struct kmem_agg *a, struct kmem_event e)
+{
+	kmem_agg_event(a, &e);
+}
+
+static const struct page_site *find_site(const struct page_stats *st,
+					 uint64_t cs, int order)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_sites; i++)
+		if (st->sites[i].callsite == cs && st->sites[i].order == order)
+			return &st->sites[i];
+	return NULL;
+}
+
+static const uint64_t anon_stack[] = { 0x1010, 0x1120, 0x1230, 0x1340,
+				       0x1450, 0x1560 };
+
+/* Matching by pfn, bytes by order, the summary groups. */
+static void test_summary(void)
+{
+	struct kmem_agg a;
+	struct kmem_event e;
+	const struct page_summary *s = &a.page.sum;
+
+	kmem_agg_init(&a);
+	kmem_agg_configure(&a, &sym, NULL, stderr);
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 1));	/* A 4K */
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x200, 2, 1));	/* B 16K */
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 1, 0x300, 0, 0));	/* C 4K */
+	e = ev_page(KMEM_EV_PAGE_ALLOC, 1, 0, 3, 0);		/* failed */
+	e.page_valid = false;
+	feed(&a, e);
+	feed(&a, ev_page(KMEM_EV_PAGE_FREE, 1, 0x100, 0, 0));	/* A freed */
+	feed(&a, ev_page(KMEM_EV_PAGE_FREE_BATCHED, 1, 0x100, 0, 0));
+	feed(&a, ev_page(KMEM_EV_PAGE_FREE, 0, 0x900, 1, 0));	/* 8K only */
+	feed(&a, ev_page(KMEM_EV_PAGE_FREE, 0, 0x900, 1, 0));	/* double */
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x300, 0, 2));	/* C missed */
+	kmem_agg_finish(&a);
+
+	CHECK_U64(s->allocs, 4);			/* A B C C' */
+	CHECK_U64(s->alloc_bytes, 4096 * 3 + 16384);
+	CHECK_U64(s->failures, 1);
+	CHECK_U64(s->failure_bytes, 32768);		/* order 3 */
+	CHECK_U64(s->frees, 3);			/* A, 0x900 twice */
+	CHECK_U64(s->batched_frees, 1);		/* marker only */
+	CHECK_U64(s->alloc_freed_count, 1);
+	CHECK_U64(s->alloc_freed_bytes, 4096);
+	CHECK_U64(s->free_only_count, 1);
+	CHECK_U64(s->free_only_bytes, 8192);		/* its own order 1 */
+	CHECK_U64(s->free_bytes, 4096 + 8192);
+	CHECK_U64(s->double_frees, 1);
+	CHECK_U64(s->missed_frees, 1);
+	CHECK_U64(s->missed_free_bytes, 4096);
+	CHECK_U64(s->live_count, 2);			/* B, C' */
+	CHECK_U64(s->live_bytes, 16384 + 4096);
+	CHECK_U64(page_alloc_only_count(s), 3);
+	CHECK_U64(s->order_mt[0][1], 1);		/* A */
+	CHECK_U64(s->order_mt[2][1], 1);		/* B */
+	CHECK_U64(s->order_mt[0][0], 1);		/* C */
+	CHECK_U64(s->order_mt[0][2], 1);		/* C' */
+	CHECK_U64(s->stacks, 0);
+	/* without stacks every allocation is "(no stack)" */
+	CHECK(find_site(&a.page, PAGE_NO_STACK, 0) != NULL);
+	kmem_agg_release(&a);
+}
+
+/* Before 3.3: mm_page_free_direct and mm_pagevec_free both free. */
+static void test_pre_3_3(void)
+{
+	struct kmem_agg a;
+	struct kmem_event e;
+
+	kmem_agg_init(&a);
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 0));
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x200, 0, 0));
+	feed(&a, ev_page(KMEM_EV_PAGE_FREE, 0, 0x100, 0, 0)); /* _direct */
+	e = ev_page(KMEM_EV_PAGE_FREE, 0, 0x200, 0, 0);	/* pagevec */
+	e.batched = true;
+	feed(&a, e);
+	CHECK_U64(a.page.sum.frees, 2);
+	CHECK_U64(a.page.sum.batched_frees, 1);
+	CHECK_U64(a.page.sum.alloc_freed_count, 2);
+	CHECK_U64(a.page.sum.live_count, 0);
+	kmem_agg_release(&a);
+}
+
+/* Call sites from the kernel_stack record that directly follows. */
+static void test_stacks(void)
+{
+	static const uint64_t pte_stack[] = { 0x1010, 0x1120, 0x1610, 0x1560 };
+	static const uint64_t all_skipped[] = { 0x1010, 0x1120 };
+	const struct page_site *s;
+	struct kmem_agg a;
+	struct kmem_event e;
+
+	offset_now = 1000;
+	kmem_agg_init(&a);
+	kmem_agg_configure(&a, &sym, NULL, stderr);
+	/* 1: stack right after, on the same CPU: do_anonymous_page */
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 1));
+	feed(&a, ev_stack(0, anon_stack, 6));
+	/* 2: the stack comes on another CPU: not this allocation's */
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x200, 0, 1));
+	feed(&a, ev_stack(1, anon_stack, 6));
+	/* 3: a stack, but 100 bytes further on: an event came between */
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x300, 0, 1));
+	offset_now += 100;
+	feed(&a, ev_stack(0, anon_stack, 6));
+	/* 4: pte_alloc_one, order 1 */
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x400, 1, 0));
+	feed(&a, ev_stack(0, pte_stack, 4));
+	/* 5: every frame skipped: the outermost frame */
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x500, 0, 0));
+	feed(&a, ev_stack(0, all_skipped, 2));
+	/* 6: freed before its stack arrives (another CPU frees it) */
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x600, 0, 1));
+	feed(&a, ev_page(KMEM_EV_PAGE_FREE, 1, 0x600, 0, 0));
+	e = ev_stack(0, anon_stack, 6);
+	feed(&a, e);
+	kmem_agg_finish(&a);
+
+	CHECK_U64(a.page.sum.stacks, 3);		/* 1, 4, 5 */
+	s = find_site(&a.page, 0x1400, 0);
+	CHECK(s && s->hits == 1 && s->live_count == 1);	/* 1 */
+	s = find_site(&a.page, PAGE_NO_STACK, 0);
+	CHECK(s && s->hits == 3);			/* 2, 3, 6 */
+	CHECK(s && s->live_count == 2);			/* 2, 3 */
+	s = find_site(&a.page, 0x1600, 1);
+	CHECK(s && s->hits == 1 && s->bytes == 8192);	/* 4 */
+	s = find_site(&a.page, 0x1100, 0);
+	CHECK(s && s->hits == 1);			/* 5 */
+	kmem_agg_release(&a);
+}
+
+/* kmem:skip= replaces the rules; a bad regex keeps the default. */
+static void test_skip_rules(void)
+{
+	struct kmem_agg a;
+	FILE *null = fopen("/dev/null", "w");
+
+	offset_now = 1000;
+	kmem_agg_init(&a);
+	/* skip everything up to __handle_mm_fault */
+	CHECK(kmem_agg_configure(&a, &sym, "^(trace_|__alloc|alloc_pages|"
+				 "vma_|do_anon)", null) == 0);
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 1));
+	feed(&a, ev_stack(0, anon_stack, 6));
+	kmem_agg_finish(&a);
+	CHECK(find_site(&a.page, 0x1500, 0) != NULL);
+	kmem_agg_release(&a);
+
+	kmem_agg_init(&a);
+	CHECK(kmem_agg_configure(&a, &sym, "(unclosed", null) == -1);
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 1));
+	feed(&a, ev_stack(0, anon_stack, 6));
+	kmem_agg_finish(&a);
+	CHECK(find_site(&a.page, 0x1400, 0) != NULL);	/* default rules */
+	kmem_agg_release(&a);
+	fclose(null);
+}
+
+/* Fallbacks, per process counters, zone lock and drains. */
+static void test_fallbacks_and_procs(void)
+{
+	struct kmem_agg a;
+	struct kmem_event e;
+	size_t i;
+	int seen = 0;
+
+	kmem_agg_init(&a);
+	e = ev_page(KMEM_EV_PAGE_EXTFRAG, 0, 0x100, 0, 1);
+	e.fallback_migratetype = 0;
+	e.fragmenting = true;
+	e.change_ownership = true;
+	feed(&a, e);
+	e = ev_page(KMEM_EV_PAGE_EXTFRAG, 0, 0x200, 0, 1);
+	e.fallback_migratetype = 0;
+	feed(&a, e);
+	e = ev_page(KMEM_EV_PAGE_ZONE_LOCKED, 1, 0x300, 0, 0);
+	e.percpu_refill = true;
+	feed(&a, e);
+	feed(&a, ev_page(KMEM_EV_PAGE_ZONE_LOCKED, 1, 0x400, 0, 0));
+	feed(&a, ev_page(KMEM_EV_PAGE_PCPU_DRAIN, 1, 0x500, 0, 0));
+
+	CHECK_U64(a.page.sum.fb[1][0].fallbacks, 2);
+	CHECK_U64(a.page.sum.fb[1][0].fragmenting, 1);
+	CHECK_U64(a.page.sum.fb[1][0].ownership, 1);
+	CHECK_U64(a.page.sum.zone_locked, 2);
+	CHECK_U64(a.page.sum.pcpu_refills, 1);
+	CHECK_U64(a.page.sum.pcpu_drains, 1);
+	for (i = 0; i < a.page.nr_procs; i++) {
+		const struct page_proc *p = &a.page.procs[i];
+
+		if (p->pid == 100) {		/* CPU 0's events */
+			seen++;
+			CHECK_U64(p->fallbacks, 2);
+			CHECK_U64(p->frag_fallbacks, 1);
+		} else if (p->pid == 101) {
+			seen++;
+			CHECK_U64(p->zone_locked, 2);
+			CHECK_U64(p->refills, 1);
+			CHECK_U64(p->drains, 1);
+		}
+	}
+	CHECK_U64(seen, 2);
+	kmem_agg_release(&a);
+}
+
+/* Linux 4.4 swapped the numbers of MOVABLE and RECLAIMABLE. */
+static void test_migratetype_names(void)
+{
+	struct kmem_symbolizer old = { .old_migratetypes = 1 };
+
+	CHECK_STR(migratetype_name(&sym, 0), "Unmovable");
+	CHECK_STR(migratetype_name(&sym, 1), "Movable");
+	CHECK_STR(migratetype_name(&sym, 2), "Reclaimable");
+	CHECK_STR(migratetype_name(&sym, 3), "Special");
+	CHECK_STR(migratetype_name(&old, 1), "Reclaimable");
+	CHECK_STR(migratetype_name(&old, 2), "Movable");
+	CHECK_STR(migratetype_name(&old, 5), "Special");
+}
+
+int main(void)
+{
+	RUN(test_summary);
+	RUN(test_pre_3_3);
+	RUN(test_stacks);
+	RUN(test_skip_rules);
+	RUN(test_fallbacks_and_procs);
+	RUN(test_migratetype_names);
+	UNIT_EXIT();
+}
