@@ -286,6 +286,9 @@ static void page_alloc(struct page_stats *st, const struct kmem_event *ev)
 		pr->allocs++;
 		pr->alloc_bytes += bytes;
 	}
+	if ((ev->gfp_flags & 0x08) && (ev->migratetype == 1 ||
+				       ev->migratetype == 2))
+		st->sum.movable_as[ev->migratetype]++;
 	pi = get_pfn(st, ev->pfn);
 	if (pi == U64_INDEX_NONE) {
 		st->oom++;
@@ -460,6 +463,21 @@ void page_finish(struct page_stats *st)
 
 	for (cpu = 0; cpu < st->nr_pending; cpu++)
 		finish_pending(st, (int)cpu, PAGE_NO_STACK);
+}
+
+/**
+ * page_old_migratetypes - the migration type numbering, from the events
+ * @s: the summary
+ *
+ * __GFP_MOVABLE is bit 0x08 in every kernel, and mm_page_alloc reports
+ * the migration type the flags ask for: MOVABLE is 2 before Linux 4.4,
+ * 1 since.  For traces whose format does not tell.
+ *
+ * Return: 1 if the events number MOVABLE 2 (before 4.4), else 0.
+ */
+int page_old_migratetypes(const struct page_summary *s)
+{
+	return s->movable_as[2] > s->movable_as[1];
 }
 
 /**

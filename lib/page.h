@@ -85,6 +85,8 @@ struct page_summary {
 	uint64_t live_count, live_bytes;
 	uint64_t zone_locked, pcpu_refills, pcpu_drains;
 	uint64_t stacks;	/* allocations whose stack was seen */
+	/* allocations asking __GFP_MOVABLE (0x08) by migratetype 1 and 2 */
+	uint64_t movable_as[3];
 	uint64_t order_mt[PAGE_MAX_ORDER][PAGE_NR_MT];
 	struct page_fallback fb[PAGE_NR_MT][PAGE_NR_MT];
 };
@@ -140,6 +142,7 @@ int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 void page_stats_release(struct page_stats *st);
 void page_account(struct page_stats *st, const struct kmem_event *ev);
 void page_finish(struct page_stats *st);
+int page_old_migratetypes(const struct page_summary *s);
 uint64_t page_alloc_only_count(const struct page_summary *s);
 uint64_t page_alloc_only_bytes(const struct page_summary *s);
 

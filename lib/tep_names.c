@@ -40,6 +40,9 @@ static const char *gfp(void *priv, uint64_t flags, char *buf, size_t len)
 
 	if (!ev || fmt_probe(ev, "gfp_flags", flags, "gfp_flags", buf, len))
 		return NULL;
+	/* a print fmt libtraceevent could not parse prints the raw value */
+	if (flags && !strpbrk(buf, "GHIJKLMNOPQRSTUVWXYZ_"))
+		return NULL;
 	return buf;
 }
 
@@ -58,7 +61,8 @@ static const char *comm(void *priv, int pid)
  * __GFP_WAIT.  The trace's own flag table tells which kernel it is.
  *
  * Return: 1 for the old numbering (1 = Reclaimable, 2 = Movable), 0 for
- * today's, or when the trace has no GFP flag table.
+ * today's, -1 when the format does not tell (no flag table, or a print
+ * fmt libtraceevent cannot parse): see page_old_migratetypes().
  */
 int kmem_tep_old_migratetypes(struct tep_handle *tep)
 {
@@ -67,8 +71,11 @@ int kmem_tep_old_migratetypes(struct tep_handle *tep)
 
 	if (!ev || fmt_probe(ev, "gfp_flags", 0x10, "gfp_flags", buf,
 			     sizeof(buf)))
+		return -1;
+	if (strstr(buf, "RECLAIMABLE"))
 		return 0;
-	return strstr(buf, "RECLAIMABLE") == NULL;
+	/* a name other than RECLAIMABLE (GFP_WAIT); digits: no table */
+	return strpbrk(buf, "GHIJKLMNOPQRSTUVWXYZ_") ? 1 : -1;
 }
 
 /**
