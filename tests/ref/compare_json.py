@@ -342,9 +342,14 @@ def check_eq(got, want, what, where, problems):
 
 
 def tables(text):
-    """{kind: [row cells]} of the tables printed on stdout."""
+    """{kind: [row cells]} of the slab tables printed on stdout (they
+    come before the slab summary; the page allocator's come after)."""
     out = {}
     lines = text.splitlines()
+    for n, line in enumerate(lines):
+        if line.startswith(" SUMMARY (slab allocator)"):
+            lines = lines[:n]
+            break
     i = 0
     while i < len(lines):
         line = lines[i]
