@@ -41,6 +41,17 @@ int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
 }
 
 /**
+ * kmem_agg_set_numa - a topology for the cross-node figures
+ * @a: the aggregate, before its first event
+ * @numa: the topology (must outlive @a), or NULL
+ */
+void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa)
+{
+	a->slab.numa = numa;
+	a->page.numa = numa;
+}
+
+/**
  * kmem_agg_finish - the end of the stream
  * @a: the aggregate
  *

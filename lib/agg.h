@@ -27,6 +27,7 @@ struct kmem_agg {
 void kmem_agg_init(struct kmem_agg *a);
 int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
 		       const char *skip, FILE *err);
+void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa);
 void kmem_agg_finish(struct kmem_agg *a);
 void kmem_agg_release(struct kmem_agg *a);
 void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev);

@@ -24,6 +24,8 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	{ "merge-pids", NULL, NULL, "Per-process table per command, not pid" },
 	{ "skip", "REGEX", "",
 	  "Stack frames that are not page call sites (replaces the rules)" },
+	{ "numa", "FILE", "",
+	  "CPU and memory to node map, for cross-node figures" },
 	{ "sort", "KEY[,KEY...]", "bytes,hit",
 	  "Sort keys: " SORT_KEYS },
 	{ "lines", "N", "20", "Rows per table (0: all)" },
@@ -71,7 +73,8 @@ void kmem_opts_release(struct kmem_opts *o)
 	free(o->json);
 	free(o->output);
 	free(o->skip);
-	o->json = o->output = o->skip = NULL;
+	free(o->numa);
+	o->json = o->output = o->skip = o->numa = NULL;
 }
 
 static int parse_sort(struct kmem_opts *o, const char *v, FILE *err)
@@ -195,6 +198,8 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		return set_string(&o->json, name, value, "PATH", err);
 	if (!strcmp(name, "output"))
 		return set_string(&o->output, name, value, "PATH", err);
+	if (!strcmp(name, "numa"))
+		return set_string(&o->numa, name, value, "FILE", err);
 	if (!strcmp(name, "skip"))
 		return set_string(&o->skip, name, value, "REGEX", err);
 	fprintf(err, "kmem: unknown option '%s'\n", name);

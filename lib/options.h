@@ -40,6 +40,7 @@ struct kmem_opts {
 	bool per_process;	/* page allocator activity per process */
 	bool merge_pids;	/* ... per command name */
 	char *skip;		/* frames to skip for page call sites */
+	char *numa;		/* topology file for cross-node figures */
 	unsigned int lines;	/* rows per table, 0 = all */
 	enum kmem_sort_key sort[KMEM_MAX_SORT_KEYS];
 	int nr_sort;

@@ -225,6 +225,19 @@ static uint64_t bytes_of(const struct page_stats *st, int order)
 	return (uint64_t)st->page_size << order;
 }
 
+/* Is the page on another node than the CPU?  (Known nodes only.) */
+static bool cross_node(const struct page_stats *st,
+		       const struct kmem_event *ev)
+{
+	int pn, cn;
+
+	if (!st->numa || ev->page_ptr)
+		return false;
+	pn = kmem_numa_pfn(st->numa, ev->pfn);
+	cn = kmem_numa_cpu(st->numa, ev->cpu);
+	return pn >= 0 && cn >= 0 && pn != cn;
+}
+
 static int mt_index(int mt)
 {
 	return mt < 0 || mt >= PAGE_NR_MT ? PAGE_NR_MT - 1 : mt;
@@ -286,6 +299,10 @@ static void page_alloc(struct page_stats *st, const struct kmem_event *ev)
 		pr->allocs++;
 		pr->alloc_bytes += bytes;
 	}
+	if (cross_node(st, ev)) {
+		st->sum.remote_allocs++;
+		st->sum.remote_alloc_bytes += bytes;
+	}
 	if ((ev->gfp_flags & 0x08) && (ev->migratetype == 1 ||
 				       ev->migratetype == 2))
 		st->sum.movable_as[ev->migratetype]++;
@@ -310,6 +327,12 @@ static void page_free(struct page_stats *st, const struct kmem_event *ev)
 		pr->batched += ev->batched;
 	}
 	pi = u64_index_find(&st->pfn_ix, ev->pfn);
+	if (cross_node(st, ev)) {
+		st->sum.cross_frees++;
+		st->sum.cross_free_bytes += pi != U64_INDEX_NONE &&
+					    st->pfns[pi].live ?
+					    st->pfns[pi].cur_bytes : bytes;
+	}
 	if (pi == U64_INDEX_NONE) {
 		st->sum.free_only_count++;
 		st->sum.free_only_bytes += bytes;

@@ -15,6 +15,7 @@
 
 #include "hashtab.h"
 #include "kmem_event.h"
+#include "numa.h"
 #include "symbols.h"
 
 #define PAGE_MAX_ORDER 16	/* orders counted in the order table */
@@ -85,6 +86,9 @@ struct page_summary {
 	uint64_t live_count, live_bytes;
 	uint64_t zone_locked, pcpu_refills, pcpu_drains;
 	uint64_t stacks;	/* allocations whose stack was seen */
+	/* with a topology: pages of another node than the CPU's */
+	uint64_t remote_allocs, remote_alloc_bytes;
+	uint64_t cross_frees, cross_free_bytes;
 	/* allocations asking __GFP_MOVABLE (0x08) by migratetype 1 and 2 */
 	uint64_t movable_as[3];
 	uint64_t order_mt[PAGE_MAX_ORDER][PAGE_NR_MT];
@@ -129,6 +133,7 @@ struct page_stats {
 	struct u64_index frame_ix;
 
 	const struct kmem_symbolizer *sym;
+	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
 	regex_t skip;
 	bool have_skip;
 

@@ -240,6 +240,16 @@ static void summary_block(const struct kmem_report_ctx *r, struct kvblock *b)
 		snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
 			 "(pfn reused; its free was not recorded)");
 	}
+	if (!r->agg->page.numa)
+		return;
+	kv_gap(b);
+	add_pages(b, "Remote allocations", s->remote_allocs,
+		  s->remote_alloc_bytes);
+	snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
+		 "(page on another node than the CPU)");
+	add_pages(b, "Cross-node frees", s->cross_frees, s->cross_free_bytes);
+	snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
+		 "(freed on another node than the page's)");
 }
 
 static void print_stacks_note(const struct kmem_report_ctx *r, FILE *out)
@@ -334,6 +344,10 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 	summary_block(r, &b);
 	kv_print(&b, out);
 	print_stacks_note(r, out);
+	if (!r->agg->page.numa)
+		fprintf(out, "\n Cross-node figures need a topology: "
+			     "-O kmem:numa=FILE (Documentation/kmem-numa.txt)."
+			     "\n");
 	fputc('\n', out);
 	print_orders(r, out);
 	print_fallbacks(r, out);
@@ -486,6 +500,22 @@ static void json_extfrag(const struct kmem_report_ctx *r, struct json *j)
 	json_close(j, ']');
 }
 
+static void json_cross_node(const struct kmem_report_ctx *r, struct json *j)
+{
+	const struct page_summary *s = &r->agg->page.sum;
+
+	if (!r->agg->page.numa) {
+		json_str(j, "cross_node", NULL);
+		return;
+	}
+	json_open(j, "cross_node", '{');
+	json_count_bytes(j, "remote_allocs", s->remote_allocs,
+			 s->remote_alloc_bytes);
+	json_count_bytes(j, "cross_frees", s->cross_frees,
+			 s->cross_free_bytes);
+	json_close(j, '}');
+}
+
 /**
  * page_json - write the "page" member of the JSON document
  * @r: what to write
@@ -504,6 +534,7 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 	json_pfns(r, j);
 	json_extfrag(r, j);
 	json_procs(r, j);
+	json_cross_node(r, j);
 	json_close(j, '}');
 }
 

@@ -261,6 +261,18 @@ static void summary_groups(const struct slab_summary *s, struct kvblock *b)
 			s->live_bytes);
 }
 
+static void summary_numa(const struct slab_stats *st, struct kvblock *b)
+{
+	struct kv_line *l;
+
+	if (!st->numa)
+		return;
+	l = kv_add(b, "Cross-node allocations", "");
+	fmt_count(l->value, st->sum.cross_node_allocs);
+	snprintf(l->note, sizeof(l->note),
+		 "(asked for another node than the CPU's)");
+}
+
 static void summary_anomalies(const struct slab_stats *st, struct kvblock *b)
 {
 	const struct slab_summary *s = &st->sum;
@@ -299,6 +311,7 @@ static void print_summary(const struct kmem_report_ctx *r, FILE *out)
 		     " ========================\n\n");
 	kv_init(&b);
 	summary_groups(&r->agg->slab.sum, &b);
+	summary_numa(&r->agg->slab, &b);
 	summary_anomalies(&r->agg->slab, &b);
 	kv_print(&b, out);
 }
@@ -374,6 +387,10 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "double_frees", s->double_frees);
 	json_u64(j, "null_frees", s->null_frees);
 	json_u64(j, "zero_size_allocs", s->zero_size_allocs);
+	if (r->agg->slab.numa)
+		json_u64(j, "cross_node_allocs", s->cross_node_allocs);
+	else
+		json_str(j, "cross_node_allocs", NULL);
 	json_close(j, '}');
 }
 

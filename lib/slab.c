@@ -231,6 +231,10 @@ static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 	s->hits++;
 	s->bytes_req += ev->bytes_req;
 	s->bytes_alloc += ev->bytes_alloc;
+	if (st->numa && ev->node >= 0 &&
+	    kmem_numa_cpu(st->numa, ev->cpu) >= 0 &&
+	    kmem_numa_cpu(st->numa, ev->cpu) != ev->node)
+		st->sum.cross_node_allocs++;
 	st->sum.allocs++;
 	st->sum.bytes_req += ev->bytes_req;
 	st->sum.bytes_alloc += ev->bytes_alloc;

@@ -14,6 +14,7 @@
 
 #include "hashtab.h"
 #include "kmem_event.h"
+#include "numa.h"
 
 #define SLAB_NO_CACHE U64_INDEX_NONE
 
@@ -86,6 +87,7 @@ struct slab_summary {
 	uint64_t cross_cpu_frees;
 	uint64_t live_count;
 	uint64_t live_bytes;
+	uint64_t cross_node_allocs;	/* with a topology */
 };
 
 struct slab_stats {
@@ -107,6 +109,7 @@ struct slab_stats {
 	char *names;			/* interned cache names */
 	size_t names_len, names_cap;
 
+	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
 	uint64_t oom;			/* events dropped: out of memory */
 };
 

@@ -12,6 +12,7 @@
 
 #include "agg.h"
 #include "decode.h"
+#include "numa.h"
 #include "options.h"
 #include "symbols.h"
 
@@ -38,6 +39,7 @@ struct kmem_plugin {
 	struct kmem_opts opts;
 	struct kmem_symbolizer sym;
 	struct kmem_agg agg;
+	struct kmem_numa numa;
 	struct slot_ctx slots[KMEM_NR_SLOTS];
 	struct stack_hook stack;
 	bool active;		/* kmem:stat or kmem:json given: aggregate */

@@ -86,6 +86,9 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	kp->active = kp->opts.stat || kp->opts.json;
 	if (kp->active) {
 		kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, stderr);
+		if (kp->opts.numa &&
+		    !kmem_numa_load(&kp->numa, kp->opts.numa, stderr))
+			kmem_agg_set_numa(&kp->agg, &kp->numa);
 		kp->ordinal = input_label(kp->label, sizeof(kp->label));
 	}
 	register_handlers(kp);
@@ -164,5 +167,6 @@ EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	free(kp->options);
 	kmem_opts_release(&kp->opts);
 	kmem_agg_release(&kp->agg);
+	kmem_numa_release(&kp->numa);
 	free(kp);
 }

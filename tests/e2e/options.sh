@@ -78,7 +78,7 @@ check json-alone-same-json cmp -s "$WORK/def.json" "$WORK/nostat.json"
 
 # trace-cmd list -O lists every option with a description
 TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd list -O >"$WORK/list" 2>&1
-for o in stat slab caller alloc cache page live per-process merge-pids skip sort lines raw-ip json output; do
+for o in stat slab caller alloc cache page live per-process merge-pids numa skip sort lines raw-ip json output; do
 	check "list-O-$o" python3 - "$WORK/list" "$o" <<'PY'
 import sys
 txt = open(sys.argv[1]).read()

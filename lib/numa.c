@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * NUMA topology files (see numa.h and Documentation/kmem-numa.txt).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numa.h"
+
+static int set_cpu(struct kmem_numa *n, int cpu, int node)
+{
+	int *p, i;
+
+	if (cpu >= n->nr_cpus) {
+		p = realloc(n->cpu_node, sizeof(*p) * (size_t)(cpu + 1));
+		if (!p)
+			return -1;
+		for (i = n->nr_cpus; i <= cpu; i++)
+			p[i] = -1;
+		n->cpu_node = p;
+		n->nr_cpus = cpu + 1;
+	}
+	n->cpu_node[cpu] = node;
+	return 0;
+}
+
+static int add_range(struct kmem_numa *n, uint64_t start, uint64_t end,
+		     int node)
+{
+	struct numa_range *p = realloc(n->ranges, sizeof(*p) *
+				       (size_t)(n->nr_ranges + 1));
+
+	if (!p)
+		return -1;
+	n->ranges = p;
+	p[n->nr_ranges].start = start;
+	p[n->nr_ranges].end = end;
+	p[n->nr_ranges].node = node;
+	n->nr_ranges++;
+	return 0;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct numa_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* One line; 0 ok (or blank/comment), -1 malformed, -2 out of memory. */
+static int parse_line(struct kmem_numa *n, const char *line)
+{
+	unsigned long long a, b;
+	int cpu, node, end = 0;
+
+	if (line[strspn(line, " \t\r\n")] == '\0' ||
+	    line[strspn(line, " \t")] == '#')
+		return 0;
+	if (sscanf(line, " cpu %d node %d %n", &cpu, &node, &end) == 2 &&
+	    !line[end] && cpu >= 0 && cpu < 65536 && node >= 0)
+		return set_cpu(n, cpu, node) ? -2 : 0;
+	if (sscanf(line, " mem %lli-%lli node %d %n", &a, &b, &node, &end) ==
+		    3 && !line[end] && a < b && node >= 0)
+		return add_range(n, a, b, node) ? -2 : 0;
+	return -1;
+}
+
+/**
+ * kmem_numa_load - read a topology file
+ * @n: filled in (release with kmem_numa_release(), also on error)
+ * @path: the file
+ * @err: where a problem is reported, in one line
+ *
+ * Return: 0 on success, -1 on error (unreadable, malformed line,
+ * overlapping memory ranges).
+ */
+int kmem_numa_load(struct kmem_numa *n, const char *path, FILE *err)
+{
+	char line[256];
+	int lineno = 0, i, rc = 0;
+	FILE *f;
+
+	memset(n, 0, sizeof(*n));
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(err, "kmem: cannot read topology '%s': %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	while (!rc && fgets(line, sizeof(line), f)) {
+		lineno++;
+		rc = parse_line(n, line);
+	}
+	fclose(f);
+	if (rc) {
+		fprintf(err, "kmem: %s:%d: %s (expected 'cpu N node M' or "
+			"'mem START-END node M')\n", path, lineno,
+			rc == -2 ? "out of memory" : "bad line");
+		return -1;
+	}
+	qsort(n->ranges, (size_t)n->nr_ranges, sizeof(*n->ranges), cmp_range);
+	for (i = 1; i < n->nr_ranges; i++)
+		if (n->ranges[i].start < n->ranges[i - 1].end) {
+			fprintf(err, "kmem: %s: memory ranges overlap at pfn "
+				"0x%" PRIx64 "\n", path, n->ranges[i].start);
+			return -1;
+		}
+	if (!n->nr_cpus || !n->nr_ranges) {
+		fprintf(err, "kmem: %s: no %s lines\n", path,
+			n->nr_cpus ? "mem" : "cpu");
+		return -1;
+	}
+	return 0;
+}
+
+/**
+ * kmem_numa_release - free a topology
+ * @n: the topology
+ */
+void kmem_numa_release(struct kmem_numa *n)
+{
+	free(n->cpu_node);
+	free(n->ranges);
+	memset(n, 0, sizeof(*n));
+}
+
+/**
+ * kmem_numa_cpu - the node of a CPU
+ * @n: the topology
+ * @cpu: the CPU
+ *
+ * Return: its node, or -1 if the topology does not say.
+ */
+int kmem_numa_cpu(const struct kmem_numa *n, int cpu)
+{
+	return cpu >= 0 && cpu < n->nr_cpus ? n->cpu_node[cpu] : -1;
+}
+
+/**
+ * kmem_numa_pfn - the node of a page frame
+ * @n: the topology
+ * @pfn: the page frame number
+ *
+ * Return: its node, or -1 if no range holds it (binary search).
+ */
+int kmem_numa_pfn(const struct kmem_numa *n, uint64_t pfn)
+{
+	int lo = 0, hi = n->nr_ranges - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct numa_range *r = &n->ranges[mid];
+
+		if (pfn < r->start)
+			hi = mid - 1;
+		else if (pfn >= r->end)
+			lo = mid + 1;
+		else
+			return r->node;
+	}
+	return -1;
+}
