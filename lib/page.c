@@ -394,6 +394,24 @@ static uint64_t stack_callsite(struct page_stats *st,
 
 /* Ring-buffer headers (and a time extend) between two records. */
 #define STACK_GAP_MAX 24
+/* ... or a ring-buffer page header (16 bytes) and those at a page start */
+#define PAGE_START_MAX (16 + STACK_GAP_MAX)
+
+/*
+ * Does the record at @off directly follow the one that ended at @end in
+ * the same CPU's buffer: a few header bytes later, or first thing on
+ * the next ring-buffer page?
+ */
+static bool follows(const struct page_stats *st, uint64_t end, uint64_t off)
+{
+	uint64_t ps = st->page_size;
+
+	if (off < end)
+		return false;
+	if (off - end <= STACK_GAP_MAX)
+		return true;
+	return end && off / ps == (end - 1) / ps + 1 && off % ps <= PAGE_START_MAX;
+}
 
 static void page_stack(struct page_stats *st, const struct kmem_event *ev)
 {
@@ -401,8 +419,7 @@ static void page_stack(struct page_stats *st, const struct kmem_event *ev)
 
 	if (!pd || !pd->active)
 		return;
-	if (ev->rec_offset < pd->rec_end ||
-	    ev->rec_offset - pd->rec_end > STACK_GAP_MAX) {
+	if (!follows(st, pd->rec_end, ev->rec_offset)) {
 		finish_pending(st, ev->cpu, PAGE_NO_STACK);
 		return;
 	}

@@ -421,8 +421,8 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 	json_open(j, NULL, '{');
 	json_str(j, "callsite", fmt_callsite_of(r, buf, s->callsite));
 	json_str(j, "address", fmt_addr(buf, s->callsite));
-	json_u64(j, "hits", s->hits);
-	json_u64(j, "bytes", s->bytes);
+	json_u64(j, "hits", r->o->live ? s->live_count : s->hits);
+	json_u64(j, "bytes", r->o->live ? s->live_bytes : s->bytes);
 	json_u64(j, "order", (uint64_t)s->order);
 	json_str(j, "migratetype", migratetype_name(r->sym, s->migratetype));
 	json_str(j, "gfp", fmt_gfp(buf, sizeof(buf), r->sym, s->gfp));
@@ -443,7 +443,7 @@ static void json_pfn(const struct kmem_report_ctx *r, struct json *j,
 	json_open(j, NULL, '{');
 	json_str(j, "pfn", fmt_addr(buf, p->pfn));
 	json_u64(j, "hits", p->hits);
-	json_u64(j, "bytes", p->bytes);
+	json_u64(j, "bytes", r->o->live ? p->cur_bytes : p->bytes);
 	json_u64(j, "frees", p->frees);
 	json_u64(j, "order", (uint64_t)p->order);
 	json_str(j, "migratetype", migratetype_name(r->sym, p->migratetype));
