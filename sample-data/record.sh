@@ -1,8 +1,12 @@
 #!/bin/bash
-# record.sh - record slab allocator events (kmalloc, kfree, kmem_cache_alloc,
-# kmem_cache_free) of one workload into a trace-cmd .dat file, for the kmem
-# plugin (trace-cmd report -O kmem:stat).  The files in sample-data/ were
-# made with it; see sample-data/README.md.
+# record.sh - record kmem events of one workload into a trace-cmd .dat file,
+# for the kmem plugin (trace-cmd report -O kmem:stat): by default the slab
+# allocator events (kmalloc, kfree, kmem_cache_alloc, kmem_cache_free), with
+# -e also or instead the page allocator events (mm_page_alloc, mm_page_free,
+# mm_page_free_batched, mm_page_alloc_zone_locked, mm_page_pcpu_drain,
+# mm_page_alloc_extfrag), optionally with kernel stacks (-T: a kernel_stack
+# record after every event; -t: after every mm_page_alloc only).  The files
+# in sample-data/ were made with it; see sample-data/README.md.
 #
 # WHY NOT `trace-cmd record`: on machines like the one these samples were
 # recorded on (a VM/container running Linux 6.18, even as root),
@@ -10,7 +14,8 @@
 # /proc/sys/kernel/ftrace_enabled.  This script therefore does by hand what
 # record would do: it enables the events by writing tracefs files
 # (events/kmem/NAME/enable, buffer_size_kb, set_event_pid, options/event-fork,
-# tracing_on), runs the workload, stops tracing, and saves the ring buffer
+# options/stacktrace, events/kmem/mm_page_alloc/trigger, tracing_on), runs
+# the workload, stops tracing, and saves the ring buffer
 # with `trace-cmd extract`, which also stores /proc/kallsyms (call sites then
 # print as symbol+0xoff) and the event formats.
 #
@@ -23,10 +28,12 @@
 # The top-level tracefs buffer is used (trace-cmd 3.1 `extract -B INSTANCE`
 # consumes the top-level buffer anyway, and removes the instance).  The
 # script refuses to start if that buffer looks in use (events enabled,
-# set_event_pid set, a tracer set) unless -f is given.  On every exit it
-# restores what it changed: the events it enabled are disabled again,
-# tracing_on, buffer_size_kb, set_event_pid and options/event-fork get their
-# old values, and the buffer is cleared.
+# set_event_pid set, a tracer set, options/stacktrace on, a trigger on one
+# of the events) unless -f is given.  On every exit it restores what it
+# changed: the events it enabled are disabled again, the stacktrace trigger
+# it added is removed, tracing_on, buffer_size_kb, set_event_pid,
+# options/event-fork and options/stacktrace get their old values, and the
+# buffer is cleared.
 #
 # Needs root, tracefs, trace-cmd (3.x writes a zstd-compressed v7 file; the
 # stored kallsyms then take ~1.1 MB).
@@ -36,10 +43,12 @@ prog=${0##*/}
 
 usage() {
 	cat <<EOF
-Usage: $prog [-o OUT.dat] [-b BUFFER_KB] [-e EVENTS] [-a] [-f] WORKLOAD [ARG...]
+Usage: $prog [-o OUT.dat] [-b BUFFER_KB] [-e EVENTS] [-T | -t] [-a] [-f]
+              WORKLOAD [ARG...]
        $prog -h | --help
 
-Record slab allocator events of WORKLOAD into OUT.dat (default: slab.dat).
+Record kmem events of WORKLOAD into OUT.dat: slab allocator events by
+default, page allocator events with -e page (or both: -e slab,page).
 
 NOTE: \`trace-cmd record\` fails on machines like the one this was written
 on (EPERM writing set_ftrace_pid and /proc/sys/kernel/ftrace_enabled), so
@@ -55,20 +64,47 @@ and nothing else is recorded) or one of these built-in workloads:
   pingpong    two python3 processes pinned to CPU 0 and CPU 1 exchanging
               \$N (default 1500) 200-byte messages over a socketpair
               (socket buffers freed on the other CPU: cross-CPU frees)
+  page-mix    page allocator: python3 maps \$MB (default 20) MB of
+              anonymous memory, writes to every page and unmaps it; dd
+              writes a \$FILE_MB (default 8) MB file in \${TMPDIR:-/tmp}
+              and fsyncs it, drops it from the page cache (dd
+              iflag=nocache count=0), reads it back into the page cache,
+              and rm removes it (which frees that page cache)
+  pipe-fill   page allocator: python3 fills \$N (default 64) pipes of 1 MB
+              (F_SETPIPE_SZ) and exits: \$N MB of unmovable order-0 pages
+              (pipe buffers) allocated and, at exit, freed.  Steals
+              pageblocks from other migrate types (mm_page_alloc_extfrag)
+              once the free pages of unmovable pageblocks (see
+              /proc/pagetypeinfo) run out: run a larger pipe-fill outside
+              the recording first to use them up (sample-data/README.md)
 
 Options:
-  -o OUT.dat     output file (default slab.dat)
+  -o OUT.dat     output file (default slab.dat when only slab events are
+                 recorded, page.dat when only page events, else kmem.dat)
   -b BUFFER_KB   per-CPU ring buffer size in KB (default 20000); too small
                  a buffer loses events (the count is printed at the end)
-  -e EVENTS      comma-separated kmem events to enable (default
-                 kmalloc,kfree,kmem_cache_alloc,kmem_cache_free; also
-                 kmalloc_node,kmem_cache_alloc_node on kernels before 6.1)
+  -e EVENTS      comma-separated kmem events to enable (default: slab), any
+                 of kmalloc, kfree, kmem_cache_alloc, kmem_cache_free (also
+                 kmalloc_node, kmem_cache_alloc_node on kernels before 6.1),
+                 mm_page_alloc, mm_page_free, ... (see events/kmem in
+                 tracefs), or the shorthands
+                   slab  kmalloc,kfree,kmem_cache_alloc,kmem_cache_free
+                   page  mm_page_alloc,mm_page_free,mm_page_free_batched,
+                         mm_page_alloc_zone_locked,mm_page_pcpu_drain,
+                         mm_page_alloc_extfrag (those this kernel has)
+                 e.g. -e page, -e slab,page, -e mm_page_alloc,mm_page_free
+  -T             kernel stacks for every event: options/stacktrace, a
+                 kernel_stack record after each recorded event (large:
+                 ~100-300 bytes each; raise -b for long workloads)
+  -t             kernel stacks for page allocations only: a \`stacktrace\`
+                 trigger on mm_page_alloc (needs mm_page_alloc in -e)
   -a             record all processes, not just the workload's tree
   -f             proceed even if the tracefs buffer looks in use
   -h, --help     this text
 
 Must run as root.  tracefs state is restored on exit (see the script's
-header comment).
+header comment).  The summary line at the end counts slab, page and
+kernel_stack records and the events the ring buffer lost.
 EOF
 }
 
@@ -77,9 +113,11 @@ die() {
 	exit 1
 }
 
-out=slab.dat
+out=
 bufkb=20000
-events=kmalloc,kfree,kmem_cache_alloc,kmem_cache_free
+events=slab
+stack=0		# options/stacktrace (-T)
+trig=0		# stacktrace trigger on mm_page_alloc (-t)
 allpids=0
 force=0
 
@@ -89,6 +127,8 @@ while [ $# -gt 0 ]; do
 	-o) [ $# -ge 2 ] || die "-o needs an argument"; out=$2; shift 2 ;;
 	-b) [ $# -ge 2 ] || die "-b needs an argument"; bufkb=$2; shift 2 ;;
 	-e) [ $# -ge 2 ] || die "-e needs an argument"; events=$2; shift 2 ;;
+	-T) stack=1; shift ;;
+	-t) trig=1; shift ;;
 	-a) allpids=1; shift ;;
 	-f) force=1; shift ;;
 	--) shift; break ;;
@@ -100,6 +140,8 @@ done
 case $bufkb in
 '' | *[!0-9]*) die "-b: not a number: $bufkb" ;;
 esac
+[ "$stack" -eq 0 ] || [ "$trig" -eq 0 ] ||
+	die "-T and -t exclude each other (-T already stacks every event)"
 [ "$(id -u)" -eq 0 ] || die "must run as root"
 command -v trace-cmd >/dev/null || die "trace-cmd not found"
 
@@ -128,6 +170,32 @@ for _ in range(n):
     a.recv(4096)
 os.wait()
 '
+pyanon='
+import mmap, sys
+n = int(sys.argv[1]) << 20
+m = mmap.mmap(-1, n, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)	# no page yet
+for i in range(0, n, mmap.PAGESIZE):
+    m[i] = 1	# the first write to each page faults it in
+m.close()	# munmap: the pages are freed
+'
+pypipes='
+import fcntl, os, sys
+F_SETPIPE_SZ = 1031	# linux/fcntl.h
+n = int(sys.argv[1])
+size = min(1 << 20, int(open("/proc/sys/fs/pipe-max-size").read()))
+chunk = b"x" * 65536
+pipes = []
+for _ in range(n):
+    r, w = os.pipe()
+    fcntl.fcntl(w, F_SETPIPE_SZ, size)
+    os.set_blocking(w, False)
+    try:
+        while True:
+            os.write(w, chunk)	# one unmovable page per 4 KB
+    except BlockingIOError:
+        pass	# full
+    pipes.append((r, w))	# held until exit, which frees them
+'
 case $1 in
 fs-walk)
 	[ $# -eq 1 ] || die "fs-walk takes no arguments"
@@ -144,6 +212,28 @@ pingpong)
 	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
 	set -- "$py" -c "$pyping" "${N:-1500}"
 	;;
+page-mix)
+	[ $# -eq 1 ] || die "page-mix takes no arguments"
+	py=$(command -v python3) || die "page-mix needs python3"
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	mb=${MB:-20} fmb=${FILE_MB:-8}
+	case $mb$fmb in '' | *[!0-9]*) die "page-mix: MB and FILE_MB must be numbers" ;; esac
+	set -- sh -c '
+		set -e
+		"$1" -c "$2" "$3"
+		f=$(mktemp "${TMPDIR:-/tmp}/page-mix.XXXXXX")
+		dd if=/dev/zero of="$f" bs=1M count="$4" conv=fsync status=none
+		dd if="$f" iflag=nocache count=0 status=none
+		dd if="$f" of=/dev/null bs=1M status=none
+		rm -f "$f"' page-mix "$py" "$pyanon" "$mb" "$fmb"
+	;;
+pipe-fill)
+	[ $# -eq 1 ] || die "pipe-fill takes no arguments"
+	py=$(command -v python3) || die "pipe-fill needs python3"
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	case ${N:-64} in '' | *[!0-9]*) die "pipe-fill: N must be a number" ;; esac
+	set -- "$py" -c "$pypipes" "${N:-64}"
+	;;
 esac
 
 # tracefs
@@ -159,22 +249,69 @@ if [ -z "$T" ]; then
 	mounted=1
 fi
 
+SLAB_EVENTS="kmalloc kfree kmem_cache_alloc kmem_cache_free"
+PAGE_EVENTS="mm_page_alloc mm_page_free mm_page_free_batched mm_page_alloc_zone_locked mm_page_pcpu_drain mm_page_alloc_extfrag"
 evlist=()
+declare -A seen=()
+add_event() {
+	[ -z "${seen[$1]:-}" ] || return 0
+	seen[$1]=1
+	evlist+=("$1")
+}
 IFS=, read -r -a evnames <<<"$events"
 for e in "${evnames[@]}"; do
-	[ -n "$e" ] || continue
 	e=${e#kmem:}
 	e=${e#kmem/}
-	[ -f "$T/events/kmem/$e/enable" ] || die "no such event: kmem/$e"
-	evlist+=("$e")
+	case $e in
+	'') ;;
+	slab) for s in $SLAB_EVENTS; do add_event "$s"; done ;;
+	page)
+		for s in $PAGE_EVENTS; do
+			if [ -f "$T/events/kmem/$s/enable" ]; then
+				add_event "$s"
+			else
+				echo "$prog: warning: this kernel has no kmem/$s; not recorded" >&2
+			fi
+		done
+		;;
+	*)
+		[ -f "$T/events/kmem/$e/enable" ] || die "no such event: kmem/$e"
+		add_event "$e"
+		;;
+	esac
 done
 [ ${#evlist[@]} -gt 0 ] || die "no events given"
+nslab=0 npage=0
+for e in "${evlist[@]}"; do
+	case $e in
+	mm_*) npage=$((npage + 1)) ;;
+	*) nslab=$((nslab + 1)) ;;
+	esac
+done
+if [ -z "$out" ]; then
+	if [ "$npage" -eq 0 ]; then out=slab.dat
+	elif [ "$nslab" -eq 0 ]; then out=page.dat
+	else out=kmem.dat
+	fi
+fi
+TRIG=$T/events/kmem/mm_page_alloc/trigger
+if [ "$trig" -eq 1 ]; then
+	[ -n "${seen[mm_page_alloc]:-}" ] || die "-t needs mm_page_alloc among the events (-e)"
+	[ -w "$TRIG" ] || die "no $TRIG (event triggers need Linux 3.14 or later)"
+fi
+[ -w "$T/options/stacktrace" ] || [ "$stack" -eq 0 ] ||
+	die "no $T/options/stacktrace"
 
 if [ "$force" -eq 0 ]; then
 	busy=
 	[ -z "$(cat "$T/set_event")" ] || busy="events enabled: $(tr '\n' ' ' <"$T/set_event")"
 	[ -z "$(cat "$T/set_event_pid")" ] || busy="$busy set_event_pid set;"
 	[ "$(cat "$T/current_tracer")" = nop ] || busy="$busy current_tracer is $(cat "$T/current_tracer");"
+	[ "$(cat "$T/options/stacktrace" 2>/dev/null || echo 0)" = 0 ] || busy="$busy options/stacktrace on;"
+	for e in "${evlist[@]}"; do
+		[ -z "$(grep -v '^#' "$T/events/kmem/$e/trigger" 2>/dev/null)" ] ||
+			busy="$busy a trigger on kmem/$e;"
+	done
 	[ -z "$busy" ] ||
 		die "tracefs buffer looks in use ($busy); stop that first or use -f"
 fi
@@ -182,6 +319,9 @@ fi
 # Save the state we touch.
 old_on=$(cat "$T/tracing_on")
 old_fork=$(cat "$T/options/event-fork")
+old_stack=$(cat "$T/options/stacktrace" 2>/dev/null || true)
+old_trig=0
+[ "$trig" -eq 0 ] || old_trig=$(grep -c '^stacktrace' "$TRIG" || true)
 old_pids=$(cat "$T/set_event_pid")
 old_buf=$(cat "$T/buffer_size_kb")
 declare -A old_cpu_buf=()
@@ -198,13 +338,17 @@ for e in "${evlist[@]}"; do
 	old_en[$e]=$(cat "$T/events/kmem/$e/enable")
 done
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/record-slab.XXXXXX")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/record-kmem.XXXXXX")
 wpid=
 
 restore() {
 	local rc=$? e f
 	set +e
 	echo 0 >"$T/tracing_on"
+	# only the trigger we added: there was no stacktrace trigger before
+	if [ "$trig" -eq 1 ] && [ "$old_trig" -eq 0 ] && grep -q '^stacktrace' "$TRIG"; then
+		echo '!stacktrace' >>"$TRIG"
+	fi
 	for e in "${!old_en[@]}"; do
 		# "X" (partly enabled) cannot be written back; leave it disabled
 		case ${old_en[$e]} in 0 | 1) echo "${old_en[$e]}" ;; *) echo 0 ;; esac \
@@ -213,6 +357,7 @@ restore() {
 	: >"$T/set_event_pid"
 	for p in $old_pids; do echo "$p" >>"$T/set_event_pid"; done
 	echo "$old_fork" >"$T/options/event-fork"
+	[ -z "$old_stack" ] || echo "$old_stack" >"$T/options/stacktrace"
 	: >"$T/trace"
 	if [ ${#old_cpu_buf[@]} -gt 0 ]; then
 		for f in "${!old_cpu_buf[@]}"; do echo "${old_cpu_buf[$f]}" >"$f"; done
@@ -237,6 +382,9 @@ echo 0 >"$T/tracing_on"
 echo "$bufkb" >"$T/buffer_size_kb"
 : >"$T/set_event_pid"
 for e in "${evlist[@]}"; do echo 0 >"$T/events/kmem/$e/enable"; done
+[ -z "$old_stack" ] || echo "$stack" >"$T/options/stacktrace"
+[ "$trig" -eq 0 ] ||
+	echo stacktrace >>"$TRIG" || die "cannot set a stacktrace trigger in $TRIG"
 
 # Start the workload, blocked on the fifo.
 mkfifo "$tmp/gate"
@@ -275,7 +423,10 @@ trace-cmd extract -o "$out" >"$tmp/extract.log" 2>&1 || {
 trace-cmd dump --summary "$out" 2>/dev/null | grep -q 'Kallsyms' ||
 	echo "$prog: warning: $out holds no kallsyms; call sites will print as addresses" >&2
 
-nrec=$(trace-cmd report -N "$out" 2>/dev/null |
-	grep -cE ' (kmalloc|kmalloc_node|kfree|kmem_cache_alloc|kmem_cache_alloc_node|kmem_cache_free): ' || true)
-printf '%s: %s: workload ran %.2f s, %s slab records, %s KB, events lost: %s\n' \
-	"$prog" "$out" "$(awk "BEGIN { print $end - $start }")" "$nrec" "$(du -k "$out" | cut -f1)" "$lost"
+trace-cmd report -N "$out" >"$tmp/report" 2>/dev/null || true
+nslabrec=$(grep -cE ' (kmalloc|kmalloc_node|kfree|kmem_cache_alloc|kmem_cache_alloc_node|kmem_cache_free): ' "$tmp/report" || true)
+npagerec=$(grep -cE ' mm_page_[a-z_]+: ' "$tmp/report" || true)
+nstack=$(grep -cE ' kernel_stack: ' "$tmp/report" || true)
+printf '%s: %s: workload ran %.2f s, %s slab records, %s page records, %s kernel_stack records, %s KB, events lost: %s\n' \
+	"$prog" "$out" "$(awk "BEGIN { print $end - $start }")" "$nslabrec" "$npagerec" "$nstack" \
+	"$(du -k "$out" | cut -f1)" "$lost"
