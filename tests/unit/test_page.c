@@ -206,6 +206,36 @@ static void test_stacks(void)
 	kmem_agg_release(&a);
 }
 
+/* A stack first on the next ring-buffer page still follows. */
+static void test_page_boundary(void)
+{
+	struct kmem_agg a;
+
+	kmem_agg_init(&a);
+	kmem_agg_configure(&a, &sym, NULL, stderr);
+	/* 0x100: no stack follows (the next allocation on CPU 0 does) */
+	offset_now = 4096 - 36;
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 1));
+	/* 0x200 ends 8 bytes before its page ends; its stack comes after
+	 * the next page's 16-byte header and a 4-byte event header */
+	offset_now = 2 * 4096 - 36;
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x200, 0, 1));
+	offset_now = 2 * 4096 + 20;
+	feed(&a, ev_stack(0, anon_stack, 6));
+	/* 200 bytes into the next page: something came between */
+	offset_now = 3 * 4096 - 36;
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x300, 0, 1));
+	offset_now = 3 * 4096 + 200;
+	feed(&a, ev_stack(0, anon_stack, 6));
+	kmem_agg_finish(&a);
+	CHECK_U64(a.page.sum.stacks, 1);		/* 0x200 */
+	CHECK(find_site(&a.page, 0x1400, 0) &&
+	      find_site(&a.page, 0x1400, 0)->hits == 1);
+	CHECK(find_site(&a.page, PAGE_NO_STACK, 0) &&
+	      find_site(&a.page, PAGE_NO_STACK, 0)->hits == 2);
+	kmem_agg_release(&a);
+}
+
 /* kmem:skip= replaces the rules; a bad regex keeps the default. */
 static void test_skip_rules(void)
 {
@@ -299,6 +329,7 @@ int main(void)
 	RUN(test_summary);
 	RUN(test_pre_3_3);
 	RUN(test_stacks);
+	RUN(test_page_boundary);
 	RUN(test_skip_rules);
 	RUN(test_fallbacks_and_procs);
 	RUN(test_migratetype_names);
