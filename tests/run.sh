@@ -7,7 +7,8 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 export TOP=$PWD
 B=${B:-build}
-export PLUGIN_DIR=${PLUGIN_DIR:-$TOP/$B/plugins}
+case $B in /*) ;; *) B=$TOP/$B ;; esac
+export PLUGIN_DIR=${PLUGIN_DIR:-$B/plugins}
 mkdir -p tests/out
 
 pass=0 fail=0 skip=0

@@ -234,13 +234,12 @@ perf script -i "$WORK/perf.data" -F event,trace >"$WORK/perf.script" 2>"$WORK/pe
 trace-cmd report -R -i "$WORK/trace.dat" >"$WORK/trace.txt" 2>"$WORK/trace.err" ||
 	die_fail "trace-cmd report failed: $(tail -n 3 "$WORK/trace.err")"
 
-# TODO(page-stats): compare the plugin's JSON page.summary too (report -i
-# "$WORK/trace.dat" -O kmem:stat -O kmem:json="$WORK/kmem.json"): allocs,
-# alloc_bytes, failures.count and frees should equal the numbers below;
-# free_bytes is alloc_freed.bytes + free_only.bytes there, so it leaves out
-# double frees (a pfn freed twice, reallocated in between by an unrecorded
-# task), which perf counts by the free's own order.  Until then this test
-# does not use the plugin at all.
+# The plugin's page.summary on the same tracefs recording is compared
+# with perf below: allocs, alloc_bytes, failures and frees must agree.
+# Its free_bytes is alloc_freed.bytes + free_only.bytes: it leaves out
+# double frees (a pfn freed twice, reallocated in between by a task the
+# recording did not follow), which perf counts by the free's own order,
+# so bytes freed are not compared with perf.
 
 python3 - "$WORK" >"$WORK/cmp" 2>&1 <<'EOF' || die_fail "comparison script failed: $(tail -n 3 "$WORK/cmp")"
 import re, sys
@@ -318,4 +317,19 @@ check "$name-perf-self-consistent" test "$pk_n $pk_b $pk_fail $pk_fn $pk_fb" = "
 # pages were allocated and freed in the recording
 want=$((NCHILD * (ROUNDS * ANON_MB + FILE_MB) * 1024 * 1024))
 check "$name-workload-seen" test "$tr_b" -ge "$want" -a "$tr_fb" -ge "$want"
+
+# the plugin on the tracefs recording, against perf's totals
+if report -i "$WORK/trace.dat" -O kmem:json="$WORK/kmem.json" >/dev/null 2>"$WORK/kmem.err"; then
+	read -r pl_n pl_b pl_fail pl_fn < <(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["page"]["summary"]
+print(s["allocs"], s["alloc_bytes"], s["failures"]["count"], s["frees"])' "$WORK/kmem.json")
+	echo "plugin page.summary:   allocs $pl_n ($pl_b bytes), failures $pl_fail, frees $pl_fn"
+	cmp_one plugin-allocs "$pk_n" "$pl_n"
+	cmp_one plugin-bytes-allocated "$pk_b" "$pl_b"
+	cmp_one plugin-frees "$pk_fn" "$pl_fn"
+	check "$name-plugin-failures" test "$pk_fail" -eq "$pl_fail"
+else
+	fail "$name-plugin" "trace-cmd report with the plugin failed: $(tail -n 2 "$WORK/kmem.err")"
+fi
 finish
