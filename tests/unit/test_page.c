@@ -133,8 +133,27 @@ static void test_summary(void)
 	CHECK_U64(s->order_mt[0][0], 1);		/* C */
 	CHECK_U64(s->order_mt[0][2], 1);		/* C' */
 	CHECK_U64(s->stacks, 0);
+	CHECK_U64(a.page_events, 9);		/* page records accounted */
 	/* without stacks every allocation is "(no stack)" */
 	CHECK(find_site(&a.page, PAGE_NO_STACK, 0) != NULL);
+	kmem_agg_release(&a);
+}
+
+/* Lost events are counted beside the page statistics, which go on. */
+static void test_lost(void)
+{
+	struct kmem_agg a;
+
+	kmem_agg_init(&a);
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 0));
+	kmem_agg_missed(&a, 1000);	/* a record after 1,000 lost */
+	feed(&a, ev_page(KMEM_EV_PAGE_FREE, 0, 0x200, 0, 0));
+	kmem_agg_missed(&a, -1);	/* a loss of unknown size */
+	feed(&a, ev_page(KMEM_EV_PAGE_FREE, 0, 0x100, 0, 0));
+	CHECK_U64(a.events_lost, 1000);
+	CHECK_U64(a.lost_unknown, 1);
+	CHECK_U64(a.page.sum.free_only_count, 1);	/* 0x200 */
+	CHECK_U64(a.page.sum.alloc_freed_count, 1);	/* 0x100 */
 	kmem_agg_release(&a);
 }
 
@@ -328,6 +347,7 @@ int main(void)
 {
 	RUN(test_summary);
 	RUN(test_pre_3_3);
+	RUN(test_lost);
 	RUN(test_stacks);
 	RUN(test_page_boundary);
 	RUN(test_skip_rules);
