@@ -100,7 +100,9 @@ int kmem_numa_load(struct kmem_numa *n, const char *path, FILE *err)
 			rc == -2 ? "out of memory" : "bad line");
 		return -1;
 	}
-	qsort(n->ranges, (size_t)n->nr_ranges, sizeof(*n->ranges), cmp_range);
+	if (n->nr_ranges)
+		qsort(n->ranges, (size_t)n->nr_ranges, sizeof(*n->ranges),
+		      cmp_range);
 	for (i = 1; i < n->nr_ranges; i++)
 		if (n->ranges[i].start < n->ranges[i - 1].end) {
 			fprintf(err, "kmem: %s: memory ranges overlap at pfn "
