@@ -176,6 +176,7 @@ void kmem_decode_common(const struct kmem_fields *f,
 	ev->node = KMEM_NO_NODE;
 	ev->rec_offset = rec->offset;
 	ev->rec_size = (unsigned int)rec->size;
+	ev->after_loss = rec->missed_events != 0;
 }
 
 /**

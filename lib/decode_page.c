@@ -97,11 +97,15 @@ static int decode_stack(const struct kmem_fields *f,
 	long long off = f->caller->offset;
 	const char *p = (const char *)rec->data + off;
 	uint64_t end = f->long_size == 8 ? ~0ULL : 0xffffffffULL;
-	unsigned int n = 0;
+	unsigned int n = 0, max = KMEM_MAX_FRAMES;
+	int size = rd_int(f->stack_size, rec, 0);
 
 	if (!span_in(off, f->long_size, rec))
 		return -1;
-	for (; off + f->long_size <= rec->size && n < KMEM_MAX_FRAMES;
+	/* "size" frames were saved; words after them are not frames */
+	if (size > 0 && (unsigned int)size < max)
+		max = (unsigned int)size;
+	for (; off + f->long_size <= rec->size && n < max;
 	     off += f->long_size, p += f->long_size) {
 		uint64_t addr = tep_read_number(f->event->tep, p, f->long_size);
 
@@ -140,10 +144,16 @@ int kmem_page_decode(const struct kmem_fields *f,
 	ev->migratetype = rd_int(f->migratetype, rec, -1);
 	ev->gfp_flags = rd(f->gfp_flags, rec);
 	ev->batched = f->slot == KMEM_SLOT_PAGEVEC_FREE;
-	ev->percpu_refill = rd_int(f->percpu_refill, rec, 0) != 0;
+	/* before the percpu_refill field, the print fmt said order == 0 */
+	ev->percpu_refill = f->percpu_refill ?
+			    rd_int(f->percpu_refill, rec, 0) != 0 :
+			    ev->order == 0;
 	ev->fallback_order = rd_int(f->fallback_order, rec, 0);
 	ev->fallback_migratetype = rd_int(f->fallback_migratetype, rec, -1);
-	ev->change_ownership = rd_int(f->change_ownership, rec, 0) != 0;
+	/* before the change_ownership field, the print fmt compared types */
+	ev->change_ownership = f->change_ownership ?
+			       rd_int(f->change_ownership, rec, 0) != 0 :
+			       ev->migratetype == ev->fallback_migratetype;
 	ev->fragmenting = f->slot == KMEM_SLOT_PAGE_EXTFRAG &&
 			  f->pageblock_order >= 0 &&
 			  ev->fallback_order < f->pageblock_order;

@@ -14,12 +14,20 @@ static int record_size(const struct tep_event *ev)
 	const struct tep_format_field *f;
 	int size = 0;
 
-	for (f = ev->format.common_fields; f; f = f->next)
+	for (f = ev->format.common_fields; f; f = f->next) {
+		if (f->offset < 0 || f->size < 0 || f->offset > 65536 ||
+		    f->size > 65536)
+			return -1;
 		if (f->offset + f->size > size)
 			size = f->offset + f->size;
-	for (f = ev->format.fields; f; f = f->next)
+	}
+	for (f = ev->format.fields; f; f = f->next) {
+		if (f->offset < 0 || f->size < 0 || f->offset > 65536 ||
+		    f->size > 65536)
+			return -1;
 		if (f->offset + f->size > size)
 			size = f->offset + f->size;
+	}
 	return size;
 }
 

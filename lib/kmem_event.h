@@ -55,6 +55,7 @@ struct kmem_event {
 	/* where the record lies in its CPU's buffer (stack adjacency) */
 	uint64_t rec_offset;
 	unsigned int rec_size;
+	bool after_loss;	/* the ring buffer lost events before it */
 
 	/* page allocator events */
 	uint64_t pfn;		/* pfn, or struct page address (page_ptr) */

@@ -46,6 +46,7 @@ int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 
 	memset(st, 0, sizeof(*st));
 	st->page_size = 4096;
+	st->subbuf_size = 4096;
 	st->pageblock_order = -1;
 	st->sym = sym;
 	if (skip_regex) {
@@ -392,9 +393,13 @@ static uint64_t stack_callsite(struct page_stats *st,
 	return cs;
 }
 
-/* Ring-buffer headers (and a time extend) between two records. */
-#define STACK_GAP_MAX 24
-/* ... or a ring-buffer page header (16 bytes) and those at a page start */
+/*
+ * Between the end of one record's data and the start of the next one's:
+ * its event header (4 bytes, 8 with a length word) and perhaps a time
+ * extend (8): 16 at most, while any record in between takes at least
+ * 4 + 8 + 4.  At a ring-buffer page start, the 16-byte page header.
+ */
+#define STACK_GAP_MAX 16
 #define PAGE_START_MAX (16 + STACK_GAP_MAX)
 
 /*
@@ -404,7 +409,7 @@ static uint64_t stack_callsite(struct page_stats *st,
  */
 static bool follows(const struct page_stats *st, uint64_t end, uint64_t off)
 {
-	uint64_t ps = st->page_size;
+	uint64_t ps = st->subbuf_size ? st->subbuf_size : 4096;
 
 	if (off < end)
 		return false;
@@ -419,7 +424,8 @@ static void page_stack(struct page_stats *st, const struct kmem_event *ev)
 
 	if (!pd || !pd->active)
 		return;
-	if (!follows(st, pd->rec_end, ev->rec_offset)) {
+	/* after lost events the record before it may be another's */
+	if (ev->after_loss || !follows(st, pd->rec_end, ev->rec_offset)) {
 		finish_pending(st, ev->cpu, PAGE_NO_STACK);
 		return;
 	}

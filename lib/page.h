@@ -111,6 +111,7 @@ struct page_frame {
 struct page_stats {
 	struct page_summary sum;
 	unsigned int page_size;
+	unsigned int subbuf_size;	/* ring-buffer page: stack adjacency */
 	int pageblock_order;	/* for "fragmenting"; -1 unknown */
 
 	struct page_site *sites;

@@ -240,6 +240,10 @@ static void summary_block(const struct kmem_report_ctx *r, struct kvblock *b)
 		snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
 			 "(pfn reused; its free was not recorded)");
 	}
+	if (r->agg->page.oom) {
+		l = kv_add(b, "Events not counted (out of memory)", "");
+		fmt_count(l->value, r->agg->page.oom);
+	}
 	if (!r->agg->page.numa)
 		return;
 	kv_gap(b);
@@ -423,7 +427,7 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 	json_str(j, "address", fmt_addr(buf, s->callsite));
 	json_u64(j, "hits", r->o->live ? s->live_count : s->hits);
 	json_u64(j, "bytes", r->o->live ? s->live_bytes : s->bytes);
-	json_u64(j, "order", (uint64_t)s->order);
+	json_i64(j, "order", s->order);
 	json_str(j, "migratetype", migratetype_name(r->sym, s->migratetype));
 	json_str(j, "gfp", fmt_gfp(buf, sizeof(buf), r->sym, s->gfp));
 	json_str(j, "gfp_value", fmt_addr(buf, s->gfp));
@@ -445,7 +449,7 @@ static void json_pfn(const struct kmem_report_ctx *r, struct json *j,
 	json_u64(j, "hits", p->hits);
 	json_u64(j, "bytes", r->o->live ? p->cur_bytes : p->bytes);
 	json_u64(j, "frees", p->frees);
-	json_u64(j, "order", (uint64_t)p->order);
+	json_i64(j, "order", p->order);
 	json_str(j, "migratetype", migratetype_name(r->sym, p->migratetype));
 	json_str(j, "gfp", fmt_gfp(buf, sizeof(buf), r->sym, p->gfp));
 	json_str(j, "callsite", fmt_callsite_of(r, buf, cs));

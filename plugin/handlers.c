@@ -104,8 +104,9 @@ static void hook_stacks(struct kmem_plugin *kp)
 {
 	struct tep_event *ev;
 
-	if (kp->stack.event)
+	if (kp->stack.tried)
 		return;
+	kp->stack.tried = true;
 	ev = tep_find_event_by_name(kp->tep, "ftrace", "kernel_stack");
 	if (!ev)
 		return;
@@ -129,6 +130,10 @@ static int page_handler(struct trace_seq *s, struct tep_record *rec,
 		kp->agg.page.page_size = (unsigned int)tep_get_page_size(kp->tep);
 		if (!kp->agg.page.page_size)
 			kp->agg.page.page_size = 4096;
+		kp->agg.page.subbuf_size =
+			(unsigned int)tep_get_sub_buffer_size(kp->tep);
+		if (!kp->agg.page.subbuf_size)
+			kp->agg.page.subbuf_size = kp->agg.page.page_size;
 		kp->page_size_set = true;
 	}
 	if (sc->slot == KMEM_SLOT_PAGE_ALLOC)
@@ -177,8 +182,12 @@ void unregister_handlers(struct kmem_plugin *kp)
 					     kmem_slot_is_slab(i) ? slab_handler :
 								    page_handler,
 					     &kp->slots[i]);
+	/*
+	 * Not back to the wrapped handler: its plugin may be unloaded
+	 * already (plugins in one directory unload in readdir order).
+	 */
 	if (ev && ev->handler == stack_handler && ev->context == kp) {
-		ev->handler = kp->stack.prev;
-		ev->context = kp->stack.prev_ctx;
+		ev->handler = NULL;
+		ev->context = NULL;
 	}
 }

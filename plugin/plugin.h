@@ -30,6 +30,7 @@ struct stack_hook {
 	struct tep_event *event;
 	tep_event_handler_func prev;
 	void *prev_ctx;
+	bool tried;		/* looked for the event once */
 };
 
 struct kmem_plugin {

@@ -51,9 +51,11 @@ How the trace is read
   that CPU's buffer (time extends and padding are not records) is a
   kernel_stack record, and the bytes between the end of the allocation's
   data and the start of the kernel_stack's data (its event header, the
-  length word of a long record, time extends, padding) are at most 24;
+  length word of a long record, time extends, padding) are at most 16;
   or the kernel_stack record starts the next page of the buffer (its data
-  at most 40 bytes into that page: the page header and its own headers).
+  at most 32 bytes into that page: the page header and its own headers).
+  (Not modelled: a kernel_stack after lost events; the page samples lose
+  none, and tests/unit/test_page.c checks that case.)
   The gaps seen in the sample traces are reported with --gaps.
 - GFP flag names: the __print_flags table of mm_page_alloc's print fmt,
   its values evaluated here (a small C expression evaluator), applied
@@ -121,8 +123,8 @@ DEFAULT_SKIP = "|".join([
     r"^trace_buffer_", r"^trace_call_bpf", r"^_*ring_buffer_",
 ])
 
-MAX_GAP = 24
-NEXT_PAGE_MAX = 40     # 16-byte page header + MAX_GAP
+MAX_GAP = 16
+NEXT_PAGE_MAX = 32     # 16-byte page header + MAX_GAP
 
 PAGE_EVENTS = ("mm_page_alloc", "mm_page_free", "mm_page_free_batched",
                "mm_page_alloc_zone_locked", "mm_page_pcpu_drain",

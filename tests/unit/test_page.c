@@ -229,6 +229,7 @@ static void test_stacks(void)
 static void test_page_boundary(void)
 {
 	struct kmem_agg a;
+	struct kmem_event e;
 
 	kmem_agg_init(&a);
 	kmem_agg_configure(&a, &sym, NULL, stderr);
@@ -246,12 +247,18 @@ static void test_page_boundary(void)
 	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x300, 0, 1));
 	offset_now = 3 * 4096 + 200;
 	feed(&a, ev_stack(0, anon_stack, 6));
+	/* right after, but the ring buffer lost events before it */
+	offset_now = 4 * 4096;
+	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x400, 0, 1));
+	e = ev_stack(0, anon_stack, 6);
+	e.after_loss = true;
+	feed(&a, e);
 	kmem_agg_finish(&a);
 	CHECK_U64(a.page.sum.stacks, 1);		/* 0x200 */
 	CHECK(find_site(&a.page, 0x1400, 0) &&
 	      find_site(&a.page, 0x1400, 0)->hits == 1);
 	CHECK(find_site(&a.page, PAGE_NO_STACK, 0) &&
-	      find_site(&a.page, PAGE_NO_STACK, 0)->hits == 2);
+	      find_site(&a.page, PAGE_NO_STACK, 0)->hits == 3);
 	kmem_agg_release(&a);
 }
 
