@@ -336,6 +336,40 @@ static void test_fallbacks_and_procs(void)
 	kmem_agg_release(&a);
 }
 
+/* The default rules skip allocator internals of old and new kernels. */
+static void test_default_rules(void)
+{
+	static const char *const skipped[] = {
+		"__alloc_pages_nodemask", "alloc_pages_current",
+		"alloc_pages_vma", "__get_free_pages", "get_zeroed_page",
+		"__alloc_frozen_pages_noprof", "alloc_pages_mpol",
+		"vma_alloc_folio_noprof", "folio_alloc_noprof",
+		"get_page_from_freelist", "__rmqueue_pcplist",
+		"__traceiter_mm_page_alloc",
+		"trace_event_raw_event_mm_page_alloc", "__ftrace_trace_stack",
+	};
+	static const char *const kept[] = {
+		"__page_cache_alloc", "do_anonymous_page", "pte_alloc_one",
+		"__pmd_alloc", "new_slab", "allocate_slab", "do_wp_page",
+		"__filemap_get_folio", "kmalloc_large_node",
+	};
+	regex_t re;
+	size_t i;
+
+	CHECK(regcomp(&re, kmem_default_skip, REG_EXTENDED | REG_NOSUB) == 0);
+	for (i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++)
+		if (regexec(&re, skipped[i], 0, NULL, 0)) {
+			printf("  not skipped: %s\n", skipped[i]);
+			unit_failed++;
+		}
+	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		if (!regexec(&re, kept[i], 0, NULL, 0)) {
+			printf("  skipped: %s\n", kept[i]);
+			unit_failed++;
+		}
+	regfree(&re);
+}
+
 /* Linux 4.4 swapped the numbers of MOVABLE and RECLAIMABLE. */
 static void test_migratetype_names(void)
 {
@@ -358,6 +392,7 @@ int main(void)
 	RUN(test_stacks);
 	RUN(test_page_boundary);
 	RUN(test_skip_rules);
+	RUN(test_default_rules);
 	RUN(test_fallbacks_and_procs);
 	RUN(test_migratetype_names);
 	UNIT_EXIT();
