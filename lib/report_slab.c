@@ -265,8 +265,15 @@ static void summary_numa(const struct slab_stats *st, struct kvblock *b)
 {
 	struct kv_line *l;
 
-	if (!st->numa)
+	if (!st->numa) {
+		if (st->sum.node_requests) {
+			l = kv_add(b, "Allocations asking a node", "");
+			fmt_count(l->value, st->sum.node_requests);
+			snprintf(l->note, sizeof(l->note),
+				 "(cross-node figures need -O kmem:numa=FILE)");
+		}
 		return;
+	}
 	l = kv_add(b, "Cross-node allocations", "");
 	fmt_count(l->value, st->sum.cross_node_allocs);
 	snprintf(l->note, sizeof(l->note),

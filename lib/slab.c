@@ -231,6 +231,7 @@ static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 	s->hits++;
 	s->bytes_req += ev->bytes_req;
 	s->bytes_alloc += ev->bytes_alloc;
+	st->sum.node_requests += ev->node >= 0;
 	if (st->numa && ev->node >= 0 &&
 	    kmem_numa_cpu(st->numa, ev->cpu) >= 0 &&
 	    kmem_numa_cpu(st->numa, ev->cpu) != ev->node)

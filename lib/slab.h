@@ -87,7 +87,8 @@ struct slab_summary {
 	uint64_t cross_cpu_frees;
 	uint64_t live_count;
 	uint64_t live_bytes;
-	uint64_t cross_node_allocs;	/* with a topology */
+	uint64_t node_requests;		/* allocations asking a node */
+	uint64_t cross_node_allocs;	/* ... another one (topology) */
 };
 
 struct slab_stats {
