@@ -41,6 +41,7 @@
 # to DIR.
 . "$(dirname "$0")/../lib/common.sh" || { echo "FAIL perf_page_compare: cannot source tests/lib/common.sh"; exit 1; }
 [ -n "${WORK:-}" ] && [ -d "$WORK" ] || { echo "FAIL perf_page_compare: common.sh made no \$WORK"; exit 1; }
+. "$(dirname "$0")/../lib/side_by_side.sh" || { echo "FAIL perf_page_compare: cannot source tests/lib/side_by_side.sh"; exit 1; }
 
 name=perf_page_compare
 T=/sys/kernel/tracing
@@ -50,78 +51,21 @@ ANON_MB=4	# each maps, touches and unmaps this much anonymous memory ...
 ROUNDS=3	# ... this many times
 FILE_MB=2	# and writes, re-reads and deletes a file this large
 
-skip_out() { skip "$name" "$1"; exit 0; }
-
-[ "$(id -u)" -eq 0 ] || skip_out "not root"
-command -v perf >/dev/null || skip_out "perf not installed"
-command -v trace-cmd >/dev/null || skip_out "trace-cmd not installed"
-command -v python3 >/dev/null || skip_out "python3 not installed"
-if [ ! -w "$T/tracing_on" ]; then
-	mount -t tracefs nodev "$T" 2>/dev/null || true
-	[ -w "$T/tracing_on" ] || skip_out "tracefs not usable at $T"
-fi
-for e in $EVENTS; do
-	[ -w "$T/events/kmem/$e/enable" ] || skip_out "no tracefs event kmem/$e"
-done
+# skip_out, die_fail and the recording: tests/lib/side_by_side.sh
+sbs_events kmem $EVENTS
+sbs_check_tracefs
 # Someone else tracing?  Do not disturb them (and they would disturb us).
 if [ -n "$(cat "$T/set_event")" ] || [ -n "$(cat "$T/set_event_pid")" ] ||
 	[ "$(cat "$T/current_tracer")" != nop ] ||
 	[ "$(cat "$T/options/stacktrace" 2>/dev/null || echo 0)" != 0 ]; then
 	skip_out "tracefs top-level buffer in use (events enabled, set_event_pid, a tracer or options/stacktrace set)"
 fi
-perf record -h 2>&1 | grep -q -- '--control' ||
-	skip_out "this perf record has no --control (perf 5.10 or later needed)"
-perf record -q --no-buildid -o "$WORK/probe.data" -e kmem:mm_page_alloc -- true \
-	>"$WORK/probe.log" 2>&1 ||
-	skip_out "perf record -e kmem:mm_page_alloc does not work: $(head -n 1 "$WORK/probe.log")"
+sbs_check_perf
 perf kmem -h 2>&1 | grep -q -- '--page' || skip_out "this perf kmem has no --page"
 
-# tracefs state we change, and its restoration on every exit path.
-old_on=$(cat "$T/tracing_on")
-old_fork=$(cat "$T/options/event-fork")
-old_buf=$(cat "$T/buffer_size_kb")
-case $old_buf in
-*expanded:*) old_buf=${old_buf##*expanded: }; old_buf=${old_buf%%)*} ;;
-*[!0-9]*) old_buf= ;;	# per-CPU sizes differ: leave them
-esac
-declare -A old_en=()
-for e in $EVENTS; do old_en[$e]=$(cat "$T/events/kmem/$e/enable"); done
-wpid='' ppid=''
-cleanup() {
-	local rc=$? e
-	set +e
-	echo 0 >"$T/tracing_on"
-	for e in "${!old_en[@]}"; do
-		case ${old_en[$e]} in 1) echo 1 ;; *) echo 0 ;; esac >"$T/events/kmem/$e/enable"
-	done
-	: >"$T/set_event_pid"
-	echo "$old_fork" >"$T/options/event-fork"
-	: >"$T/trace"
-	[ -z "$old_buf" ] || echo "$old_buf" >"$T/buffer_size_kb"
-	echo "$old_on" >"$T/tracing_on"
-	# only what we started: the workload's process group, perf
-	[ -z "$wpid" ] || kill -KILL -- -"$wpid" 2>/dev/null
-	[ -z "$ppid" ] || kill -INT "$ppid" 2>/dev/null
-	[ -z "$ppid" ] || wait "$ppid" 2>/dev/null
-	if [ -n "${PERF_PAGE_COMPARE_KEEP:-}" ]; then
-		mkdir -p "$PERF_PAGE_COMPARE_KEEP" && cp -r "$WORK"/. "$PERF_PAGE_COMPARE_KEEP"/
-	fi
-	rm -rf "$WORK"
-	exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-die_fail() { fail "$name" "$1"; finish; }
-
-echo 0 >"$T/tracing_on"
-: >"$T/trace"
-echo 20000 >"$T/buffer_size_kb" || die_fail "cannot set buffer_size_kb"
-: >"$T/set_event_pid"
-
-mkfifo "$WORK/gate" "$WORK/ready" "$WORK/end" "$WORK/ctl" "$WORK/ack"
-exec 8<>"$WORK/ready" 9<>"$WORK/ack"
+# tracefs state saved and restored on every exit path, tracefs set up,
+# fifos made
+sbs_prepare PERF_PAGE_COMPARE_KEEP
 
 # The workload: the top shell starts NCHILD python3 children (fork + exec)
 # and blocks in wait; each child maps ANON_MB of private anonymous memory,
@@ -163,67 +107,8 @@ py=$(command -v python3)
 	printf '\ti=$((i + 1))\ndone\nwait\n'
 } >"$WORK/top.sh"
 
-set -m	# own process group for the workload: cleanup can kill it all
-sh -c 'read -r _ <"$1"; shift; exec sh "$@"' gate "$WORK/gate" "$WORK/top.sh" &
-wpid=$!
-set +m
-
-perf record -q --no-buildid --no-buildid-cache -m 4096 -o "$WORK/perf.data" \
-	-e kmem:mm_page_alloc,kmem:mm_page_free \
-	-p "$wpid" -D -1 --control "fifo:$WORK/ctl,$WORK/ack" \
-	>"$WORK/perf.log" 2>&1 &
-ppid=$!
-
-# enable perf and wait for its acknowledgement
-timeout 10 sh -c 'echo enable >"$1"' sh "$WORK/ctl" || die_fail "perf did not open its control fifo: $(head -n 3 "$WORK/perf.log")"
-read -r -t 10 ack <&9 || die_fail "perf did not acknowledge enable: $(head -n 3 "$WORK/perf.log")"
-[ "$ack" = ack ] || die_fail "perf answered '$ack' to enable"
-
-echo 1 >"$T/options/event-fork"
-echo "$wpid" >"$T/set_event_pid"
-for e in $EVENTS; do echo 1 >"$T/events/kmem/$e/enable"; done
-echo 1 >"$T/tracing_on"
-
-echo go >"$WORK/gate"	# release the workload
-n=0
-while [ $n -lt "$NCHILD" ]; do
-	read -r -t 60 _ <&8 || die_fail "workload did not finish (got $n of $NCHILD ready)"
-	n=$((n + 1))
-done
-# the last "ready" writer still has to close the fifo and block in open(end)
-sleep 0.5
-
-# stop both recorders while every process of the workload is blocked
-echo disable >"$WORK/ctl"
-read -r -t 10 ack <&9 || die_fail "perf did not acknowledge disable"
-echo 0 >"$T/tracing_on"
-for e in $EVENTS; do echo 0 >"$T/events/kmem/$e/enable"; done
-
-lost=0
-for f in "$T"/per_cpu/cpu*/stats; do
-	n=$(awk '/^overrun:/ { o = $2 } /^dropped events:/ { d = $3 } END { print o + d }' "$f")
-	lost=$((lost + n))
-done
-trace-cmd extract -o "$WORK/trace.dat" >"$WORK/extract.log" 2>&1 ||
-	die_fail "trace-cmd extract failed: $(tail -n 3 "$WORK/extract.log")"
-
-# let the workload go: opening end (read-write: never blocks) frees the
-# readers blocked in open; then perf sees its target exit and ends.
-exec 7<>"$WORK/end"
-exec 7>&-
-wait "$wpid" 2>/dev/null
-wpid=
-for _ in $(seq 50); do kill -0 "$ppid" 2>/dev/null || break; sleep 0.1; done
-kill -INT "$ppid" 2>/dev/null
-wait "$ppid" 2>/dev/null
-ppid=
-
-[ "$lost" -eq 0 ] || die_fail "tracefs lost $lost events (buffer too small?)"
-
-perf report -i "$WORK/perf.data" --stats >"$WORK/perf.stats" 2>&1
-plost=$(awk '/LOST(_SAMPLES)? events:/ { for (i = 1; i < NF; i++) if ($i == "events:") s += $(i + 1) }
-	END { print s + 0 }' "$WORK/perf.stats")
-[ "$plost" -eq 0 ] || die_fail "perf lost $plost events"
+sbs_start_workload "$WORK/top.sh"
+sbs_record "$NCHILD" 60
 
 # perf's view
 perf kmem --page -i "$WORK/perf.data" stat >"$WORK/perf.kmem" 2>"$WORK/perf.kmem.err" ||
