@@ -20,6 +20,18 @@ char *fmt_addr(char *buf, uint64_t addr)
 	return buf;
 }
 
+/* The function holding @addr, unless raw_ip or no symbol is known. */
+static const char *lookup(const struct kmem_symbolizer *sym, uint64_t addr,
+			  int raw_ip, uint64_t *start)
+{
+	const char *name;
+
+	if (raw_ip || !sym || !sym->resolve)
+		return NULL;
+	name = sym->resolve(sym->priv, addr, start);
+	return name && *start <= addr ? name : NULL;
+}
+
 /**
  * fmt_callsite - a call site as "symbol+0xoff", or its address
  * @buf: KMEM_SYM_LEN bytes
@@ -32,12 +44,10 @@ char *fmt_addr(char *buf, uint64_t addr)
 char *fmt_callsite(char *buf, const struct kmem_symbolizer *sym,
 		   uint64_t addr, int raw_ip)
 {
-	const char *name = NULL;
 	uint64_t start = 0;
+	const char *name = lookup(sym, addr, raw_ip, &start);
 
-	if (!raw_ip && sym && sym->resolve)
-		name = sym->resolve(sym->priv, addr, &start);
-	if (!name || start > addr)
+	if (!name)
 		return fmt_addr(buf, addr);
 	snprintf(buf, KMEM_SYM_LEN, "%s+0x%" PRIx64, name, addr - start);
 	return buf;
@@ -55,11 +65,9 @@ char *fmt_callsite(char *buf, const struct kmem_symbolizer *sym,
 char *fmt_function(char *buf, const struct kmem_symbolizer *sym,
 		   uint64_t addr, int raw_ip)
 {
-	const char *name = NULL;
 	uint64_t start = 0;
+	const char *name = lookup(sym, addr, raw_ip, &start);
 
-	if (!raw_ip && sym && sym->resolve)
-		name = sym->resolve(sym->priv, addr, &start);
 	if (!name)
 		return fmt_addr(buf, addr);
 	snprintf(buf, KMEM_SYM_LEN, "%s", name);
