@@ -86,7 +86,6 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 		slab_account(&a->slab, ev);
 		break;
 	case KMEM_EV_STACK:
-		a->stack_events++;
 		page_account(&a->page, ev);
 		break;
 	case KMEM_EV_PAGE_ALLOC:

@@ -205,3 +205,27 @@ uint32_t index_append(struct u64_index *ix, void **arr, size_t *cap,
 	(*len)++;
 	return i;
 }
+
+/**
+ * index_get - the element stored under a key, appended if there is none
+ * @ix: the index (one element per key)
+ * @arr: pointer to the array pointer (updated on growth)
+ * @cap: pointer to the capacity in elements
+ * @len: pointer to the number of elements in use
+ * @elem: size of one element
+ * @key: the key
+ * @added: set to whether the element was appended (zeroed) just now
+ *
+ * Return: the element's number, or U64_INDEX_NONE when memory is
+ * exhausted.
+ */
+uint32_t index_get(struct u64_index *ix, void **arr, size_t *cap,
+		   size_t *len, size_t elem, uint64_t key, bool *added)
+{
+	uint32_t i = u64_index_find(ix, key);
+
+	*added = i == U64_INDEX_NONE;
+	if (*added)
+		i = index_append(ix, arr, cap, len, elem, key);
+	return i;
+}

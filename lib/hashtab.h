@@ -11,6 +11,7 @@
 #ifndef KMEM_HASHTAB_H
 #define KMEM_HASHTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,5 +37,7 @@ uint32_t u64_index_next(const struct u64_index *ix, uint64_t key,
 
 uint32_t index_append(struct u64_index *ix, void **arr, size_t *cap,
 		      size_t *len, size_t elem, uint64_t key);
+uint32_t index_get(struct u64_index *ix, void **arr, size_t *cap,
+		   size_t *len, size_t elem, uint64_t key, bool *added);
 
 #endif

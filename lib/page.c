@@ -120,13 +120,11 @@ static uint32_t get_site(struct page_stats *st, uint64_t cs,
 
 static uint32_t get_pfn(struct page_stats *st, uint64_t pfn)
 {
-	uint32_t i = u64_index_find(&st->pfn_ix, pfn);
+	bool added;
+	uint32_t i = index_get(&st->pfn_ix, (void **)&st->pfns, &st->cap_pfns,
+			       &st->nr_pfns, sizeof(*st->pfns), pfn, &added);
 
-	if (i != U64_INDEX_NONE)
-		return i;
-	i = index_append(&st->pfn_ix, (void **)&st->pfns, &st->cap_pfns,
-			 &st->nr_pfns, sizeof(*st->pfns), pfn);
-	if (i != U64_INDEX_NONE) {
+	if (added && i != U64_INDEX_NONE) {
 		st->pfns[i].pfn = pfn;
 		st->pfns[i].site = U64_INDEX_NONE;
 		st->pfns[i].pending_cpu = -1;
@@ -136,19 +134,17 @@ static uint32_t get_pfn(struct page_stats *st, uint64_t pfn)
 
 static struct page_proc *get_proc(struct page_stats *st, int pid)
 {
-	uint64_t key = (uint64_t)(uint32_t)pid;
-	uint32_t i = u64_index_find(&st->proc_ix, key);
+	bool added;
+	uint32_t i = index_get(&st->proc_ix, (void **)&st->procs,
+			       &st->cap_procs, &st->nr_procs,
+			       sizeof(*st->procs), (uint64_t)(uint32_t)pid,
+			       &added);
 
 	if (i == U64_INDEX_NONE) {
-		i = index_append(&st->proc_ix, (void **)&st->procs,
-				 &st->cap_procs, &st->nr_procs,
-				 sizeof(*st->procs), key);
-		if (i == U64_INDEX_NONE) {
-			st->oom++;
-			return NULL;
-		}
-		st->procs[i].pid = pid;
+		st->oom++;
+		return NULL;
 	}
+	st->procs[i].pid = pid;
 	return &st->procs[i];
 }
 
@@ -356,16 +352,17 @@ static void page_free(struct page_stats *st, const struct kmem_event *ev)
 static const struct page_frame *frame_info(struct page_stats *st,
 					   uint64_t addr)
 {
-	uint32_t i = u64_index_find(&st->frame_ix, addr);
 	const char *name = NULL;
 	uint64_t start = addr;
+	bool added;
+	uint32_t i = index_get(&st->frame_ix, (void **)&st->frames,
+			       &st->cap_frames, &st->nr_frames,
+			       sizeof(*st->frames), addr, &added);
 
-	if (i != U64_INDEX_NONE)
-		return &st->frames[i];
-	i = index_append(&st->frame_ix, (void **)&st->frames, &st->cap_frames,
-			 &st->nr_frames, sizeof(*st->frames), addr);
 	if (i == U64_INDEX_NONE)
 		return NULL;
+	if (!added)
+		return &st->frames[i];
 	if (st->sym && st->sym->resolve)
 		name = st->sym->resolve(st->sym->priv, addr, &start);
 	st->frames[i].func = name ? start : addr;

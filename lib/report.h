@@ -20,8 +20,6 @@
 struct kmem_input {
 	const char *label;		/* file name shown in the title */
 	int ordinal;			/* 1 for the first input */
-	bool slab_defined;		/* the trace defines a slab event */
-	bool page_defined;		/* ... a page allocator event */
 	/* slab events whose records another print handler consumed */
 	const char *elsewhere[KMEM_NR_SLOTS];
 	int nr_elsewhere;

@@ -43,13 +43,12 @@ void slab_stats_release(struct slab_stats *st)
 
 static uint32_t get_site(struct slab_stats *st, uint64_t call_site)
 {
-	uint32_t i = u64_index_find(&st->site_ix, call_site);
+	bool added;
+	uint32_t i = index_get(&st->site_ix, (void **)&st->sites,
+			       &st->cap_sites, &st->nr_sites,
+			       sizeof(*st->sites), call_site, &added);
 
-	if (i != U64_INDEX_NONE)
-		return i;
-	i = index_append(&st->site_ix, (void **)&st->sites, &st->cap_sites,
-			 &st->nr_sites, sizeof(*st->sites), call_site);
-	if (i != U64_INDEX_NONE)
+	if (added && i != U64_INDEX_NONE)
 		st->sites[i].call_site = call_site;
 	return i;
 }
@@ -155,13 +154,11 @@ static uint32_t get_cache(struct slab_stats *st, const struct kmem_event *ev)
 
 static uint32_t get_ptr(struct slab_stats *st, uint64_t ptr)
 {
-	uint32_t i = u64_index_find(&st->ptr_ix, ptr);
+	bool added;
+	uint32_t i = index_get(&st->ptr_ix, (void **)&st->ptrs, &st->cap_ptrs,
+			       &st->nr_ptrs, sizeof(*st->ptrs), ptr, &added);
 
-	if (i != U64_INDEX_NONE)
-		return i;
-	i = index_append(&st->ptr_ix, (void **)&st->ptrs, &st->cap_ptrs,
-			 &st->nr_ptrs, sizeof(*st->ptrs), ptr);
-	if (i != U64_INDEX_NONE) {
+	if (added && i != U64_INDEX_NONE) {
 		st->ptrs[i].ptr = ptr;
 		st->ptrs[i].cache = SLAB_NO_CACHE;
 	}

@@ -108,23 +108,16 @@ static struct kmem_plugin *find_state(struct tep_handle *tep)
 	return kp->owner == (const void *)slab_handler ? kp : NULL;
 }
 
-/* Which events exist, and which slab events did another handler print? */
+/* Which slab events of the trace did another plugin's handler print? */
 static void survey(struct kmem_plugin *kp, struct kmem_input *in)
 {
 	int i;
 
-	for (i = 0; i < KMEM_SLOT_KERNEL_STACK; i++) {
+	for (i = 0; i < KMEM_NR_SLAB_SLOTS; i++) {
 		struct tep_event *ev = tep_find_event_by_name(
 			kp->tep, "kmem", kmem_slot_event_name(i));
 
-		if (!ev)
-			continue;
-		if (!kmem_slot_is_slab(i)) {
-			in->page_defined = true;
-			continue;
-		}
-		in->slab_defined = true;
-		if (ev->handler != slab_handler)
+		if (ev && ev->handler != slab_handler)
 			in->elsewhere[in->nr_elsewhere++] =
 				kmem_slot_event_name(i);
 	}

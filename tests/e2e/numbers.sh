@@ -142,18 +142,7 @@ check_file() {
 }
 
 # Two traces at a time (the reference dominates the run time).
-jobs_max=$(nproc 2>/dev/null || echo 2)
-[ "$jobs_max" -gt 4 ] && jobs_max=4
-[ "$jobs_max" -lt 2 ] && jobs_max=2
-pids=()
-for i in "${!files[@]}"; do
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-		wait -n
-	done
-	check_file "$i" "${files[$i]}" &
-	pids+=($!)
-done
-wait "${pids[@]}"
+in_parallel check_file "${files[@]}"
 
 for i in "${!files[@]}"; do
 	cat "$WORK/$i.log"

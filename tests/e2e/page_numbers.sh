@@ -107,18 +107,7 @@ check_file() {
 	rm -f "$WORK/$b".*.json
 }
 
-jobs_max=$(nproc 2>/dev/null || echo 2)
-[ "$jobs_max" -gt 4 ] && jobs_max=4
-[ "$jobs_max" -lt 2 ] && jobs_max=2
-pids=()
-for i in "${!files[@]}"; do
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-		wait -n
-	done
-	check_file "$i" "${files[$i]}" &
-	pids+=($!)
-done
-wait "${pids[@]}"
+in_parallel check_file "${files[@]}"
 
 withpage=0
 for i in "${!files[@]}"; do

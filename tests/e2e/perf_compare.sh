@@ -152,23 +152,7 @@ echo "perf kmem stat: allocs $pk_n, requested $pk_req, allocated $pk_alloc, free
 echo "perf script:    allocs $ps_n, requested $ps_req, allocated $ps_alloc; $ps_events slab events"
 echo "plugin:         allocs $pl_n, requested $pl_req, allocated $pl_alloc, freed $pl_freed; $pl_events slab events, lost $pl_lost"
 
-# within 0.1%: |a - b| * 1000 <= max(a, b)
-close() {
-	local a=$1 b=$2 d m
-	d=$((a > b ? a - b : b - a))
-	m=$((a > b ? a : b))
-	[ $((d * 1000)) -le "$m" ]
-}
-cmp_one() {
-	local what=$1 perf=$2 plug=$3
-	if [ "$perf" -eq 0 ]; then
-		fail "$name-$what" "perf counted nothing (perf $perf, plugin $plug)"
-	elif close "$perf" "$plug"; then
-		pass "$name-$what perf $perf plugin $plug"
-	else
-		fail "$name-$what" "perf $perf plugin $plug differ by more than 0.1%"
-	fi
-}
+cmp_one() { sbs_within "$1" perf "$2" plugin "$3"; }
 # the two recordings hold the same events (checks the method, not the tools)
 cmp_one events "$ps_events" "$pl_events"
 cmp_one allocs "$pk_n" "$pl_n"

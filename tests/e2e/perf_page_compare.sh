@@ -173,23 +173,7 @@ echo "perf kmem --page stat: allocs $pk_n ($pk_b bytes), failures $pk_fail, free
 echo "perf script:           allocs $ps_n ($ps_b bytes), failures $ps_fail, frees $ps_fn ($ps_fb bytes)"
 echo "tracefs recording:     allocs $tr_n ($tr_b bytes), failures $tr_fail, frees $tr_fn ($tr_fb bytes)"
 
-# within 0.1%: |a - b| * 1000 <= max(a, b)
-close() {
-	local a=$1 b=$2 d m
-	d=$((a > b ? a - b : b - a))
-	m=$((a > b ? a : b))
-	[ $((d * 1000)) -le "$m" ]
-}
-cmp_one() {
-	local what=$1 perf=$2 trace=$3
-	if [ "$perf" -eq 0 ]; then
-		fail "$name-$what" "perf counted nothing (perf $perf, tracefs $trace)"
-	elif close "$perf" "$trace"; then
-		pass "$name-$what perf $perf tracefs $trace"
-	else
-		fail "$name-$what" "perf $perf tracefs $trace differ by more than 0.1%"
-	fi
-}
+cmp_one() { sbs_within "$1" perf "$2" tracefs "$3"; }
 cmp_one allocs "$pk_n" "$tr_n"
 cmp_one bytes-allocated "$pk_b" "$tr_b"
 cmp_one frees "$pk_fn" "$tr_fn"
@@ -210,9 +194,9 @@ import json, sys
 s = json.load(open(sys.argv[1]))["page"]["summary"]
 print(s["allocs"], s["alloc_bytes"], s["failures"]["count"], s["frees"])' "$WORK/kmem.json")
 	echo "plugin page.summary:   allocs $pl_n ($pl_b bytes), failures $pl_fail, frees $pl_fn"
-	cmp_one plugin-allocs "$pk_n" "$pl_n"
-	cmp_one plugin-bytes-allocated "$pk_b" "$pl_b"
-	cmp_one plugin-frees "$pk_fn" "$pl_fn"
+	sbs_within plugin-allocs perf "$pk_n" plugin "$pl_n"
+	sbs_within plugin-bytes-allocated perf "$pk_b" plugin "$pl_b"
+	sbs_within plugin-frees perf "$pk_fn" plugin "$pl_fn"
 	check "$name-plugin-failures" test "$pk_fail" -eq "$pl_fail"
 else
 	fail "$name-plugin" "trace-cmd report with the plugin failed: $(tail -n 2 "$WORK/kmem.err")"

@@ -34,6 +34,24 @@ smallest_sample() {
 	samples | head -n 1
 }
 
+# in_parallel FUNC FILE...: FUNC INDEX FILE for each file, 2 to 4 at a
+# time (as many as there are CPUs); returns when all are done.
+in_parallel() {
+	local fn=$1 max i pids=()
+	shift
+	max=$(nproc 2>/dev/null || echo 2)
+	[ "$max" -gt 4 ] && max=4
+	[ "$max" -lt 2 ] && max=2
+	for ((i = 1; i <= $#; i++)); do
+		while [ "$(jobs -rp | wc -l)" -ge "$max" ]; do
+			wait -n
+		done
+		"$fn" "$((i - 1))" "${!i}" &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+}
+
 # report [trace-cmd report args...]: with only our build's plugin dir added
 report() {
 	TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report "$@"

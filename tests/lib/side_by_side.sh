@@ -197,3 +197,18 @@ sbs_record() {
 		END { print s + 0 }' "$WORK/perf.stats")
 	[ "$plost" -eq 0 ] || die_fail "perf lost $plost events"
 }
+
+# sbs_within WHAT NAME1 A NAME2 B: PASS if A and B (A not 0) agree within
+# 0.1% (|A - B| * 1000 <= max(A, B)), else FAIL, naming both.
+sbs_within() {
+	local what=$1 n1=$2 a=$3 n2=$4 b=$5 d m
+	d=$((a > b ? a - b : b - a))
+	m=$((a > b ? a : b))
+	if [ "$a" -eq 0 ]; then
+		fail "$name-$what" "$n1 counted nothing ($n1 $a, $n2 $b)"
+	elif [ $((d * 1000)) -le "$m" ]; then
+		pass "$name-$what $n1 $a $n2 $b"
+	else
+		fail "$name-$what" "$n1 $a $n2 $b differ by more than 0.1%"
+	fi
+}
