@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1
 #
-# make            build the plugin (build/plugins/plugin_kmem.so)
+# make            build the plugin (build/plugins/plugin_kmem.so) and
+#                 trace-kmem (build/trace-kmem)
 # make check      run every test
 # make demo       trace-cmd report -O kmem:stat on a bundled sample trace
 # make install    plugin into libtraceevent's plugin directory
@@ -12,6 +13,8 @@
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := libtraceevent
+CLI_PKGS := libtracecmd libtracefs libtraceevent
+VERSION := 0.4.0
 
 # Where libtraceevent looks for plugins: $(libdir)/traceevent/plugins,
 # with libtraceevent's own libdir unless prefix or libdir are given.
@@ -38,8 +41,10 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 TEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 TEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+CLI_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(CLI_PKGS))
+CLI_LIBS = $(shell $(PKG_CONFIG) --libs $(CLI_PKGS))
 ALL_CFLAGS = -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -MMD -MP \
-	-Ilib $(TEP_CFLAGS) $(CFLAGS)
+	-DKMEM_VERSION='"$(VERSION)"' -Ilib $(TEP_CFLAGS) $(CFLAGS)
 
 B ?= build
 LIB_SRC := $(wildcard lib/*.c)
@@ -48,6 +53,9 @@ PLUGIN_SRC := $(wildcard plugin/*.c)
 PLUGIN_OBJ := $(PLUGIN_SRC:%.c=$(B)/%.o)
 PLUGIN := $(B)/plugins/plugin_kmem.so
 LIBKMEM := $(B)/libkmem.a
+CLI_SRC := $(wildcard cli/*.c)
+CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
+CLI := $(B)/trace-kmem
 TEST_SRC := $(wildcard tests/unit/*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 
@@ -55,7 +63,7 @@ ifneq ($(V),1)
 Q := @
 endif
 
-all: deps $(PLUGIN)
+all: deps $(PLUGIN) $(CLI)
 
 deps:
 	$(Q)scripts/deps.sh
@@ -66,6 +74,13 @@ check-deps:
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/cli/%.o: cli/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE $(CLI_CFLAGS) -c -o $@ $<
+
+$(CLI): $(CLI_OBJ) $(LIBKMEM)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBKMEM) $(CLI_LIBS)
 
 $(LIBKMEM): $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -100,7 +115,7 @@ uninstall-user:
 	$(Q)scripts/install.sh uninstall-user "$(userplugindir)"
 
 format:
-	clang-format -i lib/*.[ch] plugin/*.[ch] tests/unit/*.[ch]
+	clang-format -i lib/*.[ch] plugin/*.[ch] cli/*.[ch] tests/unit/*.[ch]
 
 clean:
 	rm -rf $(B) tests/out
@@ -108,4 +123,4 @@ clean:
 .PHONY: all deps check-deps tests check demo install install-user uninstall uninstall-user \
 	format clean
 
--include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -6,6 +6,7 @@
 #ifndef KMEM_AGG_H
 #define KMEM_AGG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -31,5 +32,7 @@ void kmem_agg_finish(struct kmem_agg *a);
 void kmem_agg_release(struct kmem_agg *a);
 void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev);
 void kmem_agg_missed(struct kmem_agg *a, long long missed);
+void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
+		    bool old_migratetypes);
 
 #endif

@@ -4,6 +4,8 @@
  * on @err naming the valid choices and leaves that option's default.
  */
 #include <errno.h>
+#include <regex.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +79,30 @@ void kmem_opts_release(struct kmem_opts *o)
 	o->json = o->output = o->skip = o->numa = NULL;
 }
 
+/*
+ * One line about a bad value: "kmem: bad sort=x ...; using bytes,hit"
+ * in the plugin, "trace-kmem: bad --sort=x ..." in the front end.
+ */
+static int bad(const struct kmem_opts *o, FILE *err, const char *fallback,
+	       const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(o->strict ? "trace-kmem: " : "kmem: ", err);
+	va_start(ap, fmt);
+	vfprintf(err, fmt, ap);
+	va_end(ap);
+	if (!o->strict && fallback)
+		fprintf(err, "; using %s", fallback);
+	fputc('\n', err);
+	return -1;
+}
+
+static const char *dashes(const struct kmem_opts *o)
+{
+	return o->strict ? "--" : "";
+}
+
 static int parse_sort(struct kmem_opts *o, const char *v, FILE *err)
 {
 	enum kmem_sort_key keys[KMEM_MAX_SORT_KEYS];
@@ -90,23 +116,19 @@ static int parse_sort(struct kmem_opts *o, const char *v, FILE *err)
 			if (strlen(sort_names[k]) == len &&
 			    !strncmp(p, sort_names[k], len))
 				break;
-		if (k == NR_SORT_KEYS || n == KMEM_MAX_SORT_KEYS) {
-			fprintf(err, "kmem: bad sort key '%.*s' in sort=%s "
-				"(valid: " SORT_KEYS "; at most %d); "
-				"using bytes,hit\n",
-				(int)len, p, v, KMEM_MAX_SORT_KEYS);
-			return -1;
-		}
+		if (k == NR_SORT_KEYS || n == KMEM_MAX_SORT_KEYS)
+			return bad(o, err, "bytes,hit",
+				   "bad sort key '%.*s' in %ssort=%s (valid: "
+				   SORT_KEYS "; at most %d)", (int)len, p,
+				   dashes(o), v, KMEM_MAX_SORT_KEYS);
 		keys[n++] = k;
 		p += len;
 		if (*p == ',')
 			p++;
 	}
-	if (!n) {
-		fprintf(err, "kmem: empty sort= (valid: " SORT_KEYS
-			"); using bytes,hit\n");
-		return -1;
-	}
+	if (!n)
+		return bad(o, err, "bytes,hit",
+			   "empty %ssort= (valid: " SORT_KEYS ")", dashes(o));
 	memcpy(o->sort, keys, sizeof(keys[0]) * n);
 	o->nr_sort = n;
 	return 0;
@@ -119,31 +141,48 @@ static int parse_lines(struct kmem_opts *o, const char *v, FILE *err)
 
 	errno = 0;
 	n = strtoul(v, &end, 10);
-	if (!*v || *end || errno || n > 100000000UL || *v == '-') {
-		fprintf(err, "kmem: bad lines=%s (a number of rows, 0 for all); "
-			"using %d\n", v, KMEM_DEFAULT_LINES);
-		return -1;
-	}
+	if (!*v || *end || errno || n > 100000000UL || *v == '-')
+		return bad(o, err, "20",
+			   "bad %slines=%s (a number of rows, 0 for all)",
+			   dashes(o), v);
 	o->lines = (unsigned int)n;
 	return 0;
 }
 
-static int set_string(char **dst, const char *name, const char *v,
-		      const char *arg, FILE *err)
+static int set_string(const struct kmem_opts *o, char **dst,
+		      const char *name, const char *v, const char *arg,
+		      FILE *err)
 {
 	char *s;
 
-	if (!v || !*v) {
-		fprintf(err, "kmem: %s needs a value (%s=%s)\n", name, name,
-			arg);
-		return -1;
-	}
+	if (!v || !*v)
+		return bad(o, err, NULL, "%s needs a value (%s%s=%s)", name,
+			   dashes(o), name, arg);
 	s = strdup(v);
 	if (!s)
 		return -1;
 	free(*dst);
 	*dst = s;
 	return 0;
+}
+
+/* A skip regex that does not compile is reported here, at parse time. */
+static int set_skip(struct kmem_opts *o, const char *v, FILE *err)
+{
+	char msg[256];
+	regex_t re;
+	int rc;
+
+	if (v && *v) {
+		rc = regcomp(&re, v, KMEM_SKIP_REGFLAGS);
+		if (rc) {
+			regerror(rc, &re, msg, sizeof(msg));
+			return bad(o, err, "the default rules",
+				   "bad %sskip=%s: %s", dashes(o), v, msg);
+		}
+		regfree(&re);
+	}
+	return set_string(o, &o->skip, "skip", v, "REGEX", err);
 }
 
 static bool *flag_of(struct kmem_opts *o, const char *name)
@@ -195,13 +234,12 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 	if (!strcmp(name, "lines"))
 		return parse_lines(o, value ? value : "", err);
 	if (!strcmp(name, "json"))
-		return set_string(&o->json, name, value, "PATH", err);
+		return set_string(o, &o->json, name, value, "PATH", err);
 	if (!strcmp(name, "output"))
-		return set_string(&o->output, name, value, "PATH", err);
+		return set_string(o, &o->output, name, value, "PATH", err);
 	if (!strcmp(name, "numa"))
-		return set_string(&o->numa, name, value, "FILE", err);
+		return set_string(o, &o->numa, name, value, "FILE", err);
 	if (!strcmp(name, "skip"))
-		return set_string(&o->skip, name, value, "REGEX", err);
-	fprintf(err, "kmem: unknown option '%s'\n", name);
-	return -1;
+		return set_skip(o, value, err);
+	return bad(o, err, NULL, "unknown option '%s'", name);
 }

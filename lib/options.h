@@ -6,6 +6,7 @@
 #ifndef KMEM_OPTIONS_H
 #define KMEM_OPTIONS_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -27,6 +28,8 @@ enum kmem_sort_key {
 
 #define KMEM_MAX_SORT_KEYS 8
 #define KMEM_DEFAULT_LINES 20
+/* how skip= regexes compile */
+#define KMEM_SKIP_REGFLAGS (REG_EXTENDED | REG_NOSUB)
 
 struct kmem_opts {
 	bool stat;		/* print the tables at end of stream */
@@ -46,6 +49,9 @@ struct kmem_opts {
 	int nr_sort;
 	char *json;		/* JSON path, "-" for stdout, NULL for none */
 	char *output;		/* tables path, NULL for stdout */
+	/* front end: messages name "--NAME=VALUE" after "trace-kmem:",
+	 * and say nothing of defaults (a bad value is fatal there) */
+	bool strict;
 };
 
 /* One option: plugin "-O kmem:NAME[=ARG]", front end "--NAME". */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
 #include "page.h"
 
 /*
@@ -50,7 +51,7 @@ int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 	st->pageblock_order = -1;
 	st->sym = sym;
 	if (skip_regex) {
-		rc = regcomp(&st->skip, skip_regex, REG_EXTENDED | REG_NOSUB);
+		rc = regcomp(&st->skip, skip_regex, KMEM_SKIP_REGFLAGS);
 		if (!rc) {
 			st->have_skip = true;
 			return 0;
@@ -59,7 +60,7 @@ int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 		ret = -1;
 	}
 	st->have_skip = !regcomp(&st->skip, kmem_default_skip,
-				 REG_EXTENDED | REG_NOSUB);
+				 KMEM_SKIP_REGFLAGS);
 	return ret;
 }
 

@@ -134,7 +134,11 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 {
 	char buf[NUMFMT_LEN];
 
-	fprintf(out, "\n kmem statistics: %s\n\n", r->in->label);
+	if (r->in->merged)
+		fprintf(out, "\n kmem statistics: merged summary of %d inputs"
+			     "\n\n", r->in->merged);
+	else
+		fprintf(out, "\n kmem statistics: %s\n\n", r->in->label);
 	print_lost(r, out);
 	if (!report_slab_wanted(r) && !report_page_wanted(r)) {
 		fprintf(out, " No slab or page allocator events (kmem:kmalloc, "
@@ -153,6 +157,16 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 			fmt_count(buf, r->agg->undecodable));
 }
 
+static void json_inputs(struct json *j, const struct kmem_input *in)
+{
+	int i;
+
+	json_open(j, "inputs", '[');
+	for (i = 0; i < in->merged; i++)
+		json_str(j, NULL, in->inputs[i]);
+	json_close(j, ']');
+}
+
 /**
  * kmem_report_json - write the JSON document of one input
  * @r: what to write
@@ -165,6 +179,8 @@ void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
 	json_init(&j, out);
 	json_open(&j, NULL, '{');
 	json_str(&j, "file", r->in->label);
+	if (r->in->merged)
+		json_inputs(&j, r->in);
 	json_u64(&j, "events_lost", r->agg->events_lost);
 	json_u64(&j, "lost_unknown", r->agg->lost_unknown);
 	json_u64(&j, "undecodable", r->agg->undecodable);

@@ -23,6 +23,9 @@ struct kmem_input {
 	/* slab events whose records another print handler consumed */
 	const char *elsewhere[KMEM_NR_SLOTS];
 	int nr_elsewhere;
+	/* > 0: the merged summary of this many inputs (summaries only) */
+	int merged;
+	const char *const *inputs;	/* ... their labels */
 };
 
 /* Everything the renderers need. */

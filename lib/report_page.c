@@ -266,8 +266,8 @@ static void print_stacks_note(const struct kmem_report_ctx *r, FILE *out)
 	if (!s->stacks) {
 		fprintf(out, "\n No kernel stacks follow the page allocations: "
 			     "call sites show as (no stack).\n"
-			     " Record them with trace-cmd record -T, or with "
-			     "'echo stacktrace > events/kmem/mm_page_alloc/"
+			     " Record them with trace-cmd record -T, trace-kmem live -T,\n"
+			     " or 'echo stacktrace > events/kmem/mm_page_alloc/"
 			     "trigger'.\n");
 		return;
 	}
@@ -328,16 +328,17 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct kmem_opts *o = r->o;
 	bool all = !o->caller && !o->alloc && !o->cache;
+	bool tables = !r->in->merged;	/* merged: summaries only */
 	struct sort_row *rows;
 	struct kvblock b;
 	size_t n;
 
-	if (o->caller || all) {
+	if (tables && (o->caller || all)) {
 		rows = site_rows(r, &n);
 		report_rows(r, out, site_cols, TABLE_NCOLS(site_cols), rows, n,
 			    site_cells);
 	}
-	if (o->alloc || all) {
+	if (tables && (o->alloc || all)) {
 		rows = pfn_rows(r, &n);
 		report_rows(r, out, pfn_cols, TABLE_NCOLS(pfn_cols), rows, n,
 			    pfn_cells);
@@ -347,15 +348,17 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 	kv_init(&b);
 	summary_block(r, &b);
 	kv_print(&b, out);
-	print_stacks_note(r, out);
+	if (tables)
+		print_stacks_note(r, out);
 	if (!r->agg->page.numa)
 		fprintf(out, "\n Cross-node figures need a topology: "
-			     "-O kmem:numa=FILE (Documentation/kmem-numa.txt)."
+			     "kmem:numa=FILE or --numa FILE\n"
+			     " (Documentation/kmem-numa.txt)."
 			     "\n");
 	fputc('\n', out);
 	print_orders(r, out);
 	print_fallbacks(r, out);
-	if (o->per_process)
+	if (tables && o->per_process)
 		print_procs(r, out);
 }
 
@@ -534,10 +537,13 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 				 !r->agg->page.oom && !r->agg->undecodable);
 	json_summary(r, j);
 	json_orders(r, j);
-	json_sites(r, j);
-	json_pfns(r, j);
+	if (!r->in->merged) {
+		json_sites(r, j);
+		json_pfns(r, j);
+	}
 	json_extfrag(r, j);
-	json_procs(r, j);
+	if (!r->in->merged)
+		json_procs(r, j);
 	json_cross_node(r, j);
 	json_close(j, '}');
 }

@@ -270,7 +270,7 @@ static void summary_numa(const struct slab_stats *st, struct kvblock *b)
 			l = kv_add(b, "Allocations asking a node", "");
 			fmt_count(l->value, st->sum.node_requests);
 			snprintf(l->note, sizeof(l->note),
-				 "(cross-node figures need -O kmem:numa=FILE)");
+				 "(cross-node figures need a topology file)");
 		}
 		return;
 	}
@@ -337,6 +337,10 @@ void slab_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct kmem_opts *o = r->o;
 
+	if (r->in->merged) {
+		print_summary(r, out);
+		return;
+	}
 	if (o->caller || want_all_tables(o))
 		print_table(r, out, T_CALLER);
 	if (o->alloc || want_all_tables(o))
@@ -508,8 +512,10 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 		json_str(j, NULL, r->in->elsewhere[i]);
 	json_close(j, ']');
 	json_summary(r, j);
-	json_rows(r, j, T_CALLER);
-	json_rows(r, j, T_ALLOC);
-	json_rows(r, j, T_CACHE);
+	if (!r->in->merged) {
+		json_rows(r, j, T_CALLER);
+		json_rows(r, j, T_ALLOC);
+		json_rows(r, j, T_CACHE);
+	}
 	json_close(j, '}');
 }

@@ -92,3 +92,40 @@ void kmem_tep_symbolizer(struct kmem_symbolizer *sym, struct tep_handle *tep)
 	sym->gfp = gfp;
 	sym->comm = comm;
 }
+
+/**
+ * kmem_tep_page_geometry - page and ring-buffer page sizes of the trace
+ * @st: the page statistics, before their first event
+ * @tep: the trace's handle, its header parsed
+ *
+ * Page bytes come from the recording machine's page size; the ring
+ * buffer's sub-buffer size says where a CPU's records cross a page
+ * (stack adjacency).  4096 when the trace does not say.
+ */
+void kmem_tep_page_geometry(struct page_stats *st, struct tep_handle *tep)
+{
+	st->page_size = (unsigned int)tep_get_page_size(tep);
+	if (!st->page_size)
+		st->page_size = 4096;
+	st->subbuf_size = (unsigned int)tep_get_sub_buffer_size(tep);
+	if (!st->subbuf_size)
+		st->subbuf_size = st->page_size;
+}
+
+/**
+ * kmem_tep_finish - the end of one input's stream
+ * @a: its statistics
+ * @sym: its symbolizer, told the migration type numbering
+ * @tep: the trace's handle
+ *
+ * Pending page allocations get no stack; the numbering comes from the
+ * trace's GFP flag table, or from the allocations themselves.
+ */
+void kmem_tep_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
+		     struct tep_handle *tep)
+{
+	kmem_agg_finish(a);
+	sym->old_migratetypes = kmem_tep_old_migratetypes(tep);
+	if (sym->old_migratetypes < 0)
+		sym->old_migratetypes = page_old_migratetypes(&a->page.sum);
+}

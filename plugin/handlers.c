@@ -12,6 +12,7 @@
 #include <trace-seq.h>
 
 #include "plugin.h"
+#include "tep_names.h"
 
 static struct kmem_fields *fields(struct slot_ctx *sc, struct tep_event *ev)
 {
@@ -127,13 +128,7 @@ static int page_handler(struct trace_seq *s, struct tep_record *rec,
 	if (!kp->active)
 		return 1;
 	if (!kp->page_size_set) {
-		kp->agg.page.page_size = (unsigned int)tep_get_page_size(kp->tep);
-		if (!kp->agg.page.page_size)
-			kp->agg.page.page_size = 4096;
-		kp->agg.page.subbuf_size =
-			(unsigned int)tep_get_sub_buffer_size(kp->tep);
-		if (!kp->agg.page.subbuf_size)
-			kp->agg.page.subbuf_size = kp->agg.page.page_size;
+		kmem_tep_page_geometry(&kp->agg.page, kp->tep);
 		kp->page_size_set = true;
 	}
 	if (sc->slot == KMEM_SLOT_PAGE_ALLOC)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "input_label.h"
+#include "path_label.h"
 
 static const char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
 				    'i', 'n', 'g' };
@@ -38,20 +39,6 @@ static int is_trace_file(int fd, char *path, size_t len)
 	if (pread(fd, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic))
 		return 0;
 	return !memcmp(magic, trace_magic, sizeof(magic));
-}
-
-/* Show a file below the current directory as the user likely typed it. */
-static const char *relative(const char *path)
-{
-	char cwd[PATH_MAX];
-	size_t n;
-
-	if (!getcwd(cwd, sizeof(cwd)))
-		return path;
-	n = strlen(cwd);
-	if (n > 1 && !strncmp(path, cwd, n) && path[n] == '/')
-		return path + n + 1;
-	return path;
 }
 
 /**
@@ -83,7 +70,7 @@ int input_label(char *buf, size_t len)
 		count++;
 		if (fd > best) {
 			best = fd;
-			snprintf(buf, len, "%s", relative(path));
+			snprintf(buf, len, "%s", kmem_relative_path(path));
 		}
 	}
 	closedir(dir);

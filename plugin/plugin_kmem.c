@@ -137,11 +137,7 @@ static void print_stats(struct kmem_plugin *kp)
 
 	if (reported_by_later_copy(kp->tep))
 		return;
-	kmem_agg_finish(&kp->agg);
-	kp->sym.old_migratetypes = kmem_tep_old_migratetypes(kp->tep);
-	if (kp->sym.old_migratetypes < 0)
-		kp->sym.old_migratetypes =
-			page_old_migratetypes(&kp->agg.page.sum);
+	kmem_tep_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);
 	kmem_report(&r, stderr);
 	tep_register_comm(kp->tep, REPORTED_TAG, REPORTED_PID);

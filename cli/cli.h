@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * trace-kmem, the standalone front end: what its files share.
+ */
+#ifndef TRACE_KMEM_CLI_H
+#define TRACE_KMEM_CLI_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hashtab.h"
+#include "options.h"
+
+#define TK_NAME "trace-kmem"
+
+/* Exit status */
+#define TK_OK 0
+#define TK_USAGE 1	/* bad command line */
+#define TK_ENV 2	/* bad input, or the system cannot do it */
+
+/* What records to count (the filters trace-cmd report gives the plugin). */
+struct tk_filter {
+	bool time;			/* --time */
+	uint64_t start, end;		/* ns, both inclusive */
+	bool pids;			/* --pid */
+	struct u64_index pid_ix;	/* the pids, as keys */
+	const char *comm;		/* --comm */
+	cpu_set_t *cpus;		/* --cpu, NULL for all */
+	size_t cpus_size;
+	int max_cpu;
+};
+
+enum tk_command { TK_STAT, TK_LIVE, TK_TOPOLOGY };
+
+struct tk_args {
+	enum tk_command cmd;
+	struct kmem_opts opts;
+	struct tk_filter filter;
+	const char **inputs;		/* stat: the files */
+	int nr_inputs;
+	/* live */
+	double duration;		/* -d, 0: until the command ends or ^C */
+	double interval;		/* --interval, 0: none */
+	bool stacks;			/* -T */
+	unsigned int buffer_kb;		/* --buffer-size, per CPU */
+	char **command;			/* after --, NULL-terminated */
+};
+
+/* args.c */
+int tk_parse_args(struct tk_args *a, int argc, char **argv);
+void tk_args_release(struct tk_args *a);
+void tk_usage(const char *cmd, bool full);
+
+/* filter.c */
+int tk_filter_time(struct tk_filter *f, const char *arg);
+int tk_filter_pids(struct tk_filter *f, const char *arg);
+int tk_filter_cpus(struct tk_filter *f, const char *arg);
+void tk_filter_release(struct tk_filter *f);
+
+/* stat.c, live.c, topology.c */
+int tk_stat(struct tk_args *a);
+int tk_live(struct tk_args *a);
+int tk_topology(struct tk_args *a);
+
+#endif

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Before libtracecmd sees a file: is it there, readable, non-empty and
+ * a trace-cmd data file?  One line naming the file and the problem.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "input_check.h"
+
+static const char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
+				    'i', 'n', 'g' };
+static const char perf_magic[] = "PERFILE2";
+
+/**
+ * tk_check_input - can @path be a trace.dat?
+ * @path: the file
+ *
+ * Return: 0, or -1 after one line on stderr.
+ */
+int tk_check_input(const char *path)
+{
+	char magic[sizeof(trace_magic)];
+	const char *why = NULL;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "%s: %s: %s\n", TK_CHECK_PREFIX, path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode))
+		why = "is a directory, not a trace-cmd data file";
+	else if (S_ISREG(st.st_mode) && !st.st_size)
+		why = "empty file, not a trace-cmd data file";
+	if (!why) {
+		n = read(fd, magic, sizeof(magic));
+		if (n >= 8 && !memcmp(magic, perf_magic, 8))
+			why = "a perf.data file, not a trace-cmd data file "
+			      "(try perf kmem stat)";
+		else if (n != (ssize_t)sizeof(magic) ||
+			 memcmp(magic, trace_magic, sizeof(magic)))
+			why = "not a trace-cmd data file (bad magic)";
+	}
+	close(fd);
+	if (why) {
+		fprintf(stderr, "%s: %s: %s\n", TK_CHECK_PREFIX, path, why);
+		return -1;
+	}
+	return 0;
+}

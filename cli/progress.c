@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The progress line (see progress.h): shown after the first second,
+ * redrawn four times a second, erased at the end.
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "numfmt.h"
+#include "progress.h"
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/**
+ * tk_progress_start - a file is about to be read
+ * @p: the progress state
+ * @label: the file's name
+ */
+void tk_progress_start(struct tk_progress *p, const char *label)
+{
+	p->on = isatty(STDERR_FILENO);
+	p->shown = false;
+	p->label = label;
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	p->last = p->start;
+}
+
+/**
+ * tk_progress_tick - @records read so far (call every TK_PROGRESS_EVERY)
+ * @p: the progress state
+ * @records: records read
+ */
+void tk_progress_tick(struct tk_progress *p, uint64_t records)
+{
+	char n[NUMFMT_LEN];
+	struct timespec now;
+	double t;
+
+	if (!p->on)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	t = since(&p->start, &now);
+	if (t < 1.0 || since(&p->last, &now) < 0.25)
+		return;
+	p->last = now;
+	p->shown = true;
+	fprintf(stderr, "\r\033[K trace-kmem: %s: %s records, %.1f M/s",
+		p->label, fmt_count(n, records), (double)records / t / 1e6);
+}
+
+/**
+ * tk_progress_done - the file is read: erase the line
+ * @p: the progress state
+ */
+void tk_progress_done(struct tk_progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r\033[K");
+	p->shown = false;
+}

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * One input's analysis (see session.h).  tk_session_record() is the
+ * per-record path: an array lookup by event id, the filters, lib/'s
+ * decoder and aggregator; no allocation, no formatting, no search.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+#include "tep_names.h"
+
+/* Which events are ours: event id -> slot, filled once per input. */
+static int map_events(struct tk_session *s)
+{
+	struct tep_event **evs = tep_list_events(s->tep, TEP_EVENT_SORT_ID);
+	int i, slot, max = -1;
+
+	for (i = 0; evs && evs[i]; i++)
+		if (evs[i]->id > max)
+			max = evs[i]->id;
+	s->nr_ids = max + 1;
+	s->slot_of = malloc(s->nr_ids ? (size_t)s->nr_ids : 1);
+	if (!s->slot_of)
+		return -1;
+	memset(s->slot_of, -1, s->nr_ids ? (size_t)s->nr_ids : 1);
+	for (i = 0; evs && evs[i]; i++) {
+		slot = kmem_slot_by_name(evs[i]->system, evs[i]->name);
+		if (slot < 0 || evs[i]->id < 0)
+			continue;
+		kmem_fields_init(&s->fields[slot], evs[i], slot);
+		s->slot_of[evs[i]->id] = (int8_t)slot;
+	}
+	return 0;
+}
+
+/**
+ * tk_session_init - start the analysis of one input
+ * @s: the session
+ * @tep: the input's handle (its formats, kallsyms and comms)
+ * @a: the options and filters
+ * @numa: a topology, or NULL
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int tk_session_init(struct tk_session *s, struct tep_handle *tep,
+		    const struct tk_args *a, const struct kmem_numa *numa)
+{
+	memset(s, 0, sizeof(*s));
+	s->tep = tep;
+	s->args = a;
+	kmem_tep_symbolizer(&s->sym, tep);
+	kmem_agg_init(&s->agg);
+	kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, stderr);
+	kmem_agg_set_numa(&s->agg, numa);
+	kmem_tep_page_geometry(&s->agg.page, tep);
+	if (a->filter.comm && u64_index_init(&s->comm_ix, 64))
+		return -1;
+	return map_events(s);
+}
+
+/* Is @pid's command the --comm name?  Cached once the comm is known. */
+static bool comm_matches(struct tk_session *s, int pid)
+{
+	uint32_t v = u64_index_find(&s->comm_ix, (uint64_t)pid);
+	const char *comm;
+
+	if (v != U64_INDEX_NONE)
+		return v == 1;
+	comm = tep_data_comm_from_pid(s->tep, pid);
+	if (!strcmp(comm, "<...>"))
+		return false;	/* unknown yet: live mode may learn it */
+	v = strcmp(comm, s->args->filter.comm) ? 2 : 1;
+	u64_index_insert(&s->comm_ix, (uint64_t)pid, v);
+	return v == 1;
+}
+
+/**
+ * tk_session_comms_changed - the tep handle learnt new comms (live)
+ * @s: the session
+ */
+void tk_session_comms_changed(struct tk_session *s)
+{
+	if (!s->args->filter.comm)
+		return;
+	u64_index_free(&s->comm_ix);
+	u64_index_init(&s->comm_ix, 64);
+}
+
+static bool wanted_task(struct tk_session *s, const struct kmem_event *ev)
+{
+	const struct tk_filter *f = &s->args->filter;
+
+	if (f->pids && u64_index_find(&f->pid_ix, (uint64_t)(unsigned int)
+				      ev->pid) == U64_INDEX_NONE)
+		return false;
+	return !f->comm || comm_matches(s, ev->pid);
+}
+
+/**
+ * tk_session_record - account one record
+ * @s: the session
+ * @rec: the record, in time order across CPUs
+ *
+ * Losses count for every record of a selected CPU and time, whatever
+ * its event; kmem events count when they pass the task filters too.
+ */
+void tk_session_record(struct tk_session *s, struct tep_record *rec)
+{
+	const struct tk_filter *f = &s->args->filter;
+	struct kmem_event ev;
+	int id, slot;
+
+	s->records++;
+	if (f->cpus && !CPU_ISSET_S((size_t)rec->cpu, f->cpus_size, f->cpus))
+		return;
+	if (f->time && (rec->ts < f->start || rec->ts > f->end))
+		return;
+	if (rec->missed_events)
+		kmem_agg_missed(&s->agg, rec->missed_events);
+	id = tep_data_type(s->tep, rec);
+	if (id < 0 || id >= s->nr_ids || (slot = s->slot_of[id]) < 0)
+		return;
+	if (kmem_decode(&s->fields[slot], rec, &ev)) {
+		s->agg.undecodable++;
+		return;
+	}
+	if ((f->pids || f->comm) && !wanted_task(s, &ev))
+		return;
+	kmem_agg_event(&s->agg, &ev);
+}
+
+/**
+ * tk_session_report - the end of the input: print its report
+ * @s: the session
+ * @ordinal: 1 for the first report (later ones append to files)
+ * @err: where problems go
+ *
+ * Return: 0, or -1 when an output file could not be written.
+ */
+int tk_session_report(struct tk_session *s, int ordinal, FILE *err)
+{
+	struct kmem_input in = { .label = s->label, .ordinal = ordinal };
+	struct kmem_report_ctx r = { &s->agg, &s->args->opts, &s->sym, &in };
+
+	kmem_tep_finish(&s->agg, &s->sym, s->tep);
+	return kmem_report(&r, err);
+}
+
+/**
+ * tk_session_release - free the session
+ * @s: the session
+ */
+void tk_session_release(struct tk_session *s)
+{
+	kmem_agg_release(&s->agg);
+	if (s->args && s->args->filter.comm)
+		u64_index_free(&s->comm_ix);
+	free(s->slot_of);
+	s->slot_of = NULL;
+}
+
+/**
+ * tk_merged_init - an empty merged summary
+ * @m: the merged summary
+ * @numa: the topology the inputs used, or NULL
+ */
+void tk_merged_init(struct tk_merged *m, const struct kmem_numa *numa)
+{
+	memset(m, 0, sizeof(*m));
+	kmem_agg_init(&m->agg);
+	kmem_agg_set_numa(&m->agg, numa);
+}
+
+/**
+ * tk_merged_add - add a reported session's summaries
+ * @m: the merged summary
+ * @s: the session, after tk_session_report()
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int tk_merged_add(struct tk_merged *m, const struct tk_session *s)
+{
+	const char **l = realloc(m->labels, (m->n + 1) * sizeof(*l));
+	char *label = strdup(s->label);
+
+	if (!l || !label) {
+		free(label);
+		if (l)
+			m->labels = l;
+		return -1;
+	}
+	m->labels = l;
+	m->labels[m->n++] = label;
+	kmem_agg_merge(&m->agg, &s->agg, s->sym.old_migratetypes > 0);
+	return 0;
+}
+
+/**
+ * tk_merged_report - print the merged summary (more than one input)
+ * @m: the merged summary
+ * @o: the options
+ * @ordinal: the report's place (after the inputs': appends)
+ * @err: where problems go
+ *
+ * Return: 0, or -1 when an output file could not be written.
+ */
+int tk_merged_report(struct tk_merged *m, const struct kmem_opts *o,
+		     int ordinal, FILE *err)
+{
+	struct kmem_input in = { .label = "(merged)", .ordinal = ordinal,
+				 .merged = m->n, .inputs = m->labels };
+	struct kmem_report_ctx r = { &m->agg, o, &m->sym, &in };
+
+	return kmem_report(&r, err);
+}
+
+/**
+ * tk_merged_release - free the merged summary
+ * @m: the merged summary
+ */
+void tk_merged_release(struct tk_merged *m)
+{
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		free((char *)m->labels[i]);
+	free(m->labels);
+	kmem_agg_release(&m->agg);
+}

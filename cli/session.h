@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * One input's analysis: a tep handle's records in, lib/'s statistics
+ * out.  Used by stat (a trace.dat or one of its buffer instances) and
+ * live (an instance read from tracefs).
+ */
+#ifndef TRACE_KMEM_SESSION_H
+#define TRACE_KMEM_SESSION_H
+
+#include <limits.h>
+#include <stdio.h>
+
+#include <event-parse.h>
+
+#include "agg.h"
+#include "cli.h"
+#include "decode.h"
+#include "numa.h"
+#include "report.h"
+#include "symbols.h"
+
+struct tk_session {
+	struct tep_handle *tep;
+	const struct tk_args *args;
+	struct kmem_symbolizer sym;
+	struct kmem_agg agg;
+	struct kmem_fields fields[KMEM_NR_SLOTS];
+	int8_t *slot_of;		/* event id -> slot, -1: not ours */
+	int nr_ids;
+	struct u64_index comm_ix;	/* --comm: pid -> 1 match, 2 not */
+	uint64_t records;		/* records read */
+	char label[PATH_MAX + 64];
+};
+
+int tk_session_init(struct tk_session *s, struct tep_handle *tep,
+		    const struct tk_args *a, const struct kmem_numa *numa);
+void tk_session_record(struct tk_session *s, struct tep_record *rec);
+void tk_session_comms_changed(struct tk_session *s);
+int tk_session_report(struct tk_session *s, int ordinal, FILE *err);
+void tk_session_release(struct tk_session *s);
+
+/* The merged summary of several sessions. */
+struct tk_merged {
+	struct kmem_agg agg;
+	struct kmem_symbolizer sym;
+	const char **labels;
+	int n;
+};
+
+void tk_merged_init(struct tk_merged *m, const struct kmem_numa *numa);
+int tk_merged_add(struct tk_merged *m, const struct tk_session *s);
+int tk_merged_report(struct tk_merged *m, const struct kmem_opts *o,
+		     int ordinal, FILE *err);
+void tk_merged_release(struct tk_merged *m);
+
+#endif

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace-kmem: the standalone front end of the kmem statistics.
+ *
+ *   trace-kmem stat [OPTIONS] [FILE...]     tables of trace.dat files
+ *   trace-kmem live [OPTIONS] [-- COMMAND]  tables of this machine, now
+ *   trace-kmem topology                     the CPU/memory -> node map
+ */
+#include <stdlib.h>
+
+#include "cli.h"
+
+int main(int argc, char **argv)
+{
+	struct tk_args a;
+	int ret;
+
+	if (tk_parse_args(&a, argc, argv)) {
+		tk_args_release(&a);
+		return TK_USAGE;
+	}
+	switch (a.cmd) {
+	case TK_LIVE:
+		ret = tk_live(&a);
+		break;
+	case TK_TOPOLOGY:
+		ret = tk_topology(&a);
+		break;
+	default:
+		ret = tk_stat(&a);
+		break;
+	}
+	tk_args_release(&a);
+	return ret;
+}
