@@ -1,8 +1,361 @@
 // SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace-kmem live: kmem statistics of this machine, as it runs.
+ *
+ * The events are enabled in a tracefs instance of our own,
+ * "trace-kmem-PID", so the top-level buffer and other people's tracing
+ * are left alone; its per-CPU buffers are read every 100 ms and fed to
+ * the same session code as a trace.dat, nothing is written to disk.
+ * With a COMMAND, set_event_pid and options/event-fork follow it and its
+ * children.  The tables are printed when the command exits, after -d,
+ * or at the first SIGINT (SIGTERM and SIGHUP too).  The instance is
+ * removed on every way out but SIGKILL, and an instance left by a
+ * killed trace-kmem is removed by the next one.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
-#include "cli.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "live_cmd.h"
+#include "live_read.h"
+#include "report.h"
+#include "tep_names.h"
+
+#define INSTANCE_PREFIX "trace-kmem-"
+#define ROUND_NS 100000000L	/* 100 ms between reads */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+struct live {
+	struct tk_args *a;
+	struct tracefs_instance *inst;
+	struct tep_handle *tep;
+	struct tk_session s;
+	bool session;
+	struct live_reader reader;
+	struct kmem_numa numa;
+	struct live_cmd cmd;
+	bool trigger;		/* stacktrace trigger set */
+};
+
+static const char *const slab_events[] = {
+	"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node",
+	"kfree", "kmem_cache_free", NULL,
+};
+static const char *const page_events[] = {
+	"mm_page_alloc", "mm_page_free", "mm_page_free_batched",
+	"mm_page_alloc_zone_locked", "mm_page_pcpu_drain",
+	"mm_page_alloc_extfrag", NULL,
+};
+
+static int env_error(const char *what, const char *fix)
+{
+	fprintf(stderr, TK_NAME ": %s; %s\n", what, fix);
+	return -1;
+}
+
+static void handle_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Instances of trace-kmem processes that are gone (killed with -9). */
+static void remove_stale_instances(void)
+{
+	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9]+$");
+	int i;
+
+	for (i = 0; names && names[i]; i++) {
+		long pid = strtol(names[i] + strlen(INSTANCE_PREFIX), NULL, 10);
+		struct tracefs_instance *in;
+
+		if (pid <= 0 || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		in = tracefs_instance_alloc(NULL, names[i]);
+		if (!in)
+			continue;
+		tracefs_event_file_write(in, "kmem", "mm_page_alloc", "trigger",
+					 "!stacktrace");
+		tracefs_instance_destroy(in);
+		tracefs_instance_free(in);
+	}
+	tracefs_list_free(names);
+}
+
+static int check_environment(void)
+{
+	const char *dir = tracefs_tracing_dir();
+
+	if (!dir || access(dir, F_OK))
+		return env_error("tracefs is not mounted",
+				 "mount it with 'mount -t tracefs nodev "
+				 "/sys/kernel/tracing'");
+	if (access(dir, W_OK) || geteuid())
+		return env_error("live tracing needs root",
+				 "run trace-kmem live as root (or with sudo)");
+	return 0;
+}
+
+static int load_formats(struct live *l)
+{
+	const char *systems[] = { "kmem", "ftrace", NULL };
+
+	l->tep = tracefs_local_events_system(NULL, systems);
+	if (!l->tep || (!tep_find_event_by_name(l->tep, "kmem", "kmalloc") &&
+			!tep_find_event_by_name(l->tep, "kmem",
+						"mm_page_alloc")))
+		return env_error("the kmem trace events are missing",
+				 "use a kernel with CONFIG_TRACEPOINTS and "
+				 "the kmem events (events/kmem in tracefs)");
+	return 0;
+}
+
+/* Enable the events of @names this kernel has; how many it had. */
+static int enable_events(struct live *l, const char *const *names)
+{
+	int i, n = 0;
+
+	for (i = 0; names[i]; i++) {
+		if (!tep_find_event_by_name(l->tep, "kmem", names[i]))
+			continue;
+		if (tracefs_event_enable(l->inst, "kmem", names[i]))
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static int set_events(struct live *l)
+{
+	const struct kmem_opts *o = &l->a->opts;
+	bool slab = o->slab || !o->page, page = o->page || !o->slab;
+	int ns = 0, np = 0;
+
+	if (slab)
+		ns = enable_events(l, slab_events);
+	if (page)
+		np = enable_events(l, page_events);
+	if (ns < 0 || np < 0)
+		return env_error("cannot enable the kmem events",
+				 "check events/kmem in tracefs");
+	if ((slab && !ns) || (page && !np))
+		return env_error(slab && !ns ? "the slab events (kmem:kmalloc "
+					       "...) are missing" :
+					       "the page allocator events "
+					       "(kmem:mm_page_alloc ...) are "
+					       "missing",
+				 "use a kernel that has them");
+	if (!l->a->stacks)
+		return 0;
+	if (!np || !tep_find_event_by_name(l->tep, "ftrace", "kernel_stack"))
+		return env_error("-T needs kmem:mm_page_alloc and "
+				 "ftrace:kernel_stack",
+				 "use a kernel with CONFIG_STACKTRACE");
+	if (tracefs_event_file_write(l->inst, "kmem", "mm_page_alloc",
+				     "trigger", "stacktrace") < 0)
+		return env_error("cannot set the stacktrace trigger on "
+				 "kmem:mm_page_alloc",
+				 "check events/kmem/mm_page_alloc/trigger");
+	l->trigger = true;
+	return 0;
+}
+
+/* With a command: its pid, and its children as they fork. */
+static int follow_command(struct live *l)
+{
+	char buf[32];
+
+	if (!l->cmd.pid)
+		return 0;
+	snprintf(buf, sizeof(buf), "%d", (int)l->cmd.pid);
+	if (tracefs_instance_file_write(l->inst, "set_event_pid", buf) < 0 ||
+	    tracefs_option_enable(l->inst, TRACEFS_OPTION_EVENT_FORK))
+		return env_error("cannot follow the command (set_event_pid, "
+				 "options/event-fork)", "check tracefs");
+	return 0;
+}
+
+static int create_instance(struct live *l)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), INSTANCE_PREFIX "%d", (int)getpid());
+	l->inst = tracefs_instance_create(name);
+	if (!l->inst)
+		return env_error("cannot create a tracefs instance",
+				 "check that tracefs has an instances "
+				 "directory");
+	tracefs_trace_off(l->inst);
+	if (tracefs_instance_set_buffer_size(l->inst, l->a->buffer_kb, -1) < 0)
+		return env_error("cannot size the ring buffer",
+				 "try a smaller --buffer-size");
+	return 0;
+}
+
+/* Stop, take what is left, remove the instance: every way out. */
+static void stop_tracing(struct live *l)
+{
+	if (!l->inst)
+		return;
+	tracefs_trace_off(l->inst);
+	if (l->session && l->reader.cpus)
+		live_reader_round(&l->reader, &l->s);
+	live_reader_close(&l->reader);
+	if (l->trigger)
+		tracefs_event_file_write(l->inst, "kmem", "mm_page_alloc",
+					 "trigger", "!stacktrace");
+	tracefs_instance_destroy(l->inst);
+	tracefs_instance_free(l->inst);
+	l->inst = NULL;
+}
+
+static int setup(struct live *l)
+{
+	struct tk_args *a = l->a;
+
+	if (check_environment() || load_formats(l))
+		return -1;
+	remove_stale_instances();
+	if (a->opts.numa && kmem_numa_load(&l->numa, a->opts.numa, stderr))
+		return -1;
+	if (tk_session_init(&l->s, l->tep, a, a->opts.numa ? &l->numa : NULL))
+		return env_error("out of memory", "trace fewer events");
+	l->session = true;
+	l->s.sym.old_migratetypes = kmem_tep_old_migratetypes(l->tep);
+	if (a->command)
+		snprintf(l->s.label, sizeof(l->s.label), "live: %s",
+			 a->command[0]);
+	else
+		snprintf(l->s.label, sizeof(l->s.label), "live: all tasks");
+	if (create_instance(l))
+		return -1;
+	if (live_reader_open(&l->reader, l->inst, l->tep, &a->filter))
+		return env_error("cannot open the per-CPU ring buffers",
+				 "check tracefs (per_cpu/cpuN/trace_pipe_raw)");
+	l->s.agg.page.subbuf_size = (unsigned int)l->reader.page_size;
+	if (a->command && live_cmd_fork(&l->cmd, a->command))
+		return -1;
+	if (follow_command(l) || set_events(l))
+		return -1;
+	if (stop_signal)
+		return -1;
+	if (tracefs_trace_on(l->inst))
+		return env_error("cannot turn tracing on", "check tracefs");
+	if (a->command && live_cmd_release(&l->cmd, a->command))
+		return -1;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* --interval: the tables so far, on a cleared terminal. */
+static void print_interval(struct live *l)
+{
+	struct kmem_input in = { .label = l->s.label, .ordinal = 1 };
+	struct kmem_symbolizer sym = l->s.sym;
+	struct kmem_report_ctx r = { &l->s.agg, &l->a->opts, &sym, &in };
+
+	if (sym.old_migratetypes < 0)
+		sym.old_migratetypes = page_old_migratetypes(&l->s.agg.page.sum);
+	if (isatty(STDOUT_FILENO))
+		fputs("\033[H\033[2J", stdout);
+	kmem_report_tables(&r, stdout);
+	fflush(stdout);
+}
+
+static int run(struct live *l)
+{
+	const struct tk_args *a = l->a;
+	struct timespec round = { 0, ROUND_NS };
+	double start = now_s(), next = start + a->interval;
+
+	while (!stop_signal) {
+		nanosleep(&round, NULL);
+		if (live_reader_round(&l->reader, &l->s) < 0)
+			return env_error("out of memory", "trace fewer events");
+		if (a->filter.comm) {
+			tracefs_load_cmdlines(NULL, l->tep);
+			tk_session_comms_changed(&l->s);
+		}
+		if (a->command && live_cmd_done(&l->cmd))
+			break;
+		if (a->duration && now_s() - start >= a->duration)
+			break;
+		if (a->interval && now_s() >= next) {
+			print_interval(l);
+			next += a->interval;
+		}
+	}
+	return 0;
+}
+
+static void release(struct live *l)
+{
+	if (l->session)
+		tk_session_release(&l->s);
+	kmem_numa_release(&l->numa);
+	if (l->tep)
+		tep_free(l->tep);
+}
+
+/**
+ * tk_live - trace-kmem live
+ * @a: the command line
+ *
+ * Return: the exit status: 0 when the tables were printed (also after
+ * SIGINT), 2 when the environment cannot trace, 128 + the signal after
+ * SIGTERM or SIGHUP.
+ */
 int tk_live(struct tk_args *a)
 {
-	(void)a;
-	return TK_ENV;
+	struct live l = { .a = a };
+	int ret = TK_OK;
+
+	l.cmd.gate = l.cmd.exec_err = -1;
+	handle_signals();
+	if (setup(&l) || run(&l))
+		ret = TK_ENV;
+	if (stop_signal)
+		live_cmd_signal(&l.cmd, stop_signal);
+	stop_tracing(&l);
+	if (l.cmd.pid && !l.cmd.exited)
+		live_cmd_done(&l.cmd);
+	if (ret == TK_OK || (stop_signal && l.session)) {
+		tracefs_load_cmdlines(NULL, l.tep);
+		if (tk_session_report(&l.s, 1, stderr))
+			ret = TK_ENV;
+		else if (stop_signal && stop_signal != SIGINT)
+			ret = 128 + stop_signal;
+		else
+			ret = TK_OK;
+	}
+	live_cmd_report(&l.cmd, a->command);
+	release(&l);
+	return ret;
 }
