@@ -14,6 +14,7 @@
 
 #include <trace-cmd.h>
 
+#include "fault.h"
 #include "input_check.h"
 #include "path_label.h"
 #include "progress.h"
@@ -115,8 +116,10 @@ static struct tracecmd_input **open_all(const struct tk_args *a)
 	for (i = 0; i < a->nr_inputs; i++) {
 		if (tk_check_input(a->inputs[i]))
 			goto fail;
+		tk_fault_guard(a->inputs[i]);
 		h[i] = tracecmd_open(a->inputs[i],
 				     TRACECMD_FL_LOAD_NO_PLUGINS);
+		tk_fault_guard(NULL);
 		if (!h[i]) {
 			fprintf(stderr, TK_NAME ": %s: cannot read the trace "
 					"(truncated or corrupt file)\n",
@@ -155,8 +158,11 @@ int tk_stat(struct tk_args *a)
 		return TK_ENV;
 	}
 	tk_merged_init(&run.merged, run.have_numa ? &run.numa : NULL);
-	for (i = 0; i < a->nr_inputs && !ret; i++)
+	for (i = 0; i < a->nr_inputs && !ret; i++) {
+		tk_fault_guard(a->inputs[i]);
 		ret = analyse_file(&run, h[i], a->inputs[i]);
+		tk_fault_guard(NULL);
+	}
 	if (!ret && run.reports > 1 &&
 	    tk_merged_report(&run.merged, &a->opts, ++run.reports, stderr))
 		ret = -1;
