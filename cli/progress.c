@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The progress line (see progress.h): shown after the first second,
- * redrawn four times a second, erased at the end.
+ * The progress line (see progress.h): shown after the first second
+ * ($TRACE_KMEM_PROGRESS_AFTER seconds: tests use 0), redrawn four
+ * times a second, erased at the end.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "numfmt.h"
@@ -22,7 +24,10 @@ static double since(const struct timespec *a, const struct timespec *b)
  */
 void tk_progress_start(struct tk_progress *p, const char *label)
 {
+	const char *after = getenv("TRACE_KMEM_PROGRESS_AFTER");
+
 	p->on = isatty(STDERR_FILENO);
+	p->after = after ? atof(after) : 1.0;
 	p->shown = false;
 	p->label = label;
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
@@ -44,7 +49,7 @@ void tk_progress_tick(struct tk_progress *p, uint64_t records)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	t = since(&p->start, &now);
-	if (t < 1.0 || since(&p->last, &now) < 0.25)
+	if (t < p->after || (p->shown && since(&p->last, &now) < 0.25))
 		return;
 	p->last = now;
 	p->shown = true;

@@ -14,6 +14,7 @@ struct tk_progress {
 	bool on;		/* stderr is a terminal */
 	bool shown;		/* a line is on the screen */
 	const char *label;
+	double after;		/* seconds before the first line */
 	struct timespec start, last;
 };
 

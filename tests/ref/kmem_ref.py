@@ -7,11 +7,15 @@ Documentation/kmem-json.txt only (not from lib/ or plugin/), so that the
 end-to-end tests catch bugs in the C code.
 
     kmem_ref.py [--sort KEYS] [--raw-ip] [--check-symbols]
-                [--refree-free-only] [--report-args="ARGS"] FILE.dat
+                [--refree-free-only] [--report-args="ARGS"]
+                [--pid=LIST] [--comm=NAME] [--time=START,END] FILE.dat
     kmem_ref.py --make-edge-trace IN.dat OUT.dat
 
 prints the JSON document the plugin would write for FILE.dat
 (-O kmem:json=...), as far as it is defined by the documentation.
+--pid=LIST, --comm=NAME and --time=START,END keep only the listing's
+lines of those pids, that command name, that time window (trace-kmem
+stat's filters).
 --report-args passes more arguments (filters such as --cpu 0) to
 trace-cmd report: the plugin sees the records trace-cmd prints.
 --make-edge-trace writes a copy of a trace with allocation failures,
@@ -264,6 +268,35 @@ def parse_int(v):
     return int(v)
 
 
+# trace-kmem's task and time filters (--pid, --comm, --time), applied
+# here to the listing's comm-pid and timestamp columns.
+FILTER = {"pids": None, "comm": None, "start": None, "end": None}
+
+
+def parse_time_window(arg):
+    """START,END in seconds as printed; END covers what its printed
+    precision leaves open (100.000001 ends at 100.000001999)."""
+    start, _, end = arg.partition(",")
+    lo = parse_ts(start) if start else 0
+    hi = None
+    if end:
+        digits = len(end.partition(".")[2])
+        hi = parse_ts(end) + 10 ** (9 - digits) - 1
+    return lo, hi
+
+
+def wanted(m):
+    f = FILTER
+    if f["pids"] is not None and int(m.group("pid")) not in f["pids"]:
+        return False
+    if f["comm"] is not None and m.group("comm").strip() != f["comm"]:
+        return False
+    ts = parse_ts(m.group("ts"))
+    if f["start"] is not None and ts < f["start"]:
+        return False
+    return f["end"] is None or ts <= f["end"]
+
+
 def records(text):
     """Yield ('drop', cpu, count-or-None) and ('ev', cpu, ts, event, fields)
     in the printed order."""
@@ -274,7 +307,7 @@ def records(text):
                    int(m.group(2)) if m.group(2) is not None else None)
             continue
         m = LINE_RE.match(line)
-        if not m:
+        if not m or not wanted(m):
             continue
         yield ("ev", int(m.group("cpu")), parse_ts(m.group("ts")),
                m.group("event"), m.group("rest"))
@@ -760,6 +793,13 @@ def main(argv):
             check = True
         elif a == "--refree-free-only":
             refree = True
+        elif a.startswith("--pid="):
+            FILTER["pids"] = {int(x) for x in a[len("--pid="):].split(",")}
+        elif a.startswith("--comm="):
+            FILTER["comm"] = a[len("--comm="):]
+        elif a.startswith("--time="):
+            FILTER["start"], FILTER["end"] = \
+                parse_time_window(a[len("--time="):])
         elif a.startswith("--report-args="):
             extra += a[len("--report-args="):].split()
         elif a == "--make-edge-trace":

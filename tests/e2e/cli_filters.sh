@@ -1,0 +1,119 @@
+#!/bin/bash
+# trace-kmem stat's filters, each checked against an independent
+# computation over `trace-cmd report` listings:
+#  - slab statistics: every number of the JSON and the tables against
+#    tests/ref/kmem_ref.py, which applies --pid/--comm/--time to the
+#    listing's comm-pid and timestamp columns itself, and --cpu through
+#    `trace-cmd report --cpu`;
+#  - page allocator: allocations, bytes and frees counted here from the
+#    listing lines the filter keeps.
+# Pids, command name and time window come from the listing: the two
+# busiest pids, the busiest command, the middle half of the trace with
+# timestamps as trace-cmd prints them (microseconds).
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
+[ -x "$TK" ] || { fail cli-filters "no $TK (run make)"; finish; }
+REF=$TOP/tests/ref/kmem_ref.py
+CMP=$TOP/tests/ref/compare_json.py
+S=$TOP/sample-data
+
+# picks FILE: sets pids (2, comma separated), pid1, comm, window
+picks() {
+	trace-cmd report -i "$1" 2>/dev/null >"$WORK/list"
+	awk '$2 ~ /^\[/ { sub(/.*-/, "", $1); n[$1]++ } END { for (p in n) print n[p], p }' \
+		"$WORK/list" | sort -rn | awk '{print $2}' >"$WORK/pids"
+	pid1=$(sed -n 1p "$WORK/pids")
+	pids=$pid1
+	[ "$(wc -l <"$WORK/pids")" -ge 3 ] && pids=$pid1,$(sed -n 3p "$WORK/pids")
+	# a command that is not every task's
+	comm=$(awk '$2 ~ /^\[/ { c = $1; sub(/-[0-9]+$/, "", c); n[c]++ } END { for (c in n) print n[c], c }' \
+		"$WORK/list" | sort -rn | awk 'NR <= 2 { c = $2 } END { print c }')
+	window=$(awk '$2 ~ /^\[/ { k[++n] = $3 } END {
+		a = k[int(n / 4) + 1]; b = k[int(3 * n / 4)]
+		sub(/:$/, "", a); sub(/:$/, "", b); print a "," b }' "$WORK/list")
+}
+
+# slab FILE NAME TK_ARGS REF_ARGS: trace-kmem vs the reference
+slab() {
+	local f=$1 name=$2 targs=$3 rargs=$4 out=$WORK/$2
+	# shellcheck disable=SC2086
+	if ! "$TK" stat $targs --json="$out.json" -o "$out.txt" "$f" 2>"$out.err"; then
+		fail "$name" "trace-kmem failed: $(head -2 "$out.err")"
+		return
+	fi
+	# shellcheck disable=SC2086
+	if ! python3 "$REF" $rargs "$f" >"$out.ref.json" 2>"$out.ref.err"; then
+		fail "$name" "reference failed: $(tail -2 "$out.ref.err")"
+		return
+	fi
+	python3 "$CMP" --ref "$out.ref.json" --name "$name" --json "$out.json" --text "$out.txt"
+	# the filter must have kept something and removed something
+	got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["slab"]["summary"]; print(s["allocs"]+s["frees"])' "$out.json")
+	all=$("$TK" stat --json "$f" | python3 -c 'import json,sys; s=json.load(sys.stdin)["slab"]["summary"]; print(s["allocs"]+s["frees"])')
+	check "$name:kept-some" test "$got" -gt 0
+	check "$name:removed-some" test "$got" -lt "$all"
+}
+
+for b in slab-fork-exec slab-pingpong; do
+	f=$S/$b.dat
+	picks "$f"
+	slab "$f" "$b.cpu1" "--cpu 1" "--report-args=--cpu=1"
+	slab "$f" "$b.pid" "--pid $pids" "--pid=$pids"
+	slab "$f" "$b.time" "--time $window" "--time=$window"
+	slab "$f" "$b.time-open-end" "--time ${window%,*}," "--time=${window%,*},"
+	slab "$f" "$b.pid-time" "--pid $pid1 --time $window" "--pid=$pid1 --time=$window"
+done
+
+# page FILE NAME TK_ARGS AWK_FILTER: counts from the raw listing; the
+# filter sees comm, pid, cpu and tsn (the timestamp in nanoseconds)
+page() {
+	local f=$1 name=$2 targs=$3 flt=$4 out=$WORK/$2
+	# shellcheck disable=SC2086
+	"$TK" stat $targs --json="$out.json" -o /dev/null "$f" || { fail "$name" "trace-kmem failed"; return; }
+	cat >"$out.awk" <<AWK
+\$2 ~ /^\\[/ {
+	comm = \$1; sub(/-[0-9]+\$/, "", comm)
+	pid = \$1; sub(/.*-/, "", pid); pid += 0
+	cpu = \$2; gsub(/[^0-9]/, "", cpu); cpu += 0
+	ts = \$3; sub(/:\$/, "", ts); split(ts, p, "."); tsn = p[1] * 1000000000 + p[2]
+	if (!($flt)) next
+	o = \$0; sub(/.* order=/, "", o); sub(/ .*/, "", o)
+	if (\$4 == "mm_page_alloc:" && \$0 ~ / pfn=0x[0-9a-f]+ /) { a++; ab += 4096 * 2 ^ o }
+	if (\$4 == "mm_page_free:") { fr++; fb += 4096 * 2 ^ o }
+}
+END { printf "%d %d %d %d\\n", a, ab, fr, fb }
+AWK
+	trace-cmd report -N -R -t -i "$f" 2>/dev/null | awk -f "$out.awk" >"$out.want"
+	python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["page"]["summary"]; print(s["allocs"], s["alloc_bytes"], s["frees"], s["free_bytes"])' \
+		"$out.json" >"$out.got"
+	if cmp -s "$out.want" "$out.got" && [ "$(cut -d' ' -f1 "$out.want")" -gt 0 ]; then
+		pass "$name"
+	else
+		fail "$name" "allocs bytes frees bytes: trace-kmem $(cat "$out.got"), listing $(cat "$out.want")"
+	fi
+}
+
+# ns START,END -> "START_NS END_NS" (END as printed: + its 999 ns)
+ns() {
+	python3 -c 'import sys
+s, e = sys.argv[1].split(",")
+def n(t):
+    a, _, b = t.partition(".")
+    return int(a) * 10**9 + int(b.ljust(9, "0")), 10 ** (9 - len(b)) - 1
+print(n(s)[0], sum(n(e)))' "$1"
+}
+
+f=$S/page-trigger.dat
+picks "$f"
+# (every task of the two slab samples has one command name)
+slab "$f" "page-trigger.slab-comm" "--comm $comm" "--comm=$comm"
+read -r ws we < <(ns "$window")
+page "$f" page-trigger.cpu0 "--cpu 0" 'cpu == 0'
+page "$f" page-trigger.pid "--pid $pid1" "pid == $pid1"
+page "$f" page-trigger.comm "--comm $comm" "comm == \"$comm\""
+# the window's end as printed (microseconds) covers its 999 ns
+page "$f" page-trigger.time "--time $window" "tsn >= $ws && tsn <= $we"
+page "$f" page-trigger.cpu-pid "--cpu 1 --pid $pid1" "cpu == 1 && pid == $pid1"
+finish

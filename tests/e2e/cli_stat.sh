@@ -1,0 +1,222 @@
+#!/bin/bash
+# trace-kmem stat beyond single-file identity (cli_identity.sh): several
+# inputs and the merged summary, buffer instances, bad input and usage
+# errors with their exit status, the progress line, --help/--version,
+# and trace-kmem topology on a made-up sysfs tree.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
+[ -x "$TK" ] || { fail cli-stat "no $TK (run make)"; finish; }
+S=$TOP/sample-data
+A=$S/slab-pingpong.dat
+P=$S/page-extfrag.dat
+I=$S/instance-mixed.dat
+
+# json_docs FILE: one line per JSON document of a stream
+json_docs() {
+	python3 -c '
+import json, sys
+s = open(sys.argv[1]).read(); d = json.JSONDecoder(); i = 0
+while True:
+    while i < len(s) and s[i].isspace(): i += 1
+    if i >= len(s): break
+    o, i = d.raw_decode(s, i); print(json.dumps(o))' "$1"
+}
+
+# ---- several inputs: each file's report as the plugin prints it, then
+# the merged summary, whose every count is the sum of the inputs'.
+report -i "$A" -i "$P" -O kmem:stat -O "kmem:output=$WORK/m.p.txt" >/dev/null 2>&1
+"$TK" stat -o "$WORK/m.c.txt" "$A" "$P"
+check multi-exit-0 test $? -eq 0
+n=$(stat -c %s "$WORK/m.p.txt")
+check multi-inputs-as-plugin cmp -s -n "$n" "$WORK/m.p.txt" "$WORK/m.c.txt"
+check multi-merged-title grep -q '^ kmem statistics: merged summary of 2 inputs$' "$WORK/m.c.txt"
+"$TK" stat -i "$A" -i "$P" -o "$WORK/m.i.txt"
+check multi-dash-i cmp -s "$WORK/m.c.txt" "$WORK/m.i.txt"
+"$TK" stat --json="$WORK/m.json" "$A" "$P" "$S/page-trigger.dat" >/dev/null
+json_docs "$WORK/m.json" >"$WORK/m.docs"
+check multi-json-merged-is-sum python3 - "$WORK/m.docs" <<'PY'
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1])]
+*inputs, merged = docs
+assert len(inputs) == 3 and merged["file"] == "(merged)", [d["file"] for d in docs]
+assert merged["inputs"] == [d["file"] for d in inputs], merged["inputs"]
+bad = []
+def walk(path, m, parts):
+    if isinstance(m, dict):
+        for k, v in m.items():
+            walk(path + [k], v, [p.get(k) if isinstance(p, dict) else None for p in parts])
+    elif isinstance(m, bool) or not isinstance(m, int):
+        return
+    else:
+        want = sum(p for p in parts if isinstance(p, int) and not isinstance(p, bool))
+        if m != want:
+            bad.append((".".join(path), m, want))
+n = 0
+for sec in ("slab", "page"):
+    if sec in merged:
+        walk([sec, "summary"], merged[sec]["summary"], [d.get(sec, {}).get("summary") for d in inputs])
+        walk([sec, "events"], merged[sec]["events"], [d.get(sec, {}).get("events") for d in inputs])
+        n += 1
+walk(["events_lost"], merged["events_lost"], [d["events_lost"] for d in inputs])
+assert n == 2, "both sections"
+assert merged["page"]["summary"]["allocs"] > 0 and merged["slab"]["summary"]["allocs"] > 0
+assert "callsites" not in merged["slab"], "merged: summaries only"
+assert not bad, bad
+PY
+# a single input has no merged summary
+"$TK" stat -o "$WORK/one.txt" "$A"
+check single-no-merged sh -c "! grep -q 'merged summary' '$WORK/one.txt'"
+
+# ---- buffer instances: the top buffer and the instance apart, each with
+# the records trace-cmd lists for it, then the merged summary.
+"$TK" stat --json="$WORK/i.json" "$I" >/dev/null
+json_docs "$WORK/i.json" >"$WORK/i.docs"
+trace-cmd report -i "$I" 2>/dev/null >"$WORK/i.list"
+top_pa=$(grep -v '^kmemslab:' "$WORK/i.list" | grep -c ' mm_page_alloc: ')
+inst_slab=$(grep '^kmemslab:' "$WORK/i.list" | grep -c -E ' (kmalloc|kfree|kmem_cache_alloc|kmem_cache_free): ')
+check instances-three-reports test "$(wc -l <"$WORK/i.docs")" -eq 3
+check instances-labelled python3 - "$WORK/i.docs" "$top_pa" "$inst_slab" <<'PY'
+import json, sys
+top, inst, merged = [json.loads(l) for l in open(sys.argv[1])]
+assert top["file"].endswith("instance-mixed.dat"), top["file"]
+assert inst["file"] == top["file"] + " (instance kmemslab)", inst["file"]
+assert "slab" not in top and "page" not in inst, "each buffer its own events"
+pa, slab = int(sys.argv[2]), int(sys.argv[3])
+assert pa > 0 and slab > 0
+assert top["page"]["summary"]["allocs"] + top["page"]["summary"]["failures"]["count"] == pa, (top["page"]["summary"], pa)
+assert inst["slab"]["events"] == slab, (inst["slab"]["events"], slab)
+assert merged["inputs"] == [top["file"], inst["file"]]
+PY
+
+# ---- bad input: one line naming the file, exit 2, nothing on stdout,
+# no hang (timeout), no crash.
+: >"$WORK/empty.dat"
+echo "hello" >"$WORK/text.dat"
+printf 'PERFILE2\0\0\0\0\0\0\0\0' >"$WORK/perf.data"
+head -c $(($(stat -c %s "$A") / 2)) "$A" >"$WORK/half.dat"
+head -c 11 "$A" >"$WORK/magic-only.dat"
+trace-cmd convert -i "$A" -o "$WORK/v6.dat" --file-version 6 >/dev/null 2>&1
+head -c $(($(stat -c %s "$WORK/v6.dat") - 4096)) "$WORK/v6.dat" >"$WORK/v6-cut.dat"
+mkdir -p "$WORK/dir.dat"
+bad_input() {
+	local name=$1 file=$2 want=$3 rc
+	timeout 60 "$TK" stat "$file" >"$WORK/bad.out" 2>"$WORK/bad.err"
+	rc=$?
+	if [ "$rc" -ne 2 ]; then
+		fail "bad-input-$name" "exit $rc, want 2: $(head -3 "$WORK/bad.err")"
+	elif [ "$(wc -l <"$WORK/bad.err")" -ne 1 ] || [ -s "$WORK/bad.out" ]; then
+		fail "bad-input-$name" "want one line on stderr and no stdout: $(head -c 300 "$WORK/bad.err" "$WORK/bad.out")"
+	elif ! grep -q "^trace-kmem: $file: .*$want" "$WORK/bad.err"; then
+		fail "bad-input-$name" "message: $(cat "$WORK/bad.err")"
+	else
+		pass "bad-input-$name"
+	fi
+}
+bad_input missing "$WORK/nope.dat" "No such file or directory"
+bad_input empty "$WORK/empty.dat" "empty file"
+bad_input text "$WORK/text.dat" "not a trace-cmd data file"
+bad_input perf-data "$WORK/perf.data" "perf.data file"
+bad_input directory "$WORK/dir.dat" "directory"
+bad_input truncated-v7 "$WORK/half.dat" "truncated or corrupt"
+bad_input magic-only "$WORK/magic-only.dat" "truncated or corrupt"
+if [ -s "$WORK/v6.dat" ]; then
+	bad_input truncated-v6 "$WORK/v6-cut.dat" "truncated or corrupt"
+else
+	fail bad-input-truncated-v6 "trace-cmd convert --file-version 6 failed"
+fi
+# a bad file among good ones: nothing printed at all
+"$TK" stat "$A" "$WORK/text.dat" >"$WORK/mix.out" 2>"$WORK/mix.err"
+rc=$?
+check bad-among-good-exit-2 test "$rc" -eq 2
+check bad-among-good-no-tables test ! -s "$WORK/mix.out"
+# no argument: trace.dat in the current directory
+(cd "$WORK" && "$TK" stat >/dev/null 2>"$WORK/def.err")
+check default-trace-dat grep -q '^trace-kmem: trace.dat: No such file' "$WORK/def.err"
+
+# ---- usage errors: exit 1, the problem in the first line.
+usage_error() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$TK" "$@" >"$WORK/u.out" 2>"$WORK/u.err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && head -1 "$WORK/u.err" | grep -q -- "$want"; then
+		pass "usage-$name"
+	else
+		fail "usage-$name" "exit $rc (want 1): $(head -2 "$WORK/u.err")"
+	fi
+}
+usage_error no-command "no command" 
+usage_error unknown-command "unknown command 'bogus'" bogus
+usage_error bad-sort "bad sort key 'bogus' in --sort=bogus" stat --sort=bogus "$A"
+usage_error bad-lines "bad --lines=abc" stat -l abc "$A"
+usage_error bad-skip "bad --skip=(" stat --skip='(' "$A"
+usage_error bad-time "bad --time '5'" stat --time 5 "$A"
+usage_error bad-time-order "bad --time '9,8'" stat --time 9,8 "$A"
+usage_error bad-pid "bad --pid '12x'" stat --pid 12x "$A"
+usage_error bad-cpu "bad --cpu '3-1'" stat --cpu 3-1 "$A"
+usage_error unknown-option "unrecognized option" stat --bogus "$A"
+usage_error not-for-stat "\-\-duration does not apply to 'stat'" stat -d 3 "$A"
+usage_error not-for-live "\-\-time does not apply to 'live'" live --time 1,2
+usage_error topology-arg "topology takes no argument" topology foo
+usage_error json-empty "json needs a value" stat --json= "$A"
+
+# ---- --help lists every option of lib/'s table; --version.
+"$TK" --help >"$WORK/help.txt"
+check help-exit-0 test $? -eq 0
+check help-synopsis grep -q '^SYNOPSIS' "$WORK/help.txt"
+missing=
+for o in slab page caller alloc cache live per-process merge-pids skip numa \
+	sort lines raw-ip json output time pid comm cpu duration interval stacks; do
+	grep -q -- "--$o" "$WORK/help.txt" || missing="$missing $o"
+done
+check help-all-options test -z "$missing"
+"$TK" stat --help | grep -q '^STAT OPTIONS'
+check help-stat test $? -eq 0
+"$TK" --version | grep -Eq '^trace-kmem [0-9]+\.[0-9]+'
+check version test $? -eq 0
+
+# ---- progress line: on a terminal only.
+"$TK" stat -o /dev/null "$I" 2>"$WORK/pipe.err"
+check progress-not-in-pipes test ! -s "$WORK/pipe.err"
+if command -v script >/dev/null; then
+	TRACE_KMEM_PROGRESS_AFTER=0 script -qec "$TK stat -o /dev/null $I" /dev/null >"$WORK/tty.out" 2>&1
+	check progress-on-terminal grep -q 'records' "$WORK/tty.out"
+else
+	skip progress-on-terminal "script(1) not installed"
+fi
+
+# ---- topology from a made-up sysfs: 2 nodes, 128 MB blocks of 4 KB
+# pages (32768 pages each); node 1's blocks 2 and 4 are not adjacent.
+fs=$WORK/sys
+for n in 0 1; do mkdir -p "$fs/devices/system/node/node$n"; done
+mkdir -p "$fs/devices/system/memory"
+echo 8000000 >"$fs/devices/system/memory/block_size_bytes"
+echo "0-1" >"$fs/devices/system/node/node0/cpulist"
+echo "2,3,5" >"$fs/devices/system/node/node1/cpulist"
+for m in 0 1; do mkdir "$fs/devices/system/node/node0/memory$m"; done
+for m in 2 4; do mkdir "$fs/devices/system/node/node1/memory$m"; done
+if [ "$(getconf PAGESIZE)" = 4096 ]; then
+	TRACE_KMEM_SYSFS=$fs "$TK" topology >"$WORK/topo.txt"
+	cat >"$WORK/topo.want" <<'T'
+cpu 0 node 0
+cpu 1 node 0
+cpu 2 node 1
+cpu 3 node 1
+cpu 5 node 1
+mem 0x0-0x10000 node 0
+mem 0x10000-0x18000 node 1
+mem 0x20000-0x28000 node 1
+T
+	check topology-made-up diff <(grep -v '^#' "$WORK/topo.txt" | sort) "$WORK/topo.want"
+else
+	skip topology-made-up "page size is not 4096"
+fi
+TRACE_KMEM_SYSFS=$WORK/none "$TK" topology >/dev/null 2>"$WORK/topo.err"
+check topology-no-sysfs-exit-2 test $? -eq 2
+# this machine's map loads as --numa
+"$TK" topology -o "$WORK/here.txt" && "$TK" stat --numa "$WORK/here.txt" -o "$WORK/numa.txt" "$P" 2>"$WORK/numa.err"
+check topology-loads test $? -eq 0 -a ! -s "$WORK/numa.err"
+check topology-cross-node-shown grep -q '^ Remote allocations:' "$WORK/numa.txt"
+finish
