@@ -82,7 +82,7 @@ static void handle_signals(void)
 /* Instances of trace-kmem processes that are gone (killed with -9). */
 static void remove_stale_instances(void)
 {
-	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9]+$");
+	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9][0-9]*$");
 	int i;
 
 	for (i = 0; names && names[i]; i++) {

@@ -1,0 +1,154 @@
+#!/bin/bash
+# trace-kmem live on this machine: known workloads found in the tables,
+# signals and errors leave no tracefs instance behind, lost events are
+# reported.  Skipped (SKIP lines) unless root with a usable tracefs and
+# the kmem events.
+#
+#  - pages: a child maps N pages of shared anonymous memory (shmem) and
+#    writes to each; with -T the call site shmem_alloc_folio must have
+#    exactly N more allocations than with N = 0 (shmem THP off);
+#  - slab: a child creates 500 pipes; alloc_pipe_info's hits must be 500
+#    more than for a child creating none (the interpreter's own differ
+#    by nothing between the two runs);
+#  - SIGINT dumps the tables and exits 0, SIGTERM exits 143, a command
+#    that cannot run exits 2, kill -9 leaves an instance that the next
+#    run removes; every time the instance directory is checked;
+#  - -d, --interval, --buffer-size (a 4 KB buffer loses events, and the
+#    report says so), not root (exit 2, one line).
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
+[ -x "$TK" ] || { fail cli-live "no $TK (run make)"; finish; }
+T=/sys/kernel/tracing
+skip_all() { skip cli-live "$1"; finish; }
+[ "$(id -u)" -eq 0 ] || skip_all "not root"
+if [ ! -w "$T/tracing_on" ]; then
+	mount -t tracefs nodev "$T" 2>/dev/null || true
+	[ -w "$T/tracing_on" ] || skip_all "tracefs not usable at $T"
+fi
+[ -d "$T/events/kmem/mm_page_alloc" ] && [ -d "$T/events/kmem/kmalloc" ] ||
+	skip_all "no kmem events in $T/events"
+[ -d "$T/instances" ] || skip_all "no tracefs instances"
+command -v python3 >/dev/null || skip_all "python3 not installed"
+
+instances() { ls "$T/instances" | grep -c '^trace-kmem-' || true; }
+before=$(instances)
+no_instance_left() { check "$1:no-instance-left" test "$(instances)" -eq "$before"; }
+
+# value JSON PYTHON_EXPR: evaluates EXPR with d = the document
+value() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+def site(sec, name):
+    return sum(c["hits"] for c in d[sec]["callsites"] if c["callsite"].split("+")[0] == name)
+print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+cat >"$WORK/shm.py" <<'PY'
+import mmap, sys
+n = int(sys.argv[1])
+if n:
+    m = mmap.mmap(-1, n * mmap.PAGESIZE)
+    for i in range(n):
+        m[i * mmap.PAGESIZE] = 1
+    m.close()
+PY
+cat >"$WORK/pipes.py" <<'PY'
+import os, sys
+p = [os.pipe() for _ in range(int(sys.argv[1]))]
+PY
+
+# ---- pages, with stacks: exactly N more at shmem_alloc_folio
+N=3000
+for n in 0 $N; do
+	"$TK" live --page -T --json="$WORK/shm$n.json" -o /dev/null -- python3 "$WORK/shm.py" $n \
+		2>"$WORK/shm$n.err"
+	check "live-page-$n-exit-0" test $? -eq 0
+done
+a0=$(value "$WORK/shm0.json" 'site("page", "shmem_alloc_folio")')
+a1=$(value "$WORK/shm$N.json" 'site("page", "shmem_alloc_folio")')
+if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null ||
+	[ ! -e /sys/kernel/mm/transparent_hugepage/shmem_enabled ]; then
+	check live-page-exact-count test $((a1 - a0)) -eq $N
+else
+	check live-page-count test $((a1 - a0)) -ge 1
+fi
+check live-page-stacks test "$(value "$WORK/shm$N.json" 'd["page"]["summary"]["stacks"]')" -gt 0
+check live-page-label test "$(value "$WORK/shm$N.json" 'd["file"]')" = "live: python3"
+no_instance_left live-page
+
+# ---- slab: exactly 500 more at alloc_pipe_info
+for n in 0 500; do
+	"$TK" live --slab --json="$WORK/pipe$n.json" -o /dev/null -- python3 "$WORK/pipes.py" $n \
+		2>"$WORK/pipe$n.err"
+	check "live-slab-$n-exit-0" test $? -eq 0
+done
+p0=$(value "$WORK/pipe0.json" 'site("slab", "alloc_pipe_info")')
+p1=$(value "$WORK/pipe500.json" 'site("slab", "alloc_pipe_info")')
+check live-slab-exact-count test $((p1 - p0)) -eq 1000	# two kmallocs per pipe
+no_instance_left live-slab
+
+# ---- SIGINT: tables, exit 0, no instance; SIGTERM: exit 143
+for sig in INT TERM; do
+	"$TK" live -l 3 >"$WORK/sig.out" 2>"$WORK/sig.err" &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -d "$T/instances/trace-kmem-$pid" ] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	want=0
+	[ "$sig" = TERM ] && want=143
+	check "live-sig$sig-exit" test "$rc" -eq "$want"
+	check "live-sig$sig-tables" grep -q '^ kmem statistics: live: all tasks' "$WORK/sig.out"
+	check "live-sig$sig-removed" test ! -d "$T/instances/trace-kmem-$pid"
+done
+no_instance_left live-signals
+
+# ---- a command that cannot run
+"$TK" live -- /nonexistent/command >"$WORK/nx.out" 2>"$WORK/nx.err"
+check live-bad-command-exit-2 test $? -eq 2
+check live-bad-command-message grep -q "cannot run '/nonexistent/command'" "$WORK/nx.err"
+no_instance_left live-bad-command
+
+# ---- kill -9 leaves an instance; the next run removes it
+"$TK" live -o /dev/null >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	[ -d "$T/instances/trace-kmem-$pid" ] && break
+	sleep 0.1
+done
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+check live-kill9-leaves-instance test -d "$T/instances/trace-kmem-$pid"
+"$TK" live -d 0.3 -o /dev/null
+check live-stale-instance-removed test ! -d "$T/instances/trace-kmem-$pid"
+no_instance_left live-kill9
+
+# ---- -d and --interval: snapshots, then the final tables
+timeout 60 "$TK" live -d 1.2 --interval 0.4 -l 2 >"$WORK/iv.out" 2>"$WORK/iv.err"
+check live-duration-exit-0 test $? -eq 0
+check live-interval-snapshots test "$(grep -c '^ kmem statistics: live' "$WORK/iv.out")" -ge 3
+
+# ---- a 4 KB buffer under a busy workload loses events: reported
+"$TK" live --slab --buffer-size 4 --json="$WORK/lost.json" -o /dev/null -- \
+	sh -c 'find /usr/share -xdev >/dev/null 2>&1'
+lost=$(value "$WORK/lost.json" 'd["events_lost"] + d["lost_unknown"]')
+check live-lost-events-reported test "$lost" -gt 0
+check live-lost-not-complete test "$(value "$WORK/lost.json" 'd["slab"]["complete"]')" = False
+no_instance_left live-lost
+
+# ---- not root: exit 2, one line
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$TK" live -d 1 >"$WORK/nr.out" 2>"$WORK/nr.err"
+	check live-not-root-exit-2 test $? -eq 2
+	check live-not-root-one-line test "$(wc -l <"$WORK/nr.err")" -eq 1
+	check live-not-root-message grep -q 'needs root' "$WORK/nr.err"
+else
+	skip live-not-root "setpriv not installed"
+fi
+finish
