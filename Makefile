@@ -4,8 +4,9 @@
 #                 trace-kmem (build/trace-kmem)
 # make check      run every test
 # make demo       trace-cmd report -O kmem:stat on a bundled sample trace
-# make install    plugin into libtraceevent's plugin directory
-# make install-user   plugin into ~/.local/lib/traceevent/plugins
+# make install    plugin into libtraceevent's plugin directory, trace-kmem
+#                 into $(prefix)/bin, its bash completion
+# make install-user   the same under ~/.local
 # make uninstall, make uninstall-user
 #
 # CC=clang, SANITIZE=1 (AddressSanitizer + UBSan), V=1 work as usual.
@@ -29,6 +30,10 @@ endif
 endif
 plugindir ?= $(libdir)/traceevent/plugins
 userplugindir ?= $(HOME)/.local/lib/traceevent/plugins
+bindir ?= $(prefix)/bin
+completiondir ?= $(prefix)/share/bash-completion/completions
+userbindir ?= $(HOME)/.local/bin
+usercompletiondir ?= $(HOME)/.local/share/bash-completion/completions
 DESTDIR ?=
 DEMO_TRACE ?= sample-data/slab-fork-exec.dat
 
@@ -104,15 +109,26 @@ demo: all
 
 install: all
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh install "$(DESTDIR)$(plugindir)" $(PLUGIN)
+	$(Q)install -D -m 0755 $(CLI) "$(DESTDIR)$(bindir)/trace-kmem"
+	$(Q)install -D -m 0644 completion/trace-kmem "$(DESTDIR)$(completiondir)/trace-kmem"
+	@echo "install: $(DESTDIR)$(bindir)/trace-kmem"
 
 install-user: all
 	$(Q)scripts/install.sh install-user "$(userplugindir)" $(PLUGIN)
+	$(Q)install -D -m 0755 $(CLI) "$(userbindir)/trace-kmem"
+	$(Q)install -D -m 0644 completion/trace-kmem "$(usercompletiondir)/trace-kmem"
+	@echo "install: $(userbindir)/trace-kmem"
 
 uninstall:
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh uninstall "$(DESTDIR)$(plugindir)"
+	$(Q)rm -f "$(DESTDIR)$(bindir)/trace-kmem" "$(DESTDIR)$(completiondir)/trace-kmem"
 
 uninstall-user:
 	$(Q)scripts/install.sh uninstall-user "$(userplugindir)"
+	$(Q)rm -f "$(userbindir)/trace-kmem" "$(usercompletiondir)/trace-kmem"
+
+bench: all
+	$(Q)B=$(B) bench/run.sh
 
 format:
 	clang-format -i lib/*.[ch] plugin/*.[ch] cli/*.[ch] tests/unit/*.[ch]
@@ -121,6 +137,6 @@ clean:
 	rm -rf $(B) tests/out
 
 .PHONY: all deps check-deps tests check demo install install-user uninstall uninstall-user \
-	format clean
+	format clean bench
 
 -include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

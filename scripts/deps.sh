@@ -21,6 +21,9 @@ need "test -f /usr/lib/$(gcc -print-multiarch 2>/dev/null)/traceevent/plugins/pl
 if [ "${1:-}" = check ]; then
 	need "command -v valgrind" valgrind
 	need "command -v perf" linux-perf
+	need "test -f /usr/share/bash-completion/bash_completion" bash-completion
+	need "command -v script" bsdutils
+	need "command -v setpriv" util-linux
 fi
 [ -z "$pkgs" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

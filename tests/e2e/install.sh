@@ -11,10 +11,14 @@ tep_libdir=$(pkg-config --variable=libdir libtraceevent)
 D=$WORK/dest
 mk install DESTDIR="$D"
 check install-destdir test -f "$D$tep_libdir/traceevent/plugins/plugin_kmem.so"
+check install-destdir-trace-kmem test -x "$D/usr/bin/trace-kmem"
+check install-destdir-completion test -f "$D/usr/share/bash-completion/completions/trace-kmem"
 mk uninstall DESTDIR="$D"
 check uninstall-destdir test ! -e "$D$tep_libdir/traceevent/plugins/plugin_kmem.so"
+check uninstall-destdir-trace-kmem test ! -e "$D/usr/bin/trace-kmem" -a ! -e "$D/usr/share/bash-completion/completions/trace-kmem"
 mk install DESTDIR="$D" prefix=/usr/local
 check install-prefix test -f "$D/usr/local/lib/traceevent/plugins/plugin_kmem.so"
+check install-prefix-trace-kmem test -x "$D/usr/local/bin/trace-kmem"
 mk install DESTDIR="$D" libdir=/opt/lib64
 check install-libdir test -f "$D/opt/lib64/traceevent/plugins/plugin_kmem.so"
 
@@ -25,8 +29,10 @@ if [ -n "$f" ]; then
 	trace-cmd report -i "$f" -O kmem:stat >"$WORK/user.out" 2>&1
 	check install-user-loads grep -q '^ SUMMARY (slab allocator)' "$WORK/user.out"
 fi
+check install-user-trace-kmem test -x "$HOME/.local/bin/trace-kmem"
 mk uninstall-user
 check uninstall-user test ! -e "$HOME/.local/lib/traceevent/plugins/plugin_kmem.so"
+check uninstall-user-trace-kmem test ! -e "$HOME/.local/bin/trace-kmem"
 
 # The real system directory, as a Debian admin would do it.
 sysdir=$tep_libdir/traceevent/plugins
