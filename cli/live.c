@@ -79,17 +79,33 @@ static void handle_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Instances of trace-kmem processes that are gone (killed with -9). */
+/* "trace-kmem-PID": its pid, else 0 */
+static long instance_pid(const char *name)
+{
+	size_t n = strlen(INSTANCE_PREFIX);
+	char *end;
+	long pid;
+
+	if (strncmp(name, INSTANCE_PREFIX, n) || !name[n])
+		return 0;
+	pid = strtol(name + n, &end, 10);
+	return *end || pid <= 0 ? 0 : pid;
+}
+
+/*
+ * Instances of trace-kmem processes that are gone (killed with -9).
+ * (No regex for tracefs_instances(): libtracefs 1.6 leaks it.)
+ */
 static void remove_stale_instances(void)
 {
-	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9][0-9]*$");
+	char **names = tracefs_instances(NULL);
 	int i;
 
 	for (i = 0; names && names[i]; i++) {
-		long pid = strtol(names[i] + strlen(INSTANCE_PREFIX), NULL, 10);
+		long pid = instance_pid(names[i]);
 		struct tracefs_instance *in;
 
-		if (pid <= 0 || !kill((pid_t)pid, 0) || errno != ESRCH)
+		if (!pid || !kill((pid_t)pid, 0) || errno != ESRCH)
 			continue;
 		in = tracefs_instance_alloc(NULL, names[i]);
 		if (!in)
