@@ -82,10 +82,10 @@ $(B)/%.o: %.c
 
 $(B)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE $(CLI_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -pthread $(CLI_CFLAGS) -c -o $@ $<
 
 $(CLI): $(CLI_OBJ) $(LIBKMEM)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBKMEM) $(CLI_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $(CLI_OBJ) $(LIBKMEM) $(CLI_LIBS)
 
 $(LIBKMEM): $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^

@@ -16,6 +16,8 @@
 
 #include "fault.h"
 #include "input_check.h"
+#include "pipeline.h"
+#include "uncompress.h"
 #include "path_label.h"
 #include "progress.h"
 #include "session.h"
@@ -29,30 +31,11 @@ struct stat_run {
 	int ret;
 };
 
-struct iter_ctx {
-	struct tk_session *s;
-	struct tk_progress progress;
-};
-
-static int on_record(struct tracecmd_input *h, struct tep_record *rec,
-		     int cpu, void *data)
-{
-	struct iter_ctx *c = data;
-
-	(void)h;
-	(void)cpu;
-	tk_session_record(c->s, rec);
-	if (!(c->s->records % TK_PROGRESS_EVERY))
-		tk_progress_tick(&c->progress, c->s->records);
-	return 0;
-}
-
 /* One buffer: read it all, print its report. */
 static int analyse(struct stat_run *run, struct tracecmd_input *h,
 		   const char *label)
 {
-	const struct tk_filter *f = &run->a->filter;
-	struct iter_ctx c = { 0 };
+	struct tk_progress progress;
 	struct tk_session s;
 	int ret;
 
@@ -63,11 +46,9 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 		return -1;
 	}
 	snprintf(s.label, sizeof(s.label), "%s", label);
-	c.s = &s;
-	tk_progress_start(&c.progress, label);
-	ret = tracecmd_iterate_events(h, f->cpus, (int)f->cpus_size,
-				      on_record, &c);
-	tk_progress_done(&c.progress);
+	tk_progress_start(&progress, label);
+	ret = tk_pipeline_run(h, &s, &progress);
+	tk_progress_done(&progress);
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: error reading the records\n",
 			label);
@@ -117,8 +98,7 @@ static struct tracecmd_input **open_all(const struct tk_args *a)
 		if (tk_check_input(a->inputs[i]))
 			goto fail;
 		tk_fault_guard(a->inputs[i]);
-		h[i] = tracecmd_open(a->inputs[i],
-				     TRACECMD_FL_LOAD_NO_PLUGINS);
+		h[i] = tk_open_input(a->inputs[i]);
 		tk_fault_guard(NULL);
 		if (!h[i]) {
 			fprintf(stderr, TK_NAME ": %s: cannot read the trace "

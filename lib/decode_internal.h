@@ -28,13 +28,14 @@ static inline unsigned long long rd_or(const struct tep_format_field *field,
 				       const struct tep_record *rec,
 				       unsigned long long def)
 {
-	unsigned long long v = def;
-
-	if (in_record(field, rec) &&
-	    tep_read_number_field((struct tep_format_field *)field,
-				  rec->data, &v))
-		v = def;
-	return v;
+	if (!in_record(field, rec) ||
+	    (field->size != 1 && field->size != 2 && field->size != 4 &&
+	     field->size != 8))
+		return def;
+	/* libtraceevent's endian-aware reader, the field checked above */
+	return tep_read_number(field->event->tep,
+			       (const char *)rec->data + field->offset,
+			       field->size);
 }
 
 static inline unsigned long long rd(const struct tep_format_field *field,

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The reader thread and the block queue (see pipeline.h).
+ *
+ * A block holds records one after another: a struct rec_hdr, then the
+ * record's data, padded to 8 bytes.  The reader fills a block, queues
+ * it, and takes an empty one (waiting when TK_BLOCKS are in flight);
+ * the counting side takes queued blocks in order and gives them back.
+ * The order of records is libtracecmd's, so the statistics are exactly
+ * those of a single thread.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pageout.h"
+#include "pipeline.h"
+
+#define TK_BLOCK_SIZE (1U << 20)
+#define TK_BLOCKS 8
+
+struct rec_hdr {
+	uint64_t ts;
+	uint64_t offset;
+	long long missed;
+	int cpu;
+	unsigned int size;
+};
+
+struct block {
+	struct block *next;
+	size_t used;
+	size_t cap;
+	char buf[];
+};
+
+struct pipe {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct block *full, *full_tail;	/* queued, oldest first */
+	struct block *empty;		/* given back */
+	int allocated;
+	bool done;			/* the reader has finished */
+	bool stop;			/* the counting side gave up */
+	int ret;			/* the reader's result */
+	/* reader side */
+	struct tracecmd_input *h;
+	const struct tk_filter *filter;
+	struct block *cur;
+	struct tk_pageout pageout;
+	size_t max_rec;
+};
+
+static size_t padded(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* An empty block for the reader: a given-back one, a new one, or wait. */
+static struct block *take_empty(struct pipe *p)
+{
+	struct block *b;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->empty && p->allocated >= TK_BLOCKS && !p->stop)
+		pthread_cond_wait(&p->cond, &p->lock);
+	b = p->empty;
+	if (b)
+		p->empty = b->next;
+	else if (!p->stop)
+		p->allocated++;
+	pthread_mutex_unlock(&p->lock);
+	if (!b && !p->stop) {
+		b = malloc(sizeof(*b) + p->max_rec);
+		if (b)
+			b->cap = p->max_rec;
+	}
+	if (b)
+		b->used = 0;
+	return b;
+}
+
+static void queue_full(struct pipe *p, struct block *b)
+{
+	b->next = NULL;
+	pthread_mutex_lock(&p->lock);
+	if (p->full_tail)
+		p->full_tail->next = b;
+	else
+		p->full = b;
+	p->full_tail = b;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static int copy_record(struct tracecmd_input *h, struct tep_record *rec,
+		       int cpu, void *data)
+{
+	struct pipe *p = data;
+	size_t need = sizeof(struct rec_hdr) + padded((size_t)rec->size);
+	struct rec_hdr *r;
+
+	(void)h;
+	if (!p->cur || p->cur->used + need > p->cur->cap) {
+		if (p->cur)
+			queue_full(p, p->cur);
+		p->cur = take_empty(p);
+		if (!p->cur || need > p->cur->cap)
+			return -1;	/* stopped, out of memory, or huge */
+	}
+	r = (struct rec_hdr *)(p->cur->buf + p->cur->used);
+	r->ts = rec->ts;
+	r->offset = rec->offset;
+	r->missed = rec->missed_events;
+	r->cpu = cpu;
+	r->size = (unsigned int)rec->size;
+	memcpy(r + 1, rec->data, (size_t)rec->size);
+	p->cur->used += need;
+	tk_pageout_record(&p->pageout, cpu, rec->data);
+	return 0;
+}
+
+static void *reader(void *arg)
+{
+	struct pipe *p = arg;
+	const struct tk_filter *f = p->filter;
+	int ret;
+
+	ret = tracecmd_iterate_events(p->h, f->cpus, (int)f->cpus_size,
+				      copy_record, p);
+	if (p->cur)
+		queue_full(p, p->cur);
+	p->cur = NULL;
+	pthread_mutex_lock(&p->lock);
+	p->ret = ret;
+	p->done = true;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* The next queued block, or NULL once the reader is done. */
+static struct block *take_full(struct pipe *p)
+{
+	struct block *b;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->full && !p->done)
+		pthread_cond_wait(&p->cond, &p->lock);
+	b = p->full;
+	if (b) {
+		p->full = b->next;
+		if (!p->full)
+			p->full_tail = NULL;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return b;
+}
+
+static void give_back(struct pipe *p, struct block *b)
+{
+	pthread_mutex_lock(&p->lock);
+	b->next = p->empty;
+	p->empty = b;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void count_block(struct tk_session *s, struct tk_progress *progress,
+			const struct block *b)
+{
+	struct tep_record rec;
+	size_t pos = 0;
+
+	memset(&rec, 0, sizeof(rec));
+	while (pos < b->used) {
+		const struct rec_hdr *r = (const void *)(b->buf + pos);
+
+		rec.ts = r->ts;
+		rec.offset = r->offset;
+		rec.missed_events = r->missed;
+		rec.cpu = r->cpu;
+		rec.size = (int)r->size;
+		rec.data = (void *)(r + 1);
+		tk_session_record(s, &rec);
+		if (!(s->records % TK_PROGRESS_EVERY))
+			tk_progress_tick(progress, s->records);
+		pos += sizeof(*r) + padded(r->size);
+	}
+}
+
+static void free_blocks(struct block *b)
+{
+	struct block *next;
+
+	for (; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+}
+
+/**
+ * tk_pipeline_run - read @h on a second thread, count here
+ * @h: the input (top buffer or an instance)
+ * @s: the session its records go to, in libtracecmd's order
+ * @progress: ticked as records are counted
+ *
+ * Return: 0, or -1 when reading failed or memory ran out.
+ */
+int tk_pipeline_run(struct tracecmd_input *h, struct tk_session *s,
+		    struct tk_progress *progress)
+{
+	struct pipe p = { .h = h, .filter = &s->args->filter };
+	int page = tep_get_sub_buffer_size(s->tep);
+	struct block *b;
+	pthread_t t;
+	int ret;
+
+	p.max_rec = TK_BLOCK_SIZE;
+	if (page > 0 && (size_t)page * 2 > p.max_rec)
+		p.max_rec = (size_t)page * 2;
+	if (tk_pageout_init(&p.pageout, tep_get_cpus(s->tep)))
+		return -1;
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.cond, NULL);
+	ret = pthread_create(&t, NULL, reader, &p) ? -1 : 0;
+	while (!ret && (b = take_full(&p))) {
+		count_block(s, progress, b);
+		give_back(&p, b);
+	}
+	if (!ret) {
+		pthread_join(t, NULL);
+		ret = p.ret < 0 ? -1 : 0;
+	}
+	free_blocks(p.full);
+	free_blocks(p.empty);
+	free(p.cur);
+	tk_pageout_release(&p.pageout);
+	pthread_cond_destroy(&p.cond);
+	pthread_mutex_destroy(&p.lock);
+	return ret;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Compressed trace.dat files (format 7 with zstd or zlib, trace-cmd
+ * 3.x's default) read slowly through libtracecmd before 3.2: it keeps
+ * every decompressed chunk in a list it searches linearly and never
+ * frees, so time grows with the square of the trace and memory with its
+ * size (fixed upstream by "libtracecmd: Use an rbtree for mapping of
+ * cache pages").  trace-kmem first has `trace-cmd convert` write an
+ * uncompressed copy to $TMPDIR, reads that, and deletes it.
+ */
+#ifndef TRACE_KMEM_UNCOMPRESS_H
+#define TRACE_KMEM_UNCOMPRESS_H
+
+#include <trace-cmd.h>
+
+/* Compressed files at least this large are converted first. */
+#define TK_CONVERT_MIN (16LL << 20)
+
+struct tracecmd_input *tk_open_input(const char *path);
+
+#endif
