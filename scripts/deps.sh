@@ -24,6 +24,7 @@ if [ "${1:-}" = check ]; then
 	need "test -f /usr/share/bash-completion/bash_completion" bash-completion
 	need "command -v script" bsdutils
 	need "command -v setpriv" util-linux
+	need "command -v strace" strace
 fi
 [ -z "$pkgs" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

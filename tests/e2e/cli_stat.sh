@@ -90,6 +90,29 @@ assert inst["slab"]["events"] == slab, (inst["slab"]["events"], slab)
 assert merged["inputs"] == [top["file"], inst["file"]]
 PY
 
+# ---- compressed files read through an uncompressed copy (trace-cmd
+# convert; big files only, TRACE_KMEM_CONVERT=always forces it): the same
+# report, no copy left behind; without trace-cmd, the file as it is.
+mkdir -p "$WORK/tmp"
+for f in "$A" "$P" "$I"; do
+	b=$(basename "$f" .dat)
+	TRACE_KMEM_CONVERT=never "$TK" stat --json="$WORK/$b.n.json" -o "$WORK/$b.n.txt" "$f"
+	TMPDIR=$WORK/tmp TRACE_KMEM_CONVERT=always "$TK" stat --json="$WORK/$b.a.json" -o "$WORK/$b.a.txt" "$f"
+	check "convert-$b-same" cmp -s "$WORK/$b.n.txt" "$WORK/$b.a.txt"
+	check "convert-$b-same-json" cmp -s "$WORK/$b.n.json" "$WORK/$b.a.json"
+done
+check convert-no-copy-left test -z "$(ls -A "$WORK/tmp")"
+TRACE_KMEM_CONVERT=always PATH=/nonexistent "$TK" stat -o "$WORK/nopath.txt" "$A"
+check convert-without-trace-cmd cmp -s "$WORK/nopath.txt" "$WORK/$(basename "$A" .dat).n.txt"
+# the converting path really converts: a copy appears while it runs
+TMPDIR=$WORK/tmp TRACE_KMEM_CONVERT=always strace -f -e trace=execve -o "$WORK/strace.log" \
+	"$TK" stat -o /dev/null "$A" 2>/dev/null
+if command -v strace >/dev/null; then
+	check convert-runs-trace-cmd grep -q 'execve(.*trace-cmd.*"convert"' "$WORK/strace.log"
+else
+	skip convert-runs-trace-cmd "strace not installed"
+fi
+
 # ---- bad input: one line naming the file, exit 2, nothing on stdout,
 # no hang (timeout), no crash.
 : >"$WORK/empty.dat"
