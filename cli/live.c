@@ -265,7 +265,8 @@ static int setup(struct live *l)
 		snprintf(l->s.label, sizeof(l->s.label), "live: all tasks");
 	if (create_instance(l))
 		return -1;
-	if (live_reader_open(&l->reader, l->inst, l->tep, &a->filter))
+	if (live_reader_open(&l->reader, l->inst, l->tep, &a->filter,
+			     a->buffer_kb))
 		return env_error("cannot open the per-CPU ring buffers",
 				 "check tracefs (per_cpu/cpuN/trace_pipe_raw)");
 	l->s.agg.page.subbuf_size = (unsigned int)l->reader.page_size;

@@ -9,7 +9,11 @@
  * allocation, or first on the next page) works as on a trace.dat.
  * Within a round, records are merged by timestamp across CPUs: each
  * round drains every CPU first, so a later round only holds records
- * that were written after this one started.
+ * that were written after this one started.  A round reads at most a
+ * ring buffer's worth of pages per CPU, so that it ends even when the
+ * kernel writes faster than we read; then the ring buffer is losing
+ * events anyway (they are counted), and records of two CPUs near a
+ * round's end may be counted out of order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +35,13 @@ static int cpu_wanted(const struct tk_filter *f, int cpu)
  * @inst: the instance
  * @tep: its event formats (the header page gives the kbuffer layout)
  * @f: the filters: only CPUs of --cpu are read
+ * @buffer_kb: the ring buffer's size per CPU
  *
  * Return: 0, or -1 (errno set).
  */
 int live_reader_open(struct live_reader *r, struct tracefs_instance *inst,
-		     struct tep_handle *tep, const struct tk_filter *f)
+		     struct tep_handle *tep, const struct tk_filter *f,
+		     unsigned int buffer_kb)
 {
 	int cpu, n = (int)sysconf(_SC_NPROCESSORS_CONF);
 
@@ -60,7 +66,10 @@ int live_reader_open(struct live_reader *r, struct tracefs_instance *inst,
 		r->page_size = tracefs_cpu_read_size(c->tcpu);
 		r->nr_cpus++;
 	}
-	return r->nr_cpus && r->page_size > 0 ? 0 : -1;
+	if (!r->nr_cpus || r->page_size <= 0)
+		return -1;
+	r->max_pages = (size_t)buffer_kb * 1024 / (size_t)r->page_size + 1;
+	return 0;
 }
 
 static struct live_page *new_page(struct live_reader *r)
@@ -74,13 +83,14 @@ static struct live_page *new_page(struct live_reader *r)
 	return malloc(sizeof(*p) + (size_t)r->page_size);
 }
 
-/* Every page ready on @c now, queued. */
+/* The pages ready on @c now (a ring buffer's worth at most), queued. */
 static int drain_cpu(struct live_reader *r, struct live_cpu *c)
 {
 	struct live_page *p;
+	size_t pages;
 	int n;
 
-	for (;;) {
+	for (pages = 0; pages < r->max_pages; pages++) {
 		p = new_page(r);
 		if (!p)
 			return -1;
@@ -100,6 +110,7 @@ static int drain_cpu(struct live_reader *r, struct live_cpu *c)
 		c->tail = p;
 		r->pages++;
 	}
+	return 0;
 }
 
 /* The next record of @c, loading its next page as needed. */

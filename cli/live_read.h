@@ -32,12 +32,14 @@ struct live_reader {
 	struct live_cpu *cpus;
 	int nr_cpus;
 	int page_size;		/* bytes read per sub-buffer */
+	size_t max_pages;	/* per CPU and round: the ring buffer's size */
 	struct live_page *pool;	/* pages to reuse */
 	uint64_t pages;		/* pages read */
 };
 
 int live_reader_open(struct live_reader *r, struct tracefs_instance *inst,
-		     struct tep_handle *tep, const struct tk_filter *f);
+		     struct tep_handle *tep, const struct tk_filter *f,
+		     unsigned int buffer_kb);
 int live_reader_round(struct live_reader *r, struct tk_session *s);
 void live_reader_close(struct live_reader *r);
 

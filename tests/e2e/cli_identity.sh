@@ -35,8 +35,8 @@ check_file() {
 	local i=$1 f=$2 b set w k n=0 popts copts
 	b=$(basename "$f" .dat)
 	exec >"$WORK/$i.log" 2>&1
-	if "$TK" stat -o /dev/null "$f" && "$TK" stat "$f" | grep -q '^ kmem statistics: .*(instance '; then
-		echo "PASS $b:has-instances-left-out"
+	if has_instances "$f"; then
+		echo "SKIP $b:identity: buffer instances (the plugin counts them together)"
 		return
 	fi
 	for set in "${optsets[@]}"; do

@@ -30,6 +30,10 @@ samples() {
 		ls -S -r "$TOP"/sample-data/*.dat 2>/dev/null
 	fi
 }
+# has_instances FILE: does the trace hold a buffer instance?
+has_instances() {
+	trace-cmd dump --options -i "$1" 2>/dev/null | grep -q '^"[^"]\+" \[name\]'
+}
 smallest_sample() {
 	samples | head -n 1
 }
