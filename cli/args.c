@@ -121,13 +121,14 @@ static const char *const cmd_names[] = { "stat", "live", "topology" };
 static void print_opt(FILE *f, char sh, const char *name, const char *arg,
 		      bool optional, const char *desc)
 {
-	char spec[64];
+	char spec[64], lead[8] = "    ";
 
-	snprintf(spec, sizeof(spec), "%s%c%s--%s%s%s%s%s", sh ? "-" : "",
-		 sh ? sh : ' ', sh ? ", " : "  ", name,
+	if (sh)
+		snprintf(lead, sizeof(lead), "-%c, ", sh);
+	snprintf(spec, sizeof(spec), "%s--%s%s%s%s", lead, name,
 		 arg ? (optional ? "[=" : " ") : "", arg ? arg : "",
-		 optional ? "]" : "", "");
-	fprintf(f, "  %-28s %s\n", sh ? spec : spec + 1, desc);
+		 arg && optional ? "]" : "");
+	fprintf(f, "  %-30s %s\n", spec, desc);
 }
 
 static void print_opts(FILE *f, int where)
@@ -141,7 +142,8 @@ static void print_opts(FILE *f, int where)
 		if (!(lib_where(d->name) & where))
 			continue;
 		print_opt(f, (char)short_of(d->name), d->name,
-			  json ? "FILE" : d->arg, json,
+			  json || !strcmp(d->name, "output") ? "FILE" : d->arg,
+			  json,
 			  json ? "Write JSON to FILE (default: stdout, "
 				 "instead of the tables)" :
 				 !strcmp(d->name, "output") ?
