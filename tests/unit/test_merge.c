@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * kmem_agg_merge(): the merged summary of several inputs is the sum of
+ * their counters, with migration types of pre-4.4 kernels renumbered.
+ * Expected values are counted by hand from the events fed in.
+ */
+#include <stdlib.h>
+
+#include "agg.h"
+#include "unit.h"
+
+static void slab(struct kmem_agg *a, int alloc, uint64_t ptr, uint64_t req,
+		 uint64_t bytes)
+{
+	struct kmem_event ev = { 0 };
+
+	ev.kind = alloc ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
+	ev.ptr = ptr;
+	ev.call_site = 0xffffffff81000010ULL;
+	ev.bytes_req = req;
+	ev.bytes_alloc = bytes;
+	ev.node = KMEM_NO_NODE;
+	kmem_agg_event(a, &ev);
+}
+
+static void page_alloc(struct kmem_agg *a, uint64_t pfn, int order, int mt)
+{
+	struct kmem_event ev = { 0 };
+
+	ev.kind = KMEM_EV_PAGE_ALLOC;
+	ev.pfn = pfn;
+	ev.page_valid = true;
+	ev.order = order;
+	ev.migratetype = mt;
+	ev.gfp_flags = mt == 2 ? 0x08 : 0;
+	kmem_agg_event(a, &ev);
+}
+
+static void test_sums(void)
+{
+	struct kmem_agg a, b, m;
+
+	kmem_agg_init(&a);
+	kmem_agg_init(&b);
+	kmem_agg_init(&m);
+	/* a: 2 allocations (64 + 128 bytes), 1 freed; 1 page of order 0 */
+	slab(&a, 1, 0x1000, 60, 64);
+	slab(&a, 1, 0x2000, 100, 128);
+	slab(&a, 0, 0x1000, 0, 0);
+	page_alloc(&a, 10, 0, 0);
+	kmem_agg_missed(&a, 5);
+	/* b: 1 allocation (32 bytes), a free of an unknown pointer */
+	slab(&b, 1, 0x1000, 30, 32);
+	slab(&b, 0, 0x9000, 0, 0);
+	kmem_agg_finish(&a);
+	kmem_agg_finish(&b);
+	kmem_agg_merge(&m, &a, false);
+	kmem_agg_merge(&m, &b, false);
+	CHECK_U64(m.slab.sum.allocs, 3);
+	CHECK_U64(m.slab.sum.frees, 2);	/* matched + freed-only */
+	CHECK_U64(m.slab.sum.free_only, 1);
+	CHECK_U64(m.slab.sum.bytes_req, 190);
+	CHECK_U64(m.slab.sum.bytes_alloc, 224);
+	CHECK_U64(m.slab.sum.live_count, 2);
+	CHECK_U64(m.slab.sum.live_bytes, 160);
+	CHECK_U64(m.slab_events, 5);
+	CHECK_U64(m.page_events, 1);
+	CHECK_U64(m.page.sum.allocs, 1);
+	CHECK_U64(m.events_lost, 5);
+	CHECK_U64(m.slab.nr_sites, 0);	/* no tables in a merge */
+	kmem_agg_release(&a);
+	kmem_agg_release(&b);
+	kmem_agg_release(&m);
+}
+
+static void test_old_migratetypes(void)
+{
+	struct kmem_agg old, cur, m;
+
+	kmem_agg_init(&old);
+	kmem_agg_init(&cur);
+	kmem_agg_init(&m);
+	/* before 4.4 MOVABLE was 2: 3 movable order-1 pages, 1 reclaimable */
+	page_alloc(&old, 100, 1, 2);
+	page_alloc(&old, 102, 1, 2);
+	page_alloc(&old, 104, 1, 2);
+	page_alloc(&old, 106, 0, 1);
+	/* since 4.4 MOVABLE is 1: 2 movable order-1 pages */
+	page_alloc(&cur, 200, 1, 1);
+	page_alloc(&cur, 202, 1, 1);
+	kmem_agg_finish(&old);
+	kmem_agg_finish(&cur);
+	kmem_agg_merge(&m, &old, true);
+	kmem_agg_merge(&m, &cur, false);
+	CHECK_U64(m.page.sum.order_mt[1][1], 5);	/* movable, new numbering */
+	CHECK_U64(m.page.sum.order_mt[1][2], 0);
+	CHECK_U64(m.page.sum.order_mt[0][2], 1);	/* reclaimable */
+	CHECK_U64(m.page.sum.allocs, 6);
+	CHECK_U64(m.page.sum.movable_as[1], 3);	/* the old __GFP_MOVABLE ones */
+	kmem_agg_release(&old);
+	kmem_agg_release(&cur);
+	kmem_agg_release(&m);
+}
+
+int main(void)
+{
+	RUN(test_sums);
+	RUN(test_old_migratetypes);
+	UNIT_EXIT();
+}
