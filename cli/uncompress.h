@@ -13,8 +13,11 @@
 
 #include <trace-cmd.h>
 
-/* Compressed files at least this large are converted first. */
-#define TK_CONVERT_MIN (16LL << 20)
+/*
+ * Compressed files at least this large are converted first: below, the
+ * chunks libtracecmd keeps (never freed) stay under about 25 MB.
+ */
+#define TK_CONVERT_MIN (4LL << 20)
 
 struct tracecmd_input *tk_open_input(const char *path);
 
