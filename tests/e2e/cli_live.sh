@@ -93,7 +93,7 @@ no_instance_left live-slab
 for sig in INT TERM; do
 	"$TK" live -l 3 >"$WORK/sig.out" 2>"$WORK/sig.err" &
 	pid=$!
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		[ -d "$T/instances/trace-kmem-$pid" ] && break
 		sleep 0.1
 	done
@@ -115,10 +115,13 @@ check live-bad-command-exit-2 test $? -eq 2
 check live-bad-command-message grep -q "cannot run '/nonexistent/command'" "$WORK/nx.err"
 no_instance_left live-bad-command
 
+# (the waits below allow 60 s for the instance to appear: a sanitized
+# build takes seconds to parse the event formats and kallsyms)
+
 # ---- kill -9 leaves an instance; the next run removes it
 "$TK" live -o /dev/null >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 100); do
+for _ in $(seq 600); do
 	[ -d "$T/instances/trace-kmem-$pid" ] && break
 	sleep 0.1
 done
