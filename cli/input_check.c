@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "input_check.h"
 
 static const char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
@@ -32,7 +33,7 @@ int tk_check_input(const char *path)
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(stderr, "%s: %s: %s\n", TK_CHECK_PREFIX, path,
+		fprintf(stderr, TK_NAME ": %s: %s\n", path,
 			strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -53,7 +54,7 @@ int tk_check_input(const char *path)
 	}
 	close(fd);
 	if (why) {
-		fprintf(stderr, "%s: %s: %s\n", TK_CHECK_PREFIX, path, why);
+		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 		return -1;
 	}
 	return 0;

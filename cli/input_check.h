@@ -2,8 +2,6 @@
 #ifndef TRACE_KMEM_INPUT_CHECK_H
 #define TRACE_KMEM_INPUT_CHECK_H
 
-#define TK_CHECK_PREFIX "trace-kmem"
-
 int tk_check_input(const char *path);
 
 #endif

@@ -108,7 +108,6 @@ static int drain_cpu(struct live_reader *r, struct live_cpu *c)
 		else
 			c->head = p;
 		c->tail = p;
-		r->pages++;
 	}
 	return 0;
 }

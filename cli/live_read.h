@@ -34,7 +34,6 @@ struct live_reader {
 	int page_size;		/* bytes read per sub-buffer */
 	size_t max_pages;	/* per CPU and round: the ring buffer's size */
 	struct live_page *pool;	/* pages to reuse */
-	uint64_t pages;		/* pages read */
 };
 
 int live_reader_open(struct live_reader *r, struct tracefs_instance *inst,

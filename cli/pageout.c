@@ -18,7 +18,6 @@
  */
 int tk_pageout_init(struct tk_pageout *po, int nr_cpus)
 {
-	po->calls = 0;
 	po->nr_cpus = nr_cpus > 0 ? nr_cpus : 0;
 	po->cpu = calloc((size_t)po->nr_cpus + 1, sizeof(*po->cpu));
 	return po->cpu ? 0 : -1;
@@ -75,11 +74,9 @@ void tk_pageout_step(struct tk_pageout *po, int cpu, uintptr_t page)
 {
 	struct tk_pageout_cpu *c = &po->cpu[cpu];
 
-	if (c->end && page > c->start && page < c->end) {
+	if (c->end && page > c->start && page < c->end)
 		madvise((void *)c->start, page - c->start, MADV_DONTNEED);
-		po->calls++;
-	} else {
+	else
 		c->end = file_mapping_end(page);
-	}
 	c->start = page;
 }

@@ -21,7 +21,6 @@ struct tk_pageout_cpu {
 struct tk_pageout {
 	struct tk_pageout_cpu *cpu;
 	int nr_cpus;
-	uint64_t calls;		/* madvise() calls made */
 };
 
 /* A CPU's reader moves on this far before the pages behind are dropped. */
