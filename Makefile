@@ -58,6 +58,10 @@ PLUGIN_SRC := $(wildcard plugin/*.c)
 PLUGIN_OBJ := $(PLUGIN_SRC:%.c=$(B)/%.o)
 PLUGIN := $(B)/plugins/plugin_kmem.so
 LIBKMEM := $(B)/libkmem.a
+READER_SRC := $(wildcard reader/*.c)
+READER_OBJ := $(READER_SRC:%.c=$(B)/%.o)
+LIBTDAT := $(B)/libtdat.a
+READER_LIBS := -lzstd -lz
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
 CLI := $(B)/trace-kmem
@@ -82,10 +86,18 @@ $(B)/%.o: %.c
 
 $(B)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -pthread $(CLI_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -pthread -Ireader $(CLI_CFLAGS) -c -o $@ $<
 
-$(CLI): $(CLI_OBJ) $(LIBKMEM)
-	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $(CLI_OBJ) $(LIBKMEM) $(CLI_LIBS)
+$(B)/reader/%.o: reader/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -c -o $@ $<
+
+$(LIBTDAT): $(READER_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(CLI): $(CLI_OBJ) $(LIBKMEM) $(LIBTDAT)
+	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $(CLI_OBJ) $(LIBTDAT) $(LIBKMEM) \
+		$(CLI_LIBS) $(READER_LIBS)
 
 $(LIBKMEM): $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -131,7 +143,7 @@ bench: all
 	$(Q)B=$(B) bench/run.sh
 
 format:
-	clang-format -i lib/*.[ch] plugin/*.[ch] cli/*.[ch] tests/unit/*.[ch]
+	clang-format -i lib/*.[ch] plugin/*.[ch] cli/*.[ch] reader/*.[ch] tests/unit/*.[ch]
 
 clean:
 	rm -rf $(B) tests/out
@@ -139,4 +151,4 @@ clean:
 .PHONY: all deps check-deps tests check demo install install-user uninstall uninstall-user \
 	format clean bench
 
--include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(READER_OBJ:.o=.d)

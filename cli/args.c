@@ -19,6 +19,7 @@ enum {
 	OPT_CPU,
 	OPT_INTERVAL,
 	OPT_BUFFER,
+	OPT_READER,
 };
 
 /* Which subcommands take an option (bit per enum tk_command). */
@@ -44,6 +45,8 @@ static const struct tk_opt own_opts[] = {
 	  "NAME", "Only records of tasks with this command name" },
 	{ { "cpu", required_argument, NULL, OPT_CPU }, IN_STAT | IN_LIVE,
 	  "LIST", "Only records of these CPUs (e.g. 0-3,6)" },
+	{ { "reader", required_argument, NULL, OPT_READER }, IN_STAT,
+	  "native|libtracecmd", "How trace.dat is read (default native)" },
 	{ { "duration", required_argument, NULL, 'd' }, IN_LIVE, "SECONDS",
 	  "Stop after SECONDS" },
 	{ { "interval", required_argument, NULL, OPT_INTERVAL }, IN_LIVE,
@@ -316,6 +319,17 @@ static int set_lib(struct tk_args *a, const char *name, const char *arg)
 	return kmem_opts_set(&a->opts, name, arg, stderr);
 }
 
+static int parse_reader(const char *arg, bool *libtracecmd)
+{
+	if (!strcmp(arg, "native") || !strcmp(arg, "libtracecmd")) {
+		*libtracecmd = arg[0] == 'l';
+		return 0;
+	}
+	fprintf(stderr, TK_NAME ": --reader: \"%s\" is neither native nor "
+		"libtracecmd\n", arg);
+	return -1;
+}
+
 static int one_option(struct tk_args *a, int c, const struct option *lo)
 {
 	struct tk_filter *f = &a->filter;
@@ -349,6 +363,8 @@ static int one_option(struct tk_args *a, int c, const struct option *lo)
 		return 0;
 	case OPT_BUFFER:
 		return parse_kb(optarg, &a->buffer_kb);
+	case OPT_READER:
+		return parse_reader(optarg, &a->libtracecmd);
 	}
 	return -1;
 }

@@ -39,6 +39,7 @@ struct tk_args {
 	struct tk_filter filter;
 	const char **inputs;		/* stat: the files */
 	int nr_inputs;
+	bool libtracecmd;		/* --reader=libtracecmd */
 	/* live */
 	double duration;		/* -d, 0: until the command ends or ^C */
 	double interval;		/* --interval, 0: none */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * trace-kmem stat: trace.dat files through libtracecmd into lib/.
+ * trace-kmem stat: trace.dat files into lib/, through the native reader
+ * (reader/), or through libtracecmd with --reader=libtracecmd and for the
+ * files the native reader leaves to it.
  *
  * Each file's top buffer and each of its buffer instances is one input
  * with its own report, labelled "FILE" and "FILE (instance NAME)";
@@ -16,11 +18,18 @@
 
 #include "fault.h"
 #include "input_check.h"
+#include "native.h"
 #include "pipeline.h"
 #include "uncompress.h"
 #include "path_label.h"
 #include "progress.h"
 #include "session.h"
+
+/* One file, opened by one of the readers. */
+struct input {
+	struct tracecmd_input *h;	/* libtracecmd */
+	struct tdat_file *f;		/* native */
+};
 
 struct stat_run {
 	struct tk_args *a;
@@ -33,13 +42,14 @@ struct stat_run {
 
 /* One buffer: read it all, print its report. */
 static int analyse(struct stat_run *run, struct tracecmd_input *h,
-		   const char *label)
+		   struct tdat_file *f, int buffer, const char *label)
 {
+	struct tep_handle *tep = f ? tdat_tep(f) : tracecmd_get_tep(h);
 	struct tk_progress progress;
 	struct tk_session s;
 	int ret;
 
-	if (tk_session_init(&s, tracecmd_get_tep(h), run->a,
+	if (tk_session_init(&s, tep, run->a,
 			    run->have_numa ? &run->numa : NULL)) {
 		fprintf(stderr, TK_NAME ": out of memory\n");
 		tk_session_release(&s);
@@ -47,7 +57,10 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 	}
 	snprintf(s.label, sizeof(s.label), "%s", label);
 	tk_progress_start(&progress, label);
-	ret = tk_pipeline_run(h, &s, &progress);
+	if (f)
+		ret = tk_native_run(f, buffer, &s, &progress);
+	else
+		ret = tk_pipeline_run(h, &s, &progress);
 	tk_progress_done(&progress);
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: error reading the records\n",
@@ -60,14 +73,34 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 	return ret;
 }
 
-static int analyse_file(struct stat_run *run, struct tracecmd_input *h,
+static int analyse_native(struct stat_run *run, struct tdat_file *f,
+			  const char *base)
+{
+	char label[PATH_MAX + 64];
+	int i, ret = 0;
+
+	for (i = 0; i < tdat_nr_buffers(f) && !ret; i++) {
+		if (i)
+			snprintf(label, sizeof(label), "%s (instance %s)", base,
+				 tdat_buffer_name(f, i));
+		else
+			snprintf(label, sizeof(label), "%s", base);
+		ret = analyse(run, NULL, f, i, label);
+	}
+	return ret;
+}
+
+static int analyse_file(struct stat_run *run, const struct input *in,
 			const char *path)
 {
 	char label[PATH_MAX + 64], base[PATH_MAX];
+	struct tracecmd_input *h = in->h;
 	int i, n, ret;
 
 	kmem_path_label(base, sizeof(base), path);
-	ret = analyse(run, h, base);
+	if (in->f)
+		return analyse_native(run, in->f, base);
+	ret = analyse(run, h, NULL, 0, base);
 	n = tracecmd_buffer_instances(h);
 	for (i = 0; i < n && !ret; i++) {
 		struct tracecmd_input *ih = tracecmd_buffer_instance_handle(h, i);
@@ -79,16 +112,25 @@ static int analyse_file(struct stat_run *run, struct tracecmd_input *h,
 					"\n", label);
 			return -1;
 		}
-		ret = analyse(run, ih, label);
+		ret = analyse(run, ih, NULL, 0, label);
 		tracecmd_close(ih);
 	}
 	return ret;
 }
 
-/* Check and open every input first: a bad one stops before any output. */
-static struct tracecmd_input **open_all(const struct tk_args *a)
+static void close_input(struct input *in)
 {
-	struct tracecmd_input **h = calloc((size_t)a->nr_inputs, sizeof(*h));
+	if (in->h)
+		tracecmd_close(in->h);
+	tdat_close(in->f);
+	in->h = NULL;
+	in->f = NULL;
+}
+
+/* Check and open every input first: a bad one stops before any output. */
+static struct input *open_all(const struct tk_args *a)
+{
+	struct input *h = calloc((size_t)a->nr_inputs, sizeof(*h));
 	int i;
 
 	if (!h)
@@ -97,10 +139,18 @@ static struct tracecmd_input **open_all(const struct tk_args *a)
 	for (i = 0; i < a->nr_inputs; i++) {
 		if (tk_check_input(a->inputs[i]))
 			goto fail;
+		if (!a->libtracecmd) {
+			int ret = tk_native_open(a->inputs[i], &h[i].f);
+
+			if (ret == TDAT_OK)
+				continue;
+			if (ret == TDAT_BAD)
+				goto fail;
+		}
 		tk_fault_guard(a->inputs[i]);
-		h[i] = tk_open_input(a->inputs[i]);
+		h[i].h = tk_open_input(a->inputs[i]);
 		tk_fault_guard(NULL);
-		if (!h[i]) {
+		if (!h[i].h) {
 			fprintf(stderr, TK_NAME ": %s: cannot read the trace "
 					"(truncated or corrupt file)\n",
 				a->inputs[i]);
@@ -110,7 +160,7 @@ static struct tracecmd_input **open_all(const struct tk_args *a)
 	return h;
 fail:
 	while (i-- > 0)
-		tracecmd_close(h[i]);
+		close_input(&h[i]);
 	free(h);
 	return NULL;
 }
@@ -124,7 +174,7 @@ fail:
 int tk_stat(struct tk_args *a)
 {
 	struct stat_run run = { .a = a };
-	struct tracecmd_input **h;
+	struct input *h;
 	int i, ret = 0;
 
 	if (a->opts.numa) {
@@ -140,14 +190,14 @@ int tk_stat(struct tk_args *a)
 	tk_merged_init(&run.merged, run.have_numa ? &run.numa : NULL);
 	for (i = 0; i < a->nr_inputs && !ret; i++) {
 		tk_fault_guard(a->inputs[i]);
-		ret = analyse_file(&run, h[i], a->inputs[i]);
+		ret = analyse_file(&run, &h[i], a->inputs[i]);
 		tk_fault_guard(NULL);
 	}
 	if (!ret && run.reports > 1 &&
 	    tk_merged_report(&run.merged, &a->opts, ++run.reports, stderr))
 		ret = -1;
 	for (i = 0; i < a->nr_inputs; i++)
-		tracecmd_close(h[i]);
+		close_input(&h[i]);
 	free(h);
 	tk_merged_release(&run.merged);
 	kmem_numa_release(&run.numa);

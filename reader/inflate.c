@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Decompression of a version 7 file's compressed sections and data
+ * chunks, with libzstd or zlib, as trace-cmd's compression plugins
+ * write them: one zstd frame or one zlib stream per block.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include "internal.h"
+
+/**
+ * tdat_inflate - decompress one block
+ * @f: the file (its compression and decompression context)
+ * @src: the compressed bytes
+ * @srclen: their number
+ * @dst: where to write
+ * @dstlen: room at @dst
+ * @out: the number of bytes written
+ *
+ * Return: 0, or -1 when the data does not decompress into @dstlen bytes.
+ */
+int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
+		 uint8_t *dst, size_t dstlen, size_t *out)
+{
+	if (f->compress == TDAT_Z_ZSTD) {
+		size_t n;
+
+		if (!f->zctx)
+			f->zctx = ZSTD_createDCtx();
+		if (!f->zctx)
+			return -1;
+		n = ZSTD_decompressDCtx(f->zctx, dst, dstlen, src, srclen);
+		if (ZSTD_isError(n))
+			return -1;
+		*out = n;
+		return 0;
+	}
+	if (f->compress == TDAT_Z_ZLIB) {
+		uLongf n = (uLongf)dstlen;
+
+		if (srclen > UINT32_MAX ||
+		    uncompress(dst, &n, src, (uLong)srclen) != Z_OK)
+			return -1;
+		*out = (size_t)n;
+		return 0;
+	}
+	return -1;
+}
+
+/**
+ * tdat_section_block - decompress a compressed section's block
+ * @f: the file
+ * @c: the cursor at the block's sizes (after the section header)
+ * @buf: set to the decompressed bytes, to be freed by the caller
+ * @len: set to their number
+ *
+ * Return: TDAT_OK, or TDAT_BAD after saying why.
+ */
+int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
+		       size_t *len)
+{
+	uint64_t zsize = tc_num(c, 4), size = tc_num(c, 4);
+	const uint8_t *src = tc_take(c, zsize);
+
+	*buf = NULL;
+	if (c->bad)
+		return tdat_fail(f, TDAT_BAD, "compressed section truncated");
+	if (size > TDAT_MAX_SECTION)
+		return tdat_fail(f, TDAT_BAD, "compressed section claims "
+				 "%llu bytes", (unsigned long long)size);
+	*buf = malloc(size ? (size_t)size : 1);
+	if (!*buf)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	if (tdat_inflate(f, src, (size_t)zsize, *buf, (size_t)size, len)) {
+		free(*buf);
+		*buf = NULL;
+		return tdat_fail(f, TDAT_BAD, "a compressed section does not "
+				 "decompress");
+	}
+	return TDAT_OK;
+}
+
+/**
+ * tdat_inflate_release - free the decompression context
+ * @f: the file
+ */
+void tdat_inflate_release(struct tdat_file *f)
+{
+	if (f->zctx)
+		ZSTD_freeDCtx(f->zctx);
+	f->zctx = NULL;
+}

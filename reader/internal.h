@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * What the files of reader/ share: the bounded byte cursor, the parsed
+ * layout of a trace.dat, and the pieces each file provides.
+ */
+#ifndef TDAT_INTERNAL_H
+#define TDAT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tdat.h"
+
+/* Bounds on what a file may make us allocate. */
+#define TDAT_MAX_SECTION (256ULL << 20)	/* one metadata section */
+#define TDAT_MAX_CHUNK (64U << 20)	/* one decompressed data chunk */
+#define TDAT_MAX_CPUS 8192
+#define TDAT_MAX_BUFFERS 1024
+#define TDAT_MIN_PAGE 64		/* smaller ring-buffer pages are lies */
+#define TDAT_MAX_PAGE (1U << 24)
+
+/* A window of bytes read with bounds checks; @bad sticks. */
+struct tcur {
+	const uint8_t *p;
+	size_t len;
+	size_t pos;
+	bool big;
+	bool bad;
+};
+
+static inline uint64_t tdat_num(const uint8_t *p, int n, bool big)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[big ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+static inline void tc_init(struct tcur *c, const void *p, size_t len,
+			   bool big)
+{
+	c->p = p;
+	c->len = len;
+	c->pos = 0;
+	c->big = big;
+	c->bad = false;
+}
+
+static inline const uint8_t *tc_take(struct tcur *c, uint64_t n)
+{
+	const uint8_t *p;
+
+	if (c->bad || n > c->len - c->pos) {
+		c->bad = true;
+		return NULL;
+	}
+	p = c->p + c->pos;
+	c->pos += (size_t)n;
+	return p;
+}
+
+static inline uint64_t tc_num(struct tcur *c, int n)
+{
+	const uint8_t *p = tc_take(c, (uint64_t)n);
+
+	return p ? tdat_num(p, n, c->big) : 0;
+}
+
+const char *tc_string(struct tcur *c);
+
+enum tdat_compress { TDAT_Z_NONE, TDAT_Z_ZSTD, TDAT_Z_ZLIB };
+
+/* One CPU's data in a buffer. */
+struct tdat_cpu {
+	int cpu;		/* its id, and its index in the buffer */
+	uint64_t offset;	/* in the file */
+	uint64_t size;		/* bytes in the file (compressed: chunks) */
+};
+
+struct tdat_buffer {
+	char *name;		/* "" for the top buffer */
+	uint64_t offset;	/* v7: its section; v6: its options */
+	unsigned int page_size;	/* ring-buffer page */
+	bool compressed;	/* chunked per-CPU data */
+	int nr_cpus;		/* max CPU id + 1 */
+	struct tdat_cpu *cpus;	/* nr_cpus entries, by id */
+	uint64_t bytes;		/* sum of the CPUs' sizes */
+};
+
+struct tdat_kallsyms;
+
+struct tdat_file {
+	const uint8_t *map;	/* the whole file */
+	size_t size;
+	size_t map_len;		/* mapped, with a zero page after */
+	bool owned;		/* map is ours to unmap */
+	int version;
+	bool big;
+	int long_size;		/* the file header's */
+	int kbuf_long;		/* the header page's commit size */
+	unsigned int page_size;	/* the recording machine's */
+	enum tdat_compress compress;
+	void *zctx;		/* ZSTD_DCtx */
+	int cpus;		/* CPU count of the machine */
+	/* timestamps as libtracecmd corrects them */
+	long long ts_offset;
+	unsigned int tsc_mult, tsc_shift;
+	/* metadata */
+	struct tep_handle *tep;
+	tdat_want_fn want;
+	struct tdat_kallsyms *ksyms;
+	struct tdat_buffer *buffers;	/* [0] is the top buffer */
+	int nr_buffers;
+	/* set while reading the headers */
+	const char *unsupported;
+	char *why;
+	size_t why_len;
+};
+
+/* open.c */
+int tdat_fail(struct tdat_file *f, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* layout.c: the v6 header sequence and the v7 options and sections */
+int tdat_read_v6(struct tdat_file *f, struct tcur *c);
+int tdat_read_v7(struct tdat_file *f, struct tcur *c);
+
+/* inflate.c */
+int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
+		 uint8_t *dst, size_t dstlen, size_t *out);
+int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
+		       size_t *len);
+void tdat_inflate_release(struct tdat_file *f);
+
+/* meta.c: header page, formats, cmdlines into the tep handle */
+int tdat_header_info(struct tdat_file *f, struct tcur *c);
+int tdat_ftrace_formats(struct tdat_file *f, struct tcur *c);
+int tdat_event_formats(struct tdat_file *f, struct tcur *c);
+int tdat_cmdlines(struct tdat_file *f, struct tcur *c);
+int tdat_printk(struct tdat_file *f, struct tcur *c);
+
+/* kallsyms.c */
+int tdat_kallsyms_set(struct tdat_file *f, const uint8_t *text, size_t len,
+		      uint8_t *owned);
+void tdat_kallsyms_release(struct tdat_file *f);
+
+/* timestamps, as libtracecmd's timestamp_calc() without guest sync */
+static inline uint64_t tdat_ts(const struct tdat_file *f, uint64_t ts)
+{
+	if (f->tsc_mult) {
+		uint64_t lo = (uint32_t)ts, hi = ts >> 32;
+		uint64_t r = (lo * f->tsc_mult) >> f->tsc_shift;
+
+		if (hi)
+			r += (hi * f->tsc_mult) << (32 - f->tsc_shift);
+		ts = r;
+	}
+	return ts + (uint64_t)f->ts_offset;
+}
+
+#endif

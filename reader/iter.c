@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The records of one buffer in libtracecmd's order (see tdat.h): each
+ * CPU's pages in file order, the CPUs merged by timestamp with ties to
+ * the lowest CPU, as tracecmd_iterate_events() does.  A binary heap of
+ * the CPUs' next records keeps that O(log CPUs) a record.
+ *
+ * Record offsets are libtracecmd's too: the file offset of the page for
+ * uncompressed data; for compressed data, offsets in a virtual file that
+ * starts one page in and lays each CPU's uncompressed data after the
+ * previous one's, page-aligned.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "ringbuf.h"
+
+struct stream {
+	const struct tdat_cpu *cpu;
+	/* the bytes of the pages: the file, or the current chunk */
+	const uint8_t *bytes;
+	uint64_t len;		/* of @bytes */
+	uint64_t pos;		/* of the current page in @bytes */
+	uint64_t base;		/* record offset of @bytes[0] */
+	/* compressed: the chunks still to read */
+	struct tcur chunks;
+	uint64_t nchunks;
+	uint8_t *zbuf;
+	size_t zcap;
+	struct rb_page pg;
+	bool page_open;
+	struct tep_record rec;	/* the next record, valid when @have */
+	bool have;
+};
+
+struct iter {
+	struct tdat_file *f;
+	const struct tdat_buffer *b;
+	struct tdat_damage *dmg;
+	struct stream *s;
+	int n;
+	struct stream **heap;
+	int nheap;
+};
+
+static void damaged(struct iter *it, struct stream *s, uint64_t offset,
+		    bool chunk)
+{
+	if (!it->dmg->pages && !it->dmg->chunks) {
+		it->dmg->first_cpu = s->cpu->cpu;
+		it->dmg->first_offset = offset;
+	}
+	if (chunk)
+		it->dmg->chunks++;
+	else
+		it->dmg->pages++;
+}
+
+/* The next chunk of a compressed CPU into s->bytes; false at the end. */
+static bool next_chunk(struct iter *it, struct stream *s)
+{
+	uint64_t zsize, size;
+	const uint8_t *src;
+	size_t out;
+
+	while (s->nchunks) {
+		s->nchunks--;
+		zsize = tc_num(&s->chunks, 4);
+		size = tc_num(&s->chunks, 4);
+		src = tc_take(&s->chunks, zsize);
+		s->base += s->len;
+		s->len = 0;
+		s->pos = 0;
+		if (s->chunks.bad || size > TDAT_MAX_CHUNK) {
+			damaged(it, s, s->base, true);
+			s->nchunks = 0;
+			return false;
+		}
+		if (size > s->zcap) {
+			free(s->zbuf);
+			s->zbuf = malloc((size_t)size);
+			s->zcap = s->zbuf ? (size_t)size : 0;
+			if (!s->zbuf) {
+				damaged(it, s, s->base, true);
+				s->nchunks = 0;
+				return false;
+			}
+		}
+		if (tdat_inflate(it->f, src, (size_t)zsize, s->zbuf,
+				 (size_t)size, &out)) {
+			damaged(it, s, s->base, true);
+			s->len = size;	/* its pages still take their room */
+			continue;
+		}
+		/* the size is rounded up to whole pages: the rest is empty */
+		memset(s->zbuf + out, 0, (size_t)size - out);
+		s->bytes = s->zbuf;
+		s->len = size;
+		return true;
+	}
+	return false;
+}
+
+/* Open the page at s->pos, or the next one that loads; false at the end. */
+static bool open_page(struct iter *it, struct stream *s)
+{
+	unsigned int ps = it->b->page_size;
+
+	for (;;) {
+		uint64_t left;
+
+		while (s->pos >= s->len) {
+			if (!s->nchunks || !next_chunk(it, s))
+				return false;
+		}
+		left = s->len - s->pos;
+		if (!rb_page_load(&s->pg, s->bytes + s->pos,
+				  left < ps ? (uint32_t)left : ps,
+				  it->f->kbuf_long, it->f->big))
+			return true;
+		damaged(it, s, s->base + s->pos, false);
+		s->pos += ps;
+	}
+}
+
+/* The stream's next record into s->rec; false when the CPU is done. */
+static bool advance(struct iter *it, struct stream *s)
+{
+	struct rb_record r;
+	int ret;
+
+	for (;;) {
+		if (!s->page_open) {
+			if (!open_page(it, s))
+				return false;
+			s->page_open = true;
+		}
+		ret = rb_page_next(&s->pg, &r);
+		if (ret > 0)
+			break;
+		if (ret < 0)
+			damaged(it, s, s->base + s->pos + s->pg.hdr +
+				s->pg.next, false);
+		s->page_open = false;
+		s->pos += it->b->page_size;
+	}
+	s->rec.ts = tdat_ts(it->f, r.ts);
+	s->rec.offset = s->base + s->pos + r.offset;
+	s->rec.size = (int)r.size;
+	s->rec.data = (void *)r.data;
+	s->rec.missed_events = r.missed;
+	s->rec.record_size = (int)r.size;
+	return true;
+}
+
+static bool before(const struct stream *a, const struct stream *b)
+{
+	return a->rec.ts < b->rec.ts ||
+	       (a->rec.ts == b->rec.ts && a->cpu->cpu < b->cpu->cpu);
+}
+
+static void sift_down(struct iter *it, int i)
+{
+	struct stream **h = it->heap;
+
+	for (;;) {
+		int l = 2 * i + 1, m = i;
+		struct stream *t;
+
+		if (l < it->nheap && before(h[l], h[m]))
+			m = l;
+		if (l + 1 < it->nheap && before(h[l + 1], h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/*
+ * The bytes of a compressed CPU's chunk table: trace-cmd records the size
+ * of the chunks, without the 4-byte count before them.
+ */
+static size_t chunks_len(const struct tdat_file *f, const struct tdat_cpu *c)
+{
+	uint64_t room = f->size - c->offset;
+
+	return (size_t)(c->size + 4 < room ? c->size + 4 : room);
+}
+
+/* Where the buffer's compressed CPUs start in libtracecmd's virtual file. */
+static uint64_t virtual_start(const struct tdat_file *f, int buffer)
+{
+	uint64_t next = f->page_size;
+	int i;
+
+	if (!buffer)
+		return next;
+	/* an instance continues after the top buffer */
+	for (i = 0; i < f->buffers[0].nr_cpus; i++) {
+		const struct tdat_cpu *c = &f->buffers[0].cpus[i];
+		struct tcur t;
+		uint64_t n, total = 0;
+
+		if (!f->buffers[0].compressed || !c->size)
+			continue;
+		tc_init(&t, f->map + c->offset, chunks_len(f, c), f->big);
+		for (n = tc_num(&t, 4); n && !t.bad; n--) {
+			uint64_t z = tc_num(&t, 4);
+
+			total += tc_num(&t, 4);
+			tc_take(&t, z);
+		}
+		next = (next + total + f->page_size - 1) &
+		       ~(uint64_t)(f->page_size - 1);
+	}
+	return next;
+}
+
+/* Set up CPU @i's stream; *vnext: the virtual offset for compressed data. */
+static void init_stream(struct iter *it, struct stream *s,
+			const struct tdat_cpu *cpu, uint64_t *vnext)
+{
+	const struct tdat_file *f = it->f;
+	uint64_t total = 0, n;
+	struct tcur t;
+
+	memset(s, 0, sizeof(*s));
+	s->cpu = cpu;
+	if (!it->b->compressed) {
+		s->bytes = f->map + cpu->offset;
+		s->len = cpu->size;
+		s->base = cpu->offset;
+		return;
+	}
+	tc_init(&s->chunks, f->map + cpu->offset, chunks_len(f, cpu), f->big);
+	s->nchunks = tc_num(&s->chunks, 4);
+	/* the virtual file: this CPU's uncompressed size, from the table */
+	t = s->chunks;
+	for (n = s->nchunks; n && !t.bad; n--) {
+		uint64_t z = tc_num(&t, 4);
+
+		total += tc_num(&t, 4);
+		tc_take(&t, z);
+	}
+	s->base = *vnext;
+	*vnext = (*vnext + total + it->b->page_size - 1) &
+		 ~(uint64_t)(it->b->page_size - 1);
+}
+
+/**
+ * tdat_iterate - hand every record of a buffer over in time order
+ * @f: the file
+ * @buffer: 0 for the top buffer, then the instances
+ * @cpus: only these CPUs (NULL: all)
+ * @cpus_size: the size of @cpus
+ * @fn: called for each record; its record lives until it returns
+ * @priv: passed to @fn
+ * @damage: zeroed, then counts what could not be trusted
+ * @why: for the reason of a failure
+ * @why_len: its size
+ *
+ * Damaged pages and chunks are skipped and counted, the rest is read.
+ *
+ * Return: 0, @fn's non-zero result, or -1 when memory ran out.
+ */
+int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
+		 size_t cpus_size, tdat_record_fn fn, void *priv,
+		 struct tdat_damage *damage, char *why, size_t why_len)
+{
+	const struct tdat_buffer *b = &f->buffers[buffer];
+	struct iter it = { .f = f, .b = b, .dmg = damage };
+	uint64_t vnext = virtual_start(f, buffer);
+	int i, ret = 0;
+
+	memset(damage, 0, sizeof(*damage));
+	it.s = calloc((size_t)b->nr_cpus + 1, sizeof(*it.s));
+	it.heap = calloc((size_t)b->nr_cpus + 1, sizeof(*it.heap));
+	if (!it.s || !it.heap) {
+		snprintf(why, why_len, "out of memory");
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < b->nr_cpus; i++) {
+		struct stream *s = &it.s[it.n];
+
+		if (!b->cpus[i].size)
+			continue;
+		/* every CPU takes its room in the virtual file */
+		init_stream(&it, s, &b->cpus[i], &vnext);
+		if (cpus && !CPU_ISSET_S((size_t)i, cpus_size, cpus))
+			continue;
+		it.n++;
+		if (advance(&it, s))
+			it.heap[it.nheap++] = s;
+	}
+	for (i = it.nheap / 2 - 1; i >= 0; i--)
+		sift_down(&it, i);
+	while (it.nheap && !ret) {
+		struct stream *s = it.heap[0];
+
+		s->rec.cpu = s->cpu->cpu;
+		ret = fn(priv, &s->rec);
+		if (!advance(&it, s))
+			it.heap[0] = it.heap[--it.nheap];
+		sift_down(&it, 0);
+	}
+out:
+	for (i = 0; it.s && i < it.n; i++)
+		free(it.s[i].zbuf);
+	free(it.s);
+	free(it.heap);
+	return ret;
+}

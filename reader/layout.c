@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The layout of a trace.dat after its initial header: version 6's fixed
+ * sequence of parts, version 7's chain of options sections and the
+ * sections they point to (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
+ *
+ * Options that change what libtracecmd reports are applied as it
+ * applies them (DATE, OFFSET, TSC2NSEC, CPUCOUNT); the guest time shift
+ * and latency data are left to libtracecmd (f->unsupported).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum {
+	OPT_DONE = 0,
+	OPT_DATE = 1,
+	OPT_BUFFER = 3,
+	OPT_OFFSET = 7,
+	OPT_CPUCOUNT = 8,
+	OPT_TIME_SHIFT = 12,
+	OPT_TSC2NSEC = 14,
+	OPT_HEADER_INFO = 16,
+	OPT_FTRACE_EVENTS = 17,
+	OPT_EVENT_FORMATS = 18,
+	OPT_KALLSYMS = 19,
+	OPT_PRINTK = 20,
+	OPT_CMDLINES = 21,
+	OPT_BUFFER_TEXT = 22,
+};
+
+#define SEC_FL_COMPRESS 1
+#define MAX_OPTION_SECTIONS 256
+
+/* Sections found through options (v7), by option id. */
+struct sections {
+	uint64_t off[OPT_CMDLINES + 1];
+	bool have[OPT_CMDLINES + 1];
+};
+
+/* The top buffer, always [0], before anything else is read. */
+static int init_buffers(struct tdat_file *f)
+{
+	f->buffers = calloc(1, sizeof(*f->buffers));
+	if (!f->buffers)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	f->nr_buffers = 1;
+	f->buffers[0].name = strdup("");
+	if (!f->buffers[0].name)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	return TDAT_OK;
+}
+
+/* The top buffer (described again: the last description wins), or a
+ * new instance. */
+static struct tdat_buffer *add_buffer(struct tdat_file *f, const char *name)
+{
+	struct tdat_buffer *b;
+
+	if (!*name) {
+		b = &f->buffers[0];
+		free(b->cpus);
+	} else {
+		if (f->nr_buffers >= TDAT_MAX_BUFFERS)
+			return NULL;
+		b = realloc(f->buffers, (f->nr_buffers + 1) * sizeof(*b));
+		if (!b)
+			return NULL;
+		f->buffers = b;
+		b += f->nr_buffers++;
+		b->name = strdup(name);
+		if (!b->name) {
+			f->nr_buffers--;
+			return NULL;
+		}
+	}
+	name = b->name;
+	memset(b, 0, sizeof(*b));
+	b->name = (char *)name;
+	return b;
+}
+
+/* The CPU table of a v7 BUFFER option, indexed by CPU id. */
+static int buffer_cpus(struct tdat_file *f, struct tdat_buffer *b,
+		       struct tcur *c)
+{
+	uint64_t n = tc_num(c, 4), i;
+	int max = -1;
+	struct tdat_cpu *tab;
+	size_t start = c->pos;
+
+	if (c->bad || n > TDAT_MAX_CPUS || n * 20 > c->len - c->pos)
+		return tdat_fail(f, TDAT_BAD, "BUFFER option: %llu CPUs do "
+				 "not fit in the option",
+				 (unsigned long long)n);
+	for (i = 0; i < n; i++) {
+		uint64_t id = tc_num(c, 4);
+
+		if (id >= TDAT_MAX_CPUS)
+			return tdat_fail(f, TDAT_BAD, "BUFFER option: CPU id "
+					 "%llu", (unsigned long long)id);
+		if ((int)id > max)
+			max = (int)id;
+		tc_take(c, 16);
+	}
+	b->nr_cpus = max + 1;
+	if (!b->nr_cpus)
+		return TDAT_OK;
+	tab = calloc((size_t)b->nr_cpus, sizeof(*tab));
+	if (!tab)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	b->cpus = tab;
+	for (i = 0; i < (uint64_t)b->nr_cpus; i++)
+		tab[i].cpu = (int)i;
+	c->pos = start;
+	for (i = 0; i < n; i++) {
+		int id = (int)tc_num(c, 4);
+		uint64_t off = tc_num(c, 8), size = tc_num(c, 8);
+
+		if (tab[id].size)
+			return tdat_fail(f, TDAT_BAD, "BUFFER option: CPU %d "
+					 "given twice", id);
+		tab[id].offset = off;
+		tab[id].size = size;
+	}
+	return TDAT_OK;
+}
+
+static int section_header(struct tdat_file *f, uint64_t off, int id,
+			  struct tcur *c, bool *compressed)
+{
+	uint64_t sid, flags;
+
+	if (off > f->size)
+		return tdat_fail(f, TDAT_BAD, "section %d at offset %llu is "
+				 "past the end of the file", id,
+				 (unsigned long long)off);
+	tc_init(c, f->map + off, f->size - off, f->big);
+	sid = tc_num(c, 2);
+	flags = tc_num(c, 2);
+	tc_take(c, 4 + 8);	/* description, size */
+	if (c->bad)
+		return tdat_fail(f, TDAT_BAD, "section %d header truncated",
+				 id);
+	if ((int)sid != id)
+		return tdat_fail(f, TDAT_BAD, "section at offset %llu has id "
+				 "%llu, expected %d", (unsigned long long)off,
+				 (unsigned long long)sid, id);
+	*compressed = flags & SEC_FL_COMPRESS;
+	if (*compressed && f->compress == TDAT_Z_NONE)
+		return tdat_fail(f, TDAT_BAD, "section %d is compressed in a "
+				 "file without compression", id);
+	return TDAT_OK;
+}
+
+static int v7_buffer(struct tdat_file *f, struct tcur *c)
+{
+	uint64_t off = tc_num(c, 8);
+	const char *name = tc_string(c);
+	struct tdat_buffer *b;
+	struct tcur sc;
+	bool z;
+	int ret;
+
+	tc_string(c);	/* clock */
+	if (c->bad)
+		return tdat_fail(f, TDAT_BAD, "BUFFER option truncated");
+	b = add_buffer(f, name);
+	if (!b)
+		return tdat_fail(f, TDAT_BAD, "too many buffers, or out of "
+				 "memory");
+	b->offset = off;
+	b->page_size = (unsigned int)tc_num(c, 4);
+	/* libtracecmd reads the top buffer in pages of the file header's
+	 * size, an instance in its own */
+	if (c->bad || b->page_size < TDAT_MIN_PAGE ||
+	    b->page_size > TDAT_MAX_PAGE ||
+	    (b->page_size & (b->page_size - 1)))
+		return tdat_fail(f, TDAT_BAD, "BUFFER option: ring-buffer "
+				 "page size %u", b->page_size);
+	if (!*name)
+		b->page_size = f->page_size;
+	ret = buffer_cpus(f, b, c);
+	if (ret || !b->nr_cpus)
+		return ret;
+	ret = section_header(f, off, OPT_BUFFER, &sc, &z);
+	if (ret)
+		return ret;
+	b->compressed = z;
+	return TDAT_OK;
+}
+
+static void ts_option(struct tdat_file *f, const uint8_t *p, uint64_t size,
+		      int scale)
+{
+	char num[64];
+	size_t n = size < sizeof(num) - 1 ? (size_t)size : sizeof(num) - 1;
+
+	memcpy(num, p, n);
+	num[n] = '\0';
+	f->ts_offset += strtoll(num, NULL, 0) * scale;
+}
+
+/* One option; *done set at DONE with the next options offset. */
+static int option(struct tdat_file *f, int id, const uint8_t *p,
+		  uint64_t size, struct sections *s, uint64_t *next)
+{
+	struct tcur c;
+
+	tc_init(&c, p, (size_t)size, f->big);
+	switch (id) {
+	case OPT_DATE:
+		ts_option(f, p, size, 1000);
+		break;
+	case OPT_OFFSET:
+		ts_option(f, p, size, 1);
+		break;
+	case OPT_CPUCOUNT:
+		if (size < 4)
+			return tdat_fail(f, TDAT_BAD, "CPUCOUNT option of %llu "
+					 "bytes", (unsigned long long)size);
+		f->cpus = (int)tc_num(&c, 4);
+		if (f->cpus < 0 || f->cpus > TDAT_MAX_CPUS)
+			return tdat_fail(f, TDAT_BAD, "CPU count %d", f->cpus);
+		break;
+	case OPT_TIME_SHIFT:
+		if (size >= 16)
+			f->unsupported = "guest time-shift option";
+		break;
+	case OPT_TSC2NSEC:
+		if (size < 16)
+			break;
+		f->tsc_mult = (unsigned int)tc_num(&c, 4);
+		f->tsc_shift = (unsigned int)tc_num(&c, 4);
+		if (f->tsc_shift > 32)
+			f->unsupported = "TSC2NSEC shift over 32";
+		break;
+	case OPT_BUFFER:
+		return f->version == 7 ? v7_buffer(f, &c) : TDAT_OK;
+	case OPT_BUFFER_TEXT:
+		f->unsupported = "latency trace data";
+		break;
+	case OPT_HEADER_INFO:
+	case OPT_FTRACE_EVENTS:
+	case OPT_EVENT_FORMATS:
+	case OPT_KALLSYMS:
+	case OPT_PRINTK:
+	case OPT_CMDLINES:
+		if (size < 8 || !s)
+			break;
+		s->off[id] = tc_num(&c, 8);
+		s->have[id] = true;
+		break;
+	case OPT_DONE:
+		if (size < 8)
+			return tdat_fail(f, TDAT_BAD, "DONE option of %llu "
+					 "bytes", (unsigned long long)size);
+		if (next)
+			*next = tc_num(&c, 8);
+		break;
+	default:
+		break;
+	}
+	return TDAT_OK;
+}
+
+/* v6 instance buffers: "name" and where its flyrecord part is. */
+struct v6_inst {
+	uint64_t off;
+	char *name;
+};
+
+/* The options of one v7 options section; *next: the following one. */
+static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
+		      uint64_t *next)
+{
+	uint8_t *zbuf = NULL;
+	struct tcur c;
+	bool z, done = false;
+	int ret;
+
+	ret = section_header(f, off, OPT_DONE, &c, &z);
+	if (ret)
+		return ret;
+	if (z) {
+		size_t len;
+
+		ret = tdat_section_block(f, &c, &zbuf, &len);
+		if (ret)
+			return ret;
+		tc_init(&c, zbuf, len, f->big);
+	}
+	*next = 0;
+	while (!done && !ret) {
+		int id = (int)tc_num(&c, 2);
+		uint64_t size = tc_num(&c, 4);
+		const uint8_t *p = tc_take(&c, size);
+
+		if (c.bad) {
+			ret = tdat_fail(f, TDAT_BAD, "options section at "
+					"offset %llu truncated",
+					(unsigned long long)off);
+			break;
+		}
+		ret = option(f, id, p, size, s, next);
+		done = id == OPT_DONE;
+	}
+	free(zbuf);
+	return ret;
+}
+
+typedef int (*part_fn)(struct tdat_file *f, struct tcur *c);
+
+static int kallsyms_part(struct tdat_file *f, struct tcur *c, uint8_t *owned)
+{
+	uint64_t size = tc_num(c, 4);
+	const uint8_t *p = tc_take(c, size);
+
+	if (c->bad) {
+		free(owned);
+		return tdat_fail(f, TDAT_BAD, "kallsyms truncated");
+	}
+	return tdat_kallsyms_set(f, p, (size_t)size, owned);
+}
+
+/* A v7 section pointed to by an option, parsed by @fn. */
+static int v7_section(struct tdat_file *f, const struct sections *s, int id,
+		      part_fn fn)
+{
+	uint8_t *zbuf = NULL;
+	struct tcur c;
+	size_t len;
+	bool z;
+	int ret;
+
+	if (!s->have[id])
+		return TDAT_OK;
+	ret = section_header(f, s->off[id], id, &c, &z);
+	if (ret)
+		return ret;
+	if (z) {
+		ret = tdat_section_block(f, &c, &zbuf, &len);
+		if (ret)
+			return ret;
+		tc_init(&c, zbuf, len, f->big);
+	}
+	if (id == OPT_KALLSYMS)
+		return kallsyms_part(f, &c, zbuf);	/* keeps zbuf */
+	ret = fn(f, &c);
+	free(zbuf);
+	return ret;
+}
+
+static int compression(struct tdat_file *f, struct tcur *c)
+{
+	const char *name = tc_string(c);
+	const char *version = tc_string(c);
+
+	if (c->bad)
+		return tdat_fail(f, TDAT_BAD, "truncated compression header");
+	(void)version;
+	if (!strcmp(name, "none"))
+		f->compress = TDAT_Z_NONE;
+	else if (!strcmp(name, "zstd"))
+		f->compress = TDAT_Z_ZSTD;
+	else if (!strcmp(name, "zlib"))
+		f->compress = TDAT_Z_ZLIB;
+	else
+		return tdat_fail(f, TDAT_UNSUPPORTED, "compression \"%.32s\"",
+				 name);
+	return TDAT_OK;
+}
+
+/**
+ * tdat_read_v7 - the options chain and the sections of a version 7 file
+ * @f: the file, its initial header read
+ * @c: the cursor after the page size
+ *
+ * Return: TDAT_OK, or the failure.
+ */
+int tdat_read_v7(struct tdat_file *f, struct tcur *c)
+{
+	struct sections s;
+	uint64_t off, next;
+	int ret, n = 0;
+
+	memset(&s, 0, sizeof(s));
+	ret = init_buffers(f);
+	if (!ret)
+		ret = compression(f, c);
+	if (ret)
+		return ret;
+	off = tc_num(c, 8);
+	if (c->bad)
+		return tdat_fail(f, TDAT_BAD, "truncated file header");
+	while (off) {
+		if (++n > MAX_OPTION_SECTIONS)
+			return tdat_fail(f, TDAT_BAD, "more than %d options "
+					 "sections (a loop?)",
+					 MAX_OPTION_SECTIONS);
+		ret = v7_options(f, off, &s, &next);
+		if (ret)
+			return ret;
+		off = next;
+	}
+	if (!s.have[OPT_HEADER_INFO])
+		return tdat_fail(f, TDAT_BAD, "no header page section");
+	ret = v7_section(f, &s, OPT_HEADER_INFO, tdat_header_info);
+	if (!ret)
+		ret = v7_section(f, &s, OPT_FTRACE_EVENTS, tdat_ftrace_formats);
+	if (!ret)
+		ret = v7_section(f, &s, OPT_EVENT_FORMATS, tdat_event_formats);
+	if (!ret)
+		ret = v7_section(f, &s, OPT_KALLSYMS, NULL);
+	if (!ret)
+		ret = v7_section(f, &s, OPT_PRINTK, tdat_printk);
+	if (!ret)
+		ret = v7_section(f, &s, OPT_CMDLINES, tdat_cmdlines);
+	return ret;
+}
+
+/* v6: "flyrecord\0" and the offset and size of each CPU's data. */
+static int v6_flyrecord(struct tdat_file *f, struct tcur *c,
+			struct tdat_buffer *b)
+{
+	const uint8_t *tag = tc_take(c, 10);
+	int i;
+
+	if (!tag)
+		return tdat_fail(f, TDAT_BAD, "truncated before the CPU data");
+	if (!memcmp(tag, "latency  ", 10)) {
+		f->unsupported = "latency trace data";
+		return TDAT_OK;
+	}
+	if (memcmp(tag, "flyrecord", 10))
+		return tdat_fail(f, TDAT_BAD, "no \"flyrecord\" where the CPU "
+				 "data should start%s", *b->name ?
+				 " (buffer instance)" : "");
+	if ((uint64_t)f->cpus * 16 > c->len - c->pos)
+		return tdat_fail(f, TDAT_BAD, "CPU data table truncated");
+	b->nr_cpus = f->cpus;
+	b->page_size = f->page_size;
+	if (!f->cpus)
+		return TDAT_OK;
+	b->cpus = calloc((size_t)f->cpus, sizeof(*b->cpus));
+	if (!b->cpus)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	for (i = 0; i < f->cpus; i++) {
+		b->cpus[i].cpu = i;
+		b->cpus[i].offset = tc_num(c, 8);
+		b->cpus[i].size = tc_num(c, 8);
+	}
+	return TDAT_OK;
+}
+
+/* v6 options: a 2-byte id and a 4-byte size each, up to id 0. */
+static int v6_options(struct tdat_file *f, struct tcur *c,
+		      struct v6_inst **inst, int *ninst)
+{
+	for (;;) {
+		int id = (int)tc_num(c, 2);
+		uint64_t size;
+		const uint8_t *p;
+
+		if (c->bad)
+			return tdat_fail(f, TDAT_BAD, "options truncated");
+		if (id == OPT_DONE)
+			return TDAT_OK;
+		size = tc_num(c, 4);
+		p = tc_take(c, size);
+		if (c->bad)
+			return tdat_fail(f, TDAT_BAD, "option %d truncated", id);
+		if (id == OPT_BUFFER) {
+			struct tcur oc;
+			struct v6_inst *n;
+			const char *name;
+
+			tc_init(&oc, p, (size_t)size, f->big);
+			n = realloc(*inst, (*ninst + 1) * sizeof(*n));
+			if (!n)
+				return tdat_fail(f, TDAT_BAD, "out of memory");
+			*inst = n;
+			n[*ninst].off = tc_num(&oc, 8);
+			name = tc_string(&oc);
+			if (oc.bad || *ninst >= TDAT_MAX_BUFFERS)
+				return tdat_fail(f, TDAT_BAD, "BUFFER option "
+						 "truncated");
+			n[*ninst].name = strdup(name);
+			if (!n[*ninst].name)
+				return tdat_fail(f, TDAT_BAD, "out of memory");
+			(*ninst)++;
+			continue;
+		}
+		if (option(f, id, p, size, NULL, NULL))
+			return TDAT_BAD;
+	}
+}
+
+static int v6_instances(struct tdat_file *f, struct v6_inst *inst, int n)
+{
+	int i, ret = TDAT_OK;
+
+	for (i = 0; i < n && !ret; i++) {
+		struct tdat_buffer *b = add_buffer(f, inst[i].name);
+		struct tcur c;
+
+		if (!b)
+			return tdat_fail(f, TDAT_BAD, "out of memory");
+		if (inst[i].off > f->size)
+			return tdat_fail(f, TDAT_BAD, "instance %s: offset "
+					 "past the end of the file",
+					 inst[i].name);
+		tc_init(&c, f->map + inst[i].off, f->size - inst[i].off,
+			f->big);
+		if (c.len >= 10 && !memcmp(c.p, "options  ", 10)) {
+			f->unsupported = "options inside a version 6 buffer "
+					 "instance";
+			return TDAT_OK;
+		}
+		ret = v6_flyrecord(f, &c, b);
+	}
+	return ret;
+}
+
+static int v6_parts(struct tdat_file *f, struct tcur *c)
+{
+	uint64_t size;
+	const uint8_t *p;
+	int ret;
+
+	ret = tdat_header_info(f, c);
+	if (!ret)
+		ret = tdat_ftrace_formats(f, c);
+	if (!ret)
+		ret = tdat_event_formats(f, c);
+	if (ret)
+		return ret;
+	size = tc_num(c, 4);
+	p = tc_take(c, size);
+	if (c->bad)
+		return tdat_fail(f, TDAT_BAD, "kallsyms truncated");
+	ret = tdat_kallsyms_set(f, p, (size_t)size, NULL);
+	if (!ret)
+		ret = tdat_printk(f, c);
+	if (!ret)
+		ret = tdat_cmdlines(f, c);
+	return ret;
+}
+
+/**
+ * tdat_read_v6 - the fixed parts of a version 6 file
+ * @f: the file, its initial header read
+ * @c: the cursor after the page size
+ *
+ * Return: TDAT_OK, or the failure.
+ */
+int tdat_read_v6(struct tdat_file *f, struct tcur *c)
+{
+	struct v6_inst *inst = NULL;
+	struct tdat_buffer *top;
+	const uint8_t *tag;
+	int i, ninst = 0, ret;
+
+	ret = init_buffers(f);
+	if (!ret)
+		ret = v6_parts(f, c);
+	if (ret)
+		return ret;
+	f->cpus = (int)tc_num(c, 4);
+	if (c->bad || f->cpus < 0 || f->cpus > TDAT_MAX_CPUS)
+		return tdat_fail(f, TDAT_BAD, "CPU count missing or over %d",
+				 TDAT_MAX_CPUS);
+	tag = c->len - c->pos >= 10 ? c->p + c->pos : NULL;
+	if (tag && !memcmp(tag, "options  ", 10)) {
+		tc_take(c, 10);
+		ret = v6_options(f, c, &inst, &ninst);
+	}
+	top = &f->buffers[0];
+	if (!ret)
+		ret = v6_flyrecord(f, c, top);
+	if (!ret && !f->unsupported)
+		ret = v6_instances(f, inst, ninst);
+	for (i = 0; i < ninst; i++)
+		free(inst[i].name);
+	free(inst);
+	return ret;
+}

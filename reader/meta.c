@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The metadata parts of a trace.dat into the tep handle: the ring-buffer
+ * page header, the event formats the caller wants (the rest are skipped
+ * unparsed: a few of the thousands a trace carries), the saved command
+ * lines.  The same parts in version 6 (in sequence) and 7 (as sections).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const uint8_t *sized(struct tcur *c, int width, uint64_t *size)
+{
+	*size = tc_num(c, width);
+	return tc_take(c, *size);
+}
+
+/**
+ * tdat_header_info - "header_page" and "header_event"
+ * @f: the file
+ * @c: the cursor at "header_page"
+ *
+ * Return: TDAT_OK, or the failure.
+ */
+int tdat_header_info(struct tdat_file *f, struct tcur *c)
+{
+	const uint8_t *tag = tc_take(c, 12), *p;
+	uint64_t size;
+	char *copy;
+	int ret;
+
+	if (!tag || memcmp(tag, "header_page", 12))
+		return tdat_fail(f, TDAT_BAD, "no \"header_page\" where the "
+				 "header page format should be");
+	p = sized(c, 8, &size);
+	if (!p)
+		return tdat_fail(f, TDAT_BAD, "header page format truncated");
+	copy = malloc((size_t)size + 1);
+	if (!copy)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	memcpy(copy, p, (size_t)size);
+	copy[size] = '\0';
+	ret = tep_parse_header_page(f->tep, copy, (unsigned long)size,
+				    f->long_size);
+	free(copy);
+	if (ret)
+		return tdat_fail(f, TDAT_BAD, "cannot parse the header page "
+				 "format");
+	tag = tc_take(c, 13);
+	if (!tag || memcmp(tag, "header_event", 13) || !sized(c, 8, &size))
+		return tdat_fail(f, TDAT_BAD, "no \"header_event\" after the "
+				 "header page format");
+	f->kbuf_long = tep_get_header_page_size(f->tep) == 8 ? 8 : 4;
+	if (tep_is_old_format(f->tep))
+		f->unsupported = "the ring buffer of Linux 2.6.30 and older";
+	else if (tep_get_header_timestamp_size(f->tep) != 8)
+		return tdat_fail(f, TDAT_BAD, "the header page's timestamp is "
+				 "not 8 bytes");
+	return TDAT_OK;
+}
+
+/* The name in a format text's first line, "name: NAME". */
+static bool format_name(const uint8_t *p, uint64_t size, char *name,
+			size_t len)
+{
+	size_t i = 5, n = 0;
+
+	if (size < 6 || memcmp(p, "name:", 5))
+		return false;
+	while (i < size && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	while (i < size && !isspace(p[i]) && n + 1 < len)
+		name[n++] = (char)p[i++];
+	name[n] = '\0';
+	return n > 0;
+}
+
+/* One event format: parsed when the caller wants it. */
+static void event_format(struct tdat_file *f, const char *system,
+			 const uint8_t *p, uint64_t size)
+{
+	char name[128];
+
+	if (f->want && format_name(p, size, name, sizeof(name)) &&
+	    !f->want(system, name))
+		return;
+	/* a format libtraceevent cannot parse is left out, as libtracecmd
+	 * leaves it out */
+	tep_parse_event(f->tep, (const char *)p, (unsigned long)size, system);
+}
+
+static int formats(struct tdat_file *f, struct tcur *c, const char *system,
+		   const char *what)
+{
+	uint64_t count = tc_num(c, 4), i, size;
+	const uint8_t *p;
+
+	if (c->bad || count > (c->len - c->pos) / 8)
+		return tdat_fail(f, TDAT_BAD, "%s: count past the end", what);
+	for (i = 0; i < count; i++) {
+		p = sized(c, 8, &size);
+		if (!p)
+			return tdat_fail(f, TDAT_BAD, "%s truncated", what);
+		event_format(f, system, p, size);
+	}
+	return TDAT_OK;
+}
+
+/**
+ * tdat_ftrace_formats - the formats of the ftrace system's events
+ * @f: the file
+ * @c: the cursor at their count
+ *
+ * Return: TDAT_OK, or the failure.
+ */
+int tdat_ftrace_formats(struct tdat_file *f, struct tcur *c)
+{
+	return formats(f, c, "ftrace", "ftrace event formats");
+}
+
+/**
+ * tdat_event_formats - the formats of the other systems' events
+ * @f: the file
+ * @c: the cursor at the count of systems
+ *
+ * Return: TDAT_OK, or the failure.
+ */
+int tdat_event_formats(struct tdat_file *f, struct tcur *c)
+{
+	uint64_t systems = tc_num(c, 4), i;
+	int ret = TDAT_OK;
+
+	if (c->bad || systems > c->len - c->pos)
+		return tdat_fail(f, TDAT_BAD, "event systems: count past the "
+				 "end");
+	for (i = 0; i < systems && !ret; i++) {
+		const char *system = tc_string(c);
+
+		if (!system)
+			return tdat_fail(f, TDAT_BAD, "event formats truncated");
+		ret = formats(f, c, system, "event formats");
+	}
+	return ret;
+}
+
+/**
+ * tdat_cmdlines - the saved pid to command name table
+ * @f: the file
+ * @c: the cursor at its 8-byte size
+ *
+ * Return: TDAT_OK, or the failure.
+ */
+int tdat_cmdlines(struct tdat_file *f, struct tcur *c)
+{
+	uint64_t size;
+	const uint8_t *p = sized(c, 8, &size);
+	char *copy;
+
+	if (!p)
+		return tdat_fail(f, TDAT_BAD, "saved command lines truncated");
+	copy = malloc((size_t)size + 1);
+	if (!copy)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	memcpy(copy, p, (size_t)size);
+	copy[size] = '\0';
+	tep_parse_saved_cmdlines(f->tep, copy);
+	free(copy);
+	return TDAT_OK;
+}
+
+/**
+ * tdat_printk - the trace_printk formats, skipped (no kmem event uses
+ *	them)
+ * @f: the file
+ * @c: the cursor at their 4-byte size
+ *
+ * Return: TDAT_OK, or the failure.
+ */
+int tdat_printk(struct tdat_file *f, struct tcur *c)
+{
+	uint64_t size;
+
+	if (!sized(c, 4, &size))
+		return tdat_fail(f, TDAT_BAD, "printk formats truncated");
+	return TDAT_OK;
+}

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Opening a trace.dat: the mapping, the initial header, and the handle's
+ * accessors (see tdat.h).
+ *
+ * The file is mapped read-only with at least one zero page after its
+ * end, so that no read a few bytes past a page at the end of the file
+ * can fault; every read is still bounded by the sizes checked here.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
+				   'i', 'n', 'g' };
+
+/**
+ * tdat_fail - say why the file cannot be read here
+ * @f: the file being opened
+ * @ret: TDAT_BAD or TDAT_UNSUPPORTED
+ * @fmt: the reason, printf-style
+ *
+ * Only the first reason is kept.
+ *
+ * Return: @ret.
+ */
+int tdat_fail(struct tdat_file *f, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->why && f->why_len && !f->why[0]) {
+		va_start(ap, fmt);
+		vsnprintf(f->why, f->why_len, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+/**
+ * tc_string - a NUL-terminated string inside the cursor's window
+ * @c: the cursor
+ *
+ * Return: the string, or NULL (and @c bad) when no NUL is left.
+ */
+const char *tc_string(struct tcur *c)
+{
+	const uint8_t *s, *end;
+
+	if (c->bad)
+		return NULL;
+	s = c->p + c->pos;
+	end = memchr(s, 0, c->len - c->pos);
+	if (!end) {
+		c->bad = true;
+		return NULL;
+	}
+	c->pos += (size_t)(end - s) + 1;
+	return (const char *)s;
+}
+
+static int read_header(struct tdat_file *f, struct tcur *c)
+{
+	const uint8_t *m = tc_take(c, sizeof(magic));
+	const char *version;
+	const uint8_t *b;
+
+	if (!m || memcmp(m, magic, sizeof(magic)))
+		return tdat_fail(f, TDAT_BAD, "not a trace-cmd data file "
+				 "(bad magic)");
+	version = tc_string(c);
+	if (!version || strlen(version) > 8)
+		return tdat_fail(f, TDAT_BAD, "truncated file header");
+	if (!strcmp(version, "6"))
+		f->version = 6;
+	else if (!strcmp(version, "7"))
+		f->version = 7;
+	else
+		return tdat_fail(f, TDAT_UNSUPPORTED, "file version \"%s\"",
+				 version);
+	b = tc_take(c, 2);
+	if (!b)
+		return tdat_fail(f, TDAT_BAD, "truncated file header");
+	if (b[0] > 1)
+		return tdat_fail(f, TDAT_BAD, "endianness byte %u is neither "
+				 "0 nor 1", b[0]);
+	f->big = b[0];
+	c->big = f->big;
+	f->long_size = b[1];
+	if (f->long_size != 4 && f->long_size != 8)
+		return tdat_fail(f, TDAT_BAD, "long size %d is neither 4 nor 8",
+				 f->long_size);
+	f->page_size = (unsigned int)tc_num(c, 4);
+	if (c->bad)
+		return tdat_fail(f, TDAT_BAD, "truncated file header");
+	if (f->page_size < TDAT_MIN_PAGE || f->page_size > TDAT_MAX_PAGE ||
+	    (f->page_size & (f->page_size - 1)))
+		return tdat_fail(f, TDAT_BAD, "page size %u is not a power of "
+				 "two from %d to %u", f->page_size,
+				 TDAT_MIN_PAGE, TDAT_MAX_PAGE);
+	return TDAT_OK;
+}
+
+static struct tep_handle *new_tep(const struct tdat_file *f)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep)
+		return NULL;
+	tep_set_file_bigendian(tep, f->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	tep_set_local_bigendian(tep, TEP_BIG_ENDIAN);
+#else
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+#endif
+	tep_set_long_size(tep, f->long_size);
+	tep_set_page_size(tep, (int)f->page_size);
+	return tep;
+}
+
+/* Check the top buffer and instances against the file. */
+static int check_buffers(struct tdat_file *f)
+{
+	int b, i;
+
+	if (!f->nr_buffers)
+		return tdat_fail(f, TDAT_BAD, "no trace data (no flyrecord "
+				 "buffer)");
+	for (b = 0; b < f->nr_buffers; b++) {
+		struct tdat_buffer *buf = &f->buffers[b];
+
+		buf->bytes = 0;
+		for (i = 0; i < buf->nr_cpus; i++) {
+			const struct tdat_cpu *cpu = &buf->cpus[i];
+
+			if (!cpu->size)
+				continue;
+			if (cpu->offset > f->size ||
+			    cpu->size > f->size - cpu->offset)
+				return tdat_fail(f, TDAT_BAD, "CPU %d data of "
+						 "%s%s ends past the end of "
+						 "the file (truncated?)",
+						 cpu->cpu,
+						 *buf->name ? "instance " :
+						 "the top buffer",
+						 buf->name);
+			buf->bytes += cpu->size;
+		}
+	}
+	return TDAT_OK;
+}
+
+static int open_map(struct tdat_file *f, tdat_want_fn want)
+{
+	struct tcur c;
+	int ret;
+
+	f->want = want;
+	tc_init(&c, f->map, f->size, false);
+	ret = read_header(f, &c);
+	if (ret)
+		return ret;
+	f->tep = new_tep(f);
+	if (!f->tep)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	ret = f->version == 6 ? tdat_read_v6(f, &c) : tdat_read_v7(f, &c);
+	if (ret)
+		return ret;
+	if (f->unsupported)
+		return tdat_fail(f, TDAT_UNSUPPORTED, "%s", f->unsupported);
+	ret = check_buffers(f);
+	if (ret)
+		return ret;
+	tep_set_cpus(f->tep, f->cpus);
+	return TDAT_OK;
+}
+
+static int finish_open(struct tdat_file *f, tdat_want_fn want,
+		       struct tdat_file **out)
+{
+	int ret = open_map(f, want);
+
+	f->why = NULL;
+	if (ret) {
+		tdat_close(f);
+		return ret;
+	}
+	*out = f;
+	return TDAT_OK;
+}
+
+/**
+ * tdat_open_mem - read a trace.dat held in memory
+ * @buf: the file's bytes, kept by the caller until tdat_close()
+ * @len: their number
+ * @want: which event formats to parse (NULL: all)
+ * @out: the handle
+ * @why: TDAT_WHY_LEN bytes for the reason of a failure
+ * @why_len: the size of @why
+ *
+ * Every read stays inside @len.
+ *
+ * Return: TDAT_OK, TDAT_BAD or TDAT_UNSUPPORTED (then @why says why).
+ */
+int tdat_open_mem(const void *buf, size_t len, tdat_want_fn want,
+		  struct tdat_file **out, char *why, size_t why_len)
+{
+	struct tdat_file *f = calloc(1, sizeof(*f));
+
+	*out = NULL;
+	if (why && why_len)
+		why[0] = '\0';
+	if (!f) {
+		snprintf(why, why_len, "out of memory");
+		return TDAT_BAD;
+	}
+	f->why = why;
+	f->why_len = why_len;
+	f->map = buf;
+	f->size = len;
+	f->map_len = len;
+	return finish_open(f, want, out);
+}
+
+/* The file, read-only, with at least one zero page after its end. */
+static const uint8_t *map_file(int fd, size_t size, size_t *map_len)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t len = ((size + (size_t)pg - 1) & ~((size_t)pg - 1)) + (size_t)pg;
+	void *area, *m;
+
+	area = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED)
+		return NULL;
+	m = mmap(area, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+	if (m == MAP_FAILED) {
+		munmap(area, len);
+		return NULL;
+	}
+	*map_len = len;
+	return m;
+}
+
+/**
+ * tdat_open - open a trace.dat file
+ * @path: the file
+ * @want: which event formats to parse (NULL: all)
+ * @out: the handle
+ * @why: TDAT_WHY_LEN bytes for the reason of a failure
+ * @why_len: the size of @why
+ *
+ * Return: TDAT_OK, TDAT_BAD or TDAT_UNSUPPORTED (then @why says why).
+ */
+int tdat_open(const char *path, tdat_want_fn want, struct tdat_file **out,
+	      char *why, size_t why_len)
+{
+	struct tdat_file *f;
+	struct stat st;
+	int fd;
+
+	*out = NULL;
+	if (why && why_len)
+		why[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(why, why_len, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return TDAT_BAD;
+	}
+	if (!S_ISREG(st.st_mode) || !st.st_size) {
+		close(fd);
+		snprintf(why, why_len, "not a regular, non-empty file");
+		return TDAT_UNSUPPORTED;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		close(fd);
+		snprintf(why, why_len, "out of memory");
+		return TDAT_BAD;
+	}
+	f->size = (size_t)st.st_size;
+	f->map = map_file(fd, f->size, &f->map_len);
+	close(fd);
+	if (!f->map) {
+		free(f);
+		snprintf(why, why_len, "cannot map the file: %s",
+			 strerror(errno));
+		return TDAT_UNSUPPORTED;
+	}
+	f->owned = true;
+	f->why = why;
+	f->why_len = why_len;
+	return finish_open(f, want, out);
+}
+
+/**
+ * tdat_close - release a handle and its tep handle
+ * @f: the handle, or NULL
+ */
+void tdat_close(struct tdat_file *f)
+{
+	int i;
+
+	if (!f)
+		return;
+	tdat_kallsyms_release(f);
+	if (f->tep)
+		tep_free(f->tep);
+	for (i = 0; i < f->nr_buffers; i++) {
+		free(f->buffers[i].name);
+		free(f->buffers[i].cpus);
+	}
+	free(f->buffers);
+	tdat_inflate_release(f);
+	if (f->owned)
+		munmap((void *)f->map, f->map_len);
+	free(f);
+}
+
+/**
+ * tdat_tep - the handle's event formats, comms and symbols
+ * @f: the handle
+ *
+ * Return: the tep handle, owned by @f.
+ */
+struct tep_handle *tdat_tep(const struct tdat_file *f)
+{
+	return f->tep;
+}
+
+/**
+ * tdat_nr_buffers - the top buffer and the instances
+ * @f: the handle
+ *
+ * Return: 1 + the number of buffer instances.
+ */
+int tdat_nr_buffers(const struct tdat_file *f)
+{
+	return f->nr_buffers;
+}
+
+/**
+ * tdat_buffer_name - a buffer's instance name
+ * @f: the handle
+ * @buffer: 0 for the top buffer
+ *
+ * Return: the name, "" for the top buffer.
+ */
+const char *tdat_buffer_name(const struct tdat_file *f, int buffer)
+{
+	return f->buffers[buffer].name;
+}
+
+/**
+ * tdat_buffer_bytes - how much ring-buffer data a buffer has
+ * @f: the handle
+ * @buffer: 0 for the top buffer
+ *
+ * Return: the bytes of its CPUs' data in the file (compressed or not).
+ */
+uint64_t tdat_buffer_bytes(const struct tdat_file *f, int buffer)
+{
+	return f->buffers[buffer].bytes;
+}
+
+/**
+ * tdat_buffer_cpus - how many CPUs a buffer has data slots for
+ * @f: the handle
+ * @buffer: 0 for the top buffer
+ *
+ * Return: the highest CPU id + 1.
+ */
+int tdat_buffer_cpus(const struct tdat_file *f, int buffer)
+{
+	return f->buffers[buffer].nr_cpus;
+}

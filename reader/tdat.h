@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * A reader of trace-cmd's trace.dat files, versions 6 and 7, written
+ * from trace-cmd.dat(5): the file mapped once, only the event formats
+ * the caller wants parsed into a libtraceevent handle, kallsyms kept
+ * raw and indexed on the first symbol lookup, the ring-buffer pages of
+ * every CPU read in place (or decompressed chunk by chunk) and merged
+ * in libtracecmd's order.  Every size, offset and count read from the
+ * file is checked against the bytes it claims to lie in.
+ *
+ * What this reader does not handle (latency files, guest time shift,
+ * the pre-2.6.31 ring buffer, an unknown compression) it says so
+ * (TDAT_UNSUPPORTED and a reason), so that the caller can hand the file
+ * to libtracecmd instead.
+ */
+#ifndef TDAT_H
+#define TDAT_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <event-parse.h>
+
+struct tdat_file;
+
+/* tdat_open() results */
+#define TDAT_OK 0
+#define TDAT_BAD (-1)		/* damaged or not a trace.dat: say why */
+#define TDAT_UNSUPPORTED 1	/* valid, but for libtracecmd: say why */
+
+#define TDAT_WHY_LEN 256
+
+/* Which event formats to parse into the tep handle. */
+typedef bool (*tdat_want_fn)(const char *system, const char *name);
+
+/* One record, handed over in time order; return non-zero to stop. */
+typedef int (*tdat_record_fn)(void *priv, struct tep_record *rec);
+
+/* Ring-buffer pages that could not be trusted, per buffer read. */
+struct tdat_damage {
+	uint64_t pages;		/* pages (or their rest) skipped */
+	uint64_t chunks;	/* compressed chunks that did not inflate */
+	int first_cpu;		/* where the first one was */
+	uint64_t first_offset;	/* its offset, as records count them */
+};
+
+int tdat_open(const char *path, tdat_want_fn want, struct tdat_file **out,
+	      char *why, size_t why_len);
+int tdat_open_mem(const void *buf, size_t len, tdat_want_fn want,
+		  struct tdat_file **out, char *why, size_t why_len);
+void tdat_close(struct tdat_file *f);
+
+struct tep_handle *tdat_tep(const struct tdat_file *f);
+int tdat_nr_buffers(const struct tdat_file *f);
+const char *tdat_buffer_name(const struct tdat_file *f, int buffer);
+uint64_t tdat_buffer_bytes(const struct tdat_file *f, int buffer);
+int tdat_buffer_cpus(const struct tdat_file *f, int buffer);
+
+int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
+		 size_t cpus_size, tdat_record_fn fn, void *priv,
+		 struct tdat_damage *damage, char *why, size_t why_len);
+
+#endif
