@@ -90,7 +90,7 @@ $(B)/cli/%.o: cli/%.c
 
 $(B)/reader/%.o: reader/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -pthread -c -o $@ $<
 
 $(LIBTDAT): $(READER_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^

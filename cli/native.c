@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "decode.h"
 #include "native.h"
+#include "pipeline.h"
 
 static bool wanted_event(const char *system, const char *name)
 {
@@ -38,19 +39,35 @@ int tk_native_open(const char *path, struct tdat_file **f)
 	return ret;
 }
 
-struct run {
-	struct tk_session *s;
-	struct tk_progress *progress;
+struct src {
+	struct tdat_file *f;
+	int buffer;
+	const struct tk_filter *filter;
+	struct tk_pipe *pipe;
+	struct tdat_damage damage;
+	char why[TDAT_WHY_LEN];
 };
 
 static int one_record(void *priv, struct tep_record *rec)
 {
-	struct run *r = priv;
+	struct src *src = priv;
 
-	tk_session_record(r->s, rec);
-	if (!(r->s->records % TK_PROGRESS_EVERY))
-		tk_progress_tick(r->progress, r->s->records);
-	return 0;
+	return tk_pipe_push(src->pipe, rec);
+}
+
+static int produce(struct tk_pipe *p, void *arg)
+{
+	struct src *src = arg;
+	const struct tk_filter *flt = src->filter;
+	int ret;
+
+	src->pipe = p;
+	ret = tdat_iterate(src->f, src->buffer, flt->cpus, flt->cpus_size,
+			   one_record, src, &src->damage, src->why,
+			   sizeof(src->why));
+	/* while the counting side catches up: the report needs it next */
+	tdat_index_symbols(src->f);
+	return ret;
 }
 
 /**
@@ -60,32 +77,33 @@ static int one_record(void *priv, struct tep_record *rec)
  * @s: the session, on tdat_tep(@f)
  * @progress: ticked as records are counted
  *
- * Damaged pages and chunks are skipped, counted and reported on stderr;
- * the rest of the buffer is counted.
+ * The reader runs on a second thread (pipeline.h).  Damaged pages and
+ * chunks are skipped, counted and reported on stderr; the rest of the
+ * buffer is counted.
  *
  * Return: 0, or -1 when memory ran out.
  */
 int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 		  struct tk_progress *progress)
 {
-	const struct tk_filter *flt = &s->args->filter;
-	struct run r = { s, progress };
-	struct tdat_damage d;
-	char why[TDAT_WHY_LEN] = "";
+	struct src src = { .f = f, .buffer = buffer,
+			   .filter = &s->args->filter };
+	const struct tdat_damage *d = &src.damage;
 	int ret;
 
-	ret = tdat_iterate(f, buffer, flt->cpus, flt->cpus_size, one_record,
-			   &r, &d, why, sizeof(why));
+	ret = tk_pipeline_run(produce, &src, s, progress);
 	if (ret < 0)
-		fprintf(stderr, TK_NAME ": %s: %s\n", s->label, why);
-	if (d.pages || d.chunks) {
+		fprintf(stderr, TK_NAME ": %s: %s\n", s->label,
+			src.why[0] ? src.why : "out of memory");
+	if (d->pages || d->chunks) {
 		tk_progress_done(progress);
 		fprintf(stderr, TK_NAME ": %s: damaged data skipped: %llu "
 			"ring-buffer page%s, %llu compressed chunk%s (the "
 			"first on CPU %d at offset %#llx)\n", s->label,
-			(unsigned long long)d.pages, d.pages == 1 ? "" : "s",
-			(unsigned long long)d.chunks, d.chunks == 1 ? "" : "s",
-			d.first_cpu, (unsigned long long)d.first_offset);
+			(unsigned long long)d->pages, d->pages == 1 ? "" : "s",
+			(unsigned long long)d->chunks,
+			d->chunks == 1 ? "" : "s", d->first_cpu,
+			(unsigned long long)d->first_offset);
 	}
 	return ret < 0 ? -1 : 0;
 }

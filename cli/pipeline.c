@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The reader thread and the block queue (see pipeline.h).
+ * The reading thread and the block queue (see pipeline.h).
  *
  * A block holds records one after another: a struct rec_hdr, then the
  * record's data, padded to 8 bytes.  The reader fills a block, queues
@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pageout.h"
 #include "pipeline.h"
 
 #define TK_BLOCK_SIZE (1U << 20)
@@ -34,7 +33,7 @@ struct block {
 	char buf[];
 };
 
-struct pipe {
+struct tk_pipe {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct block *full, *full_tail;	/* queued, oldest first */
@@ -44,10 +43,9 @@ struct pipe {
 	bool stop;			/* the counting side gave up */
 	int ret;			/* the reader's result */
 	/* reader side */
-	struct tracecmd_input *h;
-	const struct tk_filter *filter;
+	tk_produce_fn produce;
+	void *src;
 	struct block *cur;
-	struct tk_pageout pageout;
 	size_t max_rec;
 };
 
@@ -57,7 +55,7 @@ static size_t padded(size_t n)
 }
 
 /* An empty block for the reader: a given-back one, a new one, or wait. */
-static struct block *take_empty(struct pipe *p)
+static struct block *take_empty(struct tk_pipe *p)
 {
 	struct block *b;
 
@@ -80,7 +78,7 @@ static struct block *take_empty(struct pipe *p)
 	return b;
 }
 
-static void queue_full(struct pipe *p, struct block *b)
+static void queue_full(struct tk_pipe *p, struct block *b)
 {
 	b->next = NULL;
 	pthread_mutex_lock(&p->lock);
@@ -93,14 +91,23 @@ static void queue_full(struct pipe *p, struct block *b)
 	pthread_mutex_unlock(&p->lock);
 }
 
-static int copy_record(struct tracecmd_input *h, struct tep_record *rec,
-		       int cpu, void *data)
+/**
+ * tk_pipe_push - the reading side hands over one record (copied)
+ * @p: the pipe
+ * @rec: the record; its data may be reused once this returns
+ *
+ * Return: 0, or -1 when the counting side stopped, memory ran out or the
+ * record is larger than a block (damaged sizes are the reader's to
+ * catch: a negative size is refused here too).
+ */
+int tk_pipe_push(struct tk_pipe *p, const struct tep_record *rec)
 {
-	struct pipe *p = data;
-	size_t need = sizeof(struct rec_hdr) + padded((size_t)rec->size);
+	size_t need;
 	struct rec_hdr *r;
 
-	(void)h;
+	if (rec->size < 0)
+		return -1;
+	need = sizeof(struct rec_hdr) + padded((size_t)rec->size);
 	if (!p->cur || p->cur->used + need > p->cur->cap) {
 		if (p->cur)
 			queue_full(p, p->cur);
@@ -112,22 +119,19 @@ static int copy_record(struct tracecmd_input *h, struct tep_record *rec,
 	r->ts = rec->ts;
 	r->offset = rec->offset;
 	r->missed = rec->missed_events;
-	r->cpu = cpu;
+	r->cpu = rec->cpu;
 	r->size = (unsigned int)rec->size;
 	memcpy(r + 1, rec->data, (size_t)rec->size);
 	p->cur->used += need;
-	tk_pageout_record(&p->pageout, cpu, rec->data);
 	return 0;
 }
 
 static void *reader(void *arg)
 {
-	struct pipe *p = arg;
-	const struct tk_filter *f = p->filter;
+	struct tk_pipe *p = arg;
 	int ret;
 
-	ret = tracecmd_iterate_events(p->h, f->cpus, (int)f->cpus_size,
-				      copy_record, p);
+	ret = p->produce(p, p->src);
 	if (p->cur)
 		queue_full(p, p->cur);
 	p->cur = NULL;
@@ -140,7 +144,7 @@ static void *reader(void *arg)
 }
 
 /* The next queued block, or NULL once the reader is done. */
-static struct block *take_full(struct pipe *p)
+static struct block *take_full(struct tk_pipe *p)
 {
 	struct block *b;
 
@@ -157,7 +161,7 @@ static struct block *take_full(struct pipe *p)
 	return b;
 }
 
-static void give_back(struct pipe *p, struct block *b)
+static void give_back(struct tk_pipe *p, struct block *b)
 {
 	pthread_mutex_lock(&p->lock);
 	b->next = p->empty;
@@ -200,17 +204,19 @@ static void free_blocks(struct block *b)
 }
 
 /**
- * tk_pipeline_run - read @h on a second thread, count here
- * @h: the input (top buffer or an instance)
- * @s: the session its records go to, in libtracecmd's order
+ * tk_pipeline_run - read on a second thread, count here
+ * @produce: the reading side: pushes each record with tk_pipe_push(), in
+ *	order, and returns 0 or -1
+ * @src: what @produce reads
+ * @s: the session the records go to, in the order pushed
  * @progress: ticked as records are counted
  *
  * Return: 0, or -1 when reading failed or memory ran out.
  */
-int tk_pipeline_run(struct tracecmd_input *h, struct tk_session *s,
+int tk_pipeline_run(tk_produce_fn produce, void *src, struct tk_session *s,
 		    struct tk_progress *progress)
 {
-	struct pipe p = { .h = h, .filter = &s->args->filter };
+	struct tk_pipe p = { .produce = produce, .src = src };
 	int page = tep_get_sub_buffer_size(s->tep);
 	struct block *b;
 	pthread_t t;
@@ -219,8 +225,6 @@ int tk_pipeline_run(struct tracecmd_input *h, struct tk_session *s,
 	p.max_rec = TK_BLOCK_SIZE;
 	if (page > 0 && (size_t)page * 2 > p.max_rec)
 		p.max_rec = (size_t)page * 2;
-	if (tk_pageout_init(&p.pageout, tep_get_cpus(s->tep)))
-		return -1;
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.cond, NULL);
 	ret = pthread_create(&t, NULL, reader, &p) ? -1 : 0;
@@ -235,7 +239,6 @@ int tk_pipeline_run(struct tracecmd_input *h, struct tk_session *s,
 	free_blocks(p.full);
 	free_blocks(p.empty);
 	free(p.cur);
-	tk_pageout_release(&p.pageout);
 	pthread_cond_destroy(&p.cond);
 	pthread_mutex_destroy(&p.lock);
 	return ret;

@@ -1,20 +1,24 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Reading and counting on two cores: a reader thread iterates a trace
- * with libtracecmd (the floor of anything built on it) and copies each
- * record into blocks; the calling thread takes the blocks in order and
- * hands the records to the session.  Memory stays bounded: a few blocks
- * of records in flight, never the trace.
+ * Reading and counting on two cores: a reading thread (libtracecmd, or
+ * the native reader) copies each record into blocks; the calling thread
+ * takes the blocks in order and hands the records to the session.  The
+ * copy moves the reads of the trace's pages (page faults, cache misses)
+ * to the reading thread.  Memory stays bounded: a few blocks of records
+ * in flight, never the trace.
  */
 #ifndef TRACE_KMEM_PIPELINE_H
 #define TRACE_KMEM_PIPELINE_H
 
-#include <trace-cmd.h>
-
 #include "progress.h"
 #include "session.h"
 
-int tk_pipeline_run(struct tracecmd_input *h, struct tk_session *s,
+struct tk_pipe;
+
+typedef int (*tk_produce_fn)(struct tk_pipe *p, void *src);
+
+int tk_pipe_push(struct tk_pipe *p, const struct tep_record *rec);
+int tk_pipeline_run(tk_produce_fn produce, void *src, struct tk_session *s,
 		    struct tk_progress *progress);
 
 #endif

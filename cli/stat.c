@@ -19,7 +19,7 @@
 #include "fault.h"
 #include "input_check.h"
 #include "native.h"
-#include "pipeline.h"
+#include "tracecmd_read.h"
 #include "uncompress.h"
 #include "path_label.h"
 #include "progress.h"
@@ -60,7 +60,7 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 	if (f)
 		ret = tk_native_run(f, buffer, &s, &progress);
 	else
-		ret = tk_pipeline_run(h, &s, &progress);
+		ret = tk_tracecmd_run(h, &s, &progress);
 	tk_progress_done(&progress);
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: error reading the records\n",

@@ -112,6 +112,8 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	f->event = event;
 	f->slot = slot;
 	f->pid = tep_find_common_field(event, "common_pid");
+	f->swap = tep_is_file_bigendian(event->tep) !=
+		  tep_is_local_bigendian(event->tep);
 	if (!kmem_slot_is_slab(slot)) {
 		kmem_page_fields_init(f);
 		return;
@@ -143,7 +145,7 @@ static void read_name(const struct kmem_fields *f,
 	if (nf->flags & TEP_FIELD_IS_DYNAMIC) {
 		if (!in_record(nf, rec))
 			return;
-		loc = rd(nf, rec);
+		loc = rd(f, nf, rec);
 		off = loc & 0xffff;
 		len = (loc >> 16) & 0xffff;
 		if (nf->flags & TEP_FIELD_IS_RELATIVE)
@@ -169,10 +171,10 @@ static void read_name(const struct kmem_fields *f,
 void kmem_decode_common(const struct kmem_fields *f,
 			const struct tep_record *rec, struct kmem_event *ev)
 {
-	memset(ev, 0, offsetof(struct kmem_event, frames));
+	kmem_event_clear(ev);
 	ev->cpu = rec->cpu;
 	ev->ts = rec->ts;
-	ev->pid = (int)rd_or(f->pid, rec, (unsigned long long)-1);
+	ev->pid = (int)rd_or(f, f->pid, rec, (unsigned long long)-1);
 	ev->node = KMEM_NO_NODE;
 	ev->rec_offset = rec->offset;
 	ev->rec_size = (unsigned int)rec->size;
@@ -203,16 +205,16 @@ int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		return -1;
 	ev->kind = is_alloc(f->slot) ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
 	ev->is_cache = is_cache(f->slot);
-	ev->call_site = rd(f->call_site, rec);
-	ev->ptr = rd(f->ptr, rec);
+	ev->call_site = rd(f, f->call_site, rec);
+	ev->ptr = rd(f, f->ptr, rec);
 	if (f->name)
 		read_name(f, rec, ev);
 	if (ev->kind != KMEM_EV_SLAB_ALLOC)
 		return 0;
-	ev->bytes_req = rd(f->bytes_req, rec);
-	ev->bytes_alloc = rd(f->bytes_alloc, rec);
-	ev->gfp_flags = rd(f->gfp_flags, rec);
-	ev->node = (int)rd_or(f->node, rec, (unsigned long long)KMEM_NO_NODE);
+	ev->bytes_req = rd(f, f->bytes_req, rec);
+	ev->bytes_alloc = rd(f, f->bytes_alloc, rec);
+	ev->gfp_flags = rd(f, f->gfp_flags, rec);
+	ev->node = (int)rd_or(f, f->node, rec, (unsigned long long)KMEM_NO_NODE);
 	return 0;
 }
 

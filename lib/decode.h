@@ -37,6 +37,7 @@ struct kmem_fields {
 	struct tep_event *event;
 	enum kmem_slot slot;
 	bool usable;		/* all required fields present */
+	bool swap;		/* the file's byte order is not ours */
 	struct tep_format_field *pid;	/* common_pid */
 	/* slab */
 	struct tep_format_field *call_site;

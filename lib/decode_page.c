@@ -98,7 +98,7 @@ static int decode_stack(const struct kmem_fields *f,
 	const char *p = (const char *)rec->data + off;
 	uint64_t end = f->long_size == 8 ? ~0ULL : 0xffffffffULL;
 	unsigned int n = 0, max = KMEM_MAX_FRAMES;
-	int size = rd_int(f->stack_size, rec, 0);
+	int size = rd_int(f, f->stack_size, rec, 0);
 
 	if (!span_in(off, f->long_size, rec))
 		return -1;
@@ -137,22 +137,22 @@ int kmem_page_decode(const struct kmem_fields *f,
 		return decode_stack(f, rec, ev);
 	if (!in_record(f->page, rec) || (f->order && !in_record(f->order, rec)))
 		return -1;
-	ev->pfn = rd(f->page, rec);
+	ev->pfn = rd(f, f->page, rec);
 	ev->page_ptr = f->page_ptr;
 	ev->page_valid = valid_page(f, ev->pfn);
-	ev->order = rd_int(f->order, rec, 0);
-	ev->migratetype = rd_int(f->migratetype, rec, -1);
-	ev->gfp_flags = rd(f->gfp_flags, rec);
+	ev->order = rd_int(f, f->order, rec, 0);
+	ev->migratetype = rd_int(f, f->migratetype, rec, -1);
+	ev->gfp_flags = rd(f, f->gfp_flags, rec);
 	ev->batched = f->slot == KMEM_SLOT_PAGEVEC_FREE;
 	/* before the percpu_refill field, the print fmt said order == 0 */
 	ev->percpu_refill = f->percpu_refill ?
-			    rd_int(f->percpu_refill, rec, 0) != 0 :
+			    rd_int(f, f->percpu_refill, rec, 0) != 0 :
 			    ev->order == 0;
-	ev->fallback_order = rd_int(f->fallback_order, rec, 0);
-	ev->fallback_migratetype = rd_int(f->fallback_migratetype, rec, -1);
+	ev->fallback_order = rd_int(f, f->fallback_order, rec, 0);
+	ev->fallback_migratetype = rd_int(f, f->fallback_migratetype, rec, -1);
 	/* before the change_ownership field, the print fmt compared types */
 	ev->change_ownership = f->change_ownership ?
-			       rd_int(f->change_ownership, rec, 0) != 0 :
+			       rd_int(f, f->change_ownership, rec, 0) != 0 :
 			       ev->migratetype == ev->fallback_migratetype;
 	ev->fragmenting = f->slot == KMEM_SLOT_PAGE_EXTFRAG &&
 			  f->pageblock_order >= 0 &&

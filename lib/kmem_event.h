@@ -10,6 +10,7 @@
 #define KMEM_EVENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum kmem_ev_kind {
@@ -74,5 +75,20 @@ struct kmem_event {
 	unsigned int nr_frames;
 	uint64_t frames[KMEM_MAX_FRAMES];
 };
+
+/*
+ * Zero everything but the frames.  In pieces of 64 bytes, which compilers
+ * inline as vector stores: one memset of the whole prefix became
+ * "rep stos", 11% of the counting thread of trace-kmem stat (perf).
+ */
+static inline void kmem_event_clear(struct kmem_event *ev)
+{
+	char *p = (char *)ev;
+	size_t n = offsetof(struct kmem_event, frames), i;
+
+	for (i = 0; i + 64 <= n; i += 64)
+		__builtin_memset(p + i, 0, 64);
+	__builtin_memset(p + i, 0, n - i);
+}
 
 #endif

@@ -13,6 +13,7 @@
  * out only when it is first asked for.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ struct tdat_kallsyms {
 	const char *text;
 	size_t len;
 	uint8_t *owned;		/* the text, when decompressed */
+	pthread_mutex_t lock;	/* the index may be built on another thread */
 	bool indexed;
 	struct ksym *syms;	/* count + 1: a sentinel of address 0 */
 	size_t count;
@@ -108,22 +110,49 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->line > y->line ? -1 : x->line < y->line;
 }
 
+/*
+ * Sort by address, and at one address the last line first.  kallsyms is
+ * nearly always sorted already: then reversing each run of one address
+ * is enough (O(n)); otherwise qsort.
+ */
+static void sort_syms(struct ksym *syms, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++)
+		if (syms[i].addr < syms[i - 1].addr)
+			break;
+	if (i < n) {
+		qsort(syms, n, sizeof(*syms), ksym_cmp);
+		return;
+	}
+	for (i = 0; i < n; i = j) {
+		size_t a, b;
+
+		for (j = i + 1; j < n && syms[j].addr == syms[i].addr; j++)
+			;
+		for (a = i, b = j - 1; a < b; a++, b--) {
+			struct ksym t = syms[a];
+
+			syms[a] = syms[b];
+			syms[b] = t;
+		}
+	}
+}
+
 static int build(struct tdat_kallsyms *k)
 {
 	const char *s = k->text, *end = k->text + k->len, *eol, *name;
-	size_t cap = 0, lines = 0;
+	size_t cap = 4096, lines = 0;
+	struct ksym *syms;
 	uint64_t addr;
 	char type;
 	int ok;
 
-	k->indexed = true;
-	for (eol = s; eol < end; eol++)
-		lines += *eol == '\n';
-	cap = lines + 2;
 	k->syms = malloc(cap * sizeof(*k->syms));
 	if (!k->syms)
 		return -1;
-	for (lines = 0; s < end; s = eol + 1) {
+	for (; s < end; s = eol + 1) {
 		eol = memchr(s, '\n', (size_t)(end - s));
 		if (!eol)
 			eol = end;
@@ -135,15 +164,52 @@ static int build(struct tdat_kallsyms *k)
 		lines++;
 		if (*name == '$' || type == 'A' || type == 'a')
 			continue;
+		if (k->count + 1 >= cap) {
+			syms = realloc(k->syms, 2 * cap * sizeof(*syms));
+			if (!syms)
+				return -1;
+			k->syms = syms;
+			cap *= 2;
+		}
 		k->syms[k->count].addr = addr;
 		k->syms[k->count].line = (uint32_t)lines;
 		k->syms[k->count].name = (uint32_t)(name - k->text);
 		k->syms[k->count].copy = NULL;
 		k->count++;
 	}
-	qsort(k->syms, k->count, sizeof(*k->syms), ksym_cmp);
+	sort_syms(k->syms, k->count);
 	memset(&k->syms[k->count], 0, sizeof(*k->syms));
 	return 0;
+}
+
+/* Build the index once, whichever thread asks first. */
+static void ensure_index(struct tdat_kallsyms *k)
+{
+	if (__atomic_load_n(&k->indexed, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&k->lock);
+	if (!k->indexed) {
+		if (build(k)) {
+			free(k->syms);
+			k->syms = NULL;
+			k->count = 0;
+		}
+		__atomic_store_n(&k->indexed, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&k->lock);
+}
+
+/**
+ * tdat_index_symbols - build the kallsyms index now
+ * @f: the file
+ *
+ * Otherwise it is built on the first lookup.  Safe to call on one
+ * thread while another looks symbols up.
+ */
+void tdat_index_symbols(struct tdat_file *f)
+{
+	if (f->ksyms)
+		ensure_index(f->ksyms);
 }
 
 /* libtraceevent's rule: at the symbol, or between it and the next. */
@@ -172,8 +238,7 @@ static char *resolve(void *priv, unsigned long long *addrp, char **modp)
 	struct tdat_kallsyms *k = priv;
 	struct ksym key = { .addr = *addrp }, *e;
 
-	if (!k->indexed && build(k))
-		return NULL;
+	ensure_index(k);
 	if (!k->syms || !k->count)
 		return NULL;
 	e = bsearch(&key, k->syms, k->count, sizeof(*e), ksym_find);
@@ -209,6 +274,7 @@ int tdat_kallsyms_set(struct tdat_file *f, const uint8_t *text, size_t len,
 	/* libtraceevent reads it as a C string: up to a NUL */
 	k->len = text ? strnlen(k->text, len) : 0;
 	k->owned = owned;
+	pthread_mutex_init(&k->lock, NULL);
 	f->ksyms = k;
 	if (tep_set_function_resolver(f->tep, resolve, k))
 		return tdat_fail(f, TDAT_BAD, "out of memory");
@@ -232,6 +298,7 @@ void tdat_kallsyms_release(struct tdat_file *f)
 		free(k->syms[i].copy);
 	free(k->syms);
 	free(k->owned);
+	pthread_mutex_destroy(&k->lock);
 	free(k);
 	f->ksyms = NULL;
 }
