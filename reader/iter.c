@@ -12,6 +12,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "ringbuf.h"
@@ -30,6 +32,7 @@ struct stream {
 	size_t zcap;
 	struct rb_page pg;
 	bool page_open;
+	uintptr_t dropped;	/* mapped file bytes below this are dropped */
 	struct tep_record rec;	/* the next record, valid when @have */
 	bool have;
 };
@@ -124,6 +127,31 @@ static bool open_page(struct iter *it, struct stream *s)
 	}
 }
 
+/*
+ * Uncompressed data is read in place from the mapping; a CPU never goes
+ * back, so what lies a megabyte behind it is dropped from memory
+ * (MADV_DONTNEED on a private read-only file mapping: a page touched
+ * again is read back from the file), and memory stays flat however
+ * long the trace.
+ */
+#define DROP_STEP (1UL << 20)
+
+static void drop_behind(struct iter *it, struct stream *s)
+{
+	uintptr_t here = (uintptr_t)(s->bytes + s->pos);
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	if (!it->f->owned || it->b->compressed)
+		return;
+	if (!s->dropped)
+		s->dropped = (uintptr_t)s->bytes & ~(pg - 1);
+	if (here - s->dropped < 2 * DROP_STEP)
+		return;
+	here = (here - DROP_STEP) & ~(pg - 1);
+	madvise((void *)s->dropped, here - s->dropped, MADV_DONTNEED);
+	s->dropped = here;
+}
+
 /* The stream's next record into s->rec; false when the CPU is done. */
 static bool advance(struct iter *it, struct stream *s)
 {
@@ -144,6 +172,7 @@ static bool advance(struct iter *it, struct stream *s)
 				s->pg.next, false);
 		s->page_open = false;
 		s->pos += it->b->page_size;
+		drop_behind(it, s);
 	}
 	s->rec.ts = tdat_ts(it->f, r.ts);
 	s->rec.offset = s->base + s->pos + r.offset;
