@@ -107,11 +107,21 @@ $(PLUGIN): $(PLUGIN_OBJ) $(LIBKMEM)
 	$(Q)$(CC) -shared -Wl,-Bsymbolic -Wl,--no-undefined $(LDFLAGS) -o $@ \
 		$(PLUGIN_OBJ) $(LIBKMEM) $(TEP_LIBS)
 
-$(B)/tests/%: tests/unit/%.c $(LIBKMEM) tests/unit/unit.h
+$(B)/tests/%: tests/unit/%.c $(LIBKMEM) $(LIBTDAT) tests/unit/unit.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBKMEM) $(TEP_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -Ireader -pthread -o $@ $< $(LIBTDAT) \
+		$(LIBKMEM) $(TEP_LIBS) $(READER_LIBS) $(LDFLAGS)
 
-tests: $(TEST_BIN)
+# test tools run by tests/e2e/ scripts
+$(B)/tools/%: tests/tools/%.c $(LIBTDAT)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -Ireader -pthread -o $@ $< $(LIBTDAT) \
+		$(TEP_LIBS) $(READER_LIBS) $(LDFLAGS)
+
+TOOL_SRC := $(wildcard tests/tools/*.c)
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
+
+tests: $(TEST_BIN) $(TOOL_BIN)
 
 check: check-deps all tests
 	$(Q)B=$(B) tests/run.sh

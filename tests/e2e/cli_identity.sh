@@ -17,18 +17,9 @@ TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
 "$TK" topology -o "$WORK/topo.txt" 2>"$WORK/topo.err" ||
 	fail cli-identity-topology "trace-kmem topology: $(cat "$WORK/topo.err")"
 
-# Option sets: NAME[=VALUE] words, one set per line.
-optsets=(
-	""
-	"slab caller sort=hit lines=5"
-	"alloc sort=ptr,bytes lines=0"
-	"cache raw-ip"
-	"page live sort=order,hit"
-	"page per-process merge-pids"
-	"per-process lines=3"
-	"page skip=^(__alloc|alloc_pages|get_page_from) sort=migtype,gfp,page"
-	"numa=$WORK/topo.txt sort=frag,pingpong,live,peak"
-)
+# The option sets (tests/lib/optsets.sh): NAME[=VALUE] words, one set a
+# line.
+. "$(dirname "$0")/../lib/optsets.sh"
 
 # check_file N FILE: every option set on one trace; output in $WORK/N.log
 check_file() {
