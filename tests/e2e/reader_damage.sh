@@ -1,0 +1,212 @@
+#!/bin/bash
+# The native reader on damaged and unusual files (tests/lib/tdat_layout.py
+# finds the bytes to damage): truncation anywhere, sizes past the end,
+# lying chunk tables, chunks that do not decompress, page commits past
+# the page, unknown event ids, timestamps that go backwards, the
+# timestamp options it applies (OFFSET, DATE, TSC2NSEC) and the ones it
+# leaves to libtracecmd (guest time shift, latency data).  Never a crash
+# or a hang: exit 2 with one line naming the file, or exit 0 with the
+# damage reported; where the file is valid, the same report as
+# --reader=libtracecmd.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
+LAY="python3 $TOP/tests/lib/tdat_layout.py"
+[ -x "$TK" ] || { fail reader-damage "no $TK (run make)"; finish; }
+export TRACE_KMEM_CONVERT=never
+SRC=$TOP/sample-data/slab-pingpong.dat
+V7=$WORK/v7.dat V6=$WORK/v6.dat V7N=$WORK/v7n.dat
+cp "$SRC" "$V7"
+trace-cmd convert -i "$SRC" -o "$V6" --file-version 6 >/dev/null 2>&1 &&
+	trace-cmd convert -i "$SRC" -o "$V7N" --compression none >/dev/null 2>&1 ||
+	{ fail reader-damage "trace-cmd convert failed"; finish; }
+$LAY "$V6" >"$WORK/v6.json" && $LAY "$V7" >"$WORK/v7.json" &&
+	$LAY "$V7N" >"$WORK/v7n.json" || { fail reader-damage "tdat_layout.py failed"; finish; }
+# jq-less field access: val FILE.json PYTHON-EXPRESSION-ON-d
+val() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+hex() { python3 -c "import struct,sys; print(struct.pack('<'+sys.argv[1], int(sys.argv[2], 0)).hex())" "$1" "$2"; }
+size() { stat -c %s "$1"; }
+
+# run NAME FILE [ARGS...]: trace-kmem stat, status in $rc, output in $WORK/NAME.*
+run() {
+	local name=$1 f=$2
+	shift 2
+	timeout 60 "$TK" stat "$@" --json="$WORK/$name.json" "$f" >"$WORK/$name.out" 2>"$WORK/$name.err"
+	rc=$?
+}
+# sane NAME: no crash, no hang
+sane() {
+	case $rc in
+	0 | 2) return 0 ;;
+	124) fail "$1" "hang (timeout)" ;;
+	*) fail "$1" "exit $rc: $(head -3 "$WORK/$1.err")" ;;
+	esac
+	return 1
+}
+# expect_error NAME FILE PATTERN: exit 2, nothing on stdout, one line
+# naming the file and matching PATTERN
+expect_error() {
+	local name=$1 f=$2 pat=$3
+	run "$name" "$f"
+	sane "$name" || return
+	if [ "$rc" -ne 2 ]; then
+		fail "$name" "exit $rc, wanted 2 ($pat)"
+	elif [ -s "$WORK/$name.out" ] || [ "$(wc -l <"$WORK/$name.err")" -ne 1 ]; then
+		fail "$name" "not one line: $(head -c 300 "$WORK/$name.out" "$WORK/$name.err")"
+	elif ! grep -q -- "^trace-kmem: $f: .*$pat" "$WORK/$name.err"; then
+		fail "$name" "wanted '$pat': $(cat "$WORK/$name.err")"
+	else
+		pass "$name"
+	fi
+}
+# expect_damage NAME FILE PATTERN: exit 0, a report, the damage on stderr
+expect_damage() {
+	local name=$1 f=$2 pat=$3
+	run "$name" "$f"
+	sane "$name" || return
+	if [ "$rc" -ne 0 ] || ! grep -q "kmem statistics" "$WORK/$name.out"; then
+		fail "$name" "exit $rc, no report: $(head -2 "$WORK/$name.err")"
+	elif ! grep -q -- "damaged data skipped: $pat" "$WORK/$name.err"; then
+		fail "$name" "damage not reported as '$pat': $(cat "$WORK/$name.err")"
+	else
+		pass "$name"
+	fi
+}
+# expect_same NAME FILE [ARGS]: exit 0, silent, the libtracecmd reader's report
+expect_same() {
+	local name=$1 f=$2
+	shift 2
+	run "$name" "$f" "$@"
+	sane "$name" || return
+	cp "$WORK/$name.json" "$WORK/$name.native.json"
+	cp "$WORK/$name.out" "$WORK/$name.native.out"
+	run "$name.ref" "$f" --reader=libtracecmd "$@"
+	if [ "$rc" -ne 0 ]; then
+		fail "$name" "the libtracecmd reader failed: $(head -2 "$WORK/$name.ref.err")"
+	elif [ -s "$WORK/$name.err" ]; then
+		fail "$name" "stderr: $(head -2 "$WORK/$name.err")"
+	elif cmp -s "$WORK/$name.native.json" "$WORK/$name.ref.json" &&
+		cmp -s "$WORK/$name.native.out" "$WORK/$name.ref.out"; then
+		pass "$name"
+	else
+		fail "$name" "native and libtracecmd differ: $(diff "$WORK/$name.native.out" "$WORK/$name.ref.out" | head -3 | tr '\n' ' ')"
+	fi
+}
+events() { val "$1" 'd.get("slab", {}).get("events", 0) + d.get("page", {}).get("events", 0)'; }
+
+# --- truncation: everywhere in the metadata, in the data, one byte short
+for form in v6 v7 v7n; do
+	f=$WORK/$form.dat j=$WORK/$form.json
+	cuts="5 12 17 40"
+	if [ $form = v6 ]; then
+		# v6 ends with the CPU data; v7 with sections we do not read
+		cuts="$cuts $(($(size "$f") - 1))"
+		cuts="$cuts $(val "$j" 'd["header_page_size_at"] + 30') $(val "$j" 'd["systems_at"] + 200')"
+		cuts="$cuts $(val "$j" 'd["kallsyms_size_at"] + 5000') $(val "$j" 'd["cmdlines_size_at"] + 6')"
+		cuts="$cuts $(val "$j" 'd["cpus_at"] + 2') $(val "$j" 'd["flyrecord_at"] + 9')"
+	else
+		cuts="$cuts $(val "$j" 'd["options_offset_at"] + 3') $(val "$j" 'd["option_sections"][0]["at"] + 20')"
+	fi
+	cuts="$cuts $(val "$j" 'd["cpus"][0]["offset"] + 100') $(val "$j" 'd["cpus"][-1]["offset"] + 5')"
+	for n in $cuts; do
+		$LAY --truncate "$f" "$WORK/t.dat" "$n"
+		expect_error "truncated-$form-at-$n" "$WORK/t.dat" "."
+	done
+done
+$LAY --truncate "$V6" "$WORK/t.dat" "$(val "$WORK/v6.json" 'd["cpus"][1]["offset"] + 5000')"
+expect_error truncated-cpu-data "$WORK/t.dat" "CPU 1 data of the top buffer ends past the end of the file"
+
+# --- sizes past the end of the file
+j=$WORK/v6.json
+$LAY --poke "$V6" "$WORK/d.dat" "$(val "$j" 'd["header_page_size_at"]')" "$(hex Q 0x7fffffffffffffff)"
+expect_error header-page-size-huge "$WORK/d.dat" "header page format truncated"
+$LAY --poke "$V6" "$WORK/d.dat" "$(val "$j" 'd["kallsyms_size_at"]')" "$(hex I 0xffffffff)"
+expect_error kallsyms-size-huge "$WORK/d.dat" "kallsyms truncated"
+$LAY --poke "$V6" "$WORK/d.dat" "$(val "$j" 'd["cmdlines_size_at"]')" "$(hex Q 0x100000000000)"
+expect_error cmdlines-size-huge "$WORK/d.dat" "saved command lines truncated"
+$LAY --poke "$V6" "$WORK/d.dat" "$(val "$j" 'd["systems_at"]')" "$(hex I 0x7fffffff)"
+expect_error systems-count-huge "$WORK/d.dat" "count past the end"
+$LAY --poke "$V6" "$WORK/d.dat" "$(val "$j" 'd["cpus"][1]["table_at"] + 8')" "$(hex Q 0x7fffffff0000)"
+expect_error cpu-size-huge "$WORK/d.dat" "ends past the end of the file"
+$LAY --poke "$V6" "$WORK/d.dat" "$(val "$j" 'd["cpus_at"]')" "$(hex I 100000)"
+expect_error cpu-count-huge "$WORK/d.dat" "CPU"
+j=$WORK/v7.json
+$LAY --poke "$V7" "$WORK/d.dat" "$(val "$j" 'd["options_offset_at"]')" "$(hex Q 0x7fffffffffff)"
+expect_error options-offset-huge "$WORK/d.dat" "past the end of the file"
+$LAY --poke "$V7" "$WORK/d.dat" "$(val "$j" 'd["last_done_at"]')" "$(hex Q "$(val "$j" 'd["option_sections"][0]["at"]')")"
+expect_error options-loop "$WORK/d.dat" "a loop"
+
+# --- compressed chunks: zero and huge sizes, data that does not decompress
+c0=$(val "$j" 'd["cpus"][0]["chunks"][0]["at"]')
+$LAY --poke "$V7" "$WORK/d.dat" "$c0" "$(hex I 0)"
+expect_damage chunk-zsize-zero "$WORK/d.dat" "0 ring-buffer pages, 1 compressed chunk "
+$LAY --poke "$V7" "$WORK/d.dat" "$c0" "$(hex I 0xffffffff)"
+expect_damage chunk-zsize-huge "$WORK/d.dat" "0 ring-buffer pages, 1 compressed chunk "
+$LAY --poke "$V7" "$WORK/d.dat" "$((c0 + 4))" "$(hex I 0xffffffff)"
+expect_damage chunk-size-huge "$WORK/d.dat" "0 ring-buffer pages, 1 compressed chunk "
+$LAY --poke "$V7" "$WORK/d.dat" "$((c0 + 8 + 20))" "deadbeefdeadbeefdeadbeef"
+expect_damage chunk-corrupt "$WORK/d.dat" "0 ring-buffer pages, 1 compressed chunk "
+# the rest of the file is still counted: fewer events than the whole
+run whole "$V7"
+if [ "$(events "$WORK/chunk-corrupt.json")" -lt "$(events "$WORK/whole.json")" ] &&
+	[ "$(events "$WORK/chunk-corrupt.json")" -gt 0 ]; then
+	pass chunk-corrupt-rest-counted
+else
+	fail chunk-corrupt-rest-counted "events $(events "$WORK/chunk-corrupt.json") of $(events "$WORK/whole.json")"
+fi
+
+# --- ring-buffer pages: a commit past the page, a lying length
+j=$WORK/v6.json
+p1=$(($(val "$j" 'd["cpus"][0]["offset"]') + 4096))
+$LAY --poke "$V6" "$WORK/d.dat" "$((p1 + 8))" "$(hex Q 0x7fff0)"
+expect_damage page-commit-past-page "$WORK/d.dat" "1 ring-buffer page, 0 compressed chunks (the first on CPU 0 at offset $(printf '%#x' "$p1"))"
+# the first event's header: a length word (type_len 0) of 2, size -2
+$LAY --poke "$V6" "$WORK/d.dat" "$((p1 + 16))" "$(hex I 0)" "$((p1 + 20))" "$(hex I 2)"
+expect_damage page-negative-length "$WORK/d.dat" "1 ring-buffer page, 0 compressed chunks"
+
+# --- valid oddities: both readers agree
+# an unknown event id in the first record of CPU 0 (type_len 1-28 first)
+p0=$(val "$j" 'd["cpus"][0]["offset"]')
+$LAY --poke "$V6" "$WORK/d.dat" "$((p0 + 20))" "$(hex H 0xfffe)"
+expect_same unknown-event-id "$WORK/d.dat"
+# CPU 1's third page stamped before everything else
+p=$(($(val "$j" 'd["cpus"][1]["offset"]') + 2 * 4096))
+$LAY --poke "$V6" "$WORK/d.dat" "$p" "$(hex Q 1000)"
+expect_same timestamps-backwards "$WORK/d.dat"
+
+# --- timestamp options, applied as libtracecmd applies them; a time
+# window that only selects records when the correction is applied
+first=$(trace-cmd report -t -i "$V7N" 2>/dev/null | awk '$3 ~ /^[0-9]+\.[0-9]+:$/ { sub(":", "", $3); print $3; exit }')
+win() { awk -v f="$first" -v o="$1" 'BEGIN { printf "%.9f,%.9f", f + o + 0.05, f + o + 0.3 }'; }
+optstr() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; echo 00; }
+$LAY --add-option "$V7N" "$WORK/o.dat" 7 "$(optstr 1500000000)"
+expect_same option-offset "$WORK/o.dat" --time "$(win 1.5)"
+$LAY --add-option "$V7N" "$WORK/o.dat" 1 "$(optstr 0x2faf080)"
+expect_same option-date "$WORK/o.dat" --time "$(win 50)"
+$LAY --add-option "$V7N" "$WORK/o.dat" 14 "$(hex I 3)$(hex I 1)$(hex Q 0)"
+expect_same option-tsc2nsec "$WORK/o.dat" --time "$(win 0)" --sort=bytes
+run tsc-plain "$V7N" --time "$(win 0)" --sort=bytes
+if cmp -s "$WORK/tsc-plain.json" "$WORK/option-tsc2nsec.native.json"; then
+	fail option-tsc2nsec-changes "the TSC2NSEC option made no difference"
+else
+	pass option-tsc2nsec-changes
+fi
+
+# --- left to libtracecmd, saying why
+ts="$(hex Q 1)$(hex I 0)$(hex I 1)$(hex I 1)$(hex Q 0)$(hex Q 1000)$(hex Q 1)"
+$LAY --add-option "$V7N" "$WORK/o.dat" 12 "$ts"
+run option-time-shift "$WORK/o.dat"
+if sane option-time-shift && grep -q "read with libtracecmd: guest time-shift option" "$WORK/option-time-shift.err"; then
+	pass option-time-shift
+else
+	fail option-time-shift "no fallback line: $(head -2 "$WORK/option-time-shift.err")"
+fi
+$LAY --add-option "$V7N" "$WORK/o.dat" 22 "$(hex Q 0)0000"
+run option-latency "$WORK/o.dat"
+if sane option-latency && grep -q "read with libtracecmd: latency trace data" "$WORK/option-latency.err"; then
+	pass option-latency
+else
+	fail option-latency "no fallback line: $(head -2 "$WORK/option-latency.err")"
+fi
+finish
