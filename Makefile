@@ -162,3 +162,57 @@ clean:
 	format clean bench
 
 -include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(READER_OBJ:.o=.d)
+
+# ---------------------------------------------------------------------
+# Fuzzing (tests/fuzz/): libFuzzer targets built with clang into
+# build-fuzz/, with AddressSanitizer and UBSan on lib/ and reader/.
+#
+# make fuzz-build                 build-fuzz/fuzz_reader, fuzz_records
+# make fuzz [FUZZ_SECONDS=60]     seeds, regression corpus, then fuzzing
+#                                 (tests/fuzz/run.sh)
+# ---------------------------------------------------------------------
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FZ := build-fuzz
+FZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+FZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
+	-pthread -MMD -MP -DKMEM_VERSION='"$(VERSION)"' \
+	-Ilib -Ireader $(TEP_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer-no-link
+FZ_LIB_OBJ := $(LIB_SRC:%.c=$(FZ)/%.o)
+FZ_READER_OBJ := $(READER_SRC:%.c=$(FZ)/%.o)
+FZ_TARGETS := $(FZ)/fuzz_reader $(FZ)/fuzz_records
+
+$(FZ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FZ_CFLAGS) -c -o $@ $<
+
+$(FZ)/reader/%.o $(FZ)/tests/fuzz/%.o: FZ_CFLAGS += -D_GNU_SOURCE
+
+$(FZ)/libkmem.a: $(FZ_LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FZ)/libtdat.a: $(FZ_READER_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FZ)/fuzz_reader: $(FZ)/tests/fuzz/fuzz_reader.o $(FZ)/libtdat.a \
+		$(FZ)/libkmem.a
+	$(Q)$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ \
+		$(TEP_LIBS) $(READER_LIBS)
+
+$(FZ)/fuzz_records: $(FZ)/tests/fuzz/fuzz_records.o $(FZ)/libkmem.a
+	$(Q)$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ \
+		$(TEP_LIBS)
+
+$(FZ)/tests/fuzz/fuzz_records.o: FZ_CFLAGS += \
+	-DFUZZ_FORMATS='"$(CURDIR)/tests/formats"'
+
+fuzz-build: $(FZ_TARGETS)
+
+fuzz: fuzz-build
+	$(Q)FUZZ_CC=$(FUZZ_CC) tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+.PHONY: fuzz-build fuzz
+
+-include $(FZ_LIB_OBJ:.o=.d) $(FZ_READER_OBJ:.o=.d) \
+	$(FZ)/tests/fuzz/fuzz_reader.d $(FZ)/tests/fuzz/fuzz_records.d

@@ -1,10 +1,18 @@
 #!/bin/bash
-# bench/run.sh - `make bench`: how fast is `trace-kmem stat`, against
-# `perf kmem stat`, `trace-cmd mem` and a bare libtracecmd loop
-# (bench/bare_loop.c, the floor for anything built on libtracecmd), on one
-# workload recorded on this machine; what the plugin adds to `trace-cmd
-# report` (callgrind instruction counts); and how much memory trace-kmem
-# needs on a ~10-million-event trace.
+# bench/run.sh - `make bench`: how fast is `trace-kmem stat` (the native
+# reader, reader/), against `perf kmem --slab --page stat`, `trace-kmem
+# stat --reader=libtracecmd`, `trace-cmd mem` and a bare libtracecmd loop
+# (bench/bare_loop.c, the floor for anything built on libtracecmd); how
+# much memory it needs; what the plugin adds to `trace-cmd report`
+# (callgrind instruction counts); and where trace-kmem stat's time goes
+# (perf record per thread, callgrind per record).
+#
+# Two recordings of one workload (BENCH_SIZES): "1m", about 1 million
+# events (BENCH_ITER_SMALL iterations), and "10m", about 10 million
+# (BENCH_ITER_BIG).  Each is timed as `trace-cmd extract` writes it
+# (trace.dat version 7, zstd-compressed) and as its uncompressed version 6
+# copy (`trace-cmd convert --file-version 6`); perf kmem stat reads the
+# perf.data recorded at the same time.
 #
 # Recording: `trace-cmd record` fails on this kind of machine (EPERM on
 # set_ftrace_pid), so, as sample-data/record.sh and tests/lib/side_by_side.sh
@@ -22,27 +30,41 @@
 # kmem_cache_free, mm_page_alloc, mm_page_free.  Lost events (ring buffer
 # overruns, perf LOST records) make the run fail.
 #
-# The trace.dat that extract writes (version 7, zstd-compressed) is also
-# converted to an uncompressed version 6 file; tools that read trace.dat
-# files are timed on both.  Each contender runs BENCH_RUNS times,
-# interleaved (a different order each round), after one untimed warm-up
-# round; medians are reported.  Peak RSS is the largest over the runs.
+# Timing: for each recording, every contender runs BENCH_RUNS times,
+# interleaved (the order rotates each round, so perf kmem stat and
+# trace-kmem share the same stretch of machine time), after one untimed
+# warm-up round; wall and CPU medians are reported, peak RSS is the
+# largest over the timed runs.  The ratio against perf kmem stat is of
+# events per second, both measured in the same rounds.  How busy the
+# machine was meanwhile is printed: the load average, and the CPU time
+# used by anything other than the timed commands (/proc/stat).
 #
 # Environment:
 #   B                  build directory (default build)
-#   BENCH_RUNS         timed runs per contender (default 5)
-#   BENCH_ITER         workload iterations per process (default 270000:
-#                      about 10 million events)
+#   BENCH_SIZES        recordings to make and time, in order (default
+#                      "1m 10m")
+#   BENCH_ITER_SMALL   workload iterations per process for "1m" (default
+#                      27000: about 1.05 million events)
+#   BENCH_ITER_BIG     the same for "10m" (default 270000: about 10.1
+#                      million events; BENCH_ITER is the old name)
 #   BENCH_BUFFER_KB    tracefs buffer per CPU in KB (default 600000)
-#   BENCH_PROFILE=0    skip the callgrind profile of trace-kmem stat
-#   BENCH_PROFILE_EVENTS  records in the profiled trace, also used for the
-#                      memory growth comparison (default 1000000)
+#   BENCH_RUNS         timed runs per contender (default 5)
+#   BENCH_PROFILE=0    no profiling: no valgrind (neither the plugin's
+#                      instruction count, whose target is then SKIPPED, nor
+#                      the per-record profile) and no perf record
+#   BENCH_PROFILE_EVENTS  records in the callgrind-profiled trace (default
+#                      1000000)
+#   BENCH_SYSWIDE=1    also record every process (sample-data/record.sh -a,
+#                      slab and page events) while the workload runs
+#                      BENCH_SYSWIDE_ITER iterations (default
+#                      BENCH_ITER_SMALL), and report trace-kmem stat's peak
+#                      RSS on that trace (for issue 9; off by default)
 #   BENCH_KEEP         keep the work directory (it is printed)
 #
 # Needs root, tracefs, trace-cmd, perf, python3, cc, pkg-config; valgrind
 # for the instruction counts; with the defaults ~1.2 GB of RAM for the ring
-# buffers and ~1.8 GB in ${TMPDIR:-/tmp}.  tracefs state is saved and
-# restored on every exit path.  Takes about 15 minutes on 2 cores.
+# buffers and ~1.9 GB in ${TMPDIR:-/tmp}.  tracefs state is saved and
+# restored on every exit path.  Takes about 20-25 minutes on 2 cores.
 # Results and their analysis: bench/RESULTS.md.
 set -eu
 
@@ -51,14 +73,26 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=${B:-build}
 case $B in /*) ;; *) B=$TOP/$B ;; esac
 RUNS=${BENCH_RUNS:-5}
-ITER=${BENCH_ITER:-270000}
+SIZES=${BENCH_SIZES:-1m 10m}
+ITER_SMALL=${BENCH_ITER_SMALL:-27000}
+ITER_BIG=${BENCH_ITER_BIG:-${BENCH_ITER:-270000}}
 BUFKB=${BENCH_BUFFER_KB:-600000}
 PROFILE=${BENCH_PROFILE:-1}
 PROFILE_EVENTS=${BENCH_PROFILE_EVENTS:-1000000}
+SYSWIDE=${BENCH_SYSWIDE:-0}
+SYS_ITER=${BENCH_SYSWIDE_ITER:-$ITER_SMALL}
 SMALL=$TOP/sample-data/slab-fork-exec.dat
 T=/sys/kernel/tracing
 EVENTS="kmalloc kfree kmem_cache_alloc kmem_cache_free mm_page_alloc mm_page_free"
+# targets (issue 8)
+PERF_X_V7=3
+PERF_X_V6=5
 RSS_LIMIT_MB=64
+BIG_EVENTS=9500000	# the RSS target is about a ~10M-event trace
+# the plugin's cost in trace-cmd report -O kmem:stat, as recorded in
+# bench/RESULTS.md before the native reader (which the plugin does not use)
+PLUGIN_PCT_BEFORE=0.79
+PLUGIN_PCT_SLACK=0.10
 # trace-kmem stat's own choice of reading compressed files (see
 # cli/uncompress.c), not the caller's
 unset TRACE_KMEM_CONVERT
@@ -68,10 +102,18 @@ die() {
 	exit 1
 }
 
-for v in RUNS ITER BUFKB PROFILE_EVENTS; do
+for v in RUNS ITER_SMALL ITER_BIG BUFKB PROFILE_EVENTS SYS_ITER; do
 	case ${!v} in '' | *[!0-9]*) die "BENCH_$v must be a number" ;; esac
 done
 [ "$RUNS" -ge 1 ] || die "BENCH_RUNS must be at least 1"
+declare -A iter_of=([1m]=$ITER_SMALL [10m]=$ITER_BIG)
+sizes=()
+for s in $SIZES; do
+	[ -n "${iter_of[$s]:-}" ] || die "BENCH_SIZES: '$s' is not 1m or 10m"
+	for o in "${sizes[@]}"; do [ "$o" != "$s" ] || die "BENCH_SIZES: $s twice"; done
+	sizes+=("$s")
+done
+[ ${#sizes[@]} -ge 1 ] || die "BENCH_SIZES is empty"
 
 # --- refuse early: root, tools, tracefs, nobody else on the top buffer
 [ "$(id -u)" -eq 0 ] ||
@@ -99,6 +141,7 @@ HAVE_VALGRIND=1
 command -v valgrind >/dev/null || HAVE_VALGRIND=0
 HAVE_TIME=1
 [ -x /usr/bin/time ] || HAVE_TIME=0
+HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 
 # --- build
 echo "$prog: building in $B"
@@ -112,10 +155,13 @@ cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 TK=$B/trace-kmem
 BARE=$B/bench/bare_loop
 [ -x "$TK" ] || die "$TK was not built"
+echo "$prog: trace-kmem at $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?');" \
+	"$(nproc) CPUs; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kmem-bench.XXXXXX")
 export HOME=$WORK/home	# no ~/.local plugin of the user's
 mkdir -p "$HOME"
+T_START=$EPOCHREALTIME
 
 # --- tracefs state, restored on every exit path
 old_on=$(cat "$T/tracing_on")
@@ -211,9 +257,9 @@ work(a, 0)
 os.wait()
 EOF
 
-# record ITER: $WORK/trace.dat and $WORK/perf.data of the same process tree
+# record ITER DIR: DIR/trace.dat and DIR/perf.data of the same process tree
 record() {
-	local iter=$1 ev='' e f n lost plost ack t0 t1 got
+	local iter=$1 d=$2 ev='' e f n lost plost ack t0 t1 got
 
 	echo 0 >"$T/tracing_on"
 	for e in $EVENTS; do echo 0 >"$T/events/kmem/$e/enable"; done
@@ -235,15 +281,15 @@ record() {
 	wpid=$!
 	set +m
 	for e in $EVENTS; do ev=$ev${ev:+,}kmem:$e; done
-	perf record -q --no-buildid --no-buildid-cache -m 8192 -o "$WORK/perf.data" \
+	perf record -q --no-buildid --no-buildid-cache -m 8192 -o "$d/perf.data" \
 		-e "$ev" -p "$wpid" -D -1 --control "fifo:$WORK/ctl,$WORK/ack" \
-		>"$WORK/perf.log" 2>&1 &
+		>"$d/perf.log" 2>&1 &
 	ppid=$!
 
 	# shellcheck disable=SC2016
 	timeout 10 sh -c 'echo enable >"$1"' sh "$WORK/ctl" ||
-		die "perf did not open its control fifo: $(head -n 3 "$WORK/perf.log")"
-	read -r -t 10 ack <&9 || die "perf did not acknowledge enable: $(head -n 3 "$WORK/perf.log")"
+		die "perf did not open its control fifo: $(head -n 3 "$d/perf.log")"
+	read -r -t 10 ack <&9 || die "perf did not acknowledge enable: $(head -n 3 "$d/perf.log")"
 	[ "$ack" = ack ] || die "perf answered '$ack' to enable"
 	echo 1 >"$T/options/event-fork"
 	echo "$wpid" >"$T/set_event_pid"
@@ -268,8 +314,8 @@ record() {
 		n=$(awk '/^overrun:/ { o = $2 } /^dropped events:/ { d = $3 } END { print o + d }' "$f")
 		lost=$((lost + n))
 	done
-	trace-cmd extract -o "$WORK/trace.dat" >"$WORK/extract.log" 2>&1 ||
-		die "trace-cmd extract failed: $(tail -n 3 "$WORK/extract.log")"
+	trace-cmd extract -o "$d/trace.dat" >"$d/extract.log" 2>&1 ||
+		die "trace-cmd extract failed: $(tail -n 3 "$d/extract.log")"
 	: >"$T/trace"
 
 	# let the workload go; perf ends when its target does
@@ -284,72 +330,31 @@ record() {
 	exec 8<&- 9<&-
 
 	[ "$lost" -eq 0 ] || die "tracefs lost $lost events (raise BENCH_BUFFER_KB)"
-	perf report -i "$WORK/perf.data" --stats >"$WORK/perf.stats" 2>&1 ||
-		die "perf report --stats failed: $(tail -n 3 "$WORK/perf.stats")"
+	perf report -i "$d/perf.data" --stats >"$d/perf.stats" 2>&1 ||
+		die "perf report --stats failed: $(tail -n 3 "$d/perf.stats")"
 	plost=$(awk '/LOST(_SAMPLES)? events:/ { for (i = 1; i < NF; i++) if ($i == "events:") s += $(i + 1) }
-		END { print s + 0 }' "$WORK/perf.stats")
+		END { print s + 0 }' "$d/perf.stats")
 	[ "$plost" -eq 0 ] || die "perf lost $plost events"
 	WORKLOAD_S=$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")
 }
 
-echo "$prog: recording $((2 * ITER)) workload iterations with tracefs and perf side by side"
-record "$ITER"
-echo "$prog: converting trace.dat to an uncompressed version 6 file"
-trace-cmd convert -i "$WORK/trace.dat" -o "$WORK/trace-v6.dat" --file-version 6 \
-	>"$WORK/convert.log" 2>&1 || die "trace-cmd convert failed: $(tail -n 3 "$WORK/convert.log")"
-trace-cmd split -i "$WORK/trace.dat" -o "$WORK/mid.dat" -e "$PROFILE_EVENTS" \
-	>"$WORK/split.log" 2>&1 || die "trace-cmd split failed: $(tail -n 3 "$WORK/split.log")"
-mid=
-for f in "$WORK"/mid.dat*; do mid=$f; break; done
-[ -f "$mid" ] || die "trace-cmd split wrote no $WORK/mid.dat*"
-trace-cmd convert -i "$mid" -o "$WORK/mid-v6.dat" --file-version 6 >/dev/null 2>&1 ||
-	die "trace-cmd convert of the first $PROFILE_EVENTS records failed"
-
-# --- event counts
-N_TRACE=$("$BARE" "$WORK/trace.dat" | awk '{ print $1 }')
-N_TRACE6=$("$BARE" "$WORK/trace-v6.dat" | awk '{ print $1 }')
-[ "$N_TRACE" = "$N_TRACE6" ] || die "trace.dat has $N_TRACE records, its v6 copy $N_TRACE6"
-N_PERF=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$WORK/perf.stats")
-"$TK" stat --slab --page --json="$WORK/tk.json" "$WORK/trace.dat" >/dev/null 2>"$WORK/tk.err" ||
-	die "trace-kmem stat --json failed: $(tail -n 3 "$WORK/tk.err")"
-read -r TK_SLAB TK_PAGE TK_LOST TK_LIVE TK_PLIVE TK_CS TK_PCS TK_PTRS < <("$PY" -c '
+# tk_json FILE [OPTIONS]: "SLAB PAGE LOST LIVE PLIVE CALLSITES PCALLSITES PTRS"
+# from trace-kmem stat's JSON
+tk_json() {
+	local f=$1
+	shift
+	"$TK" stat --slab --page "$@" --json="$WORK/tk.json" "$f" >/dev/null 2>"$WORK/tk.err" ||
+		die "trace-kmem stat --json $f failed: $(tail -n 3 "$WORK/tk.err")"
+	! grep -q 'read with libtracecmd' "$WORK/tk.err" ||
+		die "the native reader left $f to libtracecmd: $(head -n 1 "$WORK/tk.err")"
+	"$PY" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 s, p = d["slab"], d["page"]
 print(s["events"], p["events"], d["events_lost"] + d["lost_unknown"],
       s["summary"]["live"]["count"], p["summary"]["live"]["count"],
-      len(s["callsites"]), len(p["callsites"]), len(s["allocs"]))' "$WORK/tk.json")
-echo
-echo "Recording: workload ran ${WORKLOAD_S}s; $N_TRACE records in trace.dat" \
-	"(trace-kmem: slab $TK_SLAB, page $TK_PAGE, lost $TK_LOST), $N_PERF samples in perf.data"
-for e in $EVENTS; do
-	printf '  kmem:%-18s perf %s\n' "$e" "$(awk -v n="kmem:$e" '$1 == n && $2 == "stats:" { getline; print $3; exit }' "$WORK/perf.stats")"
-done
-printf 'Sizes: trace.dat %s MB (v7, zstd), trace-v6.dat %s MB (v6, uncompressed), perf.data %s MB\n' \
-	"$(du -m "$WORK/trace.dat" | cut -f1)" "$(du -m "$WORK/trace-v6.dat" | cut -f1)" \
-	"$(du -m "$WORK/perf.data" | cut -f1)"
-d=$((N_TRACE > N_PERF ? N_TRACE - N_PERF : N_PERF - N_TRACE))
-[ $((d * 100)) -le "$N_TRACE" ] ||
-	echo "$prog: warning: trace.dat and perf.data differ by more than 1% ($N_TRACE, $N_PERF)"
-
-# --- timing
-# contender: id, label, input label, number of events, command
-ids=(tk tk6 bare bare6 perf tcmem tcmem6)
-declare -A label input nev cmd
-label[tk]="trace-kmem stat"; input[tk]="trace.dat v7 zstd"; nev[tk]=$N_TRACE
-cmd[tk]="$TK stat --slab --page -o /dev/null $WORK/trace.dat"
-label[tk6]="trace-kmem stat"; input[tk6]="trace.dat v6"; nev[tk6]=$N_TRACE
-cmd[tk6]="$TK stat --slab --page -o /dev/null $WORK/trace-v6.dat"
-label[bare]="bare libtracecmd loop"; input[bare]="trace.dat v7 zstd"; nev[bare]=$N_TRACE
-cmd[bare]="$BARE $WORK/trace.dat"
-label[bare6]="bare libtracecmd loop"; input[bare6]="trace.dat v6"; nev[bare6]=$N_TRACE
-cmd[bare6]="$BARE $WORK/trace-v6.dat"
-label[perf]="perf kmem stat"; input[perf]="perf.data"; nev[perf]=$N_PERF
-cmd[perf]="perf kmem --slab --page -i $WORK/perf.data stat"
-label[tcmem]="trace-cmd mem"; input[tcmem]="trace.dat v7 zstd"; nev[tcmem]=$N_TRACE
-cmd[tcmem]="trace-cmd mem -i $WORK/trace.dat"
-label[tcmem6]="trace-cmd mem"; input[tcmem6]="trace.dat v6"; nev[tcmem6]=$N_TRACE
-cmd[tcmem6]="trace-cmd mem -i $WORK/trace-v6.dat"
+      len(s["callsites"]), len(p["callsites"]), len(s["allocs"]))' "$WORK/tk.json"
+}
 
 # measure CMD...: run it once, output discarded; sets M_SECS (wall), M_CPU
 # (user + system seconds, children included), M_RSS (peak RSS, KB) and M_RC
@@ -373,130 +378,233 @@ sys.exit(r)' "$WORK/rss" "$@" 2>"$WORK/err" || M_RC=$?
 	M_CPU=$(awk -v u="$M_USR" -v s="$M_SYS" 'BEGIN { printf "%.2f", u + s }')
 }
 
-# run_one ID: one run; appends "ID SECONDS RSS_KB CPU_SECONDS" to $WORK/times
-run_one() {
-	local id=$1
-	# shellcheck disable=SC2086
-	measure ${cmd[$id]}
-	[ "$M_RC" -eq 0 ] || die "${label[$id]} (${input[$id]}) failed with status $M_RC: $(tail -n 3 "$WORK/err")"
-	echo "$id $M_SECS $M_RSS $M_CPU" >>"$WORK/times"
+# cpu_stat: "BUSY STEAL" seconds of all CPUs since boot (/proc/stat)
+cpu_stat() {
+	awk -v hz="$HZ" '$1 == "cpu" { printf "%.2f %.2f\n", ($2 + $3 + $4 + $7 + $8) / hz, $9 / hz; exit }' /proc/stat
 }
 
-echo
-echo "$prog: timing ${#ids[@]} contenders, $RUNS runs each (after one warm-up round)"
-for id in "${ids[@]}"; do run_one "$id"; done
-: >"$WORK/times"
-for ((r = 0; r < RUNS; r++)); do
-	for ((k = 0; k < ${#ids[@]}; k++)); do
-		run_one "${ids[$(((k + r) % ${#ids[@]}))]}"
-	done
-	printf '.'
-done
-echo
-
-median() {	# median ID: the median of ID's times
-	awk -v id="$1" '$1 == id { print $2 }' "$WORK/times" | sort -g |
-		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-maxrss() {	# maxrss ID: the largest peak RSS of ID's runs, KB
-	awk -v id="$1" '$1 == id && $3 > m { m = $3 } END { print m + 0 }' "$WORK/times"
-}
-cpu_median() {	# cpu_median ID: the median of ID's CPU times
-	awk -v id="$1" '$1 == id { print $4 }' "$WORK/times" | sort -g |
-		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-declare -A med rss cpu
-for id in "${ids[@]}"; do
-	med[$id]=$(median "$id")
-	cpu[$id]=$(cpu_median "$id")
-	rss[$id]=$(maxrss "$id")
-done
-range() {	# range ID: min-max of ID's times
-	awk -v id="$1" '$1 == id { if (n++ == 0 || $2 < lo) lo = $2; if ($2 > hi) hi = $2 }
-		END { printf "%.2f-%.2f", lo, hi }' "$WORK/times"
-}
-
-echo
-printf '%-22s %-18s %11s %9s %13s %12s %11s %8s %9s\n' tool input events "median s" "range s" "M events/s" \
-	"tk speedup" "CPU s" "RSS MB"
-for id in "${ids[@]}"; do
-	ref=tk
-	case ${input[$id]} in *v6*) ref=tk6 ;; esac
-	[ "$id" = perf ] && ref=tk
-	awk -v l="${label[$id]}" -v i="${input[$id]}" -v n="${nev[$id]}" -v t="${med[$id]}" \
-		-v rg="$(range "$id")" -v tn="${nev[$ref]}" -v tt="${med[$ref]}" -v m="${rss[$id]}" \
-		-v c="${cpu[$id]}" 'BEGIN {
-		printf "%-22s %-18s %11d %9.3f %13s %12.2f %10.2fx %8.2f %9.1f\n",
-			l, i, n, t, rg, n / t / 1e6, (tn / tt) / (n / t), c, m / 1024 }'
-done
-echo "(median s: wall time; tk speedup: trace-kmem stat's events/s over the row's, on the same"
-echo " kind of input; perf kmem stat is compared with trace-kmem on the compressed trace.dat;"
-echo " CPU s: median user + system time, all threads and child processes)"
-
-# --- targets
-echo
-verdict() {	# verdict OK TEXT
-	if [ "$1" -eq 1 ]; then echo "MET      $2"; else echo "NOT MET  $2"; fi
+verdict() {	# verdict OK|skip TEXT
+	case $1 in
+	1) echo "MET      $2" ;;
+	skip) echo "SKIPPED  $2" ;;
+	*) echo "NOT MET  $2" ;;
+	esac
 }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }' && echo 1 || echo 0; }
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }' && echo 1 || echo 0; }
-eps() { awk -v n="${nev[$1]}" -v t="${med[$1]}" 'BEGIN { printf "%.4f", n / t / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-echo "Targets:"
-for ref in tk tk6; do
-	for o in perf tcmem; do
-		[ "$o" = tcmem ] && [ "$ref" = tk6 ] && o=tcmem6
-		r=$(ratio "$(eps "$ref")" "$(eps "$o")")
-		verdict "$(ge "$r" 1.5)" "trace-kmem stat (${input[$ref]}) >= 1.5x the events/s of ${label[$o]} (${input[$o]}): ${r}x"
-	done
-done
-for p in "tk bare" "tk6 bare6"; do
-	read -r a b <<<"$p"
-	r=$(ratio "${med[$a]}" "${med[$b]}")
-	verdict "$(le "$r" 1.2)" "trace-kmem stat within 1.2x of the bare libtracecmd loop's time (${input[$a]}): ${r}x"
-	awk -v a="${med[$a]}" -v b="${med[$b]}" -v n="$N_TRACE" 'BEGIN {
-		if (a < b)
-			printf "         (the bare loop is the slower one here: libtracecmd'"'"'s own reading dominates both)\n"
-		else
-			printf "         (trace-kmem'"'"'s own work: %.0f ns per record above the floor)\n", (a - b) * 1e9 / n }'
-done
-
-# --- memory: peak RSS of trace-kmem stat on this trace and on its first
-# PROFILE_EVENTS records; the bare loop's is libtracecmd's own floor
-nmid=$("$BARE" "$mid" | awk '{ print $1 }')
-declare -A rss_mid
-for id in tk tk6 bare bare6; do
-	f=$mid
-	case ${input[$id]} in *v6*) f=$WORK/mid-v6.dat ;; esac
-	# shellcheck disable=SC2086
-	measure ${cmd[$id]%" "*} "$f"
-	[ "$M_RC" -eq 0 ] || die "${label[$id]} on $f failed: $(tail -n 3 "$WORK/err")"
-	rss_mid[$id]=$M_RSS
-done
 kb2mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
-echo
-printf 'Peak RSS, MB:                                %18s %18s\n' "first $nmid" "all $N_TRACE"
-printf '                                             %18s %18s\n' "records ($(du -m "$mid" | cut -f1) MB v7)" \
-	"records ($(du -m "$WORK/trace.dat" | cut -f1) MB v7)"
-for id in tk tk6 bare bare6; do
-	printf '  %-42s %18s %18s\n' "${label[$id]} (${input[$id]})" "$(kb2mb "${rss_mid[$id]}")" \
-		"$(kb2mb "${rss[$id]}")"
-done
-echo "  at the end of the trace: $TK_LIVE live slab objects, $TK_PLIVE live pages," \
-	"$TK_CS slab + $TK_PCS page call sites, $TK_PTRS slab pointers in the allocation table"
-echo "  (the bare loop's peak RSS is libtracecmd's: the pages it maps from a v6 file, the"
-echo "   chunks it decompresses from a v7 one, all kept to the end)"
-for id in tk tk6; do
-	[ "${rss_mid[$id]}" -lt $((RSS_LIMIT_MB * 1024)) ] ||
-		echo "NOTE     trace-kmem stat (${input[$id]}) peak RSS on the first $nmid records:" \
-			"$(kb2mb "${rss_mid[$id]}") MB, over $RSS_LIMIT_MB MB"
-done
-mb=$(kb2mb "${rss[tk]}")
-mb6=$(kb2mb "${rss[tk6]}")
-big=$(awk -v n="$N_TRACE" 'BEGIN { print (n >= 9500000) }')
-verdict "$(awk -v a="${rss[tk]}" -v b="${rss[tk6]}" -v big="$big" -v l=$RSS_LIMIT_MB \
-	'BEGIN { print (big && a < l * 1024 && b < l * 1024) ? 1 : 0 }')" \
-	"trace-kmem stat peak RSS under $RSS_LIMIT_MB MB on a $N_TRACE-event trace: $mb MB (v7), $mb6 MB (v6)$([ "$big" -eq 1 ] || echo "; trace has fewer than ~10M events: raise BENCH_ITER")"
+
+# --- the contenders, per recording S: cmd[S.ID]
+ids=(tk tk6 tkl tkl6 bare bare6 perf tcmem tcmem6)
+declare -A label input
+label[tk]="trace-kmem stat"; input[tk]="trace.dat v7 zstd"
+label[tk6]="trace-kmem stat"; input[tk6]="trace.dat v6"
+label[tkl]="trace-kmem --reader=libtracecmd"; input[tkl]="trace.dat v7 zstd"
+label[tkl6]="trace-kmem --reader=libtracecmd"; input[tkl6]="trace.dat v6"
+label[bare]="bare libtracecmd loop"; input[bare]="trace.dat v7 zstd"
+label[bare6]="bare libtracecmd loop"; input[bare6]="trace.dat v6"
+label[perf]="perf kmem stat"; input[perf]="perf.data"
+label[tcmem]="trace-cmd mem"; input[tcmem]="trace.dat v7 zstd"
+label[tcmem6]="trace-cmd mem"; input[tcmem6]="trace.dat v6"
+declare -A cmd nev med cpu rss rng eps vsperf n_trace n_perf mb_v7 mb_v6 mb_perf
+declare -A live_s live_p cs_s cs_p ptrs
+native() { case $1 in tk | tk6) return 0 ;; esac; return 1; }
+
+# run_one S ID: one run; appends "ID SECONDS RSS_KB CPU_SECONDS" to
+# $WORK/S/times; adds its CPU time to OUR_CPU
+run_one() {
+	local s=$1 id=$2
+	# shellcheck disable=SC2086
+	measure ${cmd[$s.$id]}
+	[ "$M_RC" -eq 0 ] ||
+		die "${label[$id]} (${input[$id]}, $s) failed with status $M_RC: $(tail -n 3 "$WORK/err")"
+	if native "$id" && grep -q 'read with libtracecmd' "$WORK/err"; then
+		die "the native reader left the $s ${input[$id]} to libtracecmd: $(head -n 1 "$WORK/err")"
+	fi
+	echo "$id $M_SECS $M_RSS $M_CPU" >>"$WORK/$s/times"
+	OUR_CPU=$(awk -v a="$OUR_CPU" -v b="$M_CPU" 'BEGIN { printf "%.2f", a + b }')
+}
+
+# stats S ID: med, cpu, rss, rng, eps, vsperf (after perf's) of ID
+col_median() {	# col_median FILE ID COLUMN
+	awk -v id="$2" -v c="$3" '$1 == id { print $c }' "$1" | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+stats() {
+	local s=$1 id=$2 f=$WORK/$1/times
+	med[$s.$id]=$(col_median "$f" "$id" 2)
+	cpu[$s.$id]=$(col_median "$f" "$id" 4)
+	rss[$s.$id]=$(awk -v id="$id" '$1 == id && $3 > m { m = $3 } END { print m + 0 }' "$f")
+	rng[$s.$id]=$(awk -v id="$id" '$1 == id { if (n++ == 0 || $2 < lo) lo = $2; if ($2 > hi) hi = $2 }
+		END { printf "%.2f-%.2f", lo, hi }' "$f")
+	eps[$s.$id]=$(awk -v n="${nev[$s.$id]}" -v t="${med[$s.$id]}" 'BEGIN { printf "%.4f", n / t / 1e6 }')
+	vsperf[$s.$id]=$(ratio "${eps[$s.$id]}" "${eps[$s.perf]}")
+}
+
+# bench_size S: record, convert, count, time every contender
+bench_size() {
+	local s=$1 d=$WORK/$1 iter=${iter_of[$1]} id r k c0 c1 t0 t1 la0 la1 dn
+	mkdir -p "$d"
+	echo
+	echo "=== $s: recording $((2 * iter)) workload iterations with tracefs and perf side by side"
+	record "$iter" "$d"
+	trace-cmd convert -i "$d/trace.dat" -o "$d/trace-v6.dat" --file-version 6 \
+		>"$d/convert.log" 2>&1 || die "trace-cmd convert failed: $(tail -n 3 "$d/convert.log")"
+
+	n_trace[$s]=$("$BARE" "$d/trace-v6.dat" | awk '{ print $1 }')
+	n_perf[$s]=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$d/perf.stats")
+	local TK_SLAB TK_PAGE TK_LOST a6 b6
+	local j
+	j=$(tk_json "$d/trace.dat")
+	read -r TK_SLAB TK_PAGE TK_LOST _ <<<"$j"
+	read -r _ _ _ live_s["$s"] live_p["$s"] cs_s["$s"] cs_p["$s"] ptrs["$s"] <<<"$j"
+	read -r a6 b6 _ < <(tk_json "$d/trace-v6.dat")
+	[ $((TK_SLAB + TK_PAGE)) -eq "${n_trace[$s]}" ] ||
+		die "$s: trace-kmem stat counts $((TK_SLAB + TK_PAGE)) events in trace.dat, the bare loop ${n_trace[$s]} in its v6 copy"
+	[ "$a6 $b6" = "$TK_SLAB $TK_PAGE" ] ||
+		die "$s: trace-kmem stat counts slab $TK_SLAB page $TK_PAGE in v7, slab $a6 page $b6 in v6"
+	mb_v7[$s]=$(du -m "$d/trace.dat" | cut -f1)
+	mb_v6[$s]=$(du -m "$d/trace-v6.dat" | cut -f1)
+	mb_perf[$s]=$(du -m "$d/perf.data" | cut -f1)
+	echo "Recording $s: workload ran ${WORKLOAD_S}s; ${n_trace[$s]} records in trace.dat" \
+		"(trace-kmem: slab $TK_SLAB, page $TK_PAGE, lost $TK_LOST; v6 copy the same)," \
+		"${n_perf[$s]} samples in perf.data; lost: 0 (tracefs), 0 (perf)"
+	for e in $EVENTS; do
+		printf '  kmem:%-18s perf %s\n' "$e" "$(awk -v n="kmem:$e" '$1 == n && $2 == "stats:" { getline; print $3; exit }' "$d/perf.stats")"
+	done
+	echo "Sizes: trace.dat ${mb_v7[$s]} MB (v7, zstd), trace-v6.dat ${mb_v6[$s]} MB (v6," \
+		"uncompressed), perf.data ${mb_perf[$s]} MB"
+	dn=$((n_trace[$s] > n_perf[$s] ? n_trace[$s] - n_perf[$s] : n_perf[$s] - n_trace[$s]))
+	[ $((dn * 100)) -le "${n_trace[$s]}" ] ||
+		echo "$prog: warning: trace.dat and perf.data differ by more than 1% (${n_trace[$s]}, ${n_perf[$s]})"
+
+	cmd[$s.tk]="$TK stat --slab --page -o /dev/null $d/trace.dat"
+	cmd[$s.tk6]="$TK stat --slab --page -o /dev/null $d/trace-v6.dat"
+	cmd[$s.tkl]="$TK stat --reader=libtracecmd --slab --page -o /dev/null $d/trace.dat"
+	cmd[$s.tkl6]="$TK stat --reader=libtracecmd --slab --page -o /dev/null $d/trace-v6.dat"
+	cmd[$s.bare]="$BARE $d/trace.dat"
+	cmd[$s.bare6]="$BARE $d/trace-v6.dat"
+	cmd[$s.perf]="perf kmem --slab --page -i $d/perf.data stat"
+	cmd[$s.tcmem]="trace-cmd mem -i $d/trace.dat"
+	cmd[$s.tcmem6]="trace-cmd mem -i $d/trace-v6.dat"
+	for id in "${ids[@]}"; do nev[$s.$id]=${n_trace[$s]}; done
+	nev[$s.perf]=${n_perf[$s]}
+
+	echo "$prog: $s: timing ${#ids[@]} contenders, $RUNS runs each (after one warm-up round)"
+	OUR_CPU=0
+	read -r c0 st0 < <(cpu_stat)
+	t0=$EPOCHREALTIME
+	la0=$(cut -d' ' -f1 /proc/loadavg)
+	: >"$d/times"
+	for id in "${ids[@]}"; do run_one "$s" "$id"; done
+	: >"$d/times"
+	for ((r = 0; r < RUNS; r++)); do
+		for ((k = 0; k < ${#ids[@]}; k++)); do
+			run_one "$s" "${ids[$(((k + r) % ${#ids[@]}))]}"
+		done
+		printf '.'
+	done
+	echo
+	t1=$EPOCHREALTIME
+	la1=$(cut -d' ' -f1 /proc/loadavg)
+	read -r c1 st1 < <(cpu_stat)
+	NOISE[$s]=$(awk -v c0="$c0" -v c1="$c1" -v s0="$st0" -v s1="$st1" -v o="$OUR_CPU" \
+		-v t0="$t0" -v t1="$t1" -v a="$la0" -v b="$la1" -v n="$(nproc)" 'BEGIN {
+		w = t1 - t0; other = (c1 - c0 - o) / w; if (other < 0) other = 0
+		printf "timing took %.0f s; load average %s at the start, %s at the end; CPU used by other work than the timed commands: %.2f of %d CPUs on average; steal %.1f%%",
+			w, a, b, other, n, (s1 - s0) * 100 / (w * n) }')
+	echo "Machine during the $s timing: ${NOISE[$s]}"
+
+	stats "$s" perf
+	for id in "${ids[@]}"; do stats "$s" "$id"; done
+	print_table "$s"
+}
+declare -A NOISE
+
+print_table() {
+	local s=$1 id
+	echo
+	echo "Timings, $s (${n_trace[$s]} events; $RUNS interleaved runs, medians):"
+	printf '  %-32s %-18s %9s %12s %8s %11s %8s %8s\n' tool input "wall s" "range s" "CPU s" \
+		"M events/s" "vs perf" "RSS MB"
+	for id in "${ids[@]}"; do
+		printf '  %-32s %-18s %9.3f %12s %8.2f %11.2f %7.2fx %8.1f\n' "${label[$id]}" "${input[$id]}" \
+			"${med[$s.$id]}" "${rng[$s.$id]}" "${cpu[$s.$id]}" "${eps[$s.$id]}" "${vsperf[$s.$id]}" \
+			"$(kb2mb "${rss[$s.$id]}")"
+	done
+	echo "  (wall s: median wall time; CPU s: median user + system time of all threads and"
+	echo "   child processes; vs perf: events/s over perf kmem stat's, same rounds;"
+	echo "   RSS MB: largest peak RSS of the timed runs)"
+	echo "  native / bare libtracecmd loop, wall: $(ratio "${med[$s.tk]}" "${med[$s.bare]}")x (v7)," \
+		"$(ratio "${med[$s.tk6]}" "${med[$s.bare6]}")x (v6)"
+	echo "  native speedup over --reader=libtracecmd: $(ratio "${med[$s.tkl]}" "${med[$s.tk]}")x (v7)," \
+		"$(ratio "${med[$s.tkl6]}" "${med[$s.tk6]}")x (v6)"
+	echo "  --reader=libtracecmd / bare loop, wall: $(ratio "${med[$s.tkl]}" "${med[$s.bare]}")x (v7)," \
+		"$(ratio "${med[$s.tkl6]}" "${med[$s.bare6]}")x (v6)"
+	echo "  at the end of the trace: ${live_s[$s]} live slab objects, ${live_p[$s]} live pages," \
+		"${cs_s[$s]} slab + ${cs_p[$s]} page call sites, ${ptrs[$s]} slab pointers in the allocation table"
+}
+
+for s in "${sizes[@]}"; do bench_size "$s"; done
+
+# --- system-wide recording (issue 9): trace-kmem stat's peak RSS
+if [ "$SYSWIDE" = 1 ]; then
+	d=$WORK/sys
+	mkdir -p "$d"
+	: >"$d/end"
+	echo
+	echo "=== system-wide: sample-data/record.sh -a -e slab,page while the workload runs" \
+		"$((2 * SYS_ITER)) iterations"
+	"$TOP/sample-data/record.sh" -a -e slab,page -b "$BUFKB" -o "$d/trace.dat" \
+		"$PY" "$WORK/workload.py" "$SYS_ITER" "$d/ready" "$d/end" "$WORK/files" \
+		>"$d/record.log" 2>&1 || die "sample-data/record.sh -a failed: $(tail -n 3 "$d/record.log")"
+	tail -n 1 "$d/record.log"
+	sys_lost=$(sed -n 's/.*events lost: \([0-9]*\).*/\1/p' "$d/record.log" | tail -n 1)
+	[ "${sys_lost:-0}" -eq 0 ] ||
+		echo "$prog: warning: the system-wide recording lost $sys_lost events (raise BENCH_BUFFER_KB)"
+	trace-cmd convert -i "$d/trace.dat" -o "$d/trace-v6.dat" --file-version 6 \
+		>"$d/convert.log" 2>&1 || die "trace-cmd convert failed: $(tail -n 3 "$d/convert.log")"
+	n_sys=$("$BARE" "$d/trace-v6.dat" | awk '{ print $1 }')
+	read -r a b c ls lp css csp pt < <(tk_json "$d/trace.dat")
+	tk_json "$d/trace.dat" --per-process >/dev/null
+	npids=$("$PY" -c '
+import json, sys
+print(len(json.load(open(sys.argv[1]))["page"].get("per_process") or []))' "$WORK/tk.json")
+	echo "System-wide: $n_sys records (slab $a, page $b, lost $c), trace.dat $(du -m "$d/trace.dat" | cut -f1) MB v7," \
+		"$(du -m "$d/trace-v6.dat" | cut -f1) MB v6; at the end $ls live slab objects, $lp live pages," \
+		"$css slab + $csp page call sites, $pt slab pointers; $npids processes in --per-process"
+	ids_sys=(tk tk6 tkl tkp tkp6)
+	declare -A sys_cmd=(
+		[tk]="$TK stat -o /dev/null $d/trace.dat"
+		[tk6]="$TK stat -o /dev/null $d/trace-v6.dat"
+		[tkl]="$TK stat --reader=libtracecmd -o /dev/null $d/trace.dat"
+		[tkp]="$TK stat --per-process -o /dev/null $d/trace.dat"
+		[tkp6]="$TK stat --per-process -o /dev/null $d/trace-v6.dat")
+	declare -A sys_label=(
+		[tk]="trace-kmem stat (trace.dat v7 zstd)"
+		[tk6]="trace-kmem stat (trace.dat v6)"
+		[tkl]="trace-kmem --reader=libtracecmd (v7 zstd)"
+		[tkp]="trace-kmem stat --per-process (v7 zstd)"
+		[tkp6]="trace-kmem stat --per-process (v6)")
+	: >"$d/times"
+	for ((r = 0; r < RUNS; r++)); do
+		for ((k = 0; k < ${#ids_sys[@]}; k++)); do
+			id=${ids_sys[$(((k + r) % ${#ids_sys[@]}))]}
+			# shellcheck disable=SC2086
+			measure ${sys_cmd[$id]}
+			[ "$M_RC" -eq 0 ] || die "${sys_label[$id]} failed: $(tail -n 3 "$WORK/err")"
+			echo "$id $M_SECS $M_RSS $M_CPU" >>"$d/times"
+		done
+	done
+	printf '  %-44s %9s %8s %8s\n' "" "wall s" "CPU s" "RSS MB"
+	for id in "${ids_sys[@]}"; do
+		printf '  %-44s %9.3f %8.2f %8.1f\n' "${sys_label[$id]}" "$(col_median "$d/times" "$id" 2)" \
+			"$(col_median "$d/times" "$id" 4)" \
+			"$(kb2mb "$(awk -v id="$id" '$1 == id && $3 > m { m = $3 } END { print m + 0 }' "$d/times")")"
+	done
+	echo "  (all analyses; $RUNS runs each, medians, largest peak RSS; information for issue 9, no target)"
+fi
 
 # --- instruction counts: trace-cmd report without and with the plugin
 callgrind_ir() {	# callgrind_ir OUT CMD...: instructions counted
@@ -506,7 +614,9 @@ callgrind_ir() {	# callgrind_ir OUT CMD...: instructions counted
 		die "valgrind $* failed: $(tail -n 3 "$out.log")"
 	awk '/Collected :/ { print $NF }' "$out.log"
 }
-if [ "$HAVE_VALGRIND" -eq 1 ]; then
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f", (a - b) * 100 / b }'; }
+plugin_ok=skip plugin_line="(BENCH_PROFILE=0 or no valgrind: not measured)"
+if [ "$PROFILE" = 1 ] && [ "$HAVE_VALGRIND" -eq 1 ]; then
 	echo
 	echo "Instructions (valgrind --tool=callgrind) of trace-cmd report on ${SMALL#"$TOP"/}" \
 		"($("$BARE" "$SMALL" | awk '{ print $1 }') records):"
@@ -514,22 +624,121 @@ if [ "$HAVE_VALGRIND" -eq 1 ]; then
 	ir1=$(TRACEEVENT_PLUGIN_DIR=$B/plugins callgrind_ir "$WORK/cg.listing" trace-cmd report -i "$SMALL")
 	ir2=$(TRACEEVENT_PLUGIN_DIR=$B/plugins callgrind_ir "$WORK/cg.stat" \
 		trace-cmd report -i "$SMALL" -O kmem:stat)
-	pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f", (a - b) * 100 / b }'; }
 	printf '  %-58s %15d\n' "trace-cmd report (stock plugins)" "$ir0"
 	printf '  %-58s %15d  %s%%\n' "trace-cmd report, this plugin (listing only)" "$ir1" "$(pct "$ir1" "$ir0")"
 	printf '  %-58s %15d  %s%%\n' "trace-cmd report -O kmem:stat, this plugin" "$ir2" "$(pct "$ir2" "$ir0")"
-	verdict "$(awk -v a="$ir2" -v b="$ir0" 'BEGIN { print (a <= b * 1.05) }')" \
-		"the plugin adds at most 5% instructions to trace-cmd report (-O kmem:stat): $(pct "$ir2" "$ir0")%"
-else
+	p=$(pct "$ir2" "$ir0")
+	plugin_ok=$(awk -v p="$p" -v b="$PLUGIN_PCT_BEFORE" -v e="$PLUGIN_PCT_SLACK" 'BEGIN { print (p <= b + e) ? 1 : 0 }')
+	plugin_line="$p% (recorded before the native reader: +$PLUGIN_PCT_BEFORE%; budget: at most +$(awk -v b="$PLUGIN_PCT_BEFORE" -v e="$PLUGIN_PCT_SLACK" 'BEGIN { printf "%.2f", b + e }')%)"
+elif [ "$PROFILE" = 1 ]; then
 	echo "$prog: valgrind not installed: no instruction counts (apt-get install valgrind)"
 fi
 
-# --- where trace-kmem stat's time goes, per record: callgrind (all
-# threads) on the first PROFILE_EVENTS records and on the first
-# PROFILE_SMALL; the difference, divided by the difference in records, is
-# the cost of a record without opening the file (parsing the formats and
-# the stored kallsyms) or printing.  The compressed file is read directly
-# (TRACE_KMEM_CONVERT=never: valgrind does not follow trace-cmd convert).
+# --- the targets
+has_size() { local o; for o in "${sizes[@]}"; do [ "$o" = "$1" ] && return 0; done; return 1; }
+echo
+echo "Targets (issue 8):"
+for s in 1m 10m; do
+	if has_size "$s"; then
+		verdict "$(ge "${vsperf[$s.tk]}" $PERF_X_V7)" \
+			"$s: trace-kmem stat >= ${PERF_X_V7}x perf kmem stat's events/s, trace.dat v7 zstd: ${vsperf[$s.tk]}x" \
+			"(${eps[$s.tk]} vs ${eps[$s.perf]} M events/s)"
+		verdict "$(ge "${vsperf[$s.tk6]}" $PERF_X_V6)" \
+			"$s: trace-kmem stat >= ${PERF_X_V6}x perf kmem stat's events/s, trace.dat v6: ${vsperf[$s.tk6]}x" \
+			"(${eps[$s.tk6]} vs ${eps[$s.perf]} M events/s)"
+	else
+		verdict skip "$s: trace-kmem stat >= ${PERF_X_V7}x / ${PERF_X_V6}x perf kmem stat (v7 / v6): not in BENCH_SIZES"
+	fi
+done
+if has_size 10m; then
+	ok=$(awk -v a="${rss[10m.tk]}" -v b="${rss[10m.tk6]}" -v n="${n_trace[10m]}" -v big=$BIG_EVENTS \
+		-v l=$RSS_LIMIT_MB 'BEGIN { print (n >= big && a < l * 1024 && b < l * 1024) ? 1 : 0 }')
+	note=
+	[ "${n_trace[10m]}" -ge $BIG_EVENTS ] || note="; fewer than $BIG_EVENTS events: raise BENCH_ITER_BIG"
+	verdict "$ok" "10m: trace-kmem stat peak RSS under $RSS_LIMIT_MB MB on the ${n_trace[10m]}-event trace:" \
+		"$(kb2mb "${rss[10m.tk]}") MB (v7), $(kb2mb "${rss[10m.tk6]}") MB (v6)$note"
+else
+	verdict skip "10m: trace-kmem stat peak RSS under $RSS_LIMIT_MB MB: 10m not in BENCH_SIZES"
+fi
+verdict "$plugin_ok" "the plugin's instruction overhead in trace-cmd report -O kmem:stat unchanged: $plugin_line"
+echo "Other checks (the libtracecmd path, kept from before the native reader):"
+for s in "${sizes[@]}"; do
+	r=$(ratio "${med[$s.tkl6]}" "${med[$s.bare6]}")
+	verdict "$(le "$r" 1.2)" "$s: trace-kmem --reader=libtracecmd within 1.2x of the bare libtracecmd loop's time, v6: ${r}x" \
+		"($(awk -v a="${med[$s.tkl6]}" -v b="${med[$s.bare6]}" -v n="${n_trace[$s]}" 'BEGIN { printf "%.0f", (a - b) * 1e9 / n }') ns per record above the floor)"
+	for id in tk tk6; do
+		[ "${rss[$s.$id]}" -lt $((RSS_LIMIT_MB * 1024)) ] ||
+			echo "NOTE     $s: trace-kmem stat (${input[$id]}) peak RSS $(kb2mb "${rss[$s.$id]}") MB, over $RSS_LIMIT_MB MB"
+	done
+done
+
+# --- where trace-kmem stat's time goes
+if [ "$PROFILE" != 1 ]; then
+	echo
+	echo "$prog: BENCH_PROFILE=0: no profiles"
+	echo "$prog: done in $(awk -v a="$T_START" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s;" \
+		"load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+	exit 0
+fi
+
+# perf record of the native reader on the largest recording: the top
+# functions of each thread.  The main thread (tid = pid) counts (lib/);
+# it also opens the file and prints the tables.  The other one reads.
+# Functions of libraries without symbols (libzstd) are summed per library.
+perf_threads() {	# perf_threads PERF.DATA TOTAL_CPU_S
+	local main
+	main=$(perf script -i "$1" -F comm,pid,tid 2>/dev/null |
+		awk '$1 == "trace-kmem" { split($2, a, "/"); print a[1]; exit }')
+	perf report -i "$1" --stdio --comms trace-kmem --sort pid,dso,sym 2>/dev/null |
+		awk -v cpu="$2" -v main="$main" '
+		/^#/ || NF < 5 || $1 !~ /%$/ { next }
+		{
+			p = $1; sub(/%$/, "", p)
+			split($2, a, ":"); tid = a[1]; dso = $3
+			sym = $5; for (i = 6; i <= NF; i++) sym = sym " " $i
+			if (sym ~ /^0x/) sym = "(" dso ", no symbols)"
+			else sym = sym " [" dso "]"
+			s[tid, sym] += p; t[tid] += p
+		}
+		END {
+			for (tid in t) {
+				name = (tid == main) ? "counting thread (main; also opens and prints)" : "reading thread"
+				printf "  %s, tid %s: %.1f%% of the samples (%.2f s of CPU)\n", name, tid, t[tid], t[tid] * cpu / 100
+				n = 0
+				for (k in s) { split(k, b, SUBSEP); if (b[1] == tid) { v[++n] = s[k]; w[n] = b[2] } }
+				for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] > v[i]) {
+					x = v[i]; v[i] = v[j]; v[j] = x; y = w[i]; w[i] = w[j]; w[j] = y }
+				for (i = 1; i <= n && i <= 10; i++)
+					printf "    %5.1f%% %5.1f%% of thread  %s\n", v[i], v[i] * 100 / t[tid], w[i]
+				delete v; delete w
+			}
+		}'
+}
+big=${sizes[$((${#sizes[@]} - 1))]}
+for s in "${sizes[@]}"; do [ "$s" != 10m ] || big=10m; done
+echo
+echo "Profile (perf record -e cpu-clock -F 999) of trace-kmem stat --slab --page, $big recording," \
+	"per thread (% of all samples, % of the thread's):"
+for v in v7 v6; do
+	f=$WORK/$big/trace.dat
+	[ $v = v6 ] && f=$WORK/$big/trace-v6.dat
+	t0=$EPOCHREALTIME
+	perf record -q -e cpu-clock -F 999 -o "$WORK/prof.$v.data" -- \
+		/usr/bin/time -f '%U %S %M' -o "$WORK/prof.$v.time" \
+		"$TK" stat --slab --page -o /dev/null "$f" >/dev/null 2>"$WORK/prof.$v.log" ||
+		die "perf record of trace-kmem stat failed: $(tail -n 3 "$WORK/prof.$v.log")"
+	t1=$EPOCHREALTIME
+	read -r u sy _ <"$WORK/prof.$v.time"
+	c=$(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.2f", u + s }')
+	echo " $v ($( [ $v = v7 ] && echo 'trace.dat v7 zstd' || echo 'trace.dat v6')):" \
+		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s wall, $c s CPU under perf record"
+	perf_threads "$WORK/prof.$v.data" "$c"
+done
+
+# callgrind (all threads) on the first PROFILE_EVENTS records and on the
+# first PROFILE_SMALL of the smallest recording; the difference, divided
+# by the difference in records, is the cost of a record without opening
+# the file (the event formats, kallsyms) or printing.
 PROFILE_SMALL=10000
 # fn_costs FILE [--inclusive=yes]: "COST<TAB>FUNCTION" for every function
 fn_costs() {
@@ -545,37 +754,44 @@ fn_costs() {
 }
 # per_record BIG SMALL N [--inclusive=yes]: top functions by cost per record
 per_record() {
-	local big=$1 small=$2 n=$3
+	local bg=$1 sm=$2 n=$3
 	shift 3
 	join -t "$(printf '\t')" -1 2 -2 2 -a 1 -e 0 -o 1.1,2.1,0 \
-		<(fn_costs "$big" "$@" | sort -t "$(printf '\t')" -k 2,2) \
-		<(fn_costs "$small" "$@" | sort -t "$(printf '\t')" -k 2,2) |
+		<(fn_costs "$bg" "$@" | sort -t "$(printf '\t')" -k 2,2) \
+		<(fn_costs "$sm" "$@" | sort -t "$(printf '\t')" -k 2,2) |
 		awk -F '\t' -v n="$n" '{ d = ($1 - $2) / n; if (d > 0) printf "%.1f\t%s\n", d, $3 }' |
 		sort -t "$(printf '\t')" -k 1,1 -g -r |
 		grep -v -e 'libc-start\|libc_start_call_main\|(below main)\|trace-kmem.c:main\|ld-linux' \
 			-e 'bare_loop.c:main\|clone.S\|start_thread' |
 		sed -E 's#\[[^]]*/([^]/]+)\]#[\1]#; s#^([0-9.]+\t)[^ \t]*/([^/: ]+:)#\1\2#'
 }
-if [ "$PROFILE" = 1 ] && [ "$HAVE_VALGRIND" -eq 1 ] && command -v callgrind_annotate >/dev/null; then
-	trace-cmd split -i "$WORK/trace.dat" -o "$WORK/small.dat" -e "$PROFILE_SMALL" \
+if [ "$HAVE_VALGRIND" -eq 1 ] && command -v callgrind_annotate >/dev/null; then
+	src=$WORK/${sizes[0]}/trace.dat
+	trace-cmd split -i "$src" -o "$WORK/mid.dat" -e "$PROFILE_EVENTS" \
+		>"$WORK/split.log" 2>&1 || die "trace-cmd split failed: $(tail -n 3 "$WORK/split.log")"
+	trace-cmd split -i "$src" -o "$WORK/small.dat" -e "$PROFILE_SMALL" \
 		>"$WORK/split-small.log" 2>&1 || die "trace-cmd split failed: $(tail -n 3 "$WORK/split-small.log")"
-	small=
+	mid='' small=
+	for f in "$WORK"/mid.dat*; do mid=$f; break; done
 	for f in "$WORK"/small.dat*; do small=$f; break; done
-	[ -f "$small" ] || die "trace-cmd split wrote no $WORK/small.dat*"
+	{ [ -f "$mid" ] && [ -f "$small" ]; } || die "trace-cmd split wrote no $WORK/mid.dat* or small.dat*"
+	trace-cmd convert -i "$mid" -o "$WORK/mid-v6.dat" --file-version 6 >/dev/null 2>&1 ||
+		die "trace-cmd convert of the first $PROFILE_EVENTS records failed"
 	trace-cmd convert -i "$small" -o "$WORK/small-v6.dat" --file-version 6 >/dev/null 2>&1 ||
 		die "trace-cmd convert of the first $PROFILE_SMALL records failed"
-	nsmall=$("$BARE" "$small" | awk '{ print $1 }')
+	nmid=$("$BARE" "$WORK/mid-v6.dat" | awk '{ print $1 }')
+	nsmall=$("$BARE" "$WORK/small-v6.dat" | awk '{ print $1 }')
 	nd=$((nmid - nsmall))
-	export TRACE_KMEM_CONVERT=never
 	echo
 	echo "Profile (callgrind, all threads): instructions on the first $nmid and the first" \
-		"$nsmall records, and per record"
+		"$nsmall records of the ${sizes[0]} recording, and per record"
 	printf '  %-6s %-32s %15s %15s %11s\n' input program "$nmid rec." "$nsmall rec." "per record"
 	declare -A ir_per
 	for v in v7 v6; do
 		fb=$mid fs=$small
 		[ $v = v6 ] && fb=$WORK/mid-v6.dat fs=$WORK/small-v6.dat
 		for prog_id in tk bare; do
+			[ $prog_id = bare ] && [ $v = v7 ] && continue	# libtracecmd's zstd path: see RESULTS.md
 			if [ $prog_id = tk ]; then
 				set -- "$TK" stat --slab --page -o /dev/null
 				name="trace-kmem stat --slab --page"
@@ -589,19 +805,21 @@ if [ "$PROFILE" = 1 ] && [ "$HAVE_VALGRIND" -eq 1 ] && command -v callgrind_anno
 			printf '  %-6s %-32s %15d %15d %11s\n' "$v" "$name" "$irb" "$irs" "${ir_per[$prog_id.$v]}"
 		done
 	done
-	unset TRACE_KMEM_CONVERT
 	for v in v6 v7; do
 		echo "  trace-kmem stat ($v): ${ir_per[tk.$v]} instructions per record" \
-			"(bare loop: ${ir_per[bare.$v]}); top functions by self cost per record:"
+			"(bare loop, v6: ${ir_per[bare.v6]}); top functions by self cost per record:"
 		per_record "$WORK/cg.tk.$v.big" "$WORK/cg.tk.$v.small" "$nd" | head -n 12 |
 			awk -F '\t' -v t="${ir_per[tk.$v]}" '{ printf "    %7.1f %5.1f%%  %s\n", $1, $1 * 100 / t, $2 }'
 		echo "  trace-kmem stat ($v): top functions by inclusive cost per record:"
 		per_record "$WORK/cg.tk.$v.big" "$WORK/cg.tk.$v.small" "$nd" --inclusive=yes |
 			grep -v 'stat.c:tk_stat\|stat.c:analyse' |
-		awk -F '\t' '{ k = $1 "|" $2; sub(/ \[[^]]*\]$/, "", k) } !seen[k]++' | head -n 16 |
+			awk -F '\t' '{ k = $1 "|" $2; sub(/ \[[^]]*\]$/, "", k) } !seen[k]++' | head -n 16 |
 			awk -F '\t' -v t="${ir_per[tk.$v]}" '{ printf "    %7.1f %5.1f%%  %s\n", $1, $1 * 100 / t, $2 }'
 	done
 	echo "  bare loop (v6): top functions by self cost per record:"
 	per_record "$WORK/cg.bare.v6.big" "$WORK/cg.bare.v6.small" "$nd" | head -n 8 |
 		awk -F '\t' -v t="${ir_per[bare.v6]}" '{ printf "    %7.1f %5.1f%%  %s\n", $1, $1 * 100 / t, $2 }'
 fi
+echo
+echo "$prog: done in $(awk -v a="$T_START" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s;" \
+	"load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -20,6 +20,13 @@ static int map_events(struct tk_session *s)
 		if (evs[i]->id > max)
 			max = evs[i]->id;
 	s->nr_ids = max + 1;
+	if (evs && evs[0]) {
+		const struct tep_format_field *t =
+			tep_find_common_field(evs[0], "common_type");
+
+		if (t)
+			s->type_end = (unsigned int)(t->offset + t->size);
+	}
 	s->slot_of = malloc(s->nr_ids ? (size_t)s->nr_ids : 1);
 	if (!s->slot_of)
 		return -1;
@@ -118,6 +125,8 @@ void tk_session_record(struct tk_session *s, struct tep_record *rec)
 		return;
 	if (rec->missed_events)
 		kmem_agg_missed(&s->agg, rec->missed_events);
+	if (!s->type_end || rec->size < 0 || (unsigned int)rec->size < s->type_end)
+		return;		/* too short to say its event */
 	id = tep_data_type(s->tep, rec);
 	if (id < 0 || id >= s->nr_ids || (slot = s->slot_of[id]) < 0)
 		return;
