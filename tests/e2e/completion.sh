@@ -23,6 +23,8 @@ check completion-stat-sort test "$(complete_line trace-kmem stat --so)" = "--sor
 check completion-stat-time test "$(complete_line trace-kmem stat --ti)" = "--time"
 check completion-live-no-time test "$(complete_line trace-kmem live --ti)" = ""
 check completion-live-stacks test "$(complete_line trace-kmem live --st)" = "--stacks"
+check completion-stat-reader test "$(complete_line trace-kmem stat --reader "")" = "libtracecmd native"
+check completion-stat-reader-eq test "$(complete_line trace-kmem stat --reader=n)" = "--reader=native"
 check completion-sort-keys test "$(complete_line trace-kmem stat -s p)" = "page peak pingpong ptr"
 check completion-sort-after-comma test "$(complete_line trace-kmem stat -s bytes,h)" = "bytes,hit"
 mkdir -p "$WORK/c" && touch "$WORK/c/a.dat" "$WORK/c/b.txt"
