@@ -90,25 +90,30 @@ assert inst["slab"]["events"] == slab, (inst["slab"]["events"], slab)
 assert merged["inputs"] == [top["file"], inst["file"]]
 PY
 
-# ---- compressed files read through an uncompressed copy (trace-cmd
-# convert; big files only, TRACE_KMEM_CONVERT=always forces it): the same
-# report, no copy left behind; without trace-cmd, the file as it is.
+# ---- the libtracecmd reader reads compressed files through an
+# uncompressed copy (trace-cmd convert; big files only,
+# TRACE_KMEM_CONVERT=always forces it): the same report, no copy left
+# behind; without trace-cmd, the file as it is.  (The native reader never
+# converts.)
 mkdir -p "$WORK/tmp"
 for f in "$A" "$P" "$I"; do
 	b=$(basename "$f" .dat)
-	TRACE_KMEM_CONVERT=never "$TK" stat --json="$WORK/$b.n.json" -o "$WORK/$b.n.txt" "$f"
-	TMPDIR=$WORK/tmp TRACE_KMEM_CONVERT=always "$TK" stat --json="$WORK/$b.a.json" -o "$WORK/$b.a.txt" "$f"
+	TRACE_KMEM_CONVERT=never "$TK" stat --reader=libtracecmd --json="$WORK/$b.n.json" -o "$WORK/$b.n.txt" "$f"
+	TMPDIR=$WORK/tmp TRACE_KMEM_CONVERT=always "$TK" stat --reader=libtracecmd --json="$WORK/$b.a.json" -o "$WORK/$b.a.txt" "$f"
 	check "convert-$b-same" cmp -s "$WORK/$b.n.txt" "$WORK/$b.a.txt"
 	check "convert-$b-same-json" cmp -s "$WORK/$b.n.json" "$WORK/$b.a.json"
 done
 check convert-no-copy-left test -z "$(ls -A "$WORK/tmp")"
-TRACE_KMEM_CONVERT=always PATH=/nonexistent "$TK" stat -o "$WORK/nopath.txt" "$A"
+TRACE_KMEM_CONVERT=always PATH=/nonexistent "$TK" stat --reader=libtracecmd -o "$WORK/nopath.txt" "$A"
 check convert-without-trace-cmd cmp -s "$WORK/nopath.txt" "$WORK/$(basename "$A" .dat).n.txt"
 # the converting path really converts: a copy appears while it runs
 TMPDIR=$WORK/tmp TRACE_KMEM_CONVERT=always strace -f -e trace=execve -o "$WORK/strace.log" \
+	"$TK" stat --reader=libtracecmd -o /dev/null "$A" 2>/dev/null
+TMPDIR=$WORK/tmp TRACE_KMEM_CONVERT=always strace -f -e trace=execve -o "$WORK/strace-native.log" \
 	"$TK" stat -o /dev/null "$A" 2>/dev/null
 if command -v strace >/dev/null; then
 	check convert-runs-trace-cmd grep -q 'execve(.*trace-cmd.*"convert"' "$WORK/strace.log"
+	check native-never-converts test "$(grep -c 'execve(' "$WORK/strace-native.log")" -eq 1
 else
 	skip convert-runs-trace-cmd "strace not installed"
 fi
@@ -125,7 +130,8 @@ head -c $(($(stat -c %s "$WORK/v6.dat") - 4096)) "$WORK/v6.dat" >"$WORK/v6-cut.d
 mkdir -p "$WORK/dir.dat"
 bad_input() {
 	local name=$1 file=$2 want=$3 rc
-	timeout 60 "$TK" stat "$file" >"$WORK/bad.out" 2>"$WORK/bad.err"
+	shift 3
+	timeout 60 "$TK" stat "$@" "$file" >"$WORK/bad.out" 2>"$WORK/bad.err"
 	rc=$?
 	if [ "$rc" -ne 2 ]; then
 		fail "bad-input-$name" "exit $rc, want 2: $(head -3 "$WORK/bad.err")"
@@ -142,10 +148,13 @@ bad_input empty "$WORK/empty.dat" "empty file"
 bad_input text "$WORK/text.dat" "not a trace-cmd data file"
 bad_input perf-data "$WORK/perf.data" "perf.data file"
 bad_input directory "$WORK/dir.dat" "directory"
-bad_input truncated-v7 "$WORK/half.dat" "truncated or corrupt"
-bad_input magic-only "$WORK/magic-only.dat" "truncated or corrupt"
+bad_input truncated-v7 "$WORK/half.dat" "past the end of the file"
+bad_input magic-only "$WORK/magic-only.dat" "truncated file header"
+bad_input truncated-v7-libtracecmd "$WORK/half.dat" "truncated or corrupt" --reader=libtracecmd
+bad_input magic-only-libtracecmd "$WORK/magic-only.dat" "truncated or corrupt" --reader=libtracecmd
 if [ -s "$WORK/v6.dat" ]; then
-	bad_input truncated-v6 "$WORK/v6-cut.dat" "truncated or corrupt"
+	bad_input truncated-v6 "$WORK/v6-cut.dat" "ends past the end of the file (truncated?)"
+	bad_input truncated-v6-libtracecmd "$WORK/v6-cut.dat" "truncated or corrupt" --reader=libtracecmd
 else
 	fail bad-input-truncated-v6 "trace-cmd convert --file-version 6 failed"
 fi
@@ -184,6 +193,8 @@ usage_error not-for-stat "\-\-duration does not apply to 'stat'" stat -d 3 "$A"
 usage_error not-for-live "\-\-time does not apply to 'live'" live --time 1,2
 usage_error topology-arg "topology takes no argument" topology foo
 usage_error json-empty "json needs a value" stat --json= "$A"
+usage_error bad-reader "\-\-reader: \"bogus\" is neither native nor libtracecmd" stat --reader=bogus "$A"
+usage_error reader-not-for-live "\-\-reader does not apply to 'live'" live --reader=native
 
 # ---- --help lists every option of lib/'s table; --version.
 "$TK" --help >"$WORK/help.txt"
