@@ -61,7 +61,7 @@ LIBKMEM := $(B)/libkmem.a
 READER_SRC := $(wildcard reader/*.c)
 READER_OBJ := $(READER_SRC:%.c=$(B)/%.o)
 LIBTDAT := $(B)/libtdat.a
-READER_LIBS := -lzstd -lz
+READER_LIBS := $(shell $(PKG_CONFIG) --libs libzstd zlib 2>/dev/null || echo -lzstd -lz)
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
 CLI := $(B)/trace-kmem

@@ -16,6 +16,8 @@ need "command -v python3" python3
 need "pkg-config --exists libtraceevent" libtraceevent-dev
 need "pkg-config --exists libtracefs" libtracefs-dev
 need "pkg-config --exists libtracecmd" libtracecmd-dev
+need "pkg-config --exists libzstd" libzstd-dev
+need "pkg-config --exists zlib" zlib1g-dev
 need "command -v trace-cmd" trace-cmd
 need "test -f /usr/lib/$(gcc -print-multiarch 2>/dev/null)/traceevent/plugins/plugin_kmem.so" libtraceevent1-plugin
 if [ "${1:-}" = check ]; then
