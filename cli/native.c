@@ -86,7 +86,8 @@ static int produce(struct tk_pipe *p, void *arg)
 int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 		  struct tk_progress *progress)
 {
-	struct src src = { .f = f, .buffer = buffer,
+	struct src src = { .f = f,
+			   .buffer = buffer,
 			   .filter = &s->args->filter };
 	const struct tdat_damage *d = &src.damage;
 	int ret;
@@ -97,11 +98,13 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 			src.why[0] ? src.why : "out of memory");
 	if (d->pages || d->chunks) {
 		tk_progress_done(progress);
-		fprintf(stderr, TK_NAME ": %s: damaged data skipped: %llu "
+		fprintf(stderr,
+			TK_NAME
+			": %s: damaged data skipped: %llu "
 			"ring-buffer page%s, %llu compressed chunk%s (the "
-			"first on CPU %d at offset %#llx)\n", s->label,
-			(unsigned long long)d->pages, d->pages == 1 ? "" : "s",
-			(unsigned long long)d->chunks,
+			"first on CPU %d at offset %#llx)\n",
+			s->label, (unsigned long long)d->pages,
+			d->pages == 1 ? "" : "s", (unsigned long long)d->chunks,
 			d->chunks == 1 ? "" : "s", d->first_cpu,
 			(unsigned long long)d->first_offset);
 	}

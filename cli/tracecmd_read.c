@@ -14,8 +14,8 @@ struct src {
 	struct tk_pipe *pipe;
 };
 
-static int one_record(struct tracecmd_input *h, struct tep_record *rec,
-		      int cpu, void *data)
+static int one_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
+		      void *data)
 {
 	struct src *src = data;
 

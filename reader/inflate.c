@@ -70,15 +70,18 @@ int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
 	if (c->bad)
 		return tdat_fail(f, TDAT_BAD, "compressed section truncated");
 	if (size > TDAT_MAX_SECTION)
-		return tdat_fail(f, TDAT_BAD, "compressed section claims "
-				 "%llu bytes", (unsigned long long)size);
+		return tdat_fail(f, TDAT_BAD,
+				 "compressed section claims "
+				 "%llu bytes",
+				 (unsigned long long)size);
 	*buf = malloc(size ? (size_t)size : 1);
 	if (!*buf)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
 	if (tdat_inflate(f, src, (size_t)zsize, *buf, (size_t)size, len)) {
 		free(*buf);
 		*buf = NULL;
-		return tdat_fail(f, TDAT_BAD, "a compressed section does not "
+		return tdat_fail(f, TDAT_BAD,
+				 "a compressed section does not "
 				 "decompress");
 	}
 	return TDAT_OK;

@@ -13,11 +13,11 @@
 #include "tdat.h"
 
 /* Bounds on what a file may make us allocate. */
-#define TDAT_MAX_SECTION (256ULL << 20)	/* one metadata section */
+#define TDAT_MAX_SECTION (256ULL << 20) /* one metadata section */
 #define TDAT_MAX_CHUNK (64U << 20)	/* one decompressed data chunk */
 #define TDAT_MAX_CPUS 8192
 #define TDAT_MAX_BUFFERS 1024
-#define TDAT_MIN_PAGE 64		/* smaller ring-buffer pages are lies */
+#define TDAT_MIN_PAGE 64 /* smaller ring-buffer pages are lies */
 #define TDAT_MAX_PAGE (1U << 24)
 
 /* A window of bytes read with bounds checks; @bad sticks. */
@@ -39,8 +39,7 @@ static inline uint64_t tdat_num(const uint8_t *p, int n, bool big)
 	return v;
 }
 
-static inline void tc_init(struct tcur *c, const void *p, size_t len,
-			   bool big)
+static inline void tc_init(struct tcur *c, const void *p, size_t len, bool big)
 {
 	c->p = p;
 	c->len = len;
@@ -75,15 +74,15 @@ enum tdat_compress { TDAT_Z_NONE, TDAT_Z_ZSTD, TDAT_Z_ZLIB };
 
 /* One CPU's data in a buffer. */
 struct tdat_cpu {
-	int cpu;		/* its id, and its index in the buffer */
-	uint64_t offset;	/* in the file */
-	uint64_t size;		/* bytes in the file (compressed: chunks) */
+	int cpu;	 /* its id, and its index in the buffer */
+	uint64_t offset; /* in the file */
+	uint64_t size;	 /* bytes in the file (compressed: chunks) */
 };
 
 struct tdat_buffer {
 	char *name;		/* "" for the top buffer */
 	uint64_t offset;	/* v7: its section; v6: its options */
-	unsigned int page_size;	/* ring-buffer page */
+	unsigned int page_size; /* ring-buffer page */
 	bool compressed;	/* chunked per-CPU data */
 	int nr_cpus;		/* max CPU id + 1 */
 	struct tdat_cpu *cpus;	/* nr_cpus entries, by id */
@@ -93,18 +92,18 @@ struct tdat_buffer {
 struct tdat_kallsyms;
 
 struct tdat_file {
-	const uint8_t *map;	/* the whole file */
+	const uint8_t *map; /* the whole file */
 	size_t size;
-	size_t map_len;		/* mapped, with a zero page after */
-	bool owned;		/* map is ours to unmap */
+	size_t map_len; /* mapped, with a zero page after */
+	bool owned;	/* map is ours to unmap */
 	int version;
 	bool big;
 	int long_size;		/* the file header's */
 	int kbuf_long;		/* the header page's commit size */
-	unsigned int page_size;	/* the recording machine's */
+	unsigned int page_size; /* the recording machine's */
 	enum tdat_compress compress;
-	void *zctx;		/* ZSTD_DCtx */
-	int cpus;		/* CPU count of the machine */
+	void *zctx; /* ZSTD_DCtx */
+	int cpus;   /* CPU count of the machine */
 	/* timestamps as libtracecmd corrects them */
 	long long ts_offset;
 	unsigned int tsc_mult, tsc_shift;
@@ -112,7 +111,7 @@ struct tdat_file {
 	struct tep_handle *tep;
 	tdat_want_fn want;
 	struct tdat_kallsyms *ksyms;
-	struct tdat_buffer *buffers;	/* [0] is the top buffer */
+	struct tdat_buffer *buffers; /* [0] is the top buffer */
 	int nr_buffers;
 	/* set while reading the headers */
 	const char *unsupported;

@@ -22,9 +22,9 @@ struct stream {
 	const struct tdat_cpu *cpu;
 	/* the bytes of the pages: the file, or the current chunk */
 	const uint8_t *bytes;
-	uint64_t len;		/* of @bytes */
-	uint64_t pos;		/* of the current page in @bytes */
-	uint64_t base;		/* record offset of @bytes[0] */
+	uint64_t len;  /* of @bytes */
+	uint64_t pos;  /* of the current page in @bytes */
+	uint64_t base; /* record offset of @bytes[0] */
 	/* compressed: the chunks still to read */
 	struct tcur chunks;
 	uint64_t nchunks;
@@ -32,8 +32,8 @@ struct stream {
 	size_t zcap;
 	struct rb_page pg;
 	bool page_open;
-	uintptr_t dropped;	/* mapped file bytes below this are dropped */
-	struct tep_record rec;	/* the next record, valid when @have */
+	uintptr_t dropped;     /* mapped file bytes below this are dropped */
+	struct tep_record rec; /* the next record, valid when @have */
 	bool have;
 };
 
@@ -93,7 +93,7 @@ static bool next_chunk(struct iter *it, struct stream *s)
 		if (tdat_inflate(it->f, src, (size_t)zsize, s->zbuf,
 				 (size_t)size, &out)) {
 			damaged(it, s, s->base, true);
-			s->len = size;	/* its pages still take their room */
+			s->len = size; /* its pages still take their room */
 			continue;
 		}
 		/* the size is rounded up to whole pages: the rest is empty */
@@ -168,8 +168,9 @@ static bool advance(struct iter *it, struct stream *s)
 		if (ret > 0)
 			break;
 		if (ret < 0)
-			damaged(it, s, s->base + s->pos + s->pg.hdr +
-				s->pg.next, false);
+			damaged(it, s,
+				s->base + s->pos + s->pg.hdr + s->pg.next,
+				false);
 		s->page_open = false;
 		s->pos += it->b->page_size;
 		drop_behind(it, s);

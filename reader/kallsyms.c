@@ -22,18 +22,18 @@
 
 struct ksym {
 	uint64_t addr;
-	uint32_t line;		/* the line's number, for the order */
-	uint32_t name;		/* offset of the name in the text */
-	char *copy;		/* the name, once asked for */
+	uint32_t line; /* the line's number, for the order */
+	uint32_t name; /* offset of the name in the text */
+	char *copy;    /* the name, once asked for */
 };
 
 struct tdat_kallsyms {
 	const char *text;
 	size_t len;
-	uint8_t *owned;		/* the text, when decompressed */
-	pthread_mutex_t lock;	/* the index may be built on another thread */
+	uint8_t *owned;	      /* the text, when decompressed */
+	pthread_mutex_t lock; /* the index may be built on another thread */
 	bool indexed;
-	struct ksym *syms;	/* count + 1: a sentinel of address 0 */
+	struct ksym *syms; /* count + 1: a sentinel of address 0 */
 	size_t count;
 };
 
@@ -50,8 +50,8 @@ static int hexval(int ch)
  * fields set, 0 when the line is not of that simple shape (then
  * slow_line() decides, as sscanf would).
  */
-static int fast_line(const char *s, const char *end, uint64_t *addr,
-		     char *type, const char **name)
+static int fast_line(const char *s, const char *end, uint64_t *addr, char *type,
+		     const char **name)
 {
 	uint64_t v = 0;
 	int n = 0, d;
@@ -76,8 +76,8 @@ static int fast_line(const char *s, const char *end, uint64_t *addr,
  * tep_parse_kallsyms() uses.  Return 1 for a symbol line, -1 for a
  * line that does not parse (the table ends there).
  */
-static int slow_line(const char *s, const char *end, uint64_t *addr,
-		     char *type, const char **name)
+static int slow_line(const char *s, const char *end, uint64_t *addr, char *type,
+		     const char **name)
 {
 	char buf[512], *line = buf;
 	size_t len = (size_t)(end - s);
@@ -157,7 +157,7 @@ static int build(struct tdat_kallsyms *k)
 		if (!eol)
 			eol = end;
 		if (eol == s)
-			continue;	/* strtok_r skips empty lines */
+			continue; /* strtok_r skips empty lines */
 		ok = fast_line(s, eol, &addr, &type, &name);
 		if (!ok && slow_line(s, eol, &addr, &type, &name) < 0)
 			break;

@@ -92,15 +92,18 @@ static int buffer_cpus(struct tdat_file *f, struct tdat_buffer *b,
 	size_t start = c->pos;
 
 	if (c->bad || n > TDAT_MAX_CPUS || n * 20 > c->len - c->pos)
-		return tdat_fail(f, TDAT_BAD, "BUFFER option: %llu CPUs do "
+		return tdat_fail(f, TDAT_BAD,
+				 "BUFFER option: %llu CPUs do "
 				 "not fit in the option",
 				 (unsigned long long)n);
 	for (i = 0; i < n; i++) {
 		uint64_t id = tc_num(c, 4);
 
 		if (id >= TDAT_MAX_CPUS)
-			return tdat_fail(f, TDAT_BAD, "BUFFER option: CPU id "
-					 "%llu", (unsigned long long)id);
+			return tdat_fail(f, TDAT_BAD,
+					 "BUFFER option: CPU id "
+					 "%llu",
+					 (unsigned long long)id);
 		if ((int)id > max)
 			max = (int)id;
 		tc_take(c, 16);
@@ -120,8 +123,10 @@ static int buffer_cpus(struct tdat_file *f, struct tdat_buffer *b,
 		uint64_t off = tc_num(c, 8), size = tc_num(c, 8);
 
 		if (tab[id].size)
-			return tdat_fail(f, TDAT_BAD, "BUFFER option: CPU %d "
-					 "given twice", id);
+			return tdat_fail(f, TDAT_BAD,
+					 "BUFFER option: CPU %d "
+					 "given twice",
+					 id);
 		tab[id].offset = off;
 		tab[id].size = size;
 	}
@@ -134,24 +139,29 @@ static int section_header(struct tdat_file *f, uint64_t off, int id,
 	uint64_t sid, flags;
 
 	if (off > f->size)
-		return tdat_fail(f, TDAT_BAD, "section %d at offset %llu is "
-				 "past the end of the file", id,
-				 (unsigned long long)off);
+		return tdat_fail(f, TDAT_BAD,
+				 "section %d at offset %llu is "
+				 "past the end of the file",
+				 id, (unsigned long long)off);
 	tc_init(c, f->map + off, f->size - off, f->big);
 	sid = tc_num(c, 2);
 	flags = tc_num(c, 2);
-	tc_take(c, 4 + 8);	/* description, size */
+	tc_take(c, 4 + 8); /* description, size */
 	if (c->bad)
 		return tdat_fail(f, TDAT_BAD, "section %d header truncated",
 				 id);
 	if ((int)sid != id)
-		return tdat_fail(f, TDAT_BAD, "section at offset %llu has id "
-				 "%llu, expected %d", (unsigned long long)off,
+		return tdat_fail(f, TDAT_BAD,
+				 "section at offset %llu has id "
+				 "%llu, expected %d",
+				 (unsigned long long)off,
 				 (unsigned long long)sid, id);
 	*compressed = flags & SEC_FL_COMPRESS;
 	if (*compressed && f->compress == TDAT_Z_NONE)
-		return tdat_fail(f, TDAT_BAD, "section %d is compressed in a "
-				 "file without compression", id);
+		return tdat_fail(f, TDAT_BAD,
+				 "section %d is compressed in a "
+				 "file without compression",
+				 id);
 	return TDAT_OK;
 }
 
@@ -164,22 +174,24 @@ static int v7_buffer(struct tdat_file *f, struct tcur *c)
 	bool z;
 	int ret;
 
-	tc_string(c);	/* clock */
+	tc_string(c); /* clock */
 	if (c->bad)
 		return tdat_fail(f, TDAT_BAD, "BUFFER option truncated");
 	b = add_buffer(f, name);
 	if (!b)
-		return tdat_fail(f, TDAT_BAD, "too many buffers, or out of "
+		return tdat_fail(f, TDAT_BAD,
+				 "too many buffers, or out of "
 				 "memory");
 	b->offset = off;
 	b->page_size = (unsigned int)tc_num(c, 4);
 	/* libtracecmd reads the top buffer in pages of the file header's
 	 * size, an instance in its own */
 	if (c->bad || b->page_size < TDAT_MIN_PAGE ||
-	    b->page_size > TDAT_MAX_PAGE ||
-	    (b->page_size & (b->page_size - 1)))
-		return tdat_fail(f, TDAT_BAD, "BUFFER option: ring-buffer "
-				 "page size %u", b->page_size);
+	    b->page_size > TDAT_MAX_PAGE || (b->page_size & (b->page_size - 1)))
+		return tdat_fail(f, TDAT_BAD,
+				 "BUFFER option: ring-buffer "
+				 "page size %u",
+				 b->page_size);
 	if (!*name)
 		b->page_size = f->page_size;
 	ret = buffer_cpus(f, b, c);
@@ -204,8 +216,8 @@ static void ts_option(struct tdat_file *f, const uint8_t *p, uint64_t size,
 }
 
 /* One option; *done set at DONE with the next options offset. */
-static int option(struct tdat_file *f, int id, const uint8_t *p,
-		  uint64_t size, struct sections *s, uint64_t *next)
+static int option(struct tdat_file *f, int id, const uint8_t *p, uint64_t size,
+		  struct sections *s, uint64_t *next)
 {
 	struct tcur c;
 
@@ -219,8 +231,10 @@ static int option(struct tdat_file *f, int id, const uint8_t *p,
 		break;
 	case OPT_CPUCOUNT:
 		if (size < 4)
-			return tdat_fail(f, TDAT_BAD, "CPUCOUNT option of %llu "
-					 "bytes", (unsigned long long)size);
+			return tdat_fail(f, TDAT_BAD,
+					 "CPUCOUNT option of %llu "
+					 "bytes",
+					 (unsigned long long)size);
 		f->cpus = (int)tc_num(&c, 4);
 		if (f->cpus < 0 || f->cpus > TDAT_MAX_CPUS)
 			return tdat_fail(f, TDAT_BAD, "CPU count %d", f->cpus);
@@ -255,8 +269,10 @@ static int option(struct tdat_file *f, int id, const uint8_t *p,
 		break;
 	case OPT_DONE:
 		if (size < 8)
-			return tdat_fail(f, TDAT_BAD, "DONE option of %llu "
-					 "bytes", (unsigned long long)size);
+			return tdat_fail(f, TDAT_BAD,
+					 "DONE option of %llu "
+					 "bytes",
+					 (unsigned long long)size);
 		if (next)
 			*next = tc_num(&c, 8);
 		break;
@@ -299,7 +315,8 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
 		const uint8_t *p = tc_take(&c, size);
 
 		if (c.bad) {
-			ret = tdat_fail(f, TDAT_BAD, "options section at "
+			ret = tdat_fail(f, TDAT_BAD,
+					"options section at "
 					"offset %llu truncated",
 					(unsigned long long)off);
 			break;
@@ -347,7 +364,7 @@ static int v7_section(struct tdat_file *f, const struct sections *s, int id,
 		tc_init(&c, zbuf, len, f->big);
 	}
 	if (id == OPT_KALLSYMS)
-		return kallsyms_part(f, &c, zbuf);	/* keeps zbuf */
+		return kallsyms_part(f, &c, zbuf); /* keeps zbuf */
 	ret = fn(f, &c);
 	free(zbuf);
 	return ret;
@@ -397,7 +414,8 @@ int tdat_read_v7(struct tdat_file *f, struct tcur *c)
 		return tdat_fail(f, TDAT_BAD, "truncated file header");
 	while (off) {
 		if (++n > MAX_OPTION_SECTIONS)
-			return tdat_fail(f, TDAT_BAD, "more than %d options "
+			return tdat_fail(f, TDAT_BAD,
+					 "more than %d options "
 					 "sections (a loop?)",
 					 MAX_OPTION_SECTIONS);
 		ret = v7_options(f, off, &s, &next);
@@ -435,9 +453,10 @@ static int v6_flyrecord(struct tdat_file *f, struct tcur *c,
 		return TDAT_OK;
 	}
 	if (memcmp(tag, "flyrecord", 10))
-		return tdat_fail(f, TDAT_BAD, "no \"flyrecord\" where the CPU "
-				 "data should start%s", *b->name ?
-				 " (buffer instance)" : "");
+		return tdat_fail(f, TDAT_BAD,
+				 "no \"flyrecord\" where the CPU "
+				 "data should start%s",
+				 *b->name ? " (buffer instance)" : "");
 	if ((uint64_t)f->cpus * 16 > c->len - c->pos)
 		return tdat_fail(f, TDAT_BAD, "CPU data table truncated");
 	b->nr_cpus = f->cpus;
@@ -471,7 +490,8 @@ static int v6_options(struct tdat_file *f, struct tcur *c,
 		size = tc_num(c, 4);
 		p = tc_take(c, size);
 		if (c->bad)
-			return tdat_fail(f, TDAT_BAD, "option %d truncated", id);
+			return tdat_fail(f, TDAT_BAD, "option %d truncated",
+					 id);
 		if (id == OPT_BUFFER) {
 			struct tcur oc;
 			struct v6_inst *n;
@@ -485,7 +505,8 @@ static int v6_options(struct tdat_file *f, struct tcur *c,
 			n[*ninst].off = tc_num(&oc, 8);
 			name = tc_string(&oc);
 			if (oc.bad || *ninst >= TDAT_MAX_BUFFERS)
-				return tdat_fail(f, TDAT_BAD, "BUFFER option "
+				return tdat_fail(f, TDAT_BAD,
+						 "BUFFER option "
 						 "truncated");
 			n[*ninst].name = strdup(name);
 			if (!n[*ninst].name)
@@ -509,7 +530,8 @@ static int v6_instances(struct tdat_file *f, struct v6_inst *inst, int n)
 		if (!b)
 			return tdat_fail(f, TDAT_BAD, "out of memory");
 		if (inst[i].off > f->size)
-			return tdat_fail(f, TDAT_BAD, "instance %s: offset "
+			return tdat_fail(f, TDAT_BAD,
+					 "instance %s: offset "
 					 "past the end of the file",
 					 inst[i].name);
 		tc_init(&c, f->map + inst[i].off, f->size - inst[i].off,

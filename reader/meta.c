@@ -32,7 +32,8 @@ int tdat_header_info(struct tdat_file *f, struct tcur *c)
 	int ret;
 
 	if (!tag || memcmp(tag, "header_page", 12))
-		return tdat_fail(f, TDAT_BAD, "no \"header_page\" where the "
+		return tdat_fail(f, TDAT_BAD,
+				 "no \"header_page\" where the "
 				 "header page format should be");
 	p = sized(c, 8, &size);
 	if (!p)
@@ -46,24 +47,26 @@ int tdat_header_info(struct tdat_file *f, struct tcur *c)
 				    f->long_size);
 	free(copy);
 	if (ret)
-		return tdat_fail(f, TDAT_BAD, "cannot parse the header page "
+		return tdat_fail(f, TDAT_BAD,
+				 "cannot parse the header page "
 				 "format");
 	tag = tc_take(c, 13);
 	if (!tag || memcmp(tag, "header_event", 13) || !sized(c, 8, &size))
-		return tdat_fail(f, TDAT_BAD, "no \"header_event\" after the "
+		return tdat_fail(f, TDAT_BAD,
+				 "no \"header_event\" after the "
 				 "header page format");
 	f->kbuf_long = tep_get_header_page_size(f->tep) == 8 ? 8 : 4;
 	if (tep_is_old_format(f->tep))
 		f->unsupported = "the ring buffer of Linux 2.6.30 and older";
 	else if (tep_get_header_timestamp_size(f->tep) != 8)
-		return tdat_fail(f, TDAT_BAD, "the header page's timestamp is "
+		return tdat_fail(f, TDAT_BAD,
+				 "the header page's timestamp is "
 				 "not 8 bytes");
 	return TDAT_OK;
 }
 
 /* The name in a format text's first line, "name: NAME". */
-static bool format_name(const uint8_t *p, uint64_t size, char *name,
-			size_t len)
+static bool format_name(const uint8_t *p, uint64_t size, char *name, size_t len)
 {
 	size_t i = 5, n = 0;
 
@@ -133,13 +136,15 @@ int tdat_event_formats(struct tdat_file *f, struct tcur *c)
 	int ret = TDAT_OK;
 
 	if (c->bad || systems > c->len - c->pos)
-		return tdat_fail(f, TDAT_BAD, "event systems: count past the "
+		return tdat_fail(f, TDAT_BAD,
+				 "event systems: count past the "
 				 "end");
 	for (i = 0; i < systems && !ret; i++) {
 		const char *system = tc_string(c);
 
 		if (!system)
-			return tdat_fail(f, TDAT_BAD, "event formats truncated");
+			return tdat_fail(f, TDAT_BAD,
+					 "event formats truncated");
 		ret = formats(f, c, system, "event formats");
 	}
 	return ret;

@@ -19,8 +19,8 @@
 
 #include "internal.h"
 
-static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
-				   'i', 'n', 'g' };
+static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r',
+				   'a',	 'c',  'i',  'n', 'g' };
 
 /**
  * tdat_fail - say why the file cannot be read here
@@ -73,7 +73,8 @@ static int read_header(struct tdat_file *f, struct tcur *c)
 	const uint8_t *b;
 
 	if (!m || memcmp(m, magic, sizeof(magic)))
-		return tdat_fail(f, TDAT_BAD, "not a trace-cmd data file "
+		return tdat_fail(f, TDAT_BAD,
+				 "not a trace-cmd data file "
 				 "(bad magic)");
 	version = tc_string(c);
 	if (!version || strlen(version) > 8)
@@ -89,8 +90,10 @@ static int read_header(struct tdat_file *f, struct tcur *c)
 	if (!b)
 		return tdat_fail(f, TDAT_BAD, "truncated file header");
 	if (b[0] > 1)
-		return tdat_fail(f, TDAT_BAD, "endianness byte %u is neither "
-				 "0 nor 1", b[0]);
+		return tdat_fail(f, TDAT_BAD,
+				 "endianness byte %u is neither "
+				 "0 nor 1",
+				 b[0]);
 	f->big = b[0];
 	c->big = f->big;
 	f->long_size = b[1];
@@ -102,9 +105,10 @@ static int read_header(struct tdat_file *f, struct tcur *c)
 		return tdat_fail(f, TDAT_BAD, "truncated file header");
 	if (f->page_size < TDAT_MIN_PAGE || f->page_size > TDAT_MAX_PAGE ||
 	    (f->page_size & (f->page_size - 1)))
-		return tdat_fail(f, TDAT_BAD, "page size %u is not a power of "
-				 "two from %d to %u", f->page_size,
-				 TDAT_MIN_PAGE, TDAT_MAX_PAGE);
+		return tdat_fail(f, TDAT_BAD,
+				 "page size %u is not a power of "
+				 "two from %d to %u",
+				 f->page_size, TDAT_MIN_PAGE, TDAT_MAX_PAGE);
 	return TDAT_OK;
 }
 
@@ -114,7 +118,8 @@ static struct tep_handle *new_tep(const struct tdat_file *f)
 
 	if (!tep)
 		return NULL;
-	tep_set_file_bigendian(tep, f->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_file_bigendian(tep,
+			       f->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	tep_set_local_bigendian(tep, TEP_BIG_ENDIAN);
 #else
@@ -131,7 +136,8 @@ static int check_buffers(struct tdat_file *f)
 	int b, i;
 
 	if (!f->nr_buffers)
-		return tdat_fail(f, TDAT_BAD, "no trace data (no flyrecord "
+		return tdat_fail(f, TDAT_BAD,
+				 "no trace data (no flyrecord "
 				 "buffer)");
 	for (b = 0; b < f->nr_buffers; b++) {
 		struct tdat_buffer *buf = &f->buffers[b];
@@ -144,12 +150,13 @@ static int check_buffers(struct tdat_file *f)
 				continue;
 			if (cpu->offset > f->size ||
 			    cpu->size > f->size - cpu->offset)
-				return tdat_fail(f, TDAT_BAD, "CPU %d data of "
+				return tdat_fail(f, TDAT_BAD,
+						 "CPU %d data of "
 						 "%s%s ends past the end of "
 						 "the file (truncated?)",
 						 cpu->cpu,
-						 *buf->name ? "instance " :
-						 "the top buffer",
+						 *buf->name ? "instance "
+							    : "the top buffer",
 						 buf->name);
 			buf->bytes += cpu->size;
 		}

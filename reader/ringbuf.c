@@ -12,7 +12,7 @@
 #define TS_MSB (0xf8ULL << 56)
 
 enum {
-	TYPE_DATA_LEN = 0,	/* length in the next word */
+	TYPE_DATA_LEN = 0, /* length in the next word */
 	TYPE_PADDING = 29,
 	TYPE_TIME_EXTEND = 30,
 	TYPE_TIME_STAMP = 31,
@@ -57,8 +57,8 @@ int rb_page_load(struct rb_page *pg, const uint8_t *page, uint32_t avail,
 			return -1;
 		} else {
 			/* kbuffer hands the count over as an int */
-			pg->lost = (int)tdat_num(pg->data + pg->size,
-						 long_size, big);
+			pg->lost = (int)tdat_num(pg->data + pg->size, long_size,
+						 big);
 		}
 	}
 	return 0;
@@ -80,6 +80,7 @@ static uint32_t word(const struct rb_page *pg, uint32_t at)
 int rb_page_next(struct rb_page *pg, struct rb_record *rec)
 {
 	uint32_t curr, x, type, delta, index;
+	uint64_t end;
 	int64_t len;
 
 	for (;;) {
@@ -106,9 +107,8 @@ int rb_page_next(struct rb_page *pg, struct rb_record *rec)
 			if (len < 0)
 				return -1;
 			pg->ts += delta;
-			pg->next = (uint32_t)((uint64_t)curr + 4 + (uint64_t)len >
-					      pg->size ? pg->size :
-					      curr + 4 + (uint32_t)len);
+			end = (uint64_t)curr + 4 + (uint64_t)len;
+			pg->next = end > pg->size ? pg->size : (uint32_t)end;
 			continue;
 		case TYPE_TIME_EXTEND:
 			pg->ts += ((uint64_t)word(pg, curr + 4) << TS_SHIFT) +
@@ -117,7 +117,8 @@ int rb_page_next(struct rb_page *pg, struct rb_record *rec)
 			continue;
 		case TYPE_TIME_STAMP:
 			pg->ts = (((uint64_t)word(pg, curr + 4) << TS_SHIFT) +
-				  delta) | (pg->ts & TS_MSB);
+				  delta) |
+				 (pg->ts & TS_MSB);
 			pg->next = curr + 8;
 			continue;
 		case TYPE_DATA_LEN:

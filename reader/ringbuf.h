@@ -18,20 +18,20 @@
 #include <stdint.h>
 
 struct rb_page {
-	const uint8_t *data;	/* the first event */
-	uint32_t size;		/* committed bytes from @data */
-	uint32_t next;		/* where the next event starts */
-	uint32_t hdr;		/* page header bytes: 16, or 12 (4-byte long) */
-	uint64_t ts;		/* the running timestamp */
-	int lost;		/* missed events before the page, -1: unknown */
+	const uint8_t *data; /* the first event */
+	uint32_t size;	     /* committed bytes from @data */
+	uint32_t next;	     /* where the next event starts */
+	uint32_t hdr;	     /* page header bytes: 16, or 12 (4-byte long) */
+	uint64_t ts;	     /* the running timestamp */
+	int lost;	     /* missed events before the page, -1: unknown */
 	bool big;
 };
 
 struct rb_record {
 	const uint8_t *data;
 	uint32_t size;
-	uint32_t offset;	/* of its header, from the page start */
-	uint64_t ts;		/* raw, before the file's corrections */
+	uint32_t offset; /* of its header, from the page start */
+	uint64_t ts;	 /* raw, before the file's corrections */
 	int missed;
 };
 

@@ -27,8 +27,8 @@ struct tdat_file;
 
 /* tdat_open() results */
 #define TDAT_OK 0
-#define TDAT_BAD (-1)		/* damaged or not a trace.dat: say why */
-#define TDAT_UNSUPPORTED 1	/* valid, but for libtracecmd: say why */
+#define TDAT_BAD (-1)	   /* damaged or not a trace.dat: say why */
+#define TDAT_UNSUPPORTED 1 /* valid, but for libtracecmd: say why */
 
 #define TDAT_WHY_LEN 256
 
@@ -40,10 +40,10 @@ typedef int (*tdat_record_fn)(void *priv, struct tep_record *rec);
 
 /* Ring-buffer pages that could not be trusted, per buffer read. */
 struct tdat_damage {
-	uint64_t pages;		/* pages (or their rest) skipped */
-	uint64_t chunks;	/* compressed chunks that did not inflate */
-	int first_cpu;		/* where the first one was */
-	uint64_t first_offset;	/* its offset, as records count them */
+	uint64_t pages;	       /* pages (or their rest) skipped */
+	uint64_t chunks;       /* compressed chunks that did not inflate */
+	int first_cpu;	       /* where the first one was */
+	uint64_t first_offset; /* its offset, as records count them */
 };
 
 int tdat_open(const char *path, tdat_want_fn want, struct tdat_file **out,

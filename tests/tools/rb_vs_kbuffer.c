@@ -14,9 +14,9 @@
 #include "internal.h"
 #include "ringbuf.h"
 
-static int check_page(struct kbuffer *kb, const uint8_t *page,
-		      unsigned int ps, const struct tdat_file *f,
-		      unsigned long long *recs, char *why, size_t len)
+static int check_page(struct kbuffer *kb, const uint8_t *page, unsigned int ps,
+		      const struct tdat_file *f, unsigned long long *recs,
+		      char *why, size_t len)
 {
 	uint8_t *copy = calloc(1, ps + 16);
 	struct rb_page pg;
@@ -53,7 +53,8 @@ static int check_page(struct kbuffer *kb, const uint8_t *page,
 		    (int)r.size != kbuffer_event_size(kb) ||
 		    (int)r.offset != kbuffer_curr_offset(kb) || r.ts != ts ||
 		    r.missed != kbuffer_missed_events(kb)) {
-			snprintf(why, len, "record at %u: kbuffer %d+%d ts %llu "
+			snprintf(why, len,
+				 "record at %u: kbuffer %d+%d ts %llu "
 				 "missed %d, reader %u+%u ts %llu missed %d",
 				 r.offset, kbuffer_curr_offset(kb),
 				 kbuffer_event_size(kb), ts,
@@ -89,9 +90,9 @@ static int check_file(const char *path)
 			tdat_close(f);
 			return 1;
 		}
-		kb = kbuffer_alloc(f->kbuf_long == 8 ? KBUFFER_LSIZE_8 :
-				   KBUFFER_LSIZE_4, f->big ? KBUFFER_ENDIAN_BIG :
-				   KBUFFER_ENDIAN_LITTLE);
+		kb = kbuffer_alloc(
+			f->kbuf_long == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+			f->big ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 		for (i = 0; i < buf->nr_cpus && !bad; i++) {
 			const struct tdat_cpu *c = &buf->cpus[i];
 			uint64_t off;

@@ -15,7 +15,7 @@
 
 struct pagebuf {
 	uint8_t b[4096];
-	uint32_t len;		/* bytes of events written */
+	uint32_t len; /* bytes of events written */
 	int long_size;
 	bool big;
 };
@@ -91,18 +91,18 @@ static void test_event_types(void)
 	for (l = 0; l < 2; l++) {
 		for (big = 0; big < 2; big++) {
 			start(&p, longs[l], big, 1000);
-			data(&p, 5, 2, 0xaa);		/* ts 1005 */
-			word(&p, 30, 3);		/* extend 1 << 27 + 3 */
+			data(&p, 5, 2, 0xaa); /* ts 1005 */
+			word(&p, 30, 3);      /* extend 1 << 27 + 3 */
 			u32(&p, 1);
-			data(&p, 7, 1, 0xbb);		/* + 7 */
+			data(&p, 7, 1, 0xbb); /* + 7 */
 			/* padding: its length counts from the length
 			 * word (the kernel's array[0]) */
 			word(&p, 29, 0);
 			u32(&p, 12);
 			memset(p.b + hdr(&p) + p.len, 0, 8);
 			p.len += 8;
-			data(&p, 0, 40, 0xcc);		/* length word */
-			word(&p, 31, 5);		/* absolute: 2 << 27 | 5 */
+			data(&p, 0, 40, 0xcc); /* length word */
+			word(&p, 31, 5);       /* absolute: 2 << 27 | 5 */
 			u32(&p, 2);
 			data(&p, 1, 3, 0xdd);
 			commit(&p, 0);
