@@ -10,16 +10,24 @@
 #include "session.h"
 #include "tep_names.h"
 
-/* Which events are ours: event id -> slot, filled once per input. */
+/*
+ * Which events are ours: event id -> slot, filled once per input.  Only
+ * our events' ids are mapped; densely when the largest is below
+ * TK_DENSE_IDS (always, for the 2-byte common_type of every kernel so
+ * far), else in a hash, so that no id in a file sizes an allocation.
+ */
+#define TK_DENSE_IDS 65536
+
 static int map_events(struct tk_session *s)
 {
 	struct tep_event **evs = tep_list_events(s->tep, TEP_EVENT_SORT_ID);
 	int i, slot, max = -1;
 
 	for (i = 0; evs && evs[i]; i++)
-		if (evs[i]->id > max)
+		if (evs[i]->id >= 0 &&
+		    kmem_slot_by_name(evs[i]->system, evs[i]->name) >= 0 &&
+		    evs[i]->id > max)
 			max = evs[i]->id;
-	s->nr_ids = max + 1;
 	if (evs && evs[0]) {
 		const struct tep_format_field *t =
 			tep_find_common_field(evs[0], "common_type");
@@ -27,18 +35,38 @@ static int map_events(struct tk_session *s)
 		if (t)
 			s->type_end = (unsigned int)(t->offset + t->size);
 	}
-	s->slot_of = malloc(s->nr_ids ? (size_t)s->nr_ids : 1);
-	if (!s->slot_of)
+	if (max < TK_DENSE_IDS) {
+		s->nr_ids = max + 1;
+		s->slot_of = malloc(s->nr_ids ? (size_t)s->nr_ids : 1);
+		if (!s->slot_of)
+			return -1;
+		memset(s->slot_of, -1, s->nr_ids ? (size_t)s->nr_ids : 1);
+	} else if (u64_index_init(&s->id_ix, 16)) {
 		return -1;
-	memset(s->slot_of, -1, s->nr_ids ? (size_t)s->nr_ids : 1);
+	}
 	for (i = 0; evs && evs[i]; i++) {
 		slot = kmem_slot_by_name(evs[i]->system, evs[i]->name);
 		if (slot < 0 || evs[i]->id < 0)
 			continue;
 		kmem_fields_init(&s->fields[slot], evs[i], slot);
-		s->slot_of[evs[i]->id] = (int8_t)slot;
+		if (s->slot_of)
+			s->slot_of[evs[i]->id] = (int8_t)slot;
+		else if (u64_index_insert(&s->id_ix, (uint64_t)evs[i]->id,
+					  (uint32_t)slot))
+			return -1;
 	}
 	return 0;
+}
+
+/* The slot of event @id, or -1. */
+static int slot_of(const struct tk_session *s, int id)
+{
+	uint32_t v;
+
+	if (s->slot_of)
+		return id >= 0 && id < s->nr_ids ? s->slot_of[id] : -1;
+	v = u64_index_find(&s->id_ix, (uint64_t)(unsigned int)id);
+	return v == U64_INDEX_NONE ? -1 : (int)v;
 }
 
 /**
@@ -125,10 +153,12 @@ void tk_session_record(struct tk_session *s, struct tep_record *rec)
 		return;
 	if (rec->missed_events)
 		kmem_agg_missed(&s->agg, rec->missed_events);
-	if (!s->type_end || rec->size < 0 || (unsigned int)rec->size < s->type_end)
-		return;		/* too short to say its event */
+	if (!s->type_end || rec->size < 0 ||
+	    (unsigned int)rec->size < s->type_end)
+		return; /* too short to say its event */
 	id = tep_data_type(s->tep, rec);
-	if (id < 0 || id >= s->nr_ids || (slot = s->slot_of[id]) < 0)
+	slot = slot_of(s, id);
+	if (slot < 0)
 		return;
 	if (kmem_decode(&s->fields[slot], rec, &ev)) {
 		s->agg.undecodable++;
@@ -165,6 +195,8 @@ void tk_session_release(struct tk_session *s)
 	kmem_agg_release(&s->agg);
 	if (s->args && s->args->filter.comm)
 		u64_index_free(&s->comm_ix);
+	if (!s->slot_of && s->id_ix.slots)
+		u64_index_free(&s->id_ix);
 	free(s->slot_of);
 	s->slot_of = NULL;
 }

@@ -27,6 +27,7 @@ struct tk_session {
 	struct kmem_fields fields[KMEM_NR_SLOTS];
 	int8_t *slot_of;		/* event id -> slot, -1: not ours */
 	int nr_ids;
+	struct u64_index id_ix;		/* ... when the ids are too large */
 	unsigned int type_end;		/* common_type's end in a record */
 	struct u64_index comm_ix;	/* --comm: pid -> 1 match, 2 not */
 	uint64_t records;		/* records read */
