@@ -41,6 +41,10 @@ void tk_fault_guard(const char *file)
 		fault_len = strlen(fault_msg);
 		sa.sa_handler = on_fault;
 	}
+	/* SIGFPE: a page size of 0 divides by zero in libtracecmd;
+	 * SIGABRT: glibc's double-free check inside it */
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
 }

@@ -2,8 +2,9 @@
 /*
  * A last line of defence around libtracecmd: some damaged files make
  * it fault (libtracecmd 3.1.6 crashes in its own cleanup after finding
- * a truncated v6 file).  While a file is being read, SIGSEGV and SIGBUS
- * print one line naming it and exit with status 2.
+ * a truncated v6 file, divides by a page size of 0, frees twice).
+ * While a file is being read, SIGSEGV, SIGBUS, SIGFPE and SIGABRT print
+ * one line naming it and exit with status 2.
  */
 #ifndef TRACE_KMEM_FAULT_H
 #define TRACE_KMEM_FAULT_H

@@ -155,6 +155,11 @@ bad_input magic-only-libtracecmd "$WORK/magic-only.dat" "truncated or corrupt" -
 if [ -s "$WORK/v6.dat" ]; then
 	bad_input truncated-v6 "$WORK/v6-cut.dat" "ends past the end of the file (truncated?)"
 	bad_input truncated-v6-libtracecmd "$WORK/v6-cut.dat" "truncated or corrupt" --reader=libtracecmd
+	# a page size of 0 (after magic, "6", endianness, long size):
+	# libtracecmd divides by it (SIGFPE), the native reader refuses it
+	python3 "$TOP/tests/lib/tdat_layout.py" --poke "$WORK/v6.dat" "$WORK/page0.dat" 14 00000000
+	bad_input page-size-0 "$WORK/page0.dat" "page size 0 is not a power of two"
+	bad_input page-size-0-libtracecmd "$WORK/page0.dat" "truncated or corrupt" --reader=libtracecmd
 else
 	fail bad-input-truncated-v6 "trace-cmd convert --file-version 6 failed"
 fi
