@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "decode.h"
 #include "native.h"
+#include "tep_names.h"
 #include "pipeline.h"
 
 static bool wanted_event(const char *system, const char *name)
@@ -29,7 +30,11 @@ static bool wanted_event(const char *system, const char *name)
 int tk_native_open(const char *path, struct tdat_file **f)
 {
 	char why[TDAT_WHY_LEN];
-	int ret = tdat_open(path, wanted_event, f, why, sizeof(why));
+	static const struct tdat_hooks hooks = {
+		.want = wanted_event,
+		.prepare = kmem_tep_register_functions,
+	};
+	int ret = tdat_open(path, &hooks, f, why, sizeof(why));
 
 	if (ret == TDAT_UNSUPPORTED)
 		fprintf(stderr, TK_NAME ": %s: read with libtracecmd: %s\n",

@@ -38,6 +38,7 @@ struct stat_run {
 	struct tk_merged merged;
 	int reports;
 	int ret;
+	int page_size;		/* of the libtracecmd file being read */
 };
 
 /* One buffer: read it all, print its report. */
@@ -45,6 +46,10 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 		   struct tdat_file *f, int buffer, const char *label)
 {
 	struct tep_handle *tep = f ? tdat_tep(f) : tracecmd_get_tep(h);
+
+	/* libtracecmd leaves the machine's page size out of the tep */
+	if (h && !tep_get_page_size(tep))
+		tep_set_page_size(tep, run->page_size);
 	struct tk_progress progress;
 	struct tk_session s;
 	int ret;
@@ -100,6 +105,7 @@ static int analyse_file(struct stat_run *run, const struct input *in,
 	kmem_path_label(base, sizeof(base), path);
 	if (in->f)
 		return analyse_native(run, in->f, base);
+	run->page_size = (int)tk_header_page_size(path);
 	ret = analyse(run, h, NULL, 0, base);
 	n = tracecmd_buffer_instances(h);
 	for (i = 0; i < n && !ret; i++) {

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tep_names.h"
 #include "uncompress.h"
 
 /* Format 7 with a compression other than "none"? */
@@ -74,6 +75,30 @@ static int convert(const char *path, const char *out)
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
 }
 
+/*
+ * Exported by libtracecmd 1.x (trace-cmd's own tools use them) but not
+ * declared in trace-cmd.h: tracecmd_open() in two steps, so that the
+ * print functions of old kernels' formats are registered before the
+ * formats are parsed (kmem_tep_register_functions()).
+ */
+struct tracecmd_input *tracecmd_alloc(const char *file, int flags);
+int tracecmd_read_headers(struct tracecmd_input *handle, int state);
+
+static struct tracecmd_input *open_file(const char *path)
+{
+	struct tracecmd_input *h;
+
+	h = tracecmd_alloc(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h)
+		return NULL;
+	kmem_tep_register_functions(tracecmd_get_tep(h));
+	if (tracecmd_read_headers(h, 0) < 0 || tracecmd_init_data(h) < 0) {
+		tracecmd_close(h);
+		return NULL;
+	}
+	return h;
+}
+
 /* An uncompressed copy of @path opened, or NULL. */
 static struct tracecmd_input *open_copy(const char *path)
 {
@@ -89,7 +114,7 @@ static struct tracecmd_input *open_copy(const char *path)
 		return NULL;
 	close(fd);
 	if (!convert(path, tmp))
-		h = tracecmd_open(tmp, TRACECMD_FL_LOAD_NO_PLUGINS);
+		h = open_file(tmp);
 	unlink(tmp);	/* libtracecmd keeps its descriptor */
 	return h;
 }
@@ -107,6 +132,6 @@ struct tracecmd_input *tk_open_input(const char *path)
 	if (wanted(path))
 		h = open_copy(path);
 	if (!h)
-		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		h = open_file(path);
 	return h;
 }

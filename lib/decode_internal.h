@@ -25,6 +25,21 @@ static inline bool in_record(const struct tep_format_field *field,
 	return field && span_in(field->offset, field->size, rec);
 }
 
+/* A 4- or 8-byte word at @p, in the file's byte order. */
+static inline uint64_t rd_word(const struct kmem_fields *f, const void *p,
+			       int size)
+{
+	uint32_t v32;
+	uint64_t v64;
+
+	if (size == 4) {
+		memcpy(&v32, p, 4);
+		return f->swap ? __builtin_bswap32(v32) : v32;
+	}
+	memcpy(&v64, p, 8);
+	return f->swap ? __builtin_bswap64(v64) : v64;
+}
+
 /*
  * A field's value, or @def when the record is too short to hold it.
  * Inline rather than tep_read_number(): this is the per-record path, and

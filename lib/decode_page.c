@@ -21,7 +21,17 @@ static void stack_fields_init(struct kmem_fields *f)
 {
 	f->stack_size = field(f->event, "size");
 	f->caller = field(f->event, "caller");
-	f->long_size = tep_get_long_size(f->event->tep);
+	/*
+	 * The frames are kernel longs: the caller array's element size,
+	 * else the header page's commit word (the kernel's long), not the
+	 * file header's long (trace-cmd's user space: 4 for a 32-bit
+	 * trace-cmd on a 64-bit kernel).
+	 */
+	f->long_size = f->caller ? (int)f->caller->elementsize : 0;
+	if (f->long_size != 4 && f->long_size != 8)
+		f->long_size = tep_get_header_page_size(f->event->tep);
+	if (f->long_size != 4 && f->long_size != 8)
+		f->long_size = tep_get_long_size(f->event->tep);
 	if (f->long_size != 4 && f->long_size != 8)
 		f->long_size = 8;
 	f->usable = f->caller != NULL;
@@ -107,7 +117,7 @@ static int decode_stack(const struct kmem_fields *f,
 		max = (unsigned int)size;
 	for (; off + f->long_size <= rec->size && n < max;
 	     off += f->long_size, p += f->long_size) {
-		uint64_t addr = tep_read_number(f->event->tep, p, f->long_size);
+		uint64_t addr = rd_word(f, p, f->long_size);
 
 		if (addr == end)
 			break;

@@ -17,8 +17,14 @@ static const char *resolve(void *priv, uint64_t addr, uint64_t *start)
 	return name;
 }
 
-/* An event whose print fmt names the GFP flags. */
-static struct tep_event *gfp_event(struct tep_handle *tep)
+/*
+ * The GFP flags @flags as the trace's own print fmts name them: the first
+ * of the events carrying them whose print fmt libtraceevent could parse
+ * (2.6.32's mm_page_alloc calls page_to_pfn(), which it cannot; its
+ * kmalloc has the same flag table).  Return 0 with the names in @buf.
+ */
+static int gfp_names(struct tep_handle *tep, uint64_t flags, char *buf,
+		     size_t len)
 {
 	static const char *const names[] = { "mm_page_alloc", "kmalloc",
 					     "kmem_cache_alloc" };
@@ -28,22 +34,20 @@ static struct tep_event *gfp_event(struct tep_handle *tep)
 		struct tep_event *ev = tep_find_event_by_name(tep, "kmem",
 							      names[i]);
 
-		if (ev && tep_find_field(ev, "gfp_flags"))
-			return ev;
+		if (!ev || !tep_find_field(ev, "gfp_flags") ||
+		    fmt_probe(ev, "gfp_flags", flags, "gfp_flags", buf, len))
+			continue;
+		/* a print fmt libtraceevent could not parse prints the raw
+		 * value */
+		if (!flags || strpbrk(buf, "GHIJKLMNOPQRSTUVWXYZ_"))
+			return 0;
 	}
-	return NULL;
+	return -1;
 }
 
 static const char *gfp(void *priv, uint64_t flags, char *buf, size_t len)
 {
-	struct tep_event *ev = gfp_event(priv);
-
-	if (!ev || fmt_probe(ev, "gfp_flags", flags, "gfp_flags", buf, len))
-		return NULL;
-	/* a print fmt libtraceevent could not parse prints the raw value */
-	if (flags && !strpbrk(buf, "GHIJKLMNOPQRSTUVWXYZ_"))
-		return NULL;
-	return buf;
+	return gfp_names(priv, flags, buf, len) ? NULL : buf;
 }
 
 static const char *comm(void *priv, int pid)
@@ -66,16 +70,12 @@ static const char *comm(void *priv, int pid)
  */
 int kmem_tep_old_migratetypes(struct tep_handle *tep)
 {
-	struct tep_event *ev = gfp_event(tep);
 	char buf[256];
 
-	if (!ev || fmt_probe(ev, "gfp_flags", 0x10, "gfp_flags", buf,
-			     sizeof(buf)))
-		return -1;
-	if (strstr(buf, "RECLAIMABLE"))
-		return 0;
-	/* a name other than RECLAIMABLE (GFP_WAIT); digits: no table */
-	return strpbrk(buf, "GHIJKLMNOPQRSTUVWXYZ_") ? 1 : -1;
+	if (gfp_names(tep, 0x10, buf, sizeof(buf)))
+		return -1;	/* no flag table, or none that parses */
+	/* RECLAIMABLE, or another name (GFP_WAIT) */
+	return strstr(buf, "RECLAIMABLE") ? 0 : 1;
 }
 
 /**
@@ -98,16 +98,21 @@ void kmem_tep_symbolizer(struct kmem_symbolizer *sym, struct tep_handle *tep)
  * @st: the page statistics, before their first event
  * @tep: the trace's handle, its header parsed
  *
- * Page bytes come from the recording machine's page size; the ring
- * buffer's sub-buffer size says where a CPU's records cross a page
- * (stack adjacency).  4096 when the trace does not say.
+ * Page bytes come from the recording machine's page size (the file
+ * header's, which the front ends set), else the ring buffer's sub-buffer
+ * size (what the plugin has), else 4096; the sub-buffer size also says
+ * where a CPU's records cross a page (stack adjacency).
  */
 void kmem_tep_page_geometry(struct page_stats *st, struct tep_handle *tep)
 {
+	int sub = tep_get_sub_buffer_size(tep);
+
+	st->subbuf_size = sub > 0 ? (unsigned int)sub : 0;
 	st->page_size = (unsigned int)tep_get_page_size(tep);
+	/* trace-cmd tells a plugin no page size: the ring buffer's
+	 * sub-buffer is one page unless resized (Linux 6.8+) */
 	if (!st->page_size)
-		st->page_size = 4096;
-	st->subbuf_size = (unsigned int)tep_get_sub_buffer_size(tep);
+		st->page_size = st->subbuf_size ? st->subbuf_size : 4096;
 	if (!st->subbuf_size)
 		st->subbuf_size = st->page_size;
 }
@@ -128,4 +133,35 @@ void kmem_tep_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
 	sym->old_migratetypes = kmem_tep_old_migratetypes(tep);
 	if (sym->old_migratetypes < 0)
 		sym->old_migratetypes = page_old_migratetypes(&a->page.sum);
+}
+
+/* page_to_pfn() and pfn_to_page() in a print fmt: printed as 0, which
+ * nothing here reads (the decoders read the fields) */
+static unsigned long long no_value(struct trace_seq *s,
+				   unsigned long long *args)
+{
+	(void)s;
+	(void)args;
+	return 0;
+}
+
+/**
+ * kmem_tep_register_functions - the kernel functions old kmem print fmts
+ *	call, for libtraceevent
+ * @tep: a handle whose event formats are not parsed yet
+ *
+ * Linux 2.6.32 to 4.x print page_to_pfn(REC->page) or
+ * pfn_to_page(REC->pfn), which libtraceevent does not know: the whole
+ * print fmt then fails to parse, and with it the GFP names and the
+ * pageblock order that only the print fmt gives (fmtprobe.h).  Not for
+ * the plugin, whose listing stays trace-cmd's own.
+ */
+void kmem_tep_register_functions(struct tep_handle *tep)
+{
+	tep_register_print_function(tep, no_value, TEP_FUNC_ARG_LONG,
+				    "page_to_pfn", TEP_FUNC_ARG_PTR,
+				    TEP_FUNC_ARG_VOID);
+	tep_register_print_function(tep, no_value, TEP_FUNC_ARG_PTR,
+				    "pfn_to_page", TEP_FUNC_ARG_LONG,
+				    TEP_FUNC_ARG_VOID);
 }

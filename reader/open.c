@@ -164,12 +164,12 @@ static int check_buffers(struct tdat_file *f)
 	return TDAT_OK;
 }
 
-static int open_map(struct tdat_file *f, tdat_want_fn want)
+static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
 {
 	struct tcur c;
 	int ret;
 
-	f->want = want;
+	f->want = hooks ? hooks->want : NULL;
 	tc_init(&c, f->map, f->size, false);
 	ret = read_header(f, &c);
 	if (ret)
@@ -177,6 +177,8 @@ static int open_map(struct tdat_file *f, tdat_want_fn want)
 	f->tep = new_tep(f);
 	if (!f->tep)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
+	if (hooks && hooks->prepare)
+		hooks->prepare(f->tep);
 	ret = f->version == 6 ? tdat_read_v6(f, &c) : tdat_read_v7(f, &c);
 	if (ret)
 		return ret;
@@ -189,10 +191,10 @@ static int open_map(struct tdat_file *f, tdat_want_fn want)
 	return TDAT_OK;
 }
 
-static int finish_open(struct tdat_file *f, tdat_want_fn want,
+static int finish_open(struct tdat_file *f, const struct tdat_hooks *hooks,
 		       struct tdat_file **out)
 {
-	int ret = open_map(f, want);
+	int ret = open_map(f, hooks);
 
 	f->why = NULL;
 	if (ret) {
@@ -207,7 +209,8 @@ static int finish_open(struct tdat_file *f, tdat_want_fn want,
  * tdat_open_mem - read a trace.dat held in memory
  * @buf: the file's bytes, kept by the caller until tdat_close()
  * @len: their number
- * @want: which event formats to parse (NULL: all)
+ * @hooks: which event formats to parse, what to do to the tep handle
+ *	first (NULL: parse all)
  * @out: the handle
  * @why: TDAT_WHY_LEN bytes for the reason of a failure
  * @why_len: the size of @why
@@ -216,7 +219,7 @@ static int finish_open(struct tdat_file *f, tdat_want_fn want,
  *
  * Return: TDAT_OK, TDAT_BAD or TDAT_UNSUPPORTED (then @why says why).
  */
-int tdat_open_mem(const void *buf, size_t len, tdat_want_fn want,
+int tdat_open_mem(const void *buf, size_t len, const struct tdat_hooks *hooks,
 		  struct tdat_file **out, char *why, size_t why_len)
 {
 	struct tdat_file *f = calloc(1, sizeof(*f));
@@ -233,7 +236,7 @@ int tdat_open_mem(const void *buf, size_t len, tdat_want_fn want,
 	f->map = buf;
 	f->size = len;
 	f->map_len = len;
-	return finish_open(f, want, out);
+	return finish_open(f, hooks, out);
 }
 
 /* The file, read-only, with at least one zero page after its end. */
@@ -258,15 +261,16 @@ static const uint8_t *map_file(int fd, size_t size, size_t *map_len)
 /**
  * tdat_open - open a trace.dat file
  * @path: the file
- * @want: which event formats to parse (NULL: all)
+ * @hooks: which event formats to parse, what to do to the tep handle
+ *	first (NULL: parse all)
  * @out: the handle
  * @why: TDAT_WHY_LEN bytes for the reason of a failure
  * @why_len: the size of @why
  *
  * Return: TDAT_OK, TDAT_BAD or TDAT_UNSUPPORTED (then @why says why).
  */
-int tdat_open(const char *path, tdat_want_fn want, struct tdat_file **out,
-	      char *why, size_t why_len)
+int tdat_open(const char *path, const struct tdat_hooks *hooks,
+	      struct tdat_file **out, char *why, size_t why_len)
 {
 	struct tdat_file *f;
 	struct stat st;
@@ -305,7 +309,7 @@ int tdat_open(const char *path, tdat_want_fn want, struct tdat_file **out,
 	f->owned = true;
 	f->why = why;
 	f->why_len = why_len;
-	return finish_open(f, want, out);
+	return finish_open(f, hooks, out);
 }
 
 /**

@@ -35,6 +35,15 @@ struct tdat_file;
 /* Which event formats to parse into the tep handle. */
 typedef bool (*tdat_want_fn)(const char *system, const char *name);
 
+/* What the caller does to the tep handle before formats are parsed
+ * (print functions its formats call, for example). */
+typedef void (*tdat_prepare_fn)(struct tep_handle *tep);
+
+struct tdat_hooks {
+	tdat_want_fn want;		/* NULL: every format */
+	tdat_prepare_fn prepare;	/* or NULL */
+};
+
 /* One record, handed over in time order; return non-zero to stop. */
 typedef int (*tdat_record_fn)(void *priv, struct tep_record *rec);
 
@@ -46,9 +55,9 @@ struct tdat_damage {
 	uint64_t first_offset; /* its offset, as records count them */
 };
 
-int tdat_open(const char *path, tdat_want_fn want, struct tdat_file **out,
-	      char *why, size_t why_len);
-int tdat_open_mem(const void *buf, size_t len, tdat_want_fn want,
+int tdat_open(const char *path, const struct tdat_hooks *hooks,
+	      struct tdat_file **out, char *why, size_t why_len);
+int tdat_open_mem(const void *buf, size_t len, const struct tdat_hooks *hooks,
 		  struct tdat_file **out, char *why, size_t why_len);
 void tdat_close(struct tdat_file *f);
 
