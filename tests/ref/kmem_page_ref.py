@@ -523,6 +523,13 @@ def summary_info(path):
     return big, lsize, psize
 
 
+def kernel_long(path, default):
+    """The kernel's long: the size of the header page's commit field."""
+    hp = run(["dump", "--head-page", "-i", path])
+    m = re.search(r"field:[^;]*\bcommit;\s*offset:\d+;\s*size:(\d+);", hp)
+    return int(m.group(1)) if m else default
+
+
 def read_buffers(v6, big, lsize, page_size):
     """{cpu: [Rec]} from the flyrecord data of a version 6 file."""
     txt = run(["dump", "--flyrecord", "-i", v6])
@@ -798,6 +805,7 @@ class Page:
         self.bufs = bufs
         self.e = e
         self.lsize = lsize
+        self.klsize = kernel_long(path, lsize)
         self.seq = seq
         self.aggregate(seq)
 
@@ -817,7 +825,10 @@ class Page:
         e = self.e
         off, size, _, _ = fmt.fields["caller"]
         n = field(fmt, rec, "size", e) if "size" in fmt.fields else None
-        avail = (len(rec.data) - off) // self.lsize
+        # frames are kernel longs: the header page's commit word, which
+        # the file header's long (trace-cmd's user space) need not be
+        lsize = self.klsize
+        avail = (len(rec.data) - off) // lsize
         if n is None or n > avail:
             if n is not None:
                 self.check("kernel_stack on CPU %d says size=%d, the record "
@@ -825,10 +836,10 @@ class Page:
             n = avail
         out = []
         for k in range(n):
-            a = int.from_bytes(rec.data[off + k * self.lsize:
-                                        off + (k + 1) * self.lsize],
+            a = int.from_bytes(rec.data[off + k * lsize:
+                                        off + (k + 1) * lsize],
                                "big" if e == ">" else "little")
-            if a == (1 << (8 * self.lsize)) - 1:
+            if a == (1 << (8 * lsize)) - 1:
                 break
             out.append(a)
         return out
@@ -1042,7 +1053,13 @@ class Page:
                         "its print fmt")
                 if fv("fallback_order") < self.pageblock_order:
                     row["fragmenting"] += 1
-                if fv("change_ownership", 0):
+                # kernels without the field printed it as requested
+                # type == fallback type (kmem-stat-definitions.txt)
+                if "change_ownership" in fmt.fields:
+                    own = fv("change_ownership")
+                else:
+                    own = fv("alloc_migratetype") == fv("fallback_migratetype")
+                if own:
                     row["ownership_changes"] += 1
 
         live = [o for o in state.values() if o]
