@@ -105,7 +105,7 @@ $(LIBKMEM): $(LIB_OBJ)
 $(PLUGIN): $(PLUGIN_OBJ) $(LIBKMEM)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -shared -Wl,-Bsymbolic -Wl,--no-undefined $(LDFLAGS) -o $@ \
-		$(PLUGIN_OBJ) $(LIBKMEM) $(TEP_LIBS)
+		$(PLUGIN_OBJ) $(LIBKMEM) $(TEP_LIBS) -pthread -ldl
 
 $(B)/tests/%: tests/unit/%.c $(LIBKMEM) $(LIBTDAT) tests/unit/unit.h
 	@mkdir -p $(dir $@)
