@@ -240,7 +240,11 @@ static void stop_tracing(struct live *l)
 	if (l->trigger)
 		tracefs_event_file_write(l->inst, "kmem", "mm_page_alloc",
 					 "trigger", "!stacktrace");
-	tracefs_instance_destroy(l->inst);
+	tracefs_event_disable(l->inst, NULL, NULL);
+	if (tracefs_instance_destroy(l->inst))
+		fprintf(stderr, TK_NAME ": cannot remove the tracefs instance "
+			"%s: %s (remove it with rmdir)\n",
+			tracefs_instance_get_name(l->inst), strerror(errno));
 	tracefs_instance_free(l->inst);
 	l->inst = NULL;
 }

@@ -26,7 +26,7 @@ int live_cmd_fork(struct live_cmd *c, char **argv)
 	char x;
 
 	memset(c, 0, sizeof(*c));
-	if (pipe(gate))
+	if (pipe2(gate, O_CLOEXEC))
 		goto fail;
 	if (pipe2(err, O_CLOEXEC)) {
 		close(gate[0]);
@@ -49,6 +49,9 @@ int live_cmd_fork(struct live_cmd *c, char **argv)
 		if (read(gate[0], &x, 1) != 1)
 			_exit(127);
 		close(gate[0]);
+		/* nothing of ours goes with it (libtracefs opens without
+		 * O_CLOEXEC); the exec error pipe is close-on-exec already */
+		close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)

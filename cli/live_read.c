@@ -15,6 +15,8 @@
  * events anyway (they are counted), and records of two CPUs near a
  * round's end may be counted out of order.
  */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +29,32 @@ static int cpu_wanted(const struct tk_filter *f, int cpu)
 {
 	return !f->cpus || (cpu <= f->max_cpu &&
 			    CPU_ISSET_S((size_t)cpu, f->cpus_size, f->cpus));
+}
+
+/*
+ * A CPU's trace_pipe_raw, opened here with O_CLOEXEC (tracefs_cpu_open()
+ * opens it without): a traced command must not inherit it, or the
+ * instance cannot be removed while the command runs on.
+ */
+static struct tracefs_cpu *open_cpu(struct tracefs_instance *inst, int cpu)
+{
+	struct tracefs_cpu *tcpu;
+	char name[64];
+	char *path;
+	int fd;
+
+	snprintf(name, sizeof(name), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	path = tracefs_instance_get_file(inst, name);
+	if (!path)
+		return NULL;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	tracefs_put_tracing_file(path);
+	if (fd < 0)
+		return NULL;
+	tcpu = tracefs_cpu_alloc_fd(fd, getpagesize(), true);
+	if (!tcpu)
+		close(fd);
+	return tcpu;
 }
 
 /**
@@ -55,7 +83,7 @@ int live_reader_open(struct live_reader *r, struct tracefs_instance *inst,
 		if (!cpu_wanted(f, cpu))
 			continue;
 		c->cpu = cpu;
-		c->tcpu = tracefs_cpu_open(inst, cpu, true);
+		c->tcpu = open_cpu(inst, cpu);
 		if (!c->tcpu)
 			continue;	/* offline CPU */
 		c->kbuf = tep_kbuffer(tep);

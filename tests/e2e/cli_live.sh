@@ -130,6 +130,17 @@ wait "$pid" 2>/dev/null
 check live-kill9-leaves-instance test -d "$T/instances/trace-kmem-$pid"
 "$TK" live -d 0.3 -o /dev/null
 check live-stale-instance-removed test ! -d "$T/instances/trace-kmem-$pid"
+
+# a command that outlives trace-kmem: it inherits no descriptor of ours
+# (trace_pipe_raw), so the instance is removed while it still runs
+"$TK" live -d 1 -o /dev/null -- sh -c 'ls -l /proc/$$/fd >"$1"; exec sleep 4' sh "$WORK/fds.txt" \
+	>/dev/null 2>"$WORK/outlive.err" &
+pid=$!
+wait "$pid"
+check live-outliving-command-exit-0 test $? -eq 0
+check live-outliving-command-removed test ! -d "$T/instances/trace-kmem-$pid"
+check live-outliving-command-no-message test ! -s "$WORK/outlive.err"
+check live-command-inherits-nothing bash -c "! grep -q -e trace_pipe_raw -e tracing '$WORK/fds.txt'"
 no_instance_left live-kill9
 
 # ---- -d and --interval: snapshots, then the final tables
