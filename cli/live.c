@@ -48,6 +48,8 @@ struct live {
 	struct kmem_numa numa;
 	struct live_cmd cmd;
 	bool trigger;		/* stacktrace trigger set */
+	struct kmem_outputs outs;
+	bool outs_open;
 };
 
 static const char *const slab_events[] = {
@@ -253,7 +255,13 @@ static int setup(struct live *l)
 {
 	struct tk_args *a = l->a;
 
-	if (check_environment() || load_formats(l))
+	if (check_environment())
+		return -1;
+	/* outputs before tracing: a bad path costs no recording */
+	if (kmem_outputs_open(&l->outs, &a->opts, false, stderr))
+		return -1;
+	l->outs_open = true;
+	if (load_formats(l))
 		return -1;
 	remove_stale_instances();
 	if (a->opts.numa && kmem_numa_load(&l->numa, a->opts.numa, stderr))
@@ -298,7 +306,7 @@ static double now_s(void)
 /* --interval: the tables so far, on a cleared terminal. */
 static void print_interval(struct live *l)
 {
-	struct kmem_input in = { .label = l->s.label, .ordinal = 1 };
+	struct kmem_input in = { .label = l->s.label };
 	struct kmem_symbolizer sym = l->s.sym;
 	struct kmem_report_ctx r = { &l->s.agg, &l->a->opts, &sym, &in };
 
@@ -369,7 +377,8 @@ int tk_live(struct tk_args *a)
 		live_cmd_done(&l.cmd);
 	if (ret == TK_OK || (stop_signal && l.session)) {
 		tracefs_load_cmdlines(NULL, l.tep);
-		if (tk_session_report(&l.s, 1, stderr))
+		if (tk_session_report(&l.s, &l.outs, stderr) ||
+		    kmem_outputs_finish(&l.outs, stderr))
 			ret = TK_ENV;
 		else if (stop_signal && stop_signal != SIGINT)
 			ret = 128 + stop_signal;
@@ -377,6 +386,8 @@ int tk_live(struct tk_args *a)
 			ret = TK_OK;
 	}
 	live_cmd_report(&l.cmd, a->command);
+	if (l.outs_open)
+		kmem_outputs_discard(&l.outs);	/* finished, or nothing */
 	release(&l);
 	return ret;
 }

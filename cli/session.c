@@ -172,18 +172,19 @@ void tk_session_record(struct tk_session *s, struct tep_record *rec)
 /**
  * tk_session_report - the end of the input: print its report
  * @s: the session
- * @ordinal: 1 for the first report (later ones append to files)
+ * @outs: where it goes (opened once for all reports of the run)
  * @err: where problems go
  *
  * Return: 0, or -1 when an output file could not be written.
  */
-int tk_session_report(struct tk_session *s, int ordinal, FILE *err)
+int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
+		      FILE *err)
 {
-	struct kmem_input in = { .label = s->label, .ordinal = ordinal };
+	struct kmem_input in = { .label = s->label };
 	struct kmem_report_ctx r = { &s->agg, &s->args->opts, &s->sym, &in };
 
 	kmem_tep_finish(&s->agg, &s->sym, s->tep);
-	return kmem_report(&r, err);
+	return kmem_report(&r, outs, err);
 }
 
 /**
@@ -241,19 +242,19 @@ int tk_merged_add(struct tk_merged *m, const struct tk_session *s)
  * tk_merged_report - print the merged summary (more than one input)
  * @m: the merged summary
  * @o: the options
- * @ordinal: the report's place (after the inputs': appends)
+ * @outs: where it goes, after the inputs' reports
  * @err: where problems go
  *
  * Return: 0, or -1 when an output file could not be written.
  */
 int tk_merged_report(struct tk_merged *m, const struct kmem_opts *o,
-		     int ordinal, FILE *err)
+		     struct kmem_outputs *outs, FILE *err)
 {
-	struct kmem_input in = { .label = "(merged)", .ordinal = ordinal,
+	struct kmem_input in = { .label = "(merged)",
 				 .merged = m->n, .inputs = m->labels };
 	struct kmem_report_ctx r = { &m->agg, o, &m->sym, &in };
 
-	return kmem_report(&r, err);
+	return kmem_report(&r, outs, err);
 }
 
 /**

@@ -38,7 +38,8 @@ int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 		    const struct tk_args *a, const struct kmem_numa *numa);
 void tk_session_record(struct tk_session *s, struct tep_record *rec);
 void tk_session_comms_changed(struct tk_session *s);
-int tk_session_report(struct tk_session *s, int ordinal, FILE *err);
+int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
+		      FILE *err);
 void tk_session_release(struct tk_session *s);
 
 /* The merged summary of several sessions. */
@@ -52,7 +53,7 @@ struct tk_merged {
 void tk_merged_init(struct tk_merged *m, const struct kmem_numa *numa);
 int tk_merged_add(struct tk_merged *m, const struct tk_session *s);
 int tk_merged_report(struct tk_merged *m, const struct kmem_opts *o,
-		     int ordinal, FILE *err);
+		     struct kmem_outputs *outs, FILE *err);
 void tk_merged_release(struct tk_merged *m);
 
 #endif

@@ -36,6 +36,7 @@ struct stat_run {
 	struct kmem_numa numa;
 	bool have_numa;
 	struct tk_merged merged;
+	struct kmem_outputs outs;
 	int reports;
 	int ret;
 	int page_size;		/* of the libtracecmd file being read */
@@ -70,10 +71,12 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: error reading the records\n",
 			label);
-	else if (tk_session_report(&s, ++run->reports, stderr))
-		ret = -1;
-	else if (tk_merged_add(&run->merged, &s))
-		ret = -1;
+	if (!ret)
+		ret = tk_session_report(&s, &run->outs, stderr);
+	if (!ret) {
+		run->reports++;
+		ret = tk_merged_add(&run->merged, &s);
+	}
 	tk_session_release(&s);
 	return ret;
 }
@@ -188,8 +191,14 @@ int tk_stat(struct tk_args *a)
 			return TK_ENV;
 		run.have_numa = true;
 	}
+	/* outputs first: a path that cannot be written costs no reading */
+	if (kmem_outputs_open(&run.outs, &a->opts, false, stderr)) {
+		kmem_numa_release(&run.numa);
+		return TK_ENV;
+	}
 	h = open_all(a);
 	if (!h) {
+		kmem_outputs_discard(&run.outs);
 		kmem_numa_release(&run.numa);
 		return TK_ENV;
 	}
@@ -200,7 +209,12 @@ int tk_stat(struct tk_args *a)
 		tk_fault_guard(NULL);
 	}
 	if (!ret && run.reports > 1 &&
-	    tk_merged_report(&run.merged, &a->opts, ++run.reports, stderr))
+	    tk_merged_report(&run.merged, &a->opts, &run.outs, stderr))
+		ret = -1;
+	/* the files are put in place only when everything was written */
+	if (ret)
+		kmem_outputs_discard(&run.outs);
+	else if (kmem_outputs_finish(&run.outs, stderr))
 		ret = -1;
 	for (i = 0; i < a->nr_inputs; i++)
 		close_input(&h[i]);

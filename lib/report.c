@@ -191,68 +191,26 @@ void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
 	json_close(&j, '}');
 }
 
-static FILE *open_out(const char *path, const char *what, bool append,
-		      FILE *err)
-{
-	FILE *f;
-
-	if (!strcmp(path, "-"))
-		return stdout;
-	f = fopen(path, append ? "a" : "w");
-	if (!f)
-		fprintf(err, "kmem: cannot write %s '%s': %s\n", what, path,
-			strerror(errno));
-	return f;
-}
-
-static int close_out(FILE *f, const char *path, FILE *err)
-{
-	if (f == stdout)
-		return fflush(f);
-	if (fclose(f)) {
-		fprintf(err, "kmem: error writing '%s': %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /**
  * kmem_report - print the tables and write the JSON as the options say
  * @r: what to report
+ * @outs: where (kmem_outputs_open() from the same options)
  * @err: where problems are reported, one line each
  *
- * With stat, tables go to stdout, or to output=PATH; json=- replaces
- * the tables on stdout.  json=PATH writes the JSON, with or without
- * stat.  The second and later inputs append to the same files.
- *
- * Return: 0 on success, -1 when a file could not be written.
+ * Return: 0 on success, -1 when a destination reports a write error.
  */
-int kmem_report(const struct kmem_report_ctx *r, FILE *err)
+int kmem_report(const struct kmem_report_ctx *r, struct kmem_outputs *outs,
+		FILE *err)
 {
-	const struct kmem_opts *o = r->o;
-	bool append = r->in->ordinal > 1;
 	int ret = 0;
-	FILE *f;
 
-	if (o->stat && (o->output || !o->json || strcmp(o->json, "-"))) {
-		f = o->output ? open_out(o->output, "output", append, err) :
-				stdout;
-		if (f) {
-			kmem_report_tables(r, f);
-			ret |= close_out(f, o->output, err);
-		} else {
-			ret = -1;
-		}
+	if (outs->tables.path) {
+		kmem_report_tables(r, outs->tables.f);
+		ret |= kmem_out_check(&outs->tables, err);
 	}
-	if (o->json) {
-		f = open_out(o->json, "JSON", append, err);
-		if (f) {
-			kmem_report_json(r, f);
-			ret |= close_out(f, o->json, err);
-		} else {
-			ret = -1;
-		}
+	if (outs->json.path) {
+		kmem_report_json(r, outs->json.f);
+		ret |= kmem_out_check(&outs->json, err);
 	}
 	return ret;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "agg.h"
+#include "output.h"
 #include "decode.h"
 #include "json.h"
 #include "options.h"
@@ -19,7 +20,6 @@
 /* What the front end knows about the input besides its events. */
 struct kmem_input {
 	const char *label;		/* file name shown in the title */
-	int ordinal;			/* 1 for the first input */
 	/* slab events whose records another print handler consumed */
 	const char *elsewhere[KMEM_NR_SLOTS];
 	int nr_elsewhere;
@@ -40,7 +40,8 @@ struct kmem_report_ctx {
 typedef void (*kmem_cells_fn)(const struct kmem_report_ctx *r, uint32_t idx,
 			      char cells[][KMEM_SYM_LEN]);
 
-int kmem_report(const struct kmem_report_ctx *r, FILE *err);
+int kmem_report(const struct kmem_report_ctx *r, struct kmem_outputs *outs,
+		FILE *err);
 void report_rows(const struct kmem_report_ctx *r, FILE *out,
 		 const struct table_col *cols, int ncols,
 		 struct sort_row *rows, size_t n, kmem_cells_fn cells);

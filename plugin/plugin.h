@@ -14,6 +14,7 @@
 #include "decode.h"
 #include "numa.h"
 #include "options.h"
+#include "output.h"
 #include "symbols.h"
 
 struct kmem_plugin;
@@ -46,7 +47,9 @@ struct kmem_plugin {
 	bool active;		/* kmem:stat or kmem:json given: aggregate */
 	bool page_size_set;
 	char label[PATH_MAX];
-	int ordinal;
+	int ordinal;		/* which input of the trace-cmd run */
+	struct kmem_outputs outs;
+	bool outs_ok;		/* outs open */
 	/* the last record accounted, so a record printed twice counts once;
 	 * last_offset starts at ~0, which no record has */
 	unsigned long long last_ts;

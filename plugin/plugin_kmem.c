@@ -58,6 +58,15 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		    !kmem_numa_load(&kp->numa, kp->opts.numa, stderr))
 			kmem_agg_set_numa(&kp->agg, &kp->numa);
 		kp->ordinal = input_label(kp->label, sizeof(kp->label));
+		/*
+		 * The first input's files are opened now, before trace-cmd
+		 * reads a record, and put in place at its end; a later
+		 * input (trace-cmd closes them in order) appends to them
+		 * when it reports.
+		 */
+		if (kp->ordinal == 1)
+			kp->outs_ok = !kmem_outputs_open(&kp->outs, &kp->opts,
+							 false, stderr);
 	}
 	register_handlers(kp);
 	return 0;
@@ -80,12 +89,21 @@ static void survey(struct kmem_plugin *kp, struct kmem_input *in)
 
 static void print_stats(struct kmem_plugin *kp)
 {
-	struct kmem_input in = { .label = kp->label, .ordinal = kp->ordinal };
+	struct kmem_input in = { .label = kp->label };
 	struct kmem_report_ctx r = { &kp->agg, &kp->opts, &kp->sym, &in };
 
 	kmem_tep_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);
-	kmem_report(&r, stderr);
+	if (kp->ordinal > 1)
+		kp->outs_ok = !kmem_outputs_open(&kp->outs, &kp->opts, true,
+						 stderr);
+	if (!kp->outs_ok)
+		return;
+	if (kmem_report(&r, &kp->outs, stderr))
+		kmem_outputs_discard(&kp->outs);
+	else
+		kmem_outputs_finish(&kp->outs, stderr);
+	kp->outs_ok = false;
 }
 
 EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
@@ -98,6 +116,8 @@ EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 		return;
 	if (kp->active && report)
 		print_stats(kp);
+	if (kp->outs_ok)
+		kmem_outputs_discard(&kp->outs);	/* another copy reported */
 	unregister_handlers(kp);
 	tep_plugin_remove_options(kp->options);
 	free(kp->options);

@@ -1,0 +1,79 @@
+#!/bin/bash
+# Where reports go (lib/output.c): files are written to a temporary file
+# beside them and renamed at the end, so a full disk leaves the old file
+# (or none) and no half file; every output is opened before any input is
+# read, so a bad path costs one line and nothing else; /dev/stdout,
+# /dev/fd/N and the file stdout already writes go through the open
+# stream and are never truncated under it (trace-cmd report's listing).
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
+f=$(smallest_sample)
+[ -n "$f" ] || { fail outputs "no sample-data/*.dat"; finish; }
+
+# one_error NAME WANT CMD...: exit 2, nothing on stdout, one line with WANT
+one_error() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" >"$WORK/e.out" 2>"$WORK/e.err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ ! -s "$WORK/e.out" ] && [ "$(wc -l <"$WORK/e.err")" -eq 1 ] &&
+		grep -q -- "$want" "$WORK/e.err"; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc: $(head -c 300 "$WORK/e.out" "$WORK/e.err")"
+	fi
+}
+
+# --- a path that cannot be written: before anything is read or printed
+one_error outputs-bad-json "cannot write JSON '/proc/nope/x.json'" \
+	"$TK" stat --json=/proc/nope/x.json "$f"
+one_error outputs-bad-output "cannot write output '/proc/nope/x'" \
+	"$TK" stat -o /proc/nope/x "$f"
+# ... checked before the inputs: no input is even opened
+strace -f -e trace=openat -o "$WORK/st.log" "$TK" stat --json=/proc/nope/x "$f" >/dev/null 2>&1
+check outputs-bad-path-no-input-read bash -c "! grep -q '$(basename "$f")' '$WORK/st.log'"
+if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/instances ]; then
+	one_error outputs-live-bad-output "cannot write output '/proc/nope/x'" \
+		"$TK" live -d 30 -o /proc/nope/x
+else
+	skip outputs-live-bad-output "needs root and tracefs"
+fi
+
+# --- written whole, with the mode of a new file
+(umask 022 && "$TK" stat -o "$WORK/t.txt" --json="$WORK/t.json" "$f")
+check outputs-files-written test -s "$WORK/t.txt" -a -s "$WORK/t.json"
+check outputs-mode-644 test "$(stat -c %a "$WORK/t.json")" = 644
+check outputs-no-temporary-left test -z "$(ls -A "$WORK" | grep '^\.t\.')"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/t.json"
+check outputs-json-parses test $? -eq 0
+
+# --- a full disk: the old file stays, no temporary file, one line, exit 2
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/small" &&
+	mount -t tmpfs -o size=16k tmpfs "$WORK/small" 2>/dev/null; then
+	echo OLD >"$WORK/small/out.json"
+	"$TK" stat --json="$WORK/small/out.json" --alloc --lines=0 "$f" >/dev/null 2>"$WORK/full.err"
+	rc=$?
+	check outputs-full-disk-exit-2 test "$rc" -eq 2
+	check outputs-full-disk-old-file-kept test "$(cat "$WORK/small/out.json")" = OLD
+	check outputs-full-disk-no-temporary test "$(ls -A "$WORK/small")" = out.json
+	check outputs-full-disk-message grep -q "error writing JSON '$WORK/small/out.json'" "$WORK/full.err"
+	umount "$WORK/small"
+else
+	skip outputs-full-disk "needs root to mount a small tmpfs"
+fi
+
+# --- the plugin's output=/dev/stdout, and output= the file stdout writes
+lines=$(report -i "$f" | wc -l)
+report -i "$f" -O kmem:stat -O kmem:output=/dev/stdout >"$WORK/all.txt" 2>/dev/null
+check outputs-plugin-dev-stdout-keeps-listing test "$(grep -c '^ *[^ ]*-[0-9]* *\[[0-9]*\]' "$WORK/all.txt")" -ge "$((lines - 5))"
+check outputs-plugin-dev-stdout-has-tables grep -q "kmem statistics" "$WORK/all.txt"
+report -i "$f" -O kmem:stat -O "kmem:output=$WORK/same.txt" >"$WORK/same.txt" 2>/dev/null
+check outputs-plugin-same-file-keeps-listing test "$(wc -l <"$WORK/same.txt")" -gt "$lines"
+check outputs-plugin-same-file-has-tables grep -q "kmem statistics" "$WORK/same.txt"
+# /dev/fd/N: through the descriptor, not reopened (that truncates)
+{ echo FIRST; "$TK" stat -o /dev/fd/3 "$f" 3>&1; } >"$WORK/fd.txt"
+check outputs-dev-fd-keeps-first-line test "$(head -1 "$WORK/fd.txt")" = FIRST
+check outputs-dev-fd-has-tables grep -q "kmem statistics" "$WORK/fd.txt"
+finish
