@@ -18,6 +18,8 @@
 #define TK_OK 0
 #define TK_USAGE 1	/* bad command line */
 #define TK_ENV 2	/* bad input, or the system cannot do it */
+#define TK_BROKEN_PIPE (128 + 13)	/* stdout's reader went away: quiet,
+					 * as a process killed by SIGPIPE */
 
 /* What records to count (the filters trace-cmd report gives the plugin). */
 struct tk_filter {

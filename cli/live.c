@@ -315,7 +315,8 @@ static void print_interval(struct live *l)
 	if (isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	kmem_report_tables(&r, stdout);
-	fflush(stdout);
+	if ((fflush(stdout) || ferror(stdout)) && errno == EPIPE)
+		l->outs.broken_pipe = true;	/* stops run() */
 }
 
 static int run(struct live *l)
@@ -339,6 +340,8 @@ static int run(struct live *l)
 		if (a->interval && now_s() >= next) {
 			print_interval(l);
 			next += a->interval;
+			if (l->outs.broken_pipe)
+				break;
 		}
 	}
 	return 0;
@@ -389,5 +392,5 @@ int tk_live(struct tk_args *a)
 	if (l.outs_open)
 		kmem_outputs_discard(&l.outs);	/* finished, or nothing */
 	release(&l);
-	return ret;
+	return l.outs.broken_pipe ? TK_BROKEN_PIPE : ret;
 }

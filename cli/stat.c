@@ -221,5 +221,7 @@ int tk_stat(struct tk_args *a)
 	free(h);
 	tk_merged_release(&run.merged);
 	kmem_numa_release(&run.numa);
+	if (run.outs.broken_pipe)
+		return TK_BROKEN_PIPE;
 	return ret ? TK_ENV : TK_OK;
 }

@@ -6,6 +6,7 @@
  *   trace-kmem live [OPTIONS] [-- COMMAND]  tables of this machine, now
  *   trace-kmem topology                     the CPU/memory -> node map
  */
+#include <signal.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -15,6 +16,8 @@ int main(int argc, char **argv)
 	struct tk_args a;
 	int ret;
 
+	/* a closed pipe is an EPIPE to notice, not a death mid-cleanup */
+	signal(SIGPIPE, SIG_IGN);
 	if (tk_parse_args(&a, argc, argv)) {
 		tk_args_release(&a);
 		return TK_USAGE;

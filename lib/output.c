@@ -145,6 +145,9 @@ int kmem_out_open(struct kmem_out *o, const char *path, const char *what,
  * @o: the destination
  * @err: where a failure is said (once)
  *
+ * A closed pipe (EPIPE, with SIGPIPE ignored) is not said: the front end
+ * ends quietly, as cat does (kmem_outputs.broken_pipe).
+ *
  * Return: 0, or -1 after one line on @err.
  */
 int kmem_out_check(struct kmem_out *o, FILE *err)
@@ -154,8 +157,12 @@ int kmem_out_check(struct kmem_out *o, FILE *err)
 	if (!fflush(o->f) && !ferror(o->f))
 		return 0;
 	o->failed = true;
-	fprintf(err, "kmem: error writing %s '%s': %s\n", o->what, o->path,
-		strerror(errno ? errno : EIO));
+	/* a reader that went away (| head): quiet, as cat is */
+	if (errno == EPIPE)
+		o->broken_pipe = true;
+	else
+		fprintf(err, "kmem: error writing %s '%s': %s\n", o->what,
+			o->path, strerror(errno ? errno : EIO));
 	return -1;
 }
 
@@ -180,6 +187,10 @@ int kmem_out_finish(struct kmem_out *o, FILE *err)
 	if (fflush(o->f) || ferror(o->f))
 		ret = -1;
 	e = errno;
+	if (ret && e == EPIPE) {
+		kmem_out_discard(o);
+		return -1;	/* quiet: see kmem_out_check() */
+	}
 	if (o->own && fclose(o->f) && !ret) {
 		ret = -1;
 		e = errno;
@@ -250,9 +261,25 @@ int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
  */
 int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err)
 {
-	int ret = kmem_out_finish(&outs->tables, err);
+	int ret;
 
+	kmem_outputs_note(outs);
+	ret = kmem_out_finish(&outs->tables, err);
 	return kmem_out_finish(&outs->json, err) | ret;
+}
+
+/**
+ * kmem_outputs_note - remember a closed pipe in @outs->broken_pipe
+ * @outs: the destinations
+ */
+void kmem_outputs_note(struct kmem_outputs *outs)
+{
+	if (outs->tables.f && !outs->tables.failed &&
+	    (fflush(outs->tables.f) || ferror(outs->tables.f)) &&
+	    errno == EPIPE)
+		outs->tables.broken_pipe = true;
+	outs->broken_pipe |= outs->tables.broken_pipe ||
+			     outs->json.broken_pipe;
 }
 
 /**
@@ -261,6 +288,7 @@ int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err)
  */
 void kmem_outputs_discard(struct kmem_outputs *outs)
 {
+	kmem_outputs_note(outs);
 	kmem_out_discard(&outs->tables);
 	kmem_out_discard(&outs->json);
 }

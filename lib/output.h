@@ -25,12 +25,14 @@ struct kmem_out {
 	char *tmp;		/* renamed to path at the end, or NULL */
 	bool own;		/* f is ours to close */
 	bool failed;		/* a write failed (said once) */
+	bool broken_pipe;	/* ... because the reader went away */
 };
 
 /* The tables' and the JSON's destinations for one report or more. */
 struct kmem_outputs {
 	struct kmem_out tables;
 	struct kmem_out json;
+	bool broken_pipe;	/* kept after finish or discard */
 };
 
 int kmem_out_open(struct kmem_out *o, const char *path, const char *what,
@@ -43,5 +45,6 @@ int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 		      bool append, FILE *err);
 int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err);
 void kmem_outputs_discard(struct kmem_outputs *outs);
+void kmem_outputs_note(struct kmem_outputs *outs);
 
 #endif
