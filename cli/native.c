@@ -17,6 +17,11 @@ static bool wanted_event(const char *system, const char *name)
 	return kmem_slot_by_name(system, name) >= 0;
 }
 
+static const struct tdat_hooks hooks = {
+	.want = wanted_event,
+	.prepare = kmem_tep_register_functions,
+};
+
 /**
  * tk_native_open - open a file with the native reader
  * @path: the file
@@ -30,10 +35,6 @@ static bool wanted_event(const char *system, const char *name)
 int tk_native_open(const char *path, struct tdat_file **f)
 {
 	char why[TDAT_WHY_LEN];
-	static const struct tdat_hooks hooks = {
-		.want = wanted_event,
-		.prepare = kmem_tep_register_functions,
-	};
 	int ret = tdat_open(path, &hooks, f, why, sizeof(why));
 
 	if (ret == TDAT_UNSUPPORTED)
@@ -42,6 +43,31 @@ int tk_native_open(const char *path, struct tdat_file **f)
 	else if (ret == TDAT_BAD)
 		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 	return ret;
+}
+
+/**
+ * tk_native_validate - check a file before libtracecmd gets it
+ * @path: the file
+ *
+ * libtracecmd trusts sizes, counts and offsets that it reads (it divides
+ * by a page size of 0, allocates what a CPU id says, reads past a
+ * buffer); what the native reader finds damaged is refused here with its
+ * one line, and libtracecmd never sees it.
+ *
+ * Return: 0 (valid, or valid but for libtracecmd only), or -1 after one
+ * line on stderr.
+ */
+int tk_native_validate(const char *path)
+{
+	char why[TDAT_WHY_LEN];
+	struct tdat_file *f;
+	int ret = tdat_open(path, &hooks, &f, why, sizeof(why));
+
+	tdat_close(f);
+	if (ret != TDAT_BAD)
+		return 0;
+	fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
+	return -1;
 }
 
 struct src {

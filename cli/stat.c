@@ -127,6 +127,15 @@ static int analyse_file(struct stat_run *run, const struct input *in,
 	return ret;
 }
 
+/* $TRACE_KMEM_VALIDATE=never: libtracecmd gets files unchecked (tests
+ * of the fault guard) */
+static bool no_validation(void)
+{
+	const char *v = getenv("TRACE_KMEM_VALIDATE");
+
+	return v && !strcmp(v, "never");
+}
+
 static void close_input(struct input *in)
 {
 	if (in->h)
@@ -155,6 +164,9 @@ static struct input *open_all(const struct tk_args *a)
 				continue;
 			if (ret == TDAT_BAD)
 				goto fail;
+		} else if (!no_validation() &&
+			   tk_native_validate(a->inputs[i])) {
+			goto fail;
 		}
 		tk_fault_guard(a->inputs[i]);
 		h[i].h = tk_open_input(a->inputs[i]);

@@ -150,16 +150,25 @@ bad_input perf-data "$WORK/perf.data" "perf.data file"
 bad_input directory "$WORK/dir.dat" "directory"
 bad_input truncated-v7 "$WORK/half.dat" "past the end of the file"
 bad_input magic-only "$WORK/magic-only.dat" "truncated file header"
-bad_input truncated-v7-libtracecmd "$WORK/half.dat" "truncated or corrupt" --reader=libtracecmd
-bad_input magic-only-libtracecmd "$WORK/magic-only.dat" "truncated or corrupt" --reader=libtracecmd
+# the libtracecmd reader: the native reader checks the file first ...
+bad_input truncated-v7-libtracecmd "$WORK/half.dat" "past the end of the file" --reader=libtracecmd
+bad_input magic-only-libtracecmd "$WORK/magic-only.dat" "truncated file header" --reader=libtracecmd
+# ... and where libtracecmd gets it unchecked, the fault guard answers
+export TRACE_KMEM_VALIDATE=never
+bad_input truncated-v7-unchecked "$WORK/half.dat" "truncated or corrupt" --reader=libtracecmd
+bad_input magic-only-unchecked "$WORK/magic-only.dat" "truncated or corrupt" --reader=libtracecmd
+unset TRACE_KMEM_VALIDATE
 if [ -s "$WORK/v6.dat" ]; then
 	bad_input truncated-v6 "$WORK/v6-cut.dat" "ends past the end of the file (truncated?)"
-	bad_input truncated-v6-libtracecmd "$WORK/v6-cut.dat" "truncated or corrupt" --reader=libtracecmd
+	bad_input truncated-v6-libtracecmd "$WORK/v6-cut.dat" "ends past the end of the file (truncated?)" --reader=libtracecmd
+	TRACE_KMEM_VALIDATE=never bad_input truncated-v6-unchecked "$WORK/v6-cut.dat" "truncated or corrupt" --reader=libtracecmd
 	# a page size of 0 (after magic, "6", endianness, long size):
 	# libtracecmd divides by it (SIGFPE), the native reader refuses it
 	python3 "$TOP/tests/lib/tdat_layout.py" --poke "$WORK/v6.dat" "$WORK/page0.dat" 14 00000000
 	bad_input page-size-0 "$WORK/page0.dat" "page size 0 is not a power of two"
-	bad_input page-size-0-libtracecmd "$WORK/page0.dat" "truncated or corrupt" --reader=libtracecmd
+	bad_input page-size-0-libtracecmd "$WORK/page0.dat" "page size 0 is not a power of two" --reader=libtracecmd
+	# libtracecmd itself divides by it: SIGFPE, caught by the guard
+	TRACE_KMEM_VALIDATE=never bad_input page-size-0-unchecked "$WORK/page0.dat" "truncated or corrupt" --reader=libtracecmd
 else
 	fail bad-input-truncated-v6 "trace-cmd convert --file-version 6 failed"
 fi
