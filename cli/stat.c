@@ -28,6 +28,8 @@
 /* One file, opened by one of the readers. */
 struct input {
 	struct tracecmd_input *h;	/* libtracecmd */
+	struct tracecmd_input **inst;	/* ... its buffer instances */
+	int ninst;
 	struct tdat_file *f;		/* native */
 };
 
@@ -102,27 +104,17 @@ static int analyse_file(struct stat_run *run, const struct input *in,
 			const char *path)
 {
 	char label[PATH_MAX + 64], base[PATH_MAX];
-	struct tracecmd_input *h = in->h;
-	int i, n, ret;
+	int i, ret;
 
 	kmem_path_label(base, sizeof(base), path);
 	if (in->f)
 		return analyse_native(run, in->f, base);
 	run->page_size = (int)tk_header_page_size(path);
-	ret = analyse(run, h, NULL, 0, base);
-	n = tracecmd_buffer_instances(h);
-	for (i = 0; i < n && !ret; i++) {
-		struct tracecmd_input *ih = tracecmd_buffer_instance_handle(h, i);
-
+	ret = analyse(run, in->h, NULL, 0, base);
+	for (i = 0; i < in->ninst && !ret; i++) {
 		snprintf(label, sizeof(label), "%s (instance %s)", base,
-			 tracecmd_buffer_instance_name(h, i));
-		if (!ih) {
-			fprintf(stderr, TK_NAME ": %s: cannot read this buffer"
-					"\n", label);
-			return -1;
-		}
-		ret = analyse(run, ih, NULL, 0, label);
-		tracecmd_close(ih);
+			 tracecmd_buffer_instance_name(in->h, i));
+		ret = analyse(run, in->inst[i], NULL, 0, label);
 	}
 	return ret;
 }
@@ -136,8 +128,41 @@ static bool no_validation(void)
 	return v && !strcmp(v, "never");
 }
 
+/*
+ * libtracecmd: the file's buffer instances opened too, before any report
+ * is printed (a damaged instance used to fail after the top buffer's).
+ */
+static int open_instances(struct input *in, const char *path)
+{
+	int i, n = tracecmd_buffer_instances(in->h);
+
+	if (n <= 0)
+		return 0;
+	in->inst = calloc((size_t)n, sizeof(*in->inst));
+	if (!in->inst)
+		return -1;
+	for (i = 0; i < n; i++) {
+		in->inst[i] = tracecmd_buffer_instance_handle(in->h, i);
+		if (!in->inst[i]) {
+			fprintf(stderr, TK_NAME ": %s: cannot read buffer "
+				"instance %s\n", path,
+				tracecmd_buffer_instance_name(in->h, i));
+			return -1;
+		}
+		in->ninst++;
+	}
+	return 0;
+}
+
 static void close_input(struct input *in)
 {
+	int i;
+
+	for (i = 0; i < in->ninst; i++)
+		tracecmd_close(in->inst[i]);
+	free(in->inst);
+	in->inst = NULL;
+	in->ninst = 0;
 	if (in->h)
 		tracecmd_close(in->h);
 	tdat_close(in->f);
@@ -170,13 +195,19 @@ static struct input *open_all(const struct tk_args *a)
 		}
 		tk_fault_guard(a->inputs[i]);
 		h[i].h = tk_open_input(a->inputs[i]);
-		tk_fault_guard(NULL);
 		if (!h[i].h) {
+			tk_fault_guard(NULL);
 			fprintf(stderr, TK_NAME ": %s: cannot read the trace "
 					"(truncated or corrupt file)\n",
 				a->inputs[i]);
 			goto fail;
 		}
+		if (open_instances(&h[i], a->inputs[i])) {
+			tk_fault_guard(NULL);
+			i++;
+			goto fail;
+		}
+		tk_fault_guard(NULL);
 	}
 	return h;
 fail:

@@ -172,6 +172,14 @@ if [ -s "$WORK/v6.dat" ]; then
 else
 	fail bad-input-truncated-v6 "trace-cmd convert --file-version 6 failed"
 fi
+# a damaged buffer instance: no half report (libtracecmd used to fail on
+# it after printing the top buffer's report)
+LAY="python3 $TOP/tests/lib/tdat_layout.py"
+at=$($LAY "$I" | python3 -c 'import json,sys; print([c["table_at"] for c in json.load(sys.stdin)["cpus"] if c["buffer"]][0] + 4)')
+$LAY --poke "$I" "$WORK/inst-bad.dat" "$at" "$(python3 -c 'import struct; print(struct.pack("<Q", 0x7fffffff0000).hex())')"
+bad_input instance-damaged "$WORK/inst-bad.dat" "CPU 0 data of instance .* ends past the end of the file"
+bad_input instance-damaged-libtracecmd "$WORK/inst-bad.dat" "CPU 0 data of instance .* ends past the end of the file" --reader=libtracecmd
+TRACE_KMEM_VALIDATE=never bad_input instance-damaged-unchecked "$WORK/inst-bad.dat" "truncated or corrupt" --reader=libtracecmd
 # a bad file among good ones: nothing printed at all
 "$TK" stat "$A" "$WORK/text.dat" >"$WORK/mix.out" 2>"$WORK/mix.err"
 rc=$?
