@@ -124,6 +124,8 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	int ret;
 
 	ret = tk_pipeline_run(produce, &src, s, progress);
+	s->agg.damaged_pages += d->pages;
+	s->agg.damaged_chunks += d->chunks;
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: %s\n", s->label,
 			src.why[0] ? src.why : "out of memory");

@@ -12,6 +12,8 @@ struct src {
 	const struct tk_filter *filter;
 	struct tk_pageout pageout;
 	struct tk_pipe *pipe;
+	int max_size;		/* no record is larger than a page */
+	uint64_t skipped;	/* records of impossible sizes */
 };
 
 static int one_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
@@ -20,6 +22,11 @@ static int one_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	struct src *src = data;
 
 	(void)h;
+	/* libtracecmd hands over sizes like -4 from damaged pages */
+	if (rec->size < 0 || rec->size > src->max_size) {
+		src->skipped++;
+		return 0;
+	}
 	if (tk_pipe_push(src->pipe, rec))
 		return -1;
 	tk_pageout_record(&src->pageout, cpu, rec->data);
@@ -48,11 +55,14 @@ int tk_tracecmd_run(struct tracecmd_input *h, struct tk_session *s,
 		    struct tk_progress *progress)
 {
 	struct src src = { .h = h, .filter = &s->args->filter };
+	int page = tep_get_sub_buffer_size(s->tep);
 	int ret;
 
+	src.max_size = page > 0 ? page : 1 << 20;
 	if (tk_pageout_init(&src.pageout, tep_get_cpus(s->tep)))
 		return -1;
 	ret = tk_pipeline_run(produce, &src, s, progress);
+	s->agg.skipped_records += src.skipped;
 	tk_pageout_release(&src.pageout);
 	return ret;
 }

@@ -175,6 +175,9 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->events_lost += from->events_lost;
 	to->lost_unknown += from->lost_unknown;
 	to->undecodable += from->undecodable;
+	to->skipped_records += from->skipped_records;
+	to->damaged_pages += from->damaged_pages;
+	to->damaged_chunks += from->damaged_chunks;
 	ADD_COUNTERS(&to->slab.sum, &from->slab.sum);
 	to->slab.oom += from->slab.oom;
 	merge_page(&to->page.sum, &from->page.sum, old_migratetypes);

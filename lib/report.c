@@ -31,6 +31,22 @@ static void print_lost(const struct kmem_report_ctx *r, FILE *out)
 		     "(freed-only, live, ping-pong, lifetimes) are skewed.\n\n");
 }
 
+/* Damaged trace data that was skipped: what, and that counts are low. */
+static void print_skipped(const struct kmem_agg *a, FILE *out)
+{
+	char b1[NUMFMT_LEN], b2[NUMFMT_LEN], b3[NUMFMT_LEN];
+
+	if (!kmem_agg_damaged(a))
+		return;
+	fprintf(out, " WARNING: damaged trace data was skipped (records of "
+		     "impossible sizes: %s,\n          ring-buffer pages: %s, "
+		     "compressed chunks: %s).  Counts and bytes\n          are "
+		     "lower bounds.\n\n",
+		fmt_count(b1, a->skipped_records),
+		fmt_count(b2, a->damaged_pages),
+		fmt_count(b3, a->damaged_chunks));
+}
+
 static void print_elsewhere(const struct kmem_report_ctx *r, FILE *out)
 {
 	int i;
@@ -140,6 +156,7 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 	else
 		fprintf(out, "\n kmem statistics: %s\n\n", r->in->label);
 	print_lost(r, out);
+	print_skipped(r->agg, out);
 	if (!report_slab_wanted(r) && !report_page_wanted(r)) {
 		fprintf(out, " No slab or page allocator events (kmem:kmalloc, "
 			     "kmem:mm_page_alloc ...) in this trace.\n");
@@ -155,6 +172,17 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 			     "from their event format or cut off); they are "
 			     "not counted.\n",
 			fmt_count(buf, r->agg->undecodable));
+}
+
+/**
+ * kmem_agg_damaged - was trace data skipped as damaged?
+ * @a: the statistics
+ *
+ * Return: true when records, pages or chunks were skipped.
+ */
+bool kmem_agg_damaged(const struct kmem_agg *a)
+{
+	return a->skipped_records || a->damaged_pages || a->damaged_chunks;
 }
 
 static void json_inputs(struct json *j, const struct kmem_input *in)
@@ -184,6 +212,11 @@ void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
 	json_u64(&j, "events_lost", r->agg->events_lost);
 	json_u64(&j, "lost_unknown", r->agg->lost_unknown);
 	json_u64(&j, "undecodable", r->agg->undecodable);
+	json_open(&j, "input", '{');
+	json_u64(&j, "skipped_records", r->agg->skipped_records);
+	json_u64(&j, "damaged_pages", r->agg->damaged_pages);
+	json_u64(&j, "damaged_chunks", r->agg->damaged_chunks);
+	json_close(&j, '}');
 	if (report_slab_wanted(r))
 		slab_json(r, &j);
 	if (report_page_wanted(r))

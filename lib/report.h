@@ -40,6 +40,7 @@ struct kmem_report_ctx {
 typedef void (*kmem_cells_fn)(const struct kmem_report_ctx *r, uint32_t idx,
 			      char cells[][KMEM_SYM_LEN]);
 
+bool kmem_agg_damaged(const struct kmem_agg *a);
 int kmem_report(const struct kmem_report_ctx *r, struct kmem_outputs *outs,
 		FILE *err);
 void report_rows(const struct kmem_report_ctx *r, FILE *out,

@@ -534,7 +534,8 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "events", r->agg->page_events);
 	json_bool(j, "complete", !r->agg->events_lost &&
 				 !r->agg->lost_unknown &&
-				 !r->agg->page.oom && !r->agg->undecodable);
+				 !r->agg->page.oom && !r->agg->undecodable &&
+				 !kmem_agg_damaged(r->agg));
 	json_summary(r, j);
 	json_orders(r, j);
 	if (!r->in->merged) {

@@ -506,7 +506,8 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 	json_bool(j, "complete", r->in->nr_elsewhere == 0 &&
 				 !r->agg->events_lost &&
 				 !r->agg->lost_unknown && !r->agg->slab.oom &&
-				 !r->agg->undecodable);
+				 !r->agg->undecodable &&
+				 !kmem_agg_damaged(r->agg));
 	json_open(j, "handled_elsewhere", '[');
 	for (i = 0; i < r->in->nr_elsewhere; i++)
 		json_str(j, NULL, r->in->elsewhere[i]);

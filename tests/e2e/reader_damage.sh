@@ -161,6 +161,13 @@ j=$WORK/v6.json
 p1=$(($(val "$j" 'd["cpus"][0]["offset"]') + 4096))
 $LAY --poke "$V6" "$WORK/d.dat" "$((p1 + 8))" "$(hex Q 0x7fff0)"
 expect_damage page-commit-past-page "$WORK/d.dat" "1 ring-buffer page, 0 compressed chunks (the first on CPU 0 at offset $(printf '%#x' "$p1"))"
+check page-commit-json-counts python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["input"] == {"skipped_records": 0, "damaged_pages": 1, "damaged_chunks": 0}, d["input"]
+assert d["slab"]["complete"] is False
+' "$WORK/page-commit-past-page.json"
+check page-commit-table-warning grep -q "WARNING: damaged trace data was skipped (records of impossible sizes: 0," "$WORK/page-commit-past-page.out"
 # the first event's header: a length word (type_len 0) of 2, size -2
 $LAY --poke "$V6" "$WORK/d.dat" "$((p1 + 16))" "$(hex I 0)" "$((p1 + 20))" "$(hex I 2)"
 expect_damage page-negative-length "$WORK/d.dat" "1 ring-buffer page, 0 compressed chunks"
