@@ -3,6 +3,7 @@
  * The fault guard (see fault.h).  The message is prepared before the
  * risky calls; the handler only write()s it and _exit()s.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,10 +14,12 @@
 
 static char fault_msg[512];
 static size_t fault_len;
+static int saved_stderr = -1;	/* while tk_stderr_quiet() */
 
 static void on_fault(int sig)
 {
-	ssize_t n = write(STDERR_FILENO, fault_msg, fault_len);
+	ssize_t n = write(saved_stderr >= 0 ? saved_stderr : STDERR_FILENO,
+			  fault_msg, fault_len);
 
 	(void)n;
 	(void)sig;
@@ -47,4 +50,33 @@ void tk_fault_guard(const char *file)
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGFPE, &sa, NULL);
 	sigaction(SIGABRT, &sa, NULL);
+}
+
+/**
+ * tk_stderr_quiet - send what a library prints on stderr to /dev/null
+ * @on: true to start, false to restore stderr
+ *
+ * libtracecmd prints perror() and other lines of its own while opening
+ * some damaged files ("mmap: Unknown error -22", "Can not mmap file"),
+ * where trace-kmem says one line.  The fault guard's line still goes to
+ * the real stderr.
+ */
+void tk_stderr_quiet(bool on)
+{
+	int null;
+
+	fflush(stderr);
+	if (on && saved_stderr < 0) {
+		null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null < 0)
+			return;
+		saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (saved_stderr >= 0)
+			dup2(null, STDERR_FILENO);
+		close(null);
+	} else if (!on && saved_stderr >= 0) {
+		dup2(saved_stderr, STDERR_FILENO);
+		close(saved_stderr);
+		saved_stderr = -1;
+	}
 }

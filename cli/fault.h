@@ -9,6 +9,9 @@
 #ifndef TRACE_KMEM_FAULT_H
 #define TRACE_KMEM_FAULT_H
 
+#include <stdbool.h>
+
 void tk_fault_guard(const char *file);
+void tk_stderr_quiet(bool on);
 
 #endif

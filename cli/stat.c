@@ -194,7 +194,9 @@ static struct input *open_all(const struct tk_args *a)
 			goto fail;
 		}
 		tk_fault_guard(a->inputs[i]);
+		tk_stderr_quiet(true);
 		h[i].h = tk_open_input(a->inputs[i]);
+		tk_stderr_quiet(false);
 		if (!h[i].h) {
 			tk_fault_guard(NULL);
 			fprintf(stderr, TK_NAME ": %s: cannot read the trace "
