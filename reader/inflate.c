@@ -69,11 +69,13 @@ int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
 	*buf = NULL;
 	if (c->bad)
 		return tdat_fail(f, TDAT_BAD, "compressed section truncated");
-	if (size > TDAT_MAX_SECTION)
+	if (size > TDAT_MAX_SECTION ||
+	    size > zsize * TDAT_MAX_RATIO + TDAT_RATIO_SLACK)
 		return tdat_fail(f, TDAT_BAD,
 				 "compressed section claims "
-				 "%llu bytes",
-				 (unsigned long long)size);
+				 "%llu bytes from %llu",
+				 (unsigned long long)size,
+				 (unsigned long long)zsize);
 	*buf = malloc(size ? (size_t)size : 1);
 	if (!*buf)
 		return tdat_fail(f, TDAT_BAD, "out of memory");

@@ -15,10 +15,15 @@
 /* Bounds on what a file may make us allocate. */
 #define TDAT_MAX_SECTION (256ULL << 20) /* one metadata section */
 #define TDAT_MAX_CHUNK (64U << 20)	/* one decompressed data chunk */
+#define TDAT_MAX_HELD (512ULL << 20)	/* chunks held at once, all CPUs */
 #define TDAT_MAX_CPUS 8192
 #define TDAT_MAX_BUFFERS 1024
 #define TDAT_MIN_PAGE 64 /* smaller ring-buffer pages are lies */
 #define TDAT_MAX_PAGE (1U << 24)
+/* A compressed section inflates at most this much (real ones 1:17, the
+ * event formats): more is a decompression bomb. */
+#define TDAT_MAX_RATIO 256
+#define TDAT_RATIO_SLACK (1U << 20)
 
 /* A window of bytes read with bounds checks; @bad sticks. */
 struct tcur {
@@ -140,6 +145,10 @@ int tdat_ftrace_formats(struct tdat_file *f, struct tcur *c);
 int tdat_event_formats(struct tdat_file *f, struct tcur *c);
 int tdat_cmdlines(struct tdat_file *f, struct tcur *c);
 int tdat_printk(struct tdat_file *f, struct tcur *c);
+
+/* fmtcheck.c */
+void tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
+		       uint64_t size, const char *system);
 
 /* kallsyms.c */
 int tdat_kallsyms_set(struct tdat_file *f, const uint8_t *text, size_t len,

@@ -28,6 +28,7 @@ struct stream {
 	/* compressed: the chunks still to read */
 	struct tcur chunks;
 	uint64_t nchunks;
+	uint64_t span; /* the current chunk's room in the virtual file */
 	uint8_t *zbuf;
 	size_t zcap;
 	struct rb_page pg;
@@ -45,6 +46,7 @@ struct iter {
 	int n;
 	struct stream **heap;
 	int nheap;
+	uint64_t held; /* bytes of the chunk buffers of all its CPUs */
 };
 
 static void damaged(struct iter *it, struct stream *s, uint64_t offset,
@@ -60,10 +62,16 @@ static void damaged(struct iter *it, struct stream *s, uint64_t offset,
 		it->dmg->pages++;
 }
 
-/* The next chunk of a compressed CPU into s->bytes; false at the end. */
+/*
+ * The next chunk of a compressed CPU into s->bytes; false at the end.
+ * A chunk's size is what the file claims: the buffers of all CPUs
+ * together stay under TDAT_MAX_HELD, and only the pages that the data
+ * reaches are read (the rest of the chunk is empty pages).
+ */
 static bool next_chunk(struct iter *it, struct stream *s)
 {
-	uint64_t zsize, size;
+	uint64_t zsize, size, end;
+	unsigned int ps = it->b->page_size;
 	const uint8_t *src;
 	size_t out;
 
@@ -72,18 +80,25 @@ static bool next_chunk(struct iter *it, struct stream *s)
 		zsize = tc_num(&s->chunks, 4);
 		size = tc_num(&s->chunks, 4);
 		src = tc_take(&s->chunks, zsize);
-		s->base += s->len;
+		s->base += s->span;
+		s->span = 0;
 		s->len = 0;
 		s->pos = 0;
-		if (s->chunks.bad || size > TDAT_MAX_CHUNK) {
+		if (s->chunks.bad || size > TDAT_MAX_CHUNK ||
+		    (size > s->zcap &&
+		     it->held - s->zcap + size > TDAT_MAX_HELD)) {
 			damaged(it, s, s->base, true);
 			s->nchunks = 0;
 			return false;
 		}
+		if (!size)
+			continue; /* no page, and no buffer to inflate into */
 		if (size > s->zcap) {
 			free(s->zbuf);
+			it->held -= s->zcap;
 			s->zbuf = malloc((size_t)size);
 			s->zcap = s->zbuf ? (size_t)size : 0;
+			it->held += s->zcap;
 			if (!s->zbuf) {
 				damaged(it, s, s->base, true);
 				s->nchunks = 0;
@@ -93,13 +108,17 @@ static bool next_chunk(struct iter *it, struct stream *s)
 		if (tdat_inflate(it->f, src, (size_t)zsize, s->zbuf,
 				 (size_t)size, &out)) {
 			damaged(it, s, s->base, true);
-			s->len = size; /* its pages still take their room */
+			s->span = size; /* its pages still take their room */
 			continue;
 		}
 		/* the size is rounded up to whole pages: the rest is empty */
-		memset(s->zbuf + out, 0, (size_t)size - out);
+		end = out + (ps - out % ps) % ps;
+		if (end > size)
+			end = size;
+		memset(s->zbuf + out, 0, (size_t)(end - out));
 		s->bytes = s->zbuf;
-		s->len = size;
+		s->len = end;
+		s->span = size;
 		return true;
 	}
 	return false;

@@ -80,7 +80,7 @@ static bool format_name(const uint8_t *p, uint64_t size, char *name, size_t len)
 	return n > 0;
 }
 
-/* One event format: parsed when the caller wants it. */
+/* One event format: parsed, when the caller wants it and it is safe. */
 static void event_format(struct tdat_file *f, const char *system,
 			 const uint8_t *p, uint64_t size)
 {
@@ -89,9 +89,7 @@ static void event_format(struct tdat_file *f, const char *system,
 	if (f->want && format_name(p, size, name, sizeof(name)) &&
 	    !f->want(system, name))
 		return;
-	/* a format libtraceevent cannot parse is left out, as libtracecmd
-	 * leaves it out */
-	tep_parse_event(f->tep, (const char *)p, (unsigned long)size, system);
+	tdat_parse_format(f->tep, p, size, system);
 }
 
 static int formats(struct tdat_file *f, struct tcur *c, const char *system,

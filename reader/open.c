@@ -83,8 +83,13 @@ static int read_header(struct tdat_file *f, struct tcur *c)
 		f->version = 6;
 	else if (!strcmp(version, "7"))
 		f->version = 7;
+	else if (version[0] >= '1' && version[0] <= '5' && !version[1])
+		return tdat_fail(f, TDAT_UNSUPPORTED, "file version %s",
+				 version);
 	else
-		return tdat_fail(f, TDAT_UNSUPPORTED, "file version \"%s\"",
+		return tdat_fail(f, TDAT_BAD,
+				 "file version \"%.8s\" is not "
+				 "one trace-cmd writes (6 or 7)",
 				 version);
 	b = tc_take(c, 2);
 	if (!b)

@@ -26,8 +26,7 @@ enum {
  * @long_size: the kernel's long, 4 or 8 (the header page's commit size)
  * @big: the file is big-endian
  *
- * Return: 0, or -1 when the page header lies (a commit past the page,
- * a missed-events count past it).
+ * Return: 0, or -1 when the page header lies (a commit past the page).
  */
 int rb_page_load(struct rb_page *pg, const uint8_t *page, uint32_t avail,
 		 int long_size, bool big)
@@ -50,16 +49,15 @@ int rb_page_load(struct rb_page *pg, const uint8_t *page, uint32_t avail,
 		return -1;
 	}
 	if (flags & MISSING_EVENTS) {
-		if (!(flags & MISSING_STORED)) {
-			pg->lost = -1;
-		} else if (avail - pg->hdr - pg->size < (uint32_t)long_size) {
-			pg->size = 0;
-			return -1;
-		} else {
-			/* kbuffer hands the count over as an int */
+		/* a count stored after the data, when it fits in the page
+		 * (a page its data fills has no room: the count is unknown;
+		 * kbuffer reads it from the next page's bytes) */
+		if ((flags & MISSING_STORED) &&
+		    avail - pg->hdr - pg->size >= (uint32_t)long_size)
 			pg->lost = (int)tdat_num(pg->data + pg->size, long_size,
 						 big);
-		}
+		else
+			pg->lost = -1;
 	}
 	return 0;
 }

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * libtraceevent's format parser (1.7.1, and 1.8.4 still) crashes on
+ * texts no kernel writes: it dereferences NULL for an operator it does
+ * not know ('.', or "->" after anything but REC: process_op()) and for
+ * a REC->NAME after __print_flags( or __print_symbolic( when the event
+ * has no field NAME (process_entry()); it divides by 0 for a constant
+ * divisor of 0 (folded while parsing) and for a field divisor (when
+ * printing, as lib/fmtprobe.c does).  So before a text goes to
+ * tep_parse_event(), its two parts (up to "print fmt:", and after)
+ * must look like the kernel's: printable ASCII, quotes closed, brackets
+ * balanced; the print fmt a string then complete arguments, with known
+ * operators, divisions by constants, and fields of the event only.  A
+ * print fmt that does not is left out (the event keeps its fields, with
+ * an empty print fmt); a text whose first part does not is left out.
+ *
+ * Found by fuzzing the reader: tests/fuzz/corpus/reader/tep-*.dat are
+ * the reproducers.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char pf_tag[] = "\nprint fmt:";
+static const char pf_empty[] = "\nprint fmt: \"\"\n";
+
+static bool ident_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/* Printable, quotes closed, brackets balanced?  *@last: last non-space */
+static bool kernel_like(const char *s, const char *end, char *last)
+{
+	char close[64], q;
+	size_t depth = 0;
+
+	*last = 0;
+	for (; s < end; s++) {
+		if (*s == '\n' || *s == '\t' || *s == ' ')
+			continue;
+		if (*s < 0x20 || *s > 0x7e)
+			return false;
+		*last = *s;
+		switch (*s) {
+		case '"':
+		case '\'':
+			for (q = *s++; s < end && *s != q; s++) {
+				if (*s == '\\' && ++s == end)
+					break;
+				if ((*s < 0x20 || *s > 0x7e) && *s != '\n')
+					return false;
+			}
+			if (s == end)
+				return false;
+			break;
+		case '(':
+		case '[':
+		case '{':
+			if (depth == sizeof(close))
+				return false;
+			/* ')' follows '(' in ASCII, ']' and '}' come 2 after */
+			close[depth++] = (char)(*s == '(' ? ')' : *s + 2);
+			break;
+		case ')':
+		case ']':
+		case '}':
+			if (!depth || close[--depth] != *s)
+				return false;
+			break;
+		}
+	}
+	return !depth;
+}
+
+/*
+ * What follows '/' or '%' from @s: a number other than 0, or sizeof of
+ * a type?  libtraceevent divides when it folds constants while parsing
+ * and when it prints, without looking at the divisor (SIGFPE); the
+ * kernel only divides by constants (jiffies / 250, len / sizeof(u64)).
+ */
+static bool divisor_ok(const char *s, const char *end)
+{
+	const char *id;
+	char num[32];
+
+	while (s < end && isspace((unsigned char)*s))
+		s++;
+	for (id = s; s < end && ident_char(*s); s++)
+		;
+	if (s - id >= (long)sizeof(num) || s == id)
+		return false;
+	if (isdigit((unsigned char)*id)) {
+		memcpy(num, id, (size_t)(s - id));
+		num[s - id] = '\0';
+		return strtoull(num, NULL, 0) != 0;
+	}
+	if (s - id != 6 || memcmp(id, "sizeof", 6))
+		return false;
+	while (s < end && isspace((unsigned char)*s))
+		s++;
+	if (s == end || *s++ != '(')
+		return false;
+	for (; s < end && *s != ')'; s++) /* a type: words, no REC */
+		if (!ident_char(*s) && !isspace((unsigned char)*s))
+			return false;
+	return s < end && !memmem(id, (size_t)(s - id), "REC", 3);
+}
+
+/*
+ * Only operators libtraceevent knows, outside the strings of a
+ * kernel_like() print fmt, and "->" only after REC or (REC)?  (Its
+ * error path for another one, a '.' say, crashes too.)  The tokens are
+ * cut as its tokenizer cuts them.
+ */
+static bool known_ops(const char *s, const char *end)
+{
+	const char *id;
+	bool rec = false; /* the last token is the item REC */
+	char q, next;
+
+	for (; s < end; s++) {
+		if (ident_char(*s)) {
+			for (id = s; s + 1 < end && ident_char(s[1]); s++)
+				;
+			rec = s - id == 2 && !memcmp(id, "REC", 3);
+			continue;
+		}
+		next = s + 1 < end ? s[1] : 0;
+		switch (*s) {
+		case ' ':
+		case '\t':
+		case '\n':
+			continue; /* keeps rec */
+		case '"':
+		case '\'':
+			for (q = *s++; *s != q; s++)
+				if (*s == '\\')
+					s++;
+			break;
+		case '-':
+			if (next == '>') {
+				if (!rec)
+					return false;
+				s++;
+				break;
+			}
+			/* fall through */
+		case '+':
+			if (next == *s || next == '=')
+				return false; /* ++ -- += -= */
+			break;
+		case '&':
+		case '|':
+			if (next == *s)
+				s++;
+			else if (next == '=')
+				return false;
+			break;
+		case '<':
+		case '>':
+			if (next == *s) {
+				if (++s + 1 < end && s[1] == '=')
+					return false; /* <<= >>= */
+			} else if (next == '=') {
+				s++; /* <= >= */
+			}
+			break;
+		case '!':
+		case '=':
+			if (next == '=')
+				s++;
+			else if (*s == '=')
+				return false;
+			break;
+		case '/':
+		case '%':
+			if (!divisor_ok(s + 1, end))
+				return false;
+			break;
+		case '*':
+		case '^':
+		case '~':
+		case '?':
+		case ':':
+		case ')':
+			if (rec)
+				continue; /* (REC)->NAME */
+			break;
+		case '(':
+		case '[':
+		case ']':
+		case '{':
+		case '}':
+		case ',':
+			break;
+		default:
+			return false;
+		}
+		rec = false;
+	}
+	return true;
+}
+
+/* After "REC" at @s: NAME of REC->NAME, (REC)->NAME (*len bytes), or NULL */
+static const char *rec_field(const char *s, const char *end, size_t *len)
+{
+	const char *q = s + 3, *name;
+
+	while (q < end && isspace((unsigned char)*q))
+		q++;
+	if (q < end && *q == ')')
+		while (++q < end && isspace((unsigned char)*q))
+			;
+	if (end - q < 2 || q[0] != '-' || q[1] != '>')
+		return NULL;
+	for (q += 2; q < end && isspace((unsigned char)*q); q++)
+		;
+	for (name = q; q < end && ident_char(*q); q++)
+		;
+	*len = (size_t)(q - name);
+	return name;
+}
+
+/*
+ * Does every REC->NAME from @pf to @end name a field of @head (the text
+ * with an empty print fmt)?  libtraceevent itself finds the fields, in
+ * a scratch handle.
+ */
+static bool fields_known(const char *head, size_t hlen, const char *pf,
+			 const char *end)
+{
+	struct tep_event *ev = NULL;
+	struct tep_handle *tep;
+	const char *s, *name;
+	bool ok = true;
+	char buf[128];
+	size_t len;
+
+	for (s = pf; (s = memmem(s, (size_t)(end - s), "REC", 3)); s += 3)
+		if (!ident_char(s[-1]) && rec_field(s, end, &len))
+			break;
+	if (!s)
+		return true; /* no field named */
+	tep = tep_alloc();
+	if (!tep)
+		return false;
+	tep_parse_format(tep, &ev, head, hlen, "scratch");
+	for (; ok && (s = memmem(s, (size_t)(end - s), "REC", 3)); s += 3) {
+		if (ident_char(s[-1]) || !(name = rec_field(s, end, &len)))
+			continue;
+		ok = ev && len && len < sizeof(buf);
+		if (ok) {
+			memcpy(buf, name, len);
+			buf[len] = '\0';
+			ok = tep_find_any_field(ev, buf) != NULL;
+		}
+	}
+	tep_free(tep);
+	return ok;
+}
+
+/* One event format: parsed when the caller wants it. */
+/**
+ * tdat_parse_format - parse one event format into the tep handle, as
+ *	far as it is safe for libtraceevent (see the top of this file)
+ * @tep: the handle
+ * @p: the format text (not NUL-terminated)
+ * @size: its length
+ * @system: the event's system
+ */
+void tdat_parse_format(struct tep_handle *tep, const uint8_t *p, uint64_t size,
+		       const char *system)
+{
+	const char *s = (const char *)p, *end = s + size, *pf;
+	char last, *head;
+	size_t hlen;
+
+	pf = memmem(s, (size_t)size, pf_tag, sizeof(pf_tag) - 1);
+	if (!pf || !kernel_like(s, pf, &last))
+		return;
+	hlen = (size_t)(pf - s) + sizeof(pf_empty) - 1;
+	head = malloc(hlen + 1);
+	if (!head)
+		return;
+	memcpy(head, s, (size_t)(pf - s));
+	memcpy(head + (pf - s), pf_empty, sizeof(pf_empty));
+	for (s = pf + sizeof(pf_tag) - 1; s < end && isspace((unsigned char)*s);
+	     s++)
+		;
+	/* a format libtraceevent cannot parse is left out, as libtracecmd
+	 * leaves it out */
+	if (s < end && *s == '"' && kernel_like(s, end, &last) &&
+	    (ident_char(last) || strchr(")]}\"'", last)) && known_ops(s, end) &&
+	    fields_known(head, hlen, pf, end))
+		tep_parse_event(tep, (const char *)p, (unsigned long)size,
+				system);
+	else
+		tep_parse_event(tep, head, (unsigned long)hlen, system);
+	free(head);
+}

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * libFuzzer target: lib/'s decoders and aggregators on crafted records.
+ *
+ * The event formats in tests/formats/ (and tests/tdat/formats/, when
+ * there) are parsed once into a tep handle per layout: kernel
+ * generation, byte order and long size.  Each input then is
+ *
+ *	byte 0		the layout (modulo their number)
+ *	byte 1		the report's options (see report())
+ *	records		until the input ends:
+ *	  selector	bits 0-3: the kmem slot (enum kmem_slot; 15: no
+ *			event, the payload is a lost-events count); bits
+ *			4-5: the CPU; bit 6: the record follows lost
+ *			events; bit 7: a time jump of about a second
+ *	  size		< 192: that many bytes; else 192 + (size - 192) * 16
+ *			(up to 1200: kernel_stack records of 64 frames and
+ *			more)
+ *	  payload	the record's bytes (cut short at the end of the
+ *			input)
+ *
+ * Each record is copied into a buffer of exactly its size, so any read
+ * past it is caught by AddressSanitizer, and goes through
+ * kmem_decode() and kmem_agg_event() as cli/session.c sends it.  At the
+ * end the statistics are finished, merged into a second summary, both
+ * rendered (tables and JSON) to /dev/null, and released.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+#include "decode.h"
+#include "report.h"
+#include "tep_names.h"
+
+#ifndef FUZZ_FORMATS
+#define FUZZ_FORMATS "tests/formats"
+#endif
+
+struct layout {
+	const char *files[3]; /* slab, page, more page events */
+	int long_size;
+	bool big;
+	struct tep_handle *tep;
+	struct kmem_fields fields[KMEM_NR_SLOTS];
+	bool have[KMEM_NR_SLOTS];
+};
+
+#define PAGE_FREE "../tdat/formats/page-free-linux-6.18-x86_64.txt"
+
+static struct layout layouts[] = {
+	{ .files = { "linux-2.6.32-x86_64.txt",
+		     "page-linux-2.6.32-x86_64.txt" },
+	  .long_size = 8 },
+	{ .files = { "linux-5.15-x86_64.txt", "page-linux-6.18-x86_64.txt",
+		     PAGE_FREE },
+	  .long_size = 8 },
+	{ .files = { "linux-6.0-x86_64.txt", "page-linux-6.18-x86_64.txt",
+		     PAGE_FREE },
+	  .long_size = 8 },
+	{ .files = { "linux-6.1-ppc32.txt",
+		     "../tdat/formats/page-linux-6.1-ppc32.txt" },
+	  .long_size = 4,
+	  .big = true },
+	{ .files = { "linux-6.18-x86_64.txt", "page-linux-6.18-x86_64.txt",
+		     PAGE_FREE },
+	  .long_size = 8 },
+	{ .files = { "linux-6.18-x86_64.txt", "page-linux-6.18-x86_64.txt",
+		     PAGE_FREE },
+	  .long_size = 8,
+	  .big = true },
+	{ .files = { "synthetic-rel_loc-x86_64.txt",
+		     "page-linux-6.18-x86_64.txt", PAGE_FREE },
+	  .long_size = 8 },
+};
+
+#define NR_LAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
+
+/* A few functions, for the call sites and stack frames to resolve to. */
+static const struct {
+	const char *name;
+	unsigned long long addr;
+} funcs[] = {
+	{ "_stext", 0xffffffff81000000ULL },
+	{ "__kmalloc_noprof", 0xffffffff81100000ULL },
+	{ "kmem_cache_alloc_noprof", 0xffffffff81100400ULL },
+	{ "__alloc_pages_noprof", 0xffffffff81200000ULL },
+	{ "copy_process", 0xffffffff81300000ULL },
+	{ "getname_flags", 0xffffffff81300800ULL },
+	{ "c_start", 0xc0000000ULL },
+	{ "c_func", 0xc0001000ULL },
+};
+
+static FILE *devnull;
+static bool verbose; /* FUZZ_VERBOSE=1: one line per input */
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char *read_file(const char *name)
+{
+	char path[4096];
+	char *buf;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", FUZZ_FORMATS, name);
+	f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0) {
+		fclose(f);
+		return NULL;
+	}
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Every "name:" block of a format file, as tests/unit/ parse them. */
+static void parse_file(struct tep_handle *tep, const char *name)
+{
+	char *buf = read_file(name), *p, *next;
+
+	if (!buf) {
+		fprintf(stderr, "fuzz_records: no %s/%s\n", FUZZ_FORMATS, name);
+		return;
+	}
+	for (p = buf; p && *p; p = next) {
+		const char *sys;
+
+		next = strstr(p + 1, "\nname: ");
+		if (next)
+			*next++ = '\0';
+		sys = strstr(p, "name: kernel_stack") ? "ftrace" : "kmem";
+		tep_parse_event(tep, p, strlen(p), sys);
+	}
+	free(buf);
+}
+
+static void load(struct layout *l)
+{
+	struct tep_handle *tep = tep_alloc();
+	size_t i;
+	int s;
+
+	if (!tep)
+		abort();
+	tep_set_long_size(tep, l->long_size);
+	tep_set_page_size(tep, 4096);
+	tep_set_file_bigendian(tep,
+			       l->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	tep_set_local_bigendian(tep, TEP_BIG_ENDIAN);
+#else
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+#endif
+	for (i = 0; i < 3 && l->files[i]; i++)
+		parse_file(tep, l->files[i]);
+	for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
+		tep_register_function(tep, (char *)funcs[i].name, funcs[i].addr,
+				      NULL);
+	tep_register_comm(tep, "fuzz", 1);
+	tep_register_comm(tep, "kworker/0:1", 42);
+	for (s = 0; s < KMEM_NR_SLOTS; s++) {
+		struct tep_event *ev = tep_find_event_by_name(
+			tep, kmem_slot_system(s), kmem_slot_event_name(s));
+
+		if (!ev)
+			continue;
+		kmem_fields_init(&l->fields[s], ev, s);
+		l->have[s] = true;
+	}
+	l->tep = tep;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	size_t i;
+
+	devnull = fopen("/dev/null", "w");
+	if (!devnull)
+		abort();
+	verbose = getenv("FUZZ_VERBOSE") != NULL;
+	for (i = 0; i < NR_LAYOUTS; i++)
+		load(&layouts[i]);
+	return 0;
+}
+
+static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
+{
+	const char *labels[] = { "fuzz" };
+	struct kmem_input in = { .label = "fuzz" };
+	struct kmem_input min = { .label = "(merged)",
+				  .merged = 1,
+				  .inputs = labels };
+	struct kmem_symbolizer sym;
+	struct kmem_agg merged;
+	struct kmem_opts o;
+	struct kmem_report_ctx r = { agg, &o, &sym, &in };
+	struct kmem_report_ctx mr = { &merged, &o, &sym, &min };
+
+	kmem_tep_symbolizer(&sym, tep);
+	kmem_opts_init(&o);
+	o.stat = true;
+	o.caller = flags & 1;
+	o.alloc = flags & 2;
+	o.cache = flags & 4;
+	o.page = flags & 8;
+	o.live = flags & 16;
+	o.per_process = flags & 32;
+	o.merge_pids = flags & 64;
+	o.raw_ip = flags & 128;
+	o.lines = flags & 3 ? 0 : 5;
+	kmem_tep_finish(agg, &sym, tep);
+	kmem_report_tables(&r, devnull);
+	kmem_report_json(&r, devnull);
+
+	kmem_agg_init(&merged);
+	kmem_agg_merge(&merged, agg, sym.old_migratetypes > 0);
+	kmem_report_tables(&mr, devnull);
+	kmem_report_json(&mr, devnull);
+	kmem_agg_release(&merged);
+	kmem_opts_release(&o);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint64_t ts = 1000000000ULL, offset[4] = { 4096, 8192, 12288, 16384 };
+	struct kmem_symbolizer sym;
+	struct layout *l;
+	struct kmem_agg agg;
+	struct kmem_event ev;
+	size_t pos = 2;
+
+	if (size < 2)
+		return 0;
+	l = &layouts[data[0] % NR_LAYOUTS];
+	kmem_tep_symbolizer(&sym, l->tep);
+	kmem_agg_init(&agg);
+	kmem_agg_configure(&agg, &sym, NULL, devnull);
+	kmem_agg_set_numa(&agg, NULL);
+	kmem_tep_page_geometry(&agg.page, l->tep);
+
+	while (pos + 2 <= size) {
+		uint8_t sel = data[pos], sz = data[pos + 1];
+		size_t n = sz < 192 ? sz : 192 + (size_t)(sz - 192) * 16;
+		struct tep_record rec;
+		int slot = sel & 15, cpu = (sel >> 4) & 3;
+		uint8_t *copy;
+
+		pos += 2;
+		if (n > size - pos)
+			n = size - pos;
+		copy = malloc(n ? n : 1);
+		if (!copy)
+			abort();
+		memcpy(copy, data + pos, n);
+		pos += n;
+		ts += sel & 0x80 ? 1000000007ULL : 137;
+		memset(&rec, 0, sizeof(rec));
+		rec.ts = ts;
+		rec.offset = offset[cpu];
+		rec.size = (int)n;
+		rec.record_size = (int)n;
+		rec.data = copy;
+		rec.cpu = cpu;
+		rec.missed_events = sel & 0x40 ? (sz & 1 ? -1 : sz) : 0;
+		offset[cpu] += (n <= 112 ? 4 : 8) + ((n + 3) & ~(size_t)3);
+
+		if (rec.missed_events)
+			kmem_agg_missed(&agg, rec.missed_events);
+		if (slot >= KMEM_NR_SLOTS) {
+			long long lost = 0;
+			size_t i;
+
+			for (i = 0; i < n && i < 8; i++)
+				lost = (long long)((uint64_t)lost << 8 |
+						   copy[i]);
+			kmem_agg_missed(&agg, lost);
+		} else if (l->have[slot]) {
+			if (kmem_decode(&l->fields[slot], &rec, &ev))
+				agg.undecodable++;
+			else
+				kmem_agg_event(&agg, &ev);
+		}
+		free(copy);
+	}
+	if (verbose)
+		fprintf(stderr,
+			"fuzz_records: layout %d: %llu slab, %llu page "
+			"events, %llu undecodable, %llu lost\n",
+			(int)(l - layouts), (unsigned long long)agg.slab_events,
+			(unsigned long long)agg.page_events,
+			(unsigned long long)agg.undecodable,
+			(unsigned long long)agg.events_lost);
+	report(&agg, l->tep, data[1]);
+	kmem_agg_release(&agg);
+	return 0;
+}
