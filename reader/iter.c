@@ -63,6 +63,52 @@ static void damaged(struct iter *it, struct stream *s, uint64_t offset,
 }
 
 /*
+ * The trace is read in place from the mapping, compressed or not; a CPU
+ * never goes back, so what lies a megabyte behind it is dropped from
+ * memory (MADV_DONTNEED on a private read-only file mapping: a page
+ * touched again is read back from the file), and memory stays flat
+ * however long the trace.
+ */
+#define DROP_STEP (1UL << 20)
+
+/* Drop the mapped file bytes from *@dropped to a megabyte before @at. */
+static void drop_to(const struct tdat_file *f, uintptr_t *dropped,
+		    const uint8_t *at)
+{
+	uintptr_t here = (uintptr_t)at;
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	if (!f->owned)
+		return;
+	if (!*dropped)
+		*dropped = here & ~(pg - 1);
+	if (here - *dropped < 2 * DROP_STEP)
+		return;
+	here = (here - DROP_STEP) & ~(pg - 1);
+	madvise((void *)*dropped, here - *dropped, MADV_DONTNEED);
+	*dropped = here;
+}
+
+/* The whole of [@p, @p + @len) dropped (walked once, read again later). */
+static void drop_all(const struct tdat_file *f, const uint8_t *p, size_t len)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
+	uintptr_t b = ((uintptr_t)p + len) & ~(pg - 1);
+
+	if (f->owned && b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+static void drop_behind(struct iter *it, struct stream *s)
+{
+	if (it->b->compressed)
+		drop_to(it->f, &s->dropped, s->chunks.p + s->chunks.pos);
+	else
+		drop_to(it->f, &s->dropped, s->bytes + s->pos);
+}
+
+/*
  * The next chunk of a compressed CPU into s->bytes; false at the end.
  * A chunk's size is what the file claims: the buffers of all CPUs
  * together stay under TDAT_MAX_HELD, and only the pages that the data
@@ -111,6 +157,7 @@ static bool next_chunk(struct iter *it, struct stream *s)
 			s->span = size; /* its pages still take their room */
 			continue;
 		}
+		drop_behind(it, s);
 		/* the size is rounded up to whole pages: the rest is empty */
 		end = out + (ps - out % ps) % ps;
 		if (end > size)
@@ -144,31 +191,6 @@ static bool open_page(struct iter *it, struct stream *s)
 		damaged(it, s, s->base + s->pos, false);
 		s->pos += ps;
 	}
-}
-
-/*
- * Uncompressed data is read in place from the mapping; a CPU never goes
- * back, so what lies a megabyte behind it is dropped from memory
- * (MADV_DONTNEED on a private read-only file mapping: a page touched
- * again is read back from the file), and memory stays flat however
- * long the trace.
- */
-#define DROP_STEP (1UL << 20)
-
-static void drop_behind(struct iter *it, struct stream *s)
-{
-	uintptr_t here = (uintptr_t)(s->bytes + s->pos);
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-
-	if (!it->f->owned || it->b->compressed)
-		return;
-	if (!s->dropped)
-		s->dropped = (uintptr_t)s->bytes & ~(pg - 1);
-	if (here - s->dropped < 2 * DROP_STEP)
-		return;
-	here = (here - DROP_STEP) & ~(pg - 1);
-	madvise((void *)s->dropped, here - s->dropped, MADV_DONTNEED);
-	s->dropped = here;
 }
 
 /* The stream's next record into s->rec; false when the CPU is done. */
@@ -241,6 +263,28 @@ static size_t chunks_len(const struct tdat_file *f, const struct tdat_cpu *c)
 	return (size_t)(c->size + 4 < room ? c->size + 4 : room);
 }
 
+/*
+ * The uncompressed size of @n chunks from @t: their headers, read one
+ * after the other; the pages the walk touches are dropped as it goes
+ * (one header every few kilobytes faults in nearly the whole file).
+ */
+static uint64_t walk_chunks(const struct tdat_file *f, struct tcur *t,
+			    uint64_t n)
+{
+	uintptr_t dropped = 0;
+	uint64_t total = 0;
+
+	for (; n && !t->bad; n--) {
+		uint64_t z = tc_num(t, 4);
+
+		total += tc_num(t, 4);
+		tc_take(t, z);
+		drop_to(f, &dropped, t->p + t->pos);
+	}
+	drop_all(f, t->p, t->pos);
+	return total;
+}
+
 /* Where the buffer's compressed CPUs start in libtracecmd's virtual file. */
 static uint64_t virtual_start(const struct tdat_file *f, int buffer)
 {
@@ -258,12 +302,8 @@ static uint64_t virtual_start(const struct tdat_file *f, int buffer)
 		if (!f->buffers[0].compressed || !c->size)
 			continue;
 		tc_init(&t, f->map + c->offset, chunks_len(f, c), f->big);
-		for (n = tc_num(&t, 4); n && !t.bad; n--) {
-			uint64_t z = tc_num(&t, 4);
-
-			total += tc_num(&t, 4);
-			tc_take(&t, z);
-		}
+		n = tc_num(&t, 4);
+		total = walk_chunks(f, &t, n);
 		next = (next + total + f->page_size - 1) &
 		       ~(uint64_t)(f->page_size - 1);
 	}
@@ -275,7 +315,7 @@ static void init_stream(struct iter *it, struct stream *s,
 			const struct tdat_cpu *cpu, uint64_t *vnext)
 {
 	const struct tdat_file *f = it->f;
-	uint64_t total = 0, n;
+	uint64_t total;
 	struct tcur t;
 
 	memset(s, 0, sizeof(*s));
@@ -290,12 +330,7 @@ static void init_stream(struct iter *it, struct stream *s,
 	s->nchunks = tc_num(&s->chunks, 4);
 	/* the virtual file: this CPU's uncompressed size, from the table */
 	t = s->chunks;
-	for (n = s->nchunks; n && !t.bad; n--) {
-		uint64_t z = tc_num(&t, 4);
-
-		total += tc_num(&t, 4);
-		tc_take(&t, z);
-	}
+	total = walk_chunks(f, &t, s->nchunks);
 	s->base = *vnext;
 	*vnext = (*vnext + total + it->b->page_size - 1) &
 		 ~(uint64_t)(it->b->page_size - 1);
