@@ -64,7 +64,8 @@
 # Needs root, tracefs, trace-cmd, perf, python3, cc, pkg-config; valgrind
 # for the instruction counts; with the defaults ~1.2 GB of RAM for the ring
 # buffers and ~1.9 GB in ${TMPDIR:-/tmp}.  tracefs state is saved and
-# restored on every exit path.  Takes about 20-25 minutes on 2 cores.
+# restored on every exit path.  Takes about 5 minutes on 2 idle cores
+# (more on a busy machine; less with BENCH_PROFILE=0).
 # Results and their analysis: bench/RESULTS.md.
 set -eu
 
@@ -155,7 +156,8 @@ cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 TK=$B/trace-kmem
 BARE=$B/bench/bare_loop
 [ -x "$TK" ] || die "$TK was not built"
-echo "$prog: trace-kmem at $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?');" \
+echo "$prog: trace-kmem at $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?')" \
+	"($(git -C "$TOP" diff --shortstat HEAD 2>/dev/null | sed 's/^ *//' || true));" \
 	"$(nproc) CPUs; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kmem-bench.XXXXXX")
@@ -383,11 +385,13 @@ cpu_stat() {
 	awk -v hz="$HZ" '$1 == "cpu" { printf "%.2f %.2f\n", ($2 + $3 + $4 + $7 + $8) / hz, $9 / hz; exit }' /proc/stat
 }
 
-verdict() {	# verdict OK|skip TEXT
-	case $1 in
-	1) echo "MET      $2" ;;
-	skip) echo "SKIPPED  $2" ;;
-	*) echo "NOT MET  $2" ;;
+verdict() {	# verdict OK|skip TEXT...
+	local ok=$1
+	shift
+	case $ok in
+	1) echo "MET      $*" ;;
+	skip) echo "SKIPPED  $*" ;;
+	*) echo "NOT MET  $*" ;;
 	esac
 }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }' && echo 1 || echo 0; }
@@ -642,10 +646,10 @@ for s in 1m 10m; do
 	if has_size "$s"; then
 		verdict "$(ge "${vsperf[$s.tk]}" $PERF_X_V7)" \
 			"$s: trace-kmem stat >= ${PERF_X_V7}x perf kmem stat's events/s, trace.dat v7 zstd: ${vsperf[$s.tk]}x" \
-			"(${eps[$s.tk]} vs ${eps[$s.perf]} M events/s)"
+			"($(printf %.2f "${eps[$s.tk]}") vs $(printf %.2f "${eps[$s.perf]}") M events/s)"
 		verdict "$(ge "${vsperf[$s.tk6]}" $PERF_X_V6)" \
 			"$s: trace-kmem stat >= ${PERF_X_V6}x perf kmem stat's events/s, trace.dat v6: ${vsperf[$s.tk6]}x" \
-			"(${eps[$s.tk6]} vs ${eps[$s.perf]} M events/s)"
+			"($(printf %.2f "${eps[$s.tk6]}") vs $(printf %.2f "${eps[$s.perf]}") M events/s)"
 	else
 		verdict skip "$s: trace-kmem stat >= ${PERF_X_V7}x / ${PERF_X_V6}x perf kmem stat (v7 / v6): not in BENCH_SIZES"
 	fi
@@ -666,11 +670,51 @@ for s in "${sizes[@]}"; do
 	r=$(ratio "${med[$s.tkl6]}" "${med[$s.bare6]}")
 	verdict "$(le "$r" 1.2)" "$s: trace-kmem --reader=libtracecmd within 1.2x of the bare libtracecmd loop's time, v6: ${r}x" \
 		"($(awk -v a="${med[$s.tkl6]}" -v b="${med[$s.bare6]}" -v n="${n_trace[$s]}" 'BEGIN { printf "%.0f", (a - b) * 1e9 / n }') ns per record above the floor)"
-	for id in tk tk6; do
+	[ "$s" = 10m ] || for id in tk tk6; do
 		[ "${rss[$s.$id]}" -lt $((RSS_LIMIT_MB * 1024)) ] ||
 			echo "NOTE     $s: trace-kmem stat (${input[$id]}) peak RSS $(kb2mb "${rss[$s.$id]}") MB, over $RSS_LIMIT_MB MB"
 	done
 done
+
+# --- what trace-kmem stat's peak RSS is made of: /proc/PID/smaps_rollup
+# sampled every 5 ms during one run (file-backed: the mapped trace.dat
+# and the libraries; anonymous: the heap, the blocks, the tables)
+rss_split() {	# rss_split CMD...: "PEAK_RSS_KB ANON_KB FILE_KB" at the sampled peak
+	"$PY" -c '
+import subprocess, sys, time
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+best = (0, 0)
+while p.poll() is None:
+    try:
+        v = {}
+        for l in open("/proc/%d/smaps_rollup" % p.pid):
+            f = l.split()
+            if f[0] in ("Rss:", "Anonymous:"):
+                v[f[0]] = int(f[1])
+        if v.get("Rss:", 0) > best[0]:
+            best = (v["Rss:"], v.get("Anonymous:", 0))
+    except (OSError, ValueError, KeyError, IndexError):
+        pass
+    time.sleep(0.005)
+sys.exit(p.returncode) if p.returncode else print(best[0], best[1], best[0] - best[1])' "$@"
+}
+echo
+echo "Peak RSS of trace-kmem stat, sampled (smaps_rollup every 5 ms, one run each), MB:"
+printf '  %-5s %-18s %11s %10s %12s %16s
+' size input "peak RSS" anonymous "file-backed" "trace file MB"
+for s in "${sizes[@]}"; do
+	for id in tk tk6; do
+		f=$WORK/$s/trace.dat fm=${mb_v7[$s]}
+		[ $id = tk6 ] && f=$WORK/$s/trace-v6.dat fm=${mb_v6[$s]}
+		read -r r a fb < <(rss_split "$TK" stat --slab --page -o /dev/null "$f") ||
+			die "trace-kmem stat on $f failed"
+		printf '  %-5s %-18s %11s %10s %12s %16s
+' "$s" "${input[$id]}" "$(kb2mb "$r")" "$(kb2mb "$a")" \
+			"$(kb2mb "$fb")" "$fm"
+	done
+done
+echo "  (the largest of the timed runs, /usr/bin/time, is in the tables above; sampling can miss"
+echo "   a short peak)"
 
 # --- where trace-kmem stat's time goes
 if [ "$PROFILE" != 1 ]; then
@@ -694,7 +738,7 @@ perf_threads() {	# perf_threads PERF.DATA TOTAL_CPU_S
 		/^#/ || NF < 5 || $1 !~ /%$/ { next }
 		{
 			p = $1; sub(/%$/, "", p)
-			split($2, a, ":"); tid = a[1]; dso = $3
+			split($2, a, ":"); tid = a[1]; dso = $3; gsub(/^\[|\]$/, "", dso)
 			sym = $5; for (i = 6; i <= NF; i++) sym = sym " " $i
 			if (sym ~ /^0x/) sym = "(" dso ", no symbols)"
 			else sym = sym " [" dso "]"
@@ -722,16 +766,14 @@ echo "Profile (perf record -e cpu-clock -F 999) of trace-kmem stat --slab --page
 for v in v7 v6; do
 	f=$WORK/$big/trace.dat
 	[ $v = v6 ] && f=$WORK/$big/trace-v6.dat
-	t0=$EPOCHREALTIME
 	perf record -q -e cpu-clock -F 999 -o "$WORK/prof.$v.data" -- \
-		/usr/bin/time -f '%U %S %M' -o "$WORK/prof.$v.time" \
+		/usr/bin/time -f '%e %U %S %M' -o "$WORK/prof.$v.time" \
 		"$TK" stat --slab --page -o /dev/null "$f" >/dev/null 2>"$WORK/prof.$v.log" ||
 		die "perf record of trace-kmem stat failed: $(tail -n 3 "$WORK/prof.$v.log")"
-	t1=$EPOCHREALTIME
-	read -r u sy _ <"$WORK/prof.$v.time"
+	read -r el u sy _ < <(tail -n 1 "$WORK/prof.$v.time")
 	c=$(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.2f", u + s }')
 	echo " $v ($( [ $v = v7 ] && echo 'trace.dat v7 zstd' || echo 'trace.dat v6')):" \
-		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s wall, $c s CPU under perf record"
+		"$el s wall, $c s CPU (trace-kmem stat alone, under perf record)"
 	perf_threads "$WORK/prof.$v.data" "$c"
 done
 
