@@ -32,8 +32,13 @@ static int map_events(struct tk_session *s)
 		const struct tep_format_field *t =
 			tep_find_common_field(evs[0], "common_type");
 
-		if (t)
-			s->type_end = (unsigned int)(t->offset + t->size);
+		if (t && (t->size == 2 || t->size == 4)) {
+			s->type_off = (unsigned int)t->offset;
+			s->type_size = (unsigned int)t->size;
+			s->type_end = s->type_off + s->type_size;
+			s->type_swap = tep_is_file_bigendian(s->tep) !=
+				       tep_is_local_bigendian(s->tep);
+		}
 	}
 	if (max < TK_DENSE_IDS) {
 		s->nr_ids = max + 1;
@@ -56,6 +61,23 @@ static int map_events(struct tk_session *s)
 			return -1;
 	}
 	return 0;
+}
+
+/* The event id of @rec, its common_type read here (not through the
+ * library: the per-record path). */
+static int record_type(const struct tk_session *s,
+		       const struct tep_record *rec)
+{
+	const char *p = (const char *)rec->data + s->type_off;
+	uint16_t v16;
+	uint32_t v32;
+
+	if (s->type_size == 2) {
+		memcpy(&v16, p, 2);
+		return s->type_swap ? __builtin_bswap16(v16) : v16;
+	}
+	memcpy(&v32, p, 4);
+	return (int)(s->type_swap ? __builtin_bswap32(v32) : v32);
 }
 
 /* The slot of event @id, or -1. */
@@ -156,7 +178,7 @@ void tk_session_record(struct tk_session *s, struct tep_record *rec)
 	if (!s->type_end || rec->size < 0 ||
 	    (unsigned int)rec->size < s->type_end)
 		return; /* too short to say its event */
-	id = tep_data_type(s->tep, rec);
+	id = record_type(s, rec);
 	slot = slot_of(s, id);
 	if (slot < 0)
 		return;

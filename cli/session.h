@@ -28,7 +28,9 @@ struct tk_session {
 	int8_t *slot_of;		/* event id -> slot, -1: not ours */
 	int nr_ids;
 	struct u64_index id_ix;		/* ... when the ids are too large */
-	unsigned int type_end;		/* common_type's end in a record */
+	unsigned int type_off, type_size;	/* common_type in a record */
+	unsigned int type_end;
+	bool type_swap;
 	struct u64_index comm_ix;	/* --comm: pid -> 1 match, 2 not */
 	uint64_t records;		/* records read */
 	char label[PATH_MAX + 64];

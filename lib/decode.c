@@ -139,7 +139,7 @@ static void read_name(const struct kmem_fields *f,
 {
 	const struct tep_format_field *nf = f->name;
 	unsigned long long loc;
-	long long off, len;
+	long long off, len, n;
 	const char *s;
 
 	if (nf->flags & TEP_FIELD_IS_DYNAMIC) {
@@ -157,8 +157,12 @@ static void read_name(const struct kmem_fields *f,
 	if (!span_in(off, len, rec))
 		return;
 	s = (const char *)rec->data + off;
-	/* strings are NUL terminated in the record; never read past it */
-	ev->name_len = (unsigned int)strnlen(s, (size_t)len);
+	/* strings are NUL terminated in the record; never read past it
+	 * (a loop, not strnlen(): names are short, and this runs for every
+	 * slab record of kernels that name the cache) */
+	for (n = 0; n < len && s[n]; n++)
+		;
+	ev->name_len = (unsigned int)n;
 	ev->name = s;
 }
 
