@@ -215,6 +215,12 @@ static void ts_option(struct tdat_file *f, const uint8_t *p, uint64_t size,
 	f->ts_offset += strtoll(num, NULL, 0) * scale;
 }
 
+static int too_short(struct tdat_file *f, const char *option, uint64_t size)
+{
+	return tdat_fail(f, TDAT_BAD, "%s option of %llu bytes", option,
+			 (unsigned long long)size);
+}
+
 /* One option; *done set at DONE with the next options offset. */
 static int option(struct tdat_file *f, int id, const uint8_t *p, uint64_t size,
 		  struct sections *s, uint64_t *next)
@@ -231,10 +237,7 @@ static int option(struct tdat_file *f, int id, const uint8_t *p, uint64_t size,
 		break;
 	case OPT_CPUCOUNT:
 		if (size < 4)
-			return tdat_fail(f, TDAT_BAD,
-					 "CPUCOUNT option of %llu "
-					 "bytes",
-					 (unsigned long long)size);
+			return too_short(f, "CPUCOUNT", size);
 		f->cpus = (int)tc_num(&c, 4);
 		if (f->cpus < 0 || f->cpus > TDAT_MAX_CPUS)
 			return tdat_fail(f, TDAT_BAD, "CPU count %d", f->cpus);
@@ -269,10 +272,7 @@ static int option(struct tdat_file *f, int id, const uint8_t *p, uint64_t size,
 		break;
 	case OPT_DONE:
 		if (size < 8)
-			return tdat_fail(f, TDAT_BAD,
-					 "DONE option of %llu "
-					 "bytes",
-					 (unsigned long long)size);
+			return too_short(f, "DONE", size);
 		if (next)
 			*next = tc_num(&c, 8);
 		break;
