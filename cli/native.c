@@ -63,6 +63,8 @@ int tk_native_validate(const char *path)
 	struct tdat_file *f;
 	int ret = tdat_open(path, &hooks, &f, why, sizeof(why));
 
+	if (ret == TDAT_OK && tdat_check_chunks(f, why, sizeof(why)))
+		ret = TDAT_BAD;
 	tdat_close(f);
 	if (ret != TDAT_BAD)
 		return 0;

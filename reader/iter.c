@@ -10,6 +10,7 @@
  * starts one page in and lays each CPU's uncompressed data after the
  * previous one's, page-aligned.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -399,4 +400,58 @@ out:
 	free(it.s);
 	free(it.heap);
 	return ret;
+}
+
+/**
+ * tdat_check_chunks - are the compressed CPUs' chunk tables sound?
+ * @f: the file
+ * @why: for the reason
+ * @why_len: its size
+ *
+ * The native reader skips a bad chunk and reads on; libtracecmd trusts
+ * the table and overruns its buffers on a lie (an uncompressed size that
+ * is no multiple of the page size, say).  For a file about to be handed
+ * to libtracecmd.
+ *
+ * Return: 0, or -1 with @why set.
+ */
+int tdat_check_chunks(const struct tdat_file *f, char *why, size_t why_len)
+{
+	int b, i;
+
+	for (b = 0; b < f->nr_buffers; b++) {
+		const struct tdat_buffer *buf = &f->buffers[b];
+		unsigned int ps = b ? buf->page_size : f->page_size;
+
+		for (i = 0; buf->compressed && i < buf->nr_cpus; i++) {
+			const struct tdat_cpu *c = &buf->cpus[i];
+			struct tcur t;
+			uint64_t n;
+
+			if (!c->size)
+				continue;
+			tc_init(&t, f->map + c->offset, chunks_len(f, c),
+				f->big);
+			for (n = tc_num(&t, 4); n && !t.bad; n--) {
+				uint64_t z = tc_num(&t, 4),
+					 size = tc_num(&t, 4);
+
+				if (!t.bad && (!size || size % ps ||
+					       size > TDAT_MAX_CHUNK))
+					break;
+				tc_take(&t, z);
+			}
+			if (n || t.bad) {
+				snprintf(why, why_len,
+					 "the compressed chunks of "
+					 "CPU %d of %s%s are damaged",
+					 c->cpu,
+					 *buf->name ? "instance "
+						    : "the top buffer",
+					 buf->name);
+				return -1;
+			}
+		}
+	}
+	return 0;
 }

@@ -68,6 +68,7 @@ uint64_t tdat_buffer_bytes(const struct tdat_file *f, int buffer);
 int tdat_buffer_cpus(const struct tdat_file *f, int buffer);
 
 void tdat_index_symbols(struct tdat_file *f);
+int tdat_check_chunks(const struct tdat_file *f, char *why, size_t why_len);
 
 int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 		 size_t cpus_size, tdat_record_fn fn, void *priv,
