@@ -77,12 +77,15 @@ check outputs-plugin-same-file-has-tables grep -q "kmem statistics" "$WORK/same.
 check outputs-dev-fd-keeps-first-line test "$(head -1 "$WORK/fd.txt")" = FIRST
 check outputs-dev-fd-has-tables grep -q "kmem statistics" "$WORK/fd.txt"
 # --- a reader that goes away (| head): quiet, status 141 as from SIGPIPE
-# (cat's convention), the same in stat and live; live removes its instance
-"$TK" stat --alloc -l 0 "$f" 2>"$WORK/pipe.err" | head -1 >/dev/null
+# (cat's convention), the same in stat and live; live removes its instance.
+# The largest sample: its --alloc table (megabytes) cannot fit in the pipe
+# buffer, so the writer is still writing when head exits.
+big=$(samples | tail -n 1)
+"$TK" stat --alloc -l 0 "$big" 2>"$WORK/pipe.err" | head -1 >/dev/null
 rc=${PIPESTATUS[0]}
 check outputs-stat-closed-pipe-141 test "$rc" -eq 141
 check outputs-stat-closed-pipe-quiet test ! -s "$WORK/pipe.err"
-"$TK" stat --json --alloc -l 0 "$f" 2>"$WORK/pipe.err" | head -c 10 >/dev/null
+"$TK" stat --json --alloc -l 0 "$big" 2>"$WORK/pipe.err" | head -c 10 >/dev/null
 check outputs-stat-json-closed-pipe-141 test "${PIPESTATUS[0]}" -eq 141
 if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/instances ]; then
 	timeout 60 "$TK" live -d 30 --interval 0.3 2>"$WORK/lpipe.err" | head -1 >/dev/null
