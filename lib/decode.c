@@ -191,13 +191,16 @@ void kmem_decode_common(const struct kmem_fields *f,
  * @rec: the record
  * @ev: filled in
  *
- * Return: 0 on success, -1 if the event type lacks required fields or
- * the record is too short to hold them (the caller counts such records
- * as undecodable rather than guessing).
+ * Return: 0 on success, -1 if the event type lacks required fields, the
+ * record is too short to hold them, or it holds what no kernel records
+ * (a CPU above KMEM_MAX_CPU, a slab object above KMEM_MAX_OBJECT bytes):
+ * the caller counts such records as undecodable rather than guessing.
  */
 int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		struct kmem_event *ev)
 {
+	if (rec->cpu < 0 || rec->cpu > KMEM_MAX_CPU)
+		return -1;
 	if (!kmem_slot_is_slab(f->slot))
 		return kmem_page_decode(f, rec, ev);
 	kmem_decode_common(f, rec, ev);
@@ -217,6 +220,9 @@ int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		return 0;
 	ev->bytes_req = rd(f, f->bytes_req, rec);
 	ev->bytes_alloc = rd(f, f->bytes_alloc, rec);
+	if (ev->bytes_req > KMEM_MAX_OBJECT ||
+	    ev->bytes_alloc > KMEM_MAX_OBJECT)
+		return -1;
 	ev->gfp_flags = rd(f, f->gfp_flags, rec);
 	ev->node = (int)rd_or(f, f->node, rec, (unsigned long long)KMEM_NO_NODE);
 	return 0;

@@ -31,6 +31,13 @@ enum kmem_ev_kind {
 
 /* Pointers at or below this value are NULL or ZERO_SIZE_PTR. */
 #define KMEM_ZERO_SIZE_PTR 16ULL
+/*
+ * Beyond any kernel (NR_CPUS is at most 8192; the largest kmalloc() is
+ * 2^(MAX_PAGE_ORDER + PAGE_SHIFT), 512 MB with 64 KB pages): a record
+ * holding more is damaged, and the per-address state is sized for these.
+ */
+#define KMEM_MAX_CPU 65534
+#define KMEM_MAX_OBJECT 0xffffffffULL
 
 /* Node value used when the event carries no node field. */
 #define KMEM_NO_NODE (-1)
