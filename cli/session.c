@@ -108,6 +108,7 @@ int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 	s->args = a;
 	kmem_tep_symbolizer(&s->sym, tep);
 	kmem_agg_init(&s->agg);
+	kmem_agg_keep_rows(&s->agg, &a->opts);
 	kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, stderr);
 	kmem_agg_set_numa(&s->agg, numa);
 	kmem_tep_page_geometry(&s->agg.page, tep);

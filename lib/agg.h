@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "kmem_event.h"
+#include "options.h"
 #include "page.h"
 #include "slab.h"
 
@@ -31,6 +32,7 @@ struct kmem_agg {
 void kmem_agg_init(struct kmem_agg *a);
 int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
 		       const char *skip, FILE *err);
+void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o);
 void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa);
 void kmem_agg_finish(struct kmem_agg *a);
 void kmem_agg_release(struct kmem_agg *a);

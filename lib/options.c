@@ -243,3 +243,18 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		return set_skip(o, value, err);
 	return bad(o, err, NULL, "unknown option '%s'", name);
 }
+
+/**
+ * kmem_opts_alloc_table - is the per-allocation table shown?
+ * @o: the options
+ *
+ * The per-pointer (slab) and per-page tables are shown with kmem:alloc,
+ * or when no table is selected (all of them are then).  Without them,
+ * the statistics keep no per-address rows.
+ *
+ * Return: true if they are.
+ */
+bool kmem_opts_alloc_table(const struct kmem_opts *o)
+{
+	return o->alloc || (!o->caller && !o->cache);
+}

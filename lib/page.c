@@ -46,6 +46,9 @@ int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 	int ret = 0, rc;
 
 	memset(st, 0, sizeof(*st));
+	st->rows = true;
+	addr_table_init(&st->objs, sizeof(struct page_obj_row));
+	addr_table_init(&st->freed_only, sizeof(uint64_t));
 	st->page_size = 4096;
 	st->subbuf_size = 4096;
 	st->pageblock_order = -1;
@@ -65,17 +68,30 @@ int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 }
 
 /**
+ * page_stats_keep_rows - keep the per-page table, or not
+ * @st: the statistics, before their first event
+ * @rows: false: only what matching frees needs, 16 bytes a page frame
+ *	instead of 32, and no per-page rows
+ */
+void page_stats_keep_rows(struct page_stats *st, bool rows)
+{
+	st->rows = rows;
+	addr_table_init(&st->objs, rows ? sizeof(struct page_obj_row) :
+					  sizeof(struct page_obj));
+}
+
+/**
  * page_stats_release - free everything the statistics hold
  * @st: the statistics
  */
 void page_stats_release(struct page_stats *st)
 {
 	u64_index_free(&st->site_ix);
-	u64_index_free(&st->pfn_ix);
 	u64_index_free(&st->proc_ix);
 	u64_index_free(&st->frame_ix);
 	free(st->sites);
-	free(st->pfns);
+	addr_table_release(&st->objs);
+	addr_table_release(&st->freed_only);
 	free(st->procs);
 	free(st->pending);
 	free(st->frames);
@@ -94,7 +110,7 @@ static uint64_t site_key(uint64_t cs, int order, int mt, uint64_t gfp)
 }
 
 static uint32_t get_site(struct page_stats *st, uint64_t cs,
-			 const struct page_pfn *p)
+			 const struct page_pending *p)
 {
 	uint64_t key = site_key(cs, p->order, p->migratetype, p->gfp);
 	size_t pos = SIZE_MAX;
@@ -115,20 +131,6 @@ static uint32_t get_site(struct page_stats *st, uint64_t cs,
 		st->sites[i].order = p->order;
 		st->sites[i].migratetype = p->migratetype;
 		st->sites[i].gfp = p->gfp;
-	}
-	return i;
-}
-
-static uint32_t get_pfn(struct page_stats *st, uint64_t pfn)
-{
-	bool added;
-	uint32_t i = index_get(&st->pfn_ix, (void **)&st->pfns, &st->cap_pfns,
-			       &st->nr_pfns, sizeof(*st->pfns), pfn, &added);
-
-	if (added && i != U64_INDEX_NONE) {
-		st->pfns[i].pfn = pfn;
-		st->pfns[i].site = U64_INDEX_NONE;
-		st->pfns[i].pending_cpu = -1;
 	}
 	return i;
 }
@@ -170,25 +172,44 @@ static struct page_pending *pending_of(struct page_stats *st, int cpu)
 	return &st->pending[cpu];
 }
 
-/* The allocation in @pfn gets its call site, and its site the counts. */
-static void attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs)
+static uint64_t bytes_of(const struct page_stats *st, int order)
 {
-	struct page_pfn *p = &st->pfns[pfn];
-	uint32_t si = get_site(st, cs, p);
+	if (order < 0 || order > 30)
+		order = 0;
+	return (uint64_t)st->page_size << order;
+}
+
+/**
+ * page_obj_bytes - the size of the allocation in a page frame
+ * @st: the statistics
+ * @p: the frame
+ *
+ * Return: page size << order.
+ */
+uint64_t page_obj_bytes(const struct page_stats *st, const struct page_obj *p)
+{
+	return bytes_of(st, p->border);
+}
+
+/* The allocation @a in @pfn gets its call site, and its site the counts. */
+static void attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
+			const struct page_pending *a)
+{
+	uint32_t si = get_site(st, cs, a);
+	struct page_obj *p = page_obj_at(st, pfn);
 	struct page_site *s;
 
-	p = &st->pfns[pfn];
-	p->pending_cpu = -1;
+	p->flags &= (uint8_t)~PAGE_OBJ_PENDING;
 	if (si == U64_INDEX_NONE) {
 		st->oom++;
 		return;
 	}
 	s = &st->sites[si];
 	s->hits++;
-	s->bytes += p->cur_bytes;
-	if (p->live) {
+	s->bytes += page_obj_bytes(st, p);
+	if (p->flags & PAGE_OBJ_LIVE) {
 		s->live_count++;
-		s->live_bytes += p->cur_bytes;
+		s->live_bytes += page_obj_bytes(st, p);
 	}
 	p->site = si;
 }
@@ -200,27 +221,23 @@ static void finish_pending(struct page_stats *st, int cpu, uint64_t cs)
 	if (!pd || !pd->active)
 		return;
 	pd->active = false;
-	attach_site(st, pd->pfn, cs);
+	attach_site(st, pd->pfn, cs, pd);
 }
 
-static void drop_live(struct page_stats *st, struct page_pfn *p)
+static void drop_live(struct page_stats *st, uint32_t pi)
 {
-	if (p->pending_cpu >= 0)
-		finish_pending(st, p->pending_cpu, PAGE_NO_STACK);
+	struct page_obj *p = page_obj_at(st, pi);
+	uint64_t bytes = page_obj_bytes(st, p);
+
+	if (p->flags & PAGE_OBJ_PENDING)
+		finish_pending(st, p->cpu, PAGE_NO_STACK);
 	if (p->site != U64_INDEX_NONE) {
 		st->sites[p->site].live_count--;
-		st->sites[p->site].live_bytes -= p->cur_bytes;
+		st->sites[p->site].live_bytes -= bytes;
 	}
 	st->sum.live_count--;
-	st->sum.live_bytes -= p->cur_bytes;
-	p->live = false;
-}
-
-static uint64_t bytes_of(const struct page_stats *st, int order)
-{
-	if (order < 0 || order > 30)
-		order = 0;
-	return (uint64_t)st->page_size << order;
+	st->sum.live_bytes -= bytes;
+	p->flags &= (uint8_t)~PAGE_OBJ_LIVE;
 }
 
 /* Is the page on another node than the CPU?  (Known nodes only.) */
@@ -241,39 +258,54 @@ static int mt_index(int mt)
 	return mt < 0 || mt >= PAGE_NR_MT ? PAGE_NR_MT - 1 : mt;
 }
 
+/* One more in a per-page count, which stops at 2^32 - 1. */
+static void inc32(struct page_stats *st, uint32_t *v)
+{
+	if (*v == UINT32_MAX)
+		st->saturated++;
+	else
+		(*v)++;
+}
+
 static void make_live(struct page_stats *st, uint32_t pi,
 		      const struct kmem_event *ev, uint64_t bytes)
 {
-	struct page_pfn *p = &st->pfns[pi];
-	struct page_pending *pd;
+	struct page_pending *pd, now;
+	struct page_obj *p;
 
-	if (p->live) {
+	if (page_obj_at(st, pi)->flags & PAGE_OBJ_LIVE) {
 		st->sum.missed_frees++;
-		st->sum.missed_free_bytes += p->cur_bytes;
-		drop_live(st, p);
+		st->sum.missed_free_bytes +=
+			page_obj_bytes(st, page_obj_at(st, pi));
+		drop_live(st, pi);
 	}
-	if (!p->hits)
-		p->first = st->sum.allocs;
-	p->hits++;
-	p->bytes += bytes;
-	p->cur_bytes = bytes;
-	p->order = ev->order;
-	p->migratetype = ev->migratetype;
-	p->gfp = ev->gfp_flags;
-	p->cpu = ev->cpu;
+	p = page_obj_at(st, pi);
+	if (st->rows) {
+		inc32(st, &page_row_at(st, pi)->hits);
+		page_row_at(st, pi)->bytes += bytes;
+	}
+	p->border = (uint8_t)(ev->order < 0 || ev->order > 30 ? 0 : ev->order);
+	p->cpu = (uint16_t)ev->cpu;
 	p->site = U64_INDEX_NONE;
-	p->live = true;
+	p->flags = PAGE_OBJ_LIVE;
 	st->sum.live_count++;
 	st->sum.live_bytes += bytes;
 	pd = pending_of(st, ev->cpu);
 	if (!pd) {
-		attach_site(st, pi, PAGE_NO_STACK);
+		memset(&now, 0, sizeof(now));
+		pd = &now;
+	}
+	pd->pfn = pi;
+	pd->rec_end = ev->rec_offset + ev->rec_size;
+	pd->order = ev->order;
+	pd->migratetype = ev->migratetype;
+	pd->gfp = ev->gfp_flags;
+	if (pd == &now) {
+		attach_site(st, pi, PAGE_NO_STACK, pd);
 		return;
 	}
 	pd->active = true;
-	pd->pfn = pi;
-	pd->rec_end = ev->rec_offset + ev->rec_size;
-	p->pending_cpu = ev->cpu;
+	p->flags |= PAGE_OBJ_PENDING;
 }
 
 static void page_alloc(struct page_stats *st, const struct kmem_event *ev)
@@ -304,12 +336,29 @@ static void page_alloc(struct page_stats *st, const struct kmem_event *ev)
 	if ((ev->gfp_flags & 0x08) && (ev->migratetype == 1 ||
 				       ev->migratetype == 2))
 		st->sum.movable_as[ev->migratetype]++;
-	pi = get_pfn(st, ev->pfn);
-	if (pi == U64_INDEX_NONE) {
+	pi = addr_table_find(&st->objs, ev->pfn);
+	if (pi == ADDR_NONE)
+		pi = addr_table_add(&st->objs, ev->pfn);
+	if (pi == ADDR_NONE) {
 		st->oom++;
 		return;
 	}
 	make_live(st, pi, ev, bytes);
+}
+
+/* A free of a page never allocated in the trace (or again). */
+static void free_unmatched(struct page_stats *st, const struct kmem_event *ev,
+			   uint64_t bytes)
+{
+	if (addr_table_find(&st->freed_only, ev->pfn) != ADDR_NONE) {
+		st->sum.double_frees++;
+		return;
+	}
+	st->sum.free_only_count++;
+	st->sum.free_only_bytes += bytes;
+	st->sum.free_bytes += bytes;
+	if (addr_table_add(&st->freed_only, ev->pfn) == ADDR_NONE)
+		st->oom++;
 }
 
 static void page_free(struct page_stats *st, const struct kmem_event *ev)
@@ -317,6 +366,7 @@ static void page_free(struct page_stats *st, const struct kmem_event *ev)
 	uint64_t bytes = bytes_of(st, ev->order);
 	struct page_proc *pr = get_proc(st, ev->pid);
 	uint32_t pi;
+	bool live;
 
 	st->sum.frees++;
 	st->sum.batched_frees += ev->batched;
@@ -324,30 +374,28 @@ static void page_free(struct page_stats *st, const struct kmem_event *ev)
 		pr->frees++;
 		pr->batched += ev->batched;
 	}
-	pi = u64_index_find(&st->pfn_ix, ev->pfn);
+	pi = addr_table_find(&st->objs, ev->pfn);
+	live = pi != ADDR_NONE && (page_obj_at(st, pi)->flags & PAGE_OBJ_LIVE);
 	if (cross_node(st, ev)) {
 		st->sum.cross_frees++;
-		st->sum.cross_free_bytes += pi != U64_INDEX_NONE &&
-					    st->pfns[pi].live ?
-					    st->pfns[pi].cur_bytes : bytes;
+		st->sum.cross_free_bytes +=
+			live ? page_obj_bytes(st, page_obj_at(st, pi)) : bytes;
 	}
-	if (pi == U64_INDEX_NONE) {
-		st->sum.free_only_count++;
-		st->sum.free_only_bytes += bytes;
-		st->sum.free_bytes += bytes;
-		if (get_pfn(st, ev->pfn) == U64_INDEX_NONE)
-			st->oom++;
+	if (pi == ADDR_NONE) {
+		free_unmatched(st, ev, bytes);
 		return;
 	}
-	if (!st->pfns[pi].live) {
+	if (!live) {
 		st->sum.double_frees++;
 		return;
 	}
+	bytes = page_obj_bytes(st, page_obj_at(st, pi));
 	st->sum.alloc_freed_count++;
-	st->sum.alloc_freed_bytes += st->pfns[pi].cur_bytes;
-	st->sum.free_bytes += st->pfns[pi].cur_bytes;
-	st->pfns[pi].frees++;
-	drop_live(st, &st->pfns[pi]);
+	st->sum.alloc_freed_bytes += bytes;
+	st->sum.free_bytes += bytes;
+	if (st->rows)
+		inc32(st, &page_row_at(st, pi)->frees);
+	drop_live(st, pi);
 }
 
 static const struct page_frame *frame_info(struct page_stats *st,

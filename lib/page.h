@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "addrtab.h"
 #include "hashtab.h"
 #include "kmem_event.h"
 #include "numa.h"
@@ -36,21 +37,30 @@ struct page_site {
 	uint64_t live_bytes;
 };
 
-/* Per page frame (or struct page address on old kernels). */
-struct page_pfn {
+/*
+ * Per page frame (or struct page address on old kernels): the
+ * allocation there last (16 bytes).  Its order, migration type and GFP
+ * flags are those of its call site row (page_site), which is known once
+ * the kernel_stack record that may follow has been seen; until then they
+ * wait in the CPU's page_pending.
+ */
+struct page_obj {
 	uint64_t pfn;
-	uint64_t first;		/* allocation number of the first here */
-	uint64_t hits;
+	uint32_t site;		/* U64_INDEX_NONE until its stack is seen */
+	uint16_t cpu;		/* allocating CPU */
+	uint8_t flags;		/* PAGE_OBJ_* */
+	uint8_t border;		/* order of its size (0 if not 0..30) */
+};
+
+#define PAGE_OBJ_LIVE 1		/* not freed yet */
+#define PAGE_OBJ_PENDING 2	/* waiting for a stack on its CPU */
+
+/* The same with its row of the per-page table (32 bytes), when kept. */
+struct page_obj_row {
+	struct page_obj o;
+	uint32_t hits;
+	uint32_t frees;
 	uint64_t bytes;
-	uint64_t frees;
-	uint64_t cur_bytes;	/* of the last allocation */
-	uint64_t gfp;
-	uint32_t site;		/* U64_INDEX_NONE until the stack is seen */
-	int32_t order;
-	int32_t migratetype;
-	int32_t cpu;		/* allocating CPU */
-	int32_t pending_cpu;	/* CPU whose stack is awaited, or -1 */
-	bool live;
 };
 
 /* Per process (pid), as Mel Gorman's trace-pagealloc-postprocess.pl. */
@@ -98,8 +108,11 @@ struct page_summary {
 /* An allocation whose kernel_stack record may follow on its CPU. */
 struct page_pending {
 	bool active;
-	uint32_t pfn;		/* entry in page_stats.pfns */
+	uint32_t pfn;		/* entry in page_stats.objs */
 	uint64_t rec_end;	/* where the allocation's record ends */
+	int32_t order;		/* the allocation's, for its site row */
+	int32_t migratetype;
+	uint64_t gfp;
 };
 
 /* A stack frame address, resolved once. */
@@ -118,9 +131,9 @@ struct page_stats {
 	size_t nr_sites, cap_sites;
 	struct u64_index site_ix;	/* hash of (callsite, order, mt, gfp) */
 
-	struct page_pfn *pfns;
-	size_t nr_pfns, cap_pfns;
-	struct u64_index pfn_ix;
+	bool rows;			/* keep the per-page table */
+	struct addr_table objs;		/* page_obj or page_obj_row */
+	struct addr_table freed_only;	/* freed, never allocated here */
 
 	struct page_proc *procs;
 	size_t nr_procs, cap_procs;
@@ -139,17 +152,46 @@ struct page_stats {
 	bool have_skip;
 
 	uint64_t oom;
+	uint64_t saturated;		/* per-page counts stuck at 2^32-1 */
 };
 
 extern const char kmem_default_skip[];
 
 int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 		    const char *skip_regex, char *err, size_t errlen);
+void page_stats_keep_rows(struct page_stats *st, bool rows);
 void page_stats_release(struct page_stats *st);
 void page_account(struct page_stats *st, const struct kmem_event *ev);
 void page_finish(struct page_stats *st);
 int page_old_migratetypes(const struct page_summary *s);
 uint64_t page_alloc_only_count(const struct page_summary *s);
 uint64_t page_alloc_only_bytes(const struct page_summary *s);
+uint64_t page_obj_bytes(const struct page_stats *st, const struct page_obj *p);
+
+/**
+ * page_obj_at - the state of a page frame
+ * @st: the statistics
+ * @i: the frame's entry, below st->objs.len
+ *
+ * Return: the entry.
+ */
+static inline struct page_obj *page_obj_at(const struct page_stats *st,
+					   uint32_t i)
+{
+	return (struct page_obj *)addr_table_at(&st->objs, i);
+}
+
+/**
+ * page_row_at - the per-page row of a frame
+ * @st: statistics that keep rows (st->rows)
+ * @i: the frame's entry
+ *
+ * Return: the entry with its row.
+ */
+static inline struct page_obj_row *page_row_at(const struct page_stats *st,
+					       uint32_t i)
+{
+	return (struct page_obj_row *)addr_table_at(&st->objs, i);
+}
 
 #endif

@@ -92,41 +92,74 @@ bool report_page_wanted(const struct kmem_report_ctx *r)
 }
 
 /**
- * report_rows - print a table of sorted rows, cut at lines=
+ * report_sorted - all rows of a table, in order (for JSON)
+ * @r: the report
+ * @rows: offers the table's rows
+ * @s: set up and filled here; sort_set_release() it
+ *
+ * Return: 0, or -1 when memory ran out (@s holds no rows then).
+ */
+int report_sorted(const struct kmem_report_ctx *r, kmem_rows_fn rows,
+		  struct sort_set *s)
+{
+	sort_set_init(s, r->o, 0);
+	rows(r, s);
+	if (s->oom) {
+		sort_set_release(s);
+		return -1;
+	}
+	sort_finish(s);
+	return 0;
+}
+
+/**
+ * report_table - print a table's first lines= rows in order
  * @r: the report
  * @out: where to
  * @cols: the columns
  * @ncols: how many
- * @rows: the rows, sorted (freed here); NULL when memory ran out
- * @n: how many rows
+ * @rows: offers the table's rows
  * @cells: fills one row's cells
+ *
+ * Only the rows printed are kept while the table's rows are offered.
  */
-void report_rows(const struct kmem_report_ctx *r, FILE *out,
-		 const struct table_col *cols, int ncols,
-		 struct sort_row *rows, size_t n, kmem_cells_fn cells)
+void report_table(const struct kmem_report_ctx *r, FILE *out,
+		  const struct table_col *cols, int ncols, kmem_rows_fn rows,
+		  kmem_cells_fn cells)
 {
 	char cell[TABLE_MAX_COLS][KMEM_SYM_LEN];
 	const char *cp[TABLE_MAX_COLS];
-	size_t i, shown = r->o->lines && n > r->o->lines ? r->o->lines : n;
+	struct sort_set s;
 	struct table t;
+	size_t i;
 	int c;
 
-	if (!rows) {
+	sort_set_init(&s, r->o, r->o->lines);
+	rows(r, &s);
+	if (s.oom) {
+		sort_set_release(&s);
 		fprintf(out, " (out of memory: table left out)\n");
 		return;
 	}
+	sort_finish(&s);
 	table_init(&t, cols, ncols, TBL_BOXED);
 	for (c = 0; c < TABLE_MAX_COLS; c++)
 		cp[c] = cell[c];
-	for (i = 0; i < shown; i++) {
-		cells(r, rows[i].idx, cell);
-		table_add_row(&t, cp);
+	/* two passes, the cells made twice: no row is kept */
+	for (i = 0; i < s.held; i++) {
+		cells(r, sort_idx(&s, i), cell);
+		table_measure(&t, cp);
 	}
-	if (shown < n)
+	if (s.held < s.offered)
 		table_mark_cut(&t);
-	table_print(&t, out);
+	table_print_head(&t, out);
+	for (i = 0; i < s.held; i++) {
+		cells(r, sort_idx(&s, i), cell);
+		table_print_row(&t, out, cp);
+	}
+	table_print_end(&t, out);
 	table_release(&t);
-	free(rows);
+	sort_set_release(&s);
 	fputc('\n', out);
 }
 

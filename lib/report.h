@@ -39,13 +39,18 @@ struct kmem_report_ctx {
 /* Fill the cells of the row for entry @idx (KMEM_SYM_LEN bytes each). */
 typedef void (*kmem_cells_fn)(const struct kmem_report_ctx *r, uint32_t idx,
 			      char cells[][KMEM_SYM_LEN]);
+/* Offer a table's rows, with their sort keys, to @s (sort_add()). */
+typedef void (*kmem_rows_fn)(const struct kmem_report_ctx *r,
+			     struct sort_set *s);
 
 bool kmem_agg_damaged(const struct kmem_agg *a);
 int kmem_report(const struct kmem_report_ctx *r, struct kmem_outputs *outs,
 		FILE *err);
-void report_rows(const struct kmem_report_ctx *r, FILE *out,
-		 const struct table_col *cols, int ncols,
-		 struct sort_row *rows, size_t n, kmem_cells_fn cells);
+void report_table(const struct kmem_report_ctx *r, FILE *out,
+		  const struct table_col *cols, int ncols, kmem_rows_fn rows,
+		  kmem_cells_fn cells);
+int report_sorted(const struct kmem_report_ctx *r, kmem_rows_fn rows,
+		  struct sort_set *s);
 bool report_slab_wanted(const struct kmem_report_ctx *r);
 bool report_page_wanted(const struct kmem_report_ctx *r);
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);

@@ -51,66 +51,83 @@ static char *fmt_callsite_of(const struct kmem_report_ctx *r, char *buf,
 	return fmt_function(buf, r->sym, cs, r->o->raw_ip);
 }
 
-static struct sort_row *site_rows(const struct kmem_report_ctx *r, size_t *n)
+static void site_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 {
 	const struct page_stats *st = &r->agg->page;
-	struct sort_row *rows = sort_rows_new(st->nr_sites);
-	size_t i;
+	bool live = r->o->live;
+	uint32_t i;
 
-	*n = 0;
-	if (!rows)
-		return NULL;
 	for (i = 0; i < st->nr_sites; i++) {
 		const struct page_site *s = &st->sites[i];
-		struct sort_row *row = &rows[*n];
 
-		if (r->o->live && !s->live_count)
+		if (live && !s->live_count)
 			continue;
-		row->idx = (uint32_t)i;
-		row->seq = i;
-		row->key[SORT_CALLSITE] = s->callsite;
-		row->key[SORT_BYTES] = r->o->live ? s->live_bytes : s->bytes;
-		row->key[SORT_HIT] = r->o->live ? s->live_count : s->hits;
-		row->key[SORT_ORDER] = (uint64_t)s->order;
-		row->key[SORT_MIGTYPE] = (uint64_t)s->migratetype;
-		row->key[SORT_GFP] = s->gfp;
-		row->key[SORT_LIVE] = s->live_bytes;
-		(*n)++;
+		sort_key(set, SORT_CALLSITE, s->callsite);
+		sort_key(set, SORT_BYTES, live ? s->live_bytes : s->bytes);
+		sort_key(set, SORT_HIT, live ? s->live_count : s->hits);
+		sort_key(set, SORT_ORDER, (uint64_t)s->order);
+		sort_key(set, SORT_MIGTYPE, (uint64_t)s->migratetype);
+		sort_key(set, SORT_GFP, s->gfp);
+		sort_key(set, SORT_LIVE, s->live_bytes);
+		sort_add(set, i);
 	}
-	sort_rows(rows, *n, r->o);
-	return rows;
 }
 
-static struct sort_row *pfn_rows(const struct kmem_report_ctx *r, size_t *n)
+/*
+ * What a page frame's last allocation was: its call site row's, or when
+ * that row could not be made (out of memory), its size only.
+ */
+struct pfn_info {
+	uint64_t callsite, gfp;
+	int order, migratetype;
+};
+
+static void pfn_info(const struct page_stats *st, const struct page_obj *p,
+		     struct pfn_info *in)
+{
+	const struct page_site *s;
+
+	if (p->site == U64_INDEX_NONE) {
+		in->callsite = PAGE_NO_STACK;
+		in->gfp = 0;
+		in->order = p->border;
+		in->migratetype = -1;
+		return;
+	}
+	s = &st->sites[p->site];
+	in->callsite = s->callsite;
+	in->gfp = s->gfp;
+	in->order = s->order;
+	in->migratetype = s->migratetype;
+}
+
+/* Page frames in the order of their first allocation (entry order). */
+static void pfn_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 {
 	const struct page_stats *st = &r->agg->page;
-	struct sort_row *rows = sort_rows_new(st->nr_pfns);
-	size_t i;
+	uint32_t i;
 
-	*n = 0;
-	if (!rows)
-		return NULL;
-	for (i = 0; i < st->nr_pfns; i++) {
-		const struct page_pfn *p = &st->pfns[i];
-		struct sort_row *row = &rows[*n];
+	if (!st->rows)
+		return;
+	for (i = 0; i < st->objs.len; i++) {
+		const struct page_obj_row *p = page_row_at(st, i);
+		bool live = p->o.flags & PAGE_OBJ_LIVE;
+		uint64_t cur = page_obj_bytes(st, &p->o);
+		struct pfn_info in;
 
-		if (!p->hits || (r->o->live && !p->live))
+		if (r->o->live && !live)
 			continue;
-		row->idx = (uint32_t)i;
-		row->seq = p->first;
-		row->key[SORT_PAGE] = p->pfn;
-		row->key[SORT_CALLSITE] = p->site == U64_INDEX_NONE ? 0 :
-					  st->sites[p->site].callsite;
-		row->key[SORT_BYTES] = r->o->live ? p->cur_bytes : p->bytes;
-		row->key[SORT_HIT] = p->hits;
-		row->key[SORT_ORDER] = (uint64_t)p->order;
-		row->key[SORT_MIGTYPE] = (uint64_t)p->migratetype;
-		row->key[SORT_GFP] = p->gfp;
-		row->key[SORT_LIVE] = p->live ? p->cur_bytes : 0;
-		(*n)++;
+		pfn_info(st, &p->o, &in);
+		sort_key(set, SORT_PAGE, p->o.pfn);
+		sort_key(set, SORT_CALLSITE, in.callsite);
+		sort_key(set, SORT_BYTES, r->o->live ? cur : p->bytes);
+		sort_key(set, SORT_HIT, p->hits);
+		sort_key(set, SORT_ORDER, (uint64_t)in.order);
+		sort_key(set, SORT_MIGTYPE, (uint64_t)in.migratetype);
+		sort_key(set, SORT_GFP, in.gfp);
+		sort_key(set, SORT_LIVE, live ? cur : 0);
+		sort_add(set, i);
 	}
-	sort_rows(rows, *n, r->o);
-	return rows;
 }
 
 static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
@@ -133,19 +150,20 @@ static void pfn_cells(const struct kmem_report_ctx *r, uint32_t idx,
 		      char c[][KMEM_SYM_LEN])
 {
 	const struct page_stats *st = &r->agg->page;
-	const struct page_pfn *p = &st->pfns[idx];
+	const struct page_obj_row *p = page_row_at(st, idx);
 	bool live = r->o->live;
+	struct pfn_info in;
 
-	fmt_addr(c[0], p->pfn);
-	fmt_total_size(c[1], live ? p->cur_bytes : p->bytes,
+	pfn_info(st, &p->o, &in);
+	fmt_addr(c[0], p->o.pfn);
+	fmt_total_size(c[1], live ? page_obj_bytes(st, &p->o) : p->bytes,
 		       live ? 1 : p->hits);
 	fmt_count(c[2], p->hits);
-	snprintf(c[3], KMEM_SYM_LEN, "%d", p->order);
+	snprintf(c[3], KMEM_SYM_LEN, "%d", in.order);
 	snprintf(c[4], KMEM_SYM_LEN, "%s",
-		 migratetype_name(r->sym, p->migratetype));
-	fmt_gfp(c[5], KMEM_SYM_LEN, r->sym, p->gfp);
-	fmt_callsite_of(r, c[6], p->site == U64_INDEX_NONE ? PAGE_NO_STACK :
-				 st->sites[p->site].callsite);
+		 migratetype_name(r->sym, in.migratetype));
+	fmt_gfp(c[5], KMEM_SYM_LEN, r->sym, in.gfp);
+	fmt_callsite_of(r, c[6], in.callsite);
 }
 
 /* Allocation counts per order and table column (raw types merged). */
@@ -244,6 +262,10 @@ static void summary_block(const struct kmem_report_ctx *r, struct kvblock *b)
 		l = kv_add(b, "Events not counted (out of memory)", "");
 		fmt_count(l->value, r->agg->page.oom);
 	}
+	if (r->agg->page.saturated) {
+		l = kv_add(b, "Per-page counts past 2^32 (not counted)", "");
+		fmt_count(l->value, r->agg->page.saturated);
+	}
 	if (!r->agg->page.numa)
 		return;
 	kv_gap(b);
@@ -329,20 +351,14 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 	const struct kmem_opts *o = r->o;
 	bool all = !o->caller && !o->alloc && !o->cache;
 	bool tables = !r->in->merged;	/* merged: summaries only */
-	struct sort_row *rows;
 	struct kvblock b;
-	size_t n;
 
-	if (tables && (o->caller || all)) {
-		rows = site_rows(r, &n);
-		report_rows(r, out, site_cols, TABLE_NCOLS(site_cols), rows, n,
-			    site_cells);
-	}
-	if (tables && (o->alloc || all)) {
-		rows = pfn_rows(r, &n);
-		report_rows(r, out, pfn_cols, TABLE_NCOLS(pfn_cols), rows, n,
-			    pfn_cells);
-	}
+	if (tables && (o->caller || all))
+		report_table(r, out, site_cols, TABLE_NCOLS(site_cols),
+			     site_rows, site_cells);
+	if (tables && kmem_opts_alloc_table(o))
+		report_table(r, out, pfn_cols, TABLE_NCOLS(pfn_cols),
+			     pfn_rows, pfn_cells);
 	fprintf(out, " SUMMARY (page allocator)\n"
 		     " ========================\n\n");
 	kv_init(&b);
@@ -440,48 +456,53 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 }
 
 static void json_pfn(const struct kmem_report_ctx *r, struct json *j,
-		     const struct page_pfn *p)
+		     const struct page_obj_row *p)
 {
 	const struct page_stats *st = &r->agg->page;
-	uint64_t cs = p->site == U64_INDEX_NONE ? PAGE_NO_STACK :
-					   st->sites[p->site].callsite;
 	char buf[KMEM_SYM_LEN];
+	struct pfn_info in;
 
+	pfn_info(st, &p->o, &in);
 	json_open(j, NULL, '{');
-	json_str(j, "pfn", fmt_addr(buf, p->pfn));
+	json_str(j, "pfn", fmt_addr(buf, p->o.pfn));
 	json_u64(j, "hits", p->hits);
-	json_u64(j, "bytes", r->o->live ? p->cur_bytes : p->bytes);
+	json_u64(j, "bytes",
+		 r->o->live ? page_obj_bytes(st, &p->o) : p->bytes);
 	json_u64(j, "frees", p->frees);
-	json_i64(j, "order", p->order);
-	json_str(j, "migratetype", migratetype_name(r->sym, p->migratetype));
-	json_str(j, "gfp", fmt_gfp(buf, sizeof(buf), r->sym, p->gfp));
-	json_str(j, "callsite", fmt_callsite_of(r, buf, cs));
-	json_bool(j, "live", p->live);
+	json_i64(j, "order", in.order);
+	json_str(j, "migratetype", migratetype_name(r->sym, in.migratetype));
+	json_str(j, "gfp", fmt_gfp(buf, sizeof(buf), r->sym, in.gfp));
+	json_str(j, "callsite", fmt_callsite_of(r, buf, in.callsite));
+	json_bool(j, "live", p->o.flags & PAGE_OBJ_LIVE);
 	json_close(j, '}');
 }
 
 static void json_sites(const struct kmem_report_ctx *r, struct json *j)
 {
-	size_t n, i;
-	struct sort_row *rows = site_rows(r, &n);
+	struct sort_set set;
+	size_t i;
 
+	if (report_sorted(r, site_rows, &set))
+		return;	/* out of memory: the array is left out */
 	json_open(j, "callsites", '[');
-	for (i = 0; rows && i < n; i++)
-		json_site(r, j, &r->agg->page.sites[rows[i].idx]);
+	for (i = 0; i < set.held; i++)
+		json_site(r, j, &r->agg->page.sites[sort_idx(&set, i)]);
 	json_close(j, ']');
-	free(rows);
+	sort_set_release(&set);
 }
 
 static void json_pfns(const struct kmem_report_ctx *r, struct json *j)
 {
-	size_t n, i;
-	struct sort_row *rows = pfn_rows(r, &n);
+	struct sort_set set;
+	size_t i;
 
+	if (!r->agg->page.rows || report_sorted(r, pfn_rows, &set))
+		return;
 	json_open(j, "pages", '[');
-	for (i = 0; rows && i < n; i++)
-		json_pfn(r, j, &r->agg->page.pfns[rows[i].idx]);
+	for (i = 0; i < set.held; i++)
+		json_pfn(r, j, page_row_at(&r->agg->page, sort_idx(&set, i)));
 	json_close(j, ']');
-	free(rows);
+	sort_set_release(&set);
 }
 
 static void json_extfrag(const struct kmem_report_ctx *r, struct json *j)
@@ -534,7 +555,8 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "events", r->agg->page_events);
 	json_bool(j, "complete", !r->agg->events_lost &&
 				 !r->agg->lost_unknown &&
-				 !r->agg->page.oom && !r->agg->undecodable &&
+				 !r->agg->page.oom && !r->agg->page.saturated &&
+				 !r->agg->undecodable &&
 				 !kmem_agg_damaged(r->agg));
 	json_summary(r, j);
 	json_orders(r, j);

@@ -53,102 +53,77 @@ static double frag_pct(uint64_t req, uint64_t alloc)
 	return pct_of(wasted(req, alloc), alloc);
 }
 
-static struct sort_row *site_rows(const struct kmem_report_ctx *r, size_t *n)
+static void site_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 {
 	const struct slab_stats *st = &r->agg->slab;
-	struct sort_row *rows = sort_rows_new(st->nr_sites);
-	size_t i;
+	uint32_t i;
 
-	*n = st->nr_sites;
-	if (!rows)
-		return NULL;
 	for (i = 0; i < st->nr_sites; i++) {
 		const struct slab_site *s = &st->sites[i];
-		uint64_t *k = rows[i].key;
 
-		rows[i].idx = (uint32_t)i;
-		rows[i].seq = i;
-		k[SORT_CALLSITE] = s->call_site;
-		k[SORT_BYTES] = s->bytes_alloc;
-		k[SORT_HIT] = s->hits;
-		k[SORT_PINGPONG] = s->pingpong;
-		k[SORT_FRAG] = sort_frag_key(s->bytes_req, s->bytes_alloc);
-		k[SORT_LIVE] = s->live_bytes;
-		k[SORT_PEAK] = s->peak_bytes;
+		sort_key(set, SORT_CALLSITE, s->call_site);
+		sort_key(set, SORT_BYTES, s->bytes_alloc);
+		sort_key(set, SORT_HIT, s->hits);
+		sort_key(set, SORT_PINGPONG, s->pingpong);
+		sort_key(set, SORT_FRAG,
+			 sort_frag_key(s->bytes_req, s->bytes_alloc));
+		sort_key(set, SORT_LIVE, s->live_bytes);
+		sort_key(set, SORT_PEAK, s->peak_bytes);
+		sort_add(set, i);
 	}
-	sort_rows(rows, st->nr_sites, r->o);
-	return rows;
 }
 
-static struct sort_row *ptr_rows(const struct kmem_report_ctx *r, size_t *n)
+/* Addresses in the order of their first allocation (entry order). */
+static void ptr_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 {
 	const struct slab_stats *st = &r->agg->slab;
-	struct sort_row *rows = sort_rows_new(st->nr_ptrs);
-	size_t i;
+	uint32_t i;
 
-	*n = 0;
-	if (!rows)
-		return NULL;
-	for (i = 0; i < st->nr_ptrs; i++) {
-		const struct slab_ptr *p = &st->ptrs[i];
-		uint64_t *k = rows[*n].key;
+	if (!st->rows)
+		return;
+	for (i = 0; i < st->objs.len; i++) {
+		const struct slab_obj_row *p = slab_row_at(st, i);
+		bool live = p->o.flags & SLAB_OBJ_LIVE;
 
-		if (!p->hits)	/* only ever freed */
-			continue;
-		rows[*n].seq = p->first;
-		rows[(*n)++].idx = (uint32_t)i;
-		k[SORT_PTR] = p->ptr;
-		k[SORT_CALLSITE] = st->sites[p->site].call_site;
-		k[SORT_BYTES] = p->bytes_alloc;
-		k[SORT_HIT] = p->hits;
-		k[SORT_PINGPONG] = p->pingpong;
-		k[SORT_FRAG] = sort_frag_key(p->bytes_req, p->bytes_alloc);
-		k[SORT_LIVE] = p->live ? p->cur_alloc : 0;
+		sort_key(set, SORT_PTR, p->o.ptr);
+		sort_key(set, SORT_CALLSITE, st->sites[p->o.site].call_site);
+		sort_key(set, SORT_BYTES, p->bytes_alloc);
+		sort_key(set, SORT_HIT, p->hits);
+		sort_key(set, SORT_PINGPONG, p->pingpong);
+		sort_key(set, SORT_FRAG,
+			 sort_frag_key(p->bytes_req, p->bytes_alloc));
+		sort_key(set, SORT_LIVE, live ? p->o.bytes : 0);
+		sort_add(set, i);
 	}
-	sort_rows(rows, *n, r->o);
-	return rows;
 }
 
 /* Cache rows that hold something (an "(unnamed)" row may be emptied). */
-static struct sort_row *cache_rows(const struct kmem_report_ctx *r,
-				   size_t *n)
+static void cache_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 {
 	const struct slab_stats *st = &r->agg->slab;
-	struct sort_row *rows = sort_rows_new(st->nr_caches);
-	size_t i;
+	uint32_t i;
 
-	*n = 0;
-	if (!rows)
-		return NULL;
 	for (i = 0; i < st->nr_caches; i++) {
 		const struct slab_cache *c = &st->caches[i];
-		uint64_t *k = rows[*n].key;
 
 		if (!c->allocs && !c->frees && !c->free_only)
 			continue;
-		rows[*n].seq = i;
-		rows[(*n)++].idx = (uint32_t)i;
-		k[SORT_BYTES] = c->bytes_alloc;
-		k[SORT_HIT] = c->allocs;
-		k[SORT_FRAG] = sort_frag_key(c->bytes_req, c->bytes_alloc);
-		k[SORT_LIVE] = c->live_bytes;
+		sort_key(set, SORT_BYTES, c->bytes_alloc);
+		sort_key(set, SORT_HIT, c->allocs);
+		sort_key(set, SORT_FRAG,
+			 sort_frag_key(c->bytes_req, c->bytes_alloc));
+		sort_key(set, SORT_LIVE, c->live_bytes);
+		sort_add(set, i);
 	}
-	sort_rows(rows, *n, r->o);
-	return rows;
 }
 
 enum slab_table { T_CALLER, T_ALLOC, T_CACHE };
 
-/* The rows of one table, sorted; *@n is set to their number. */
-static struct sort_row *table_rows(const struct kmem_report_ctx *r,
-				   enum slab_table which, size_t *n)
-{
-	if (which == T_CALLER)
-		return site_rows(r, n);
-	if (which == T_ALLOC)
-		return ptr_rows(r, n);
-	return cache_rows(r, n);
-}
+static const kmem_rows_fn table_rows[] = {
+	[T_CALLER] = site_rows,
+	[T_ALLOC] = ptr_rows,
+	[T_CACHE] = cache_rows,
+};
 
 static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
 		       char c[][KMEM_SYM_LEN])
@@ -170,17 +145,18 @@ static void ptr_cells(const struct kmem_report_ctx *r, uint32_t idx,
 		      char c[][KMEM_SYM_LEN])
 {
 	const struct slab_stats *st = &r->agg->slab;
-	const struct slab_ptr *p = &st->ptrs[idx];
+	const struct slab_obj_row *p = slab_row_at(st, idx);
+	bool live = p->o.flags & SLAB_OBJ_LIVE;
 
 	fmt_total_size(c[0], p->bytes_alloc, p->hits);
 	fmt_total_size(c[1], p->bytes_req, p->hits);
 	fmt_count(c[2], p->hits);
 	fmt_count_dot(c[3], p->pingpong);
 	fmt_pct(c[4], frag_pct(p->bytes_req, p->bytes_alloc));
-	fmt_count_dot(c[5], p->live ? p->cur_alloc : 0);
+	fmt_count_dot(c[5], live ? p->o.bytes : 0);
 	fmt_lifetime(c[6], p->lifetime_sum, p->frees);
-	fmt_addr(c[7], p->ptr);
-	fmt_callsite(c[8], r->sym, st->sites[p->site].call_site,
+	fmt_addr(c[7], p->o.ptr);
+	fmt_callsite(c[8], r->sym, st->sites[p->o.site].call_site,
 		     r->o->raw_ip);
 }
 
@@ -210,11 +186,9 @@ static void print_table(const struct kmem_report_ctx *r, FILE *out,
 		[T_ALLOC] = { alloc_cols, TABLE_NCOLS(alloc_cols), ptr_cells },
 		[T_CACHE] = { cache_cols, TABLE_NCOLS(cache_cols), cache_cells },
 	};
-	size_t n;
-	struct sort_row *rows = table_rows(r, which, &n);
 
-	report_rows(r, out, def[which].cols, def[which].ncols, rows, n,
-		    def[which].cells);
+	report_table(r, out, def[which].cols, def[which].ncols,
+		     table_rows[which], def[which].cells);
 }
 
 static void add_count(struct kvblock *b, const char *label, uint64_t v)
@@ -308,6 +282,9 @@ static void summary_anomalies(const struct slab_stats *st, struct kvblock *b)
 		add_count(b, "Zero-size allocations", s->zero_size_allocs);
 	if (st->oom)
 		add_count(b, "Events not counted (out of memory)", st->oom);
+	if (st->saturated)
+		add_count(b, "Per-pointer counts past 2^32 (not counted)",
+			  st->saturated);
 }
 
 static void print_summary(const struct kmem_report_ctx *r, FILE *out)
@@ -343,7 +320,7 @@ void slab_print(const struct kmem_report_ctx *r, FILE *out)
 	}
 	if (o->caller || want_all_tables(o))
 		print_table(r, out, T_CALLER);
-	if (o->alloc || want_all_tables(o))
+	if (kmem_opts_alloc_table(o))
 		print_table(r, out, T_ALLOC);
 	if (o->cache || want_all_tables(o))
 		print_table(r, out, T_CACHE);
@@ -429,13 +406,14 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 }
 
 static void json_ptr(const struct kmem_report_ctx *r, struct json *j,
-		     const struct slab_ptr *p)
+		     const struct slab_obj_row *p)
 {
-	uint64_t cs = r->agg->slab.sites[p->site].call_site;
+	uint64_t cs = r->agg->slab.sites[p->o.site].call_site;
+	bool live = p->o.flags & SLAB_OBJ_LIVE;
 	char buf[KMEM_SYM_LEN];
 
 	json_open(j, NULL, '{');
-	json_str(j, "ptr", fmt_addr(buf, p->ptr));
+	json_str(j, "ptr", fmt_addr(buf, p->o.ptr));
 	json_str(j, "callsite", fmt_callsite(buf, r->sym, cs, r->o->raw_ip));
 	json_str(j, "address", fmt_addr(buf, cs));
 	json_u64(j, "hits", p->hits);
@@ -444,8 +422,8 @@ static void json_ptr(const struct kmem_report_ctx *r, struct json *j,
 	json_u64(j, "frees", p->frees);
 	json_u64(j, "pingpong", p->pingpong);
 	json_pct(j, "frag_pct", frag_pct(p->bytes_req, p->bytes_alloc));
-	json_bool(j, "live", p->live);
-	json_u64(j, "live_bytes", p->live ? p->cur_alloc : 0);
+	json_bool(j, "live", live);
+	json_u64(j, "live_bytes", live ? p->o.bytes : 0);
 	json_lifetime(j, p->lifetime_sum, p->frees);
 	json_close(j, '}');
 }
@@ -471,23 +449,24 @@ static void json_rows(const struct kmem_report_ctx *r, struct json *j,
 {
 	static const char *const key[] = { "callsites", "allocs", "caches" };
 	const struct slab_stats *st = &r->agg->slab;
-	struct sort_row *rows;
-	size_t n, i;
+	struct sort_set set;
+	size_t i;
 
-	rows = table_rows(r, which, &n);
+	if (report_sorted(r, table_rows[which], &set))
+		return;	/* out of memory: the array is left out */
 	json_open(j, key[which], '[');
-	for (i = 0; rows && i < n; i++) {
-		uint32_t x = rows[i].idx;
+	for (i = 0; i < set.held; i++) {
+		uint32_t x = sort_idx(&set, i);
 
 		if (which == T_CALLER)
 			json_site(r, j, &st->sites[x]);
 		else if (which == T_ALLOC)
-			json_ptr(r, j, &st->ptrs[x]);
+			json_ptr(r, j, slab_row_at(st, x));
 		else
 			json_cache(r, j, &st->caches[x]);
 	}
 	json_close(j, ']');
-	free(rows);
+	sort_set_release(&set);
 }
 
 /**
@@ -506,6 +485,7 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 	json_bool(j, "complete", r->in->nr_elsewhere == 0 &&
 				 !r->agg->events_lost &&
 				 !r->agg->lost_unknown && !r->agg->slab.oom &&
+				 !r->agg->slab.saturated &&
 				 !r->agg->undecodable &&
 				 !kmem_agg_damaged(r->agg));
 	json_open(j, "handled_elsewhere", '[');
@@ -515,7 +495,8 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 	json_summary(r, j);
 	if (!r->in->merged) {
 		json_rows(r, j, T_CALLER);
-		json_rows(r, j, T_ALLOC);
+		if (r->agg->slab.rows)
+			json_rows(r, j, T_ALLOC);
 		json_rows(r, j, T_CACHE);
 	}
 	json_close(j, '}');

@@ -22,6 +22,23 @@
 void slab_stats_init(struct slab_stats *st)
 {
 	memset(st, 0, sizeof(*st));
+	st->rows = true;
+	st->unnamed = SLAB_NO_CACHE;
+	addr_table_init(&st->objs, sizeof(struct slab_obj_row));
+	addr_table_init(&st->freed_only, sizeof(uint64_t));
+}
+
+/**
+ * slab_stats_keep_rows - keep the per-allocation table, or not
+ * @st: the statistics, before their first event
+ * @rows: false: only what matching frees needs, 32 bytes an address
+ *	instead of 72, and no per-allocation rows
+ */
+void slab_stats_keep_rows(struct slab_stats *st, bool rows)
+{
+	st->rows = rows;
+	addr_table_init(&st->objs, rows ? sizeof(struct slab_obj_row) :
+					  sizeof(struct slab_obj));
 }
 
 /**
@@ -31,11 +48,11 @@ void slab_stats_init(struct slab_stats *st)
 void slab_stats_release(struct slab_stats *st)
 {
 	u64_index_free(&st->site_ix);
-	u64_index_free(&st->ptr_ix);
 	u64_index_free(&st->cache_ix);
 	u64_index_free(&st->kmalloc_ix);
 	free(st->sites);
-	free(st->ptrs);
+	addr_table_release(&st->objs);
+	addr_table_release(&st->freed_only);
 	free(st->caches);
 	free(st->names);
 	memset(st, 0, sizeof(*st));
@@ -147,58 +164,69 @@ static uint32_t get_cache(struct slab_stats *st, const struct kmem_event *ev)
 	if (!ev->is_cache)
 		return get_kmalloc_cache(st, ev->bytes_alloc);
 	i = get_named_cache(st, UNNAMED, sizeof(UNNAMED) - 1);
-	if (i != U64_INDEX_NONE)
+	if (i != U64_INDEX_NONE) {
 		st->caches[i].unnamed = true;
+		st->unnamed = i;
+	}
 	return i;
 }
 
-static uint32_t get_ptr(struct slab_stats *st, uint64_t ptr)
+/* One more in a per-address count, which stops at 2^32 - 1. */
+static void inc32(struct slab_stats *st, uint32_t *v)
 {
-	bool added;
-	uint32_t i = index_get(&st->ptr_ix, (void **)&st->ptrs, &st->cap_ptrs,
-			       &st->nr_ptrs, sizeof(*st->ptrs), ptr, &added);
+	if (*v == UINT32_MAX)
+		st->saturated++;
+	else
+		(*v)++;
+}
 
-	if (added && i != U64_INDEX_NONE) {
-		st->ptrs[i].ptr = ptr;
-		st->ptrs[i].cache = SLAB_NO_CACHE;
-	}
-	return i;
+static uint32_t obj_cache(const struct slab_stats *st,
+			  const struct slab_obj *p)
+{
+	return p->flags & SLAB_OBJ_UNNAMED ? st->unnamed : p->cache;
 }
 
 /* The object at @p stops being live (freed, or its free was missed). */
-static void drop_live(struct slab_stats *st, struct slab_ptr *p)
+static void drop_live(struct slab_stats *st, struct slab_obj *p)
 {
 	struct slab_site *s = &st->sites[p->site];
+	uint32_t cache = obj_cache(st, p);
 
 	s->live_count--;
-	s->live_bytes -= p->cur_alloc;
-	if (p->cache != SLAB_NO_CACHE) {
-		st->caches[p->cache].live_count--;
-		st->caches[p->cache].live_bytes -= p->cur_alloc;
+	s->live_bytes -= p->bytes;
+	if (cache != SLAB_NO_CACHE) {
+		st->caches[cache].live_count--;
+		st->caches[cache].live_bytes -= p->bytes;
 	}
 	st->sum.live_count--;
-	st->sum.live_bytes -= p->cur_alloc;
-	p->live = false;
+	st->sum.live_bytes -= p->bytes;
+	p->flags &= (uint16_t)~SLAB_OBJ_LIVE;
 }
 
-static void make_live(struct slab_stats *st, struct slab_ptr *p,
-		      uint32_t site, uint32_t cache,
-		      const struct kmem_event *ev)
+static void make_live(struct slab_stats *st, uint32_t pi, uint32_t site,
+		      uint32_t cache, const struct kmem_event *ev)
 {
+	struct slab_obj *p = slab_obj_at(st, pi);
 	struct slab_site *s = &st->sites[site];
 
-	if (!p->hits)
-		p->first = st->sum.allocs;
-	p->hits++;
-	p->bytes_req += ev->bytes_req;
-	p->bytes_alloc += ev->bytes_alloc;
 	p->ts = ev->ts;
-	p->cur_req = ev->bytes_req;
-	p->cur_alloc = ev->bytes_alloc;
+	p->bytes = (uint32_t)ev->bytes_alloc;
 	p->site = site;
-	p->cache = cache;
-	p->cpu = ev->cpu;
-	p->live = true;
+	p->cpu = (uint16_t)ev->cpu;
+	p->flags = SLAB_OBJ_LIVE;
+	if (cache != SLAB_NO_CACHE && cache == st->unnamed) {
+		p->flags |= SLAB_OBJ_UNNAMED;
+		p->cache = (uint32_t)ev->bytes_req;
+	} else {
+		p->cache = cache;
+	}
+	if (st->rows) {
+		struct slab_obj_row *r = slab_row_at(st, pi);
+
+		inc32(st, &r->hits);
+		r->bytes_req += ev->bytes_req;
+		r->bytes_alloc += ev->bytes_alloc;
+	}
 
 	s->live_count++;
 	s->live_bytes += ev->bytes_alloc;
@@ -247,29 +275,31 @@ static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 		st->caches[cache].bytes_req += ev->bytes_req;
 		st->caches[cache].bytes_alloc += ev->bytes_alloc;
 	}
-	pi = get_ptr(st, ev->ptr);
-	if (pi == U64_INDEX_NONE)
-		goto oom;
-	if (st->ptrs[pi].live) {
+	pi = addr_table_find(&st->objs, ev->ptr);
+	if (pi == ADDR_NONE) {
+		pi = addr_table_add(&st->objs, ev->ptr);
+		if (pi == ADDR_NONE)
+			goto oom;
+	} else if (slab_obj_at(st, pi)->flags & SLAB_OBJ_LIVE) {
 		st->sum.missed_frees++;
-		st->sum.missed_free_bytes += st->ptrs[pi].cur_alloc;
-		drop_live(st, &st->ptrs[pi]);
+		st->sum.missed_free_bytes += slab_obj_at(st, pi)->bytes;
+		drop_live(st, slab_obj_at(st, pi));
 	}
-	make_live(st, &st->ptrs[pi], site, cache, ev);
+	make_live(st, pi, site, cache, ev);
 	return;
 oom:
 	st->oom++;
 }
 
-
-static void cache_add(struct slab_cache *c, const struct slab_ptr *p,
-		      int sign)
+/* The object's share of a cache's allocation counts (@sign: +1 or -1). */
+static void cache_add(struct slab_cache *c, const struct slab_obj *p,
+		      uint64_t bytes_req, int sign)
 {
 	c->allocs += sign;
-	c->bytes_req += sign * (int64_t)p->cur_req;
-	c->bytes_alloc += sign * (int64_t)p->cur_alloc;
+	c->bytes_req += sign * (int64_t)bytes_req;
+	c->bytes_alloc += sign * (int64_t)p->bytes;
 	c->live_count += sign;
-	c->live_bytes += sign * (int64_t)p->cur_alloc;
+	c->live_bytes += sign * (int64_t)p->bytes;
 }
 
 /*
@@ -277,41 +307,49 @@ static void cache_add(struct slab_cache *c, const struct slab_ptr *p,
  * kmem_cache_alloc: the free tells which cache an "(unnamed)" object
  * belonged to, so the object moves there.
  */
-static void name_object(struct slab_stats *st, struct slab_ptr *p,
+static void name_object(struct slab_stats *st, struct slab_obj *p,
 			const struct kmem_event *ev)
 {
 	uint32_t to;
 
-	if (!ev->name || p->cache == SLAB_NO_CACHE ||
-	    !st->caches[p->cache].unnamed)
+	if (!ev->name || !(p->flags & SLAB_OBJ_UNNAMED))
 		return;
 	to = get_named_cache(st, ev->name, ev->name_len);
-	if (to == SLAB_NO_CACHE)
+	if (to == SLAB_NO_CACHE || to == st->unnamed)
 		return;
-	cache_add(&st->caches[p->cache], p, -1);
-	cache_add(&st->caches[to], p, 1);
+	cache_add(&st->caches[st->unnamed], p, p->cache, -1);
+	cache_add(&st->caches[to], p, p->cache, 1);
+	p->flags &= (uint16_t)~SLAB_OBJ_UNNAMED;
 	p->cache = to;
 }
 
-static void matched_free(struct slab_stats *st, struct slab_ptr *p,
+static void matched_free(struct slab_stats *st, uint32_t pi,
 			 const struct kmem_event *ev)
 {
+	struct slab_obj *p = slab_obj_at(st, pi);
 	struct slab_site *s = &st->sites[p->site];
 	uint64_t life = ev->ts > p->ts ? ev->ts - p->ts : 0;
 	bool cross = ev->cpu != p->cpu;
+	uint32_t cache;
 
 	st->sum.alloc_freed_count++;
-	st->sum.alloc_freed_bytes += p->cur_alloc;
+	st->sum.alloc_freed_bytes += p->bytes;
 	st->sum.cross_cpu_frees += cross;
 	s->frees++;
 	s->pingpong += cross;
 	s->lifetime_sum += life;
-	p->frees++;
-	p->pingpong += cross;
-	p->lifetime_sum += life;
+	if (st->rows) {
+		struct slab_obj_row *r = slab_row_at(st, pi);
+
+		inc32(st, &r->frees);
+		if (cross)
+			inc32(st, &r->pingpong);
+		r->lifetime_sum += life;
+	}
 	name_object(st, p, ev);
-	if (p->cache != SLAB_NO_CACHE)
-		st->caches[p->cache].frees++;
+	cache = obj_cache(st, p);
+	if (cache != SLAB_NO_CACHE)
+		st->caches[cache].frees++;
 	drop_live(st, p);
 }
 
@@ -320,9 +358,13 @@ static void free_only(struct slab_stats *st, const struct kmem_event *ev)
 {
 	uint32_t cache;
 
+	/* remembered as freed, so that a second free is double */
+	if (addr_table_find(&st->freed_only, ev->ptr) != ADDR_NONE) {
+		st->sum.double_frees++;
+		return;
+	}
 	st->sum.free_only++;
-	/* remember the pointer as freed, so that a second free is double */
-	if (get_ptr(st, ev->ptr) == U64_INDEX_NONE)
+	if (addr_table_add(&st->freed_only, ev->ptr) == ADDR_NONE)
 		st->oom++;
 	if (!ev->name)
 		return;
@@ -340,16 +382,16 @@ static void slab_free(struct slab_stats *st, const struct kmem_event *ev)
 		return;
 	}
 	st->sum.frees++;
-	pi = u64_index_find(&st->ptr_ix, ev->ptr);
-	if (pi == U64_INDEX_NONE) {
+	pi = addr_table_find(&st->objs, ev->ptr);
+	if (pi == ADDR_NONE) {
 		free_only(st, ev);
 		return;
 	}
-	if (!st->ptrs[pi].live) {
+	if (!(slab_obj_at(st, pi)->flags & SLAB_OBJ_LIVE)) {
 		st->sum.double_frees++;
 		return;
 	}
-	matched_free(st, &st->ptrs[pi], ev);
+	matched_free(st, pi, ev);
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "addrtab.h"
 #include "hashtab.h"
 #include "kmem_event.h"
 #include "numa.h"
@@ -33,24 +34,37 @@ struct slab_site {
 	uint64_t peak_bytes;	/* highest live_bytes seen */
 };
 
-/* Per object address; also holds the object currently at that address. */
-struct slab_ptr {
+/*
+ * Per object address: the object allocated there last (32 bytes).  Kept
+ * for every address allocated in the trace, so that a later free of it
+ * is matched, and a second free is a double free.
+ */
+struct slab_obj {
 	uint64_t ptr;
-	uint64_t first;		/* allocation number of the first one here */
-	uint64_t hits;
+	uint64_t ts;		/* when the object was allocated */
+	uint32_t bytes;		/* its bytes_alloc */
+	uint32_t site;		/* its call site */
+	uint32_t cache;		/* its cache; "(unnamed)": its bytes_req */
+	uint16_t cpu;		/* the allocating CPU */
+	uint16_t flags;		/* SLAB_OBJ_* */
+};
+
+#define SLAB_OBJ_LIVE 1		/* not freed yet */
+#define SLAB_OBJ_UNNAMED 2	/* in slab_stats.unnamed, the "(unnamed)" */
+
+/*
+ * The same with its row of the per-allocation table (72 bytes), when
+ * that table is kept (slab_stats.rows).
+ */
+struct slab_obj_row {
+	struct slab_obj o;
+	uint32_t hits;
+	uint32_t frees;
+	uint32_t pingpong;
+	uint32_t unused;
 	uint64_t bytes_req;
 	uint64_t bytes_alloc;
-	uint64_t frees;
-	uint64_t pingpong;
 	uint64_t lifetime_sum;
-	/* the last allocation at this address */
-	uint64_t ts;
-	uint64_t cur_req;
-	uint64_t cur_alloc;
-	uint32_t site;
-	uint32_t cache;
-	int32_t cpu;
-	bool live;
 };
 
 /*
@@ -98,9 +112,10 @@ struct slab_stats {
 	size_t nr_sites, cap_sites;
 	struct u64_index site_ix;
 
-	struct slab_ptr *ptrs;
-	size_t nr_ptrs, cap_ptrs;
-	struct u64_index ptr_ix;
+	bool rows;			/* keep the per-allocation table */
+	struct addr_table objs;		/* slab_obj or slab_obj_row */
+	struct addr_table freed_only;	/* freed, never allocated here */
+	uint32_t unnamed;		/* the "(unnamed)" cache, or NONE */
 
 	struct slab_cache *caches;
 	size_t nr_caches, cap_caches;
@@ -112,14 +127,42 @@ struct slab_stats {
 
 	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
 	uint64_t oom;			/* events dropped: out of memory */
+	uint64_t saturated;		/* per-address counts at 2^32-1 */
 };
 
 void slab_stats_init(struct slab_stats *st);
+void slab_stats_keep_rows(struct slab_stats *st, bool rows);
 void slab_stats_release(struct slab_stats *st);
 void slab_account(struct slab_stats *st, const struct kmem_event *ev);
 const char *slab_cache_name(const struct slab_stats *st,
 			    const struct slab_cache *c);
 uint64_t slab_alloc_only_count(const struct slab_summary *s);
 uint64_t slab_alloc_only_bytes(const struct slab_summary *s);
+
+/**
+ * slab_obj_at - the object state of an address
+ * @st: the statistics
+ * @i: the address's entry, below st->objs.len
+ *
+ * Return: the entry.
+ */
+static inline struct slab_obj *slab_obj_at(const struct slab_stats *st,
+					   uint32_t i)
+{
+	return (struct slab_obj *)addr_table_at(&st->objs, i);
+}
+
+/**
+ * slab_row_at - the per-allocation row of an address
+ * @st: statistics that keep rows (st->rows)
+ * @i: the address's entry
+ *
+ * Return: the entry with its row.
+ */
+static inline struct slab_obj_row *slab_row_at(const struct slab_stats *st,
+					       uint32_t i)
+{
+	return (struct slab_obj_row *)addr_table_at(&st->objs, i);
+}
 
 #endif

@@ -7,10 +7,6 @@
 
 #include "table.h"
 
-struct widths {
-	size_t w[2];	/* TBL_PAIR: left and right of '/'; else w[0] */
-};
-
 /**
  * table_init - start an empty table
  * @t: the table
@@ -21,10 +17,16 @@ struct widths {
 void table_init(struct table *t, const struct table_col *cols, int ncols,
 		enum table_style style)
 {
+	const char *hdr[TABLE_MAX_COLS];
+	int c;
+
 	memset(t, 0, sizeof(*t));
 	t->cols = cols;
-	t->ncols = ncols;
+	t->ncols = ncols > TABLE_MAX_COLS ? TABLE_MAX_COLS : ncols;
 	t->style = style;
+	for (c = 0; c < t->ncols; c++)
+		hdr[c] = cols[c].header;
+	table_measure(t, hdr);
 }
 
 /**
@@ -63,6 +65,7 @@ int table_add_row(struct table *t, const char *const *cells)
 		t->cells[t->nrows * t->ncols + i] = c;
 	}
 	t->nrows++;
+	table_measure(t, cells);
 	return 0;
 oom:
 	t->oom = true;
@@ -106,35 +109,50 @@ static void split(const char *s, size_t *l, size_t *r)
 	*r = strlen(slash + 1);
 }
 
-static void measure(const struct table *t, int c, struct widths *w)
+/**
+ * table_measure - widen the columns to fit a row, without keeping it
+ * @t: the table
+ * @cells: @t->ncols strings
+ */
+void table_measure(struct table *t, const char *const *cells)
 {
-	size_t i, l, r;
+	size_t l, r;
+	int c;
 
-	memset(w, 0, sizeof(*w));
-	for (i = 0; i <= t->nrows; i++) {
-		const char *s = i ? t->cells[(i - 1) * t->ncols + c] :
-				    t->cols[c].header;
+	for (c = 0; c < t->ncols; c++) {
+		struct table_width *w = &t->w[c];
 
 		if (t->cols[c].align == TBL_PAIR) {
-			split(s, &l, &r);
+			split(cells[c], &l, &r);
 			w->w[0] = l > w->w[0] ? l : w->w[0];
 			w->w[1] = r > w->w[1] ? r : w->w[1];
 		} else {
-			l = strlen(s);
+			l = strlen(cells[c]);
 			w->w[0] = l > w->w[0] ? l : w->w[0];
 		}
 	}
-	if (t->cut && w->w[0] + w->w[1] < 3)
-		w->w[0] = 3;
 }
 
-static size_t col_width(const struct table *t, int c, const struct widths *w)
+/* The widths to print with: a cut table's "..." must fit too. */
+static void final_widths(const struct table *t, struct table_width *w)
+{
+	int c;
+
+	for (c = 0; c < t->ncols; c++) {
+		w[c] = t->w[c];
+		if (t->cut && w[c].w[0] + w[c].w[1] < 3)
+			w[c].w[0] = 3;
+	}
+}
+
+static size_t col_width(const struct table *t, int c,
+			const struct table_width *w)
 {
 	return t->cols[c].align == TBL_PAIR ? w->w[0] + 1 + w->w[1] : w->w[0];
 }
 
 static void put_cell(FILE *out, const struct table *t, int c,
-		     const struct widths *w, const char *s, bool last)
+		     const struct table_width *w, const char *s, bool last)
 {
 	size_t width = col_width(t, c, w), l, r;
 
@@ -164,7 +182,7 @@ static const char *sep_of(const struct table *t)
 }
 
 static void put_line(FILE *out, const struct table *t,
-		     const struct widths *w, const char *const *cells)
+		     const struct table_width *w, const char *const *cells)
 {
 	int c;
 
@@ -184,7 +202,7 @@ static void put_dashes(FILE *out, size_t n)
 }
 
 static void put_rule(FILE *out, const struct table *t,
-		     const struct widths *w)
+		     const struct table_width *w)
 {
 	size_t total = 1;
 	int c;
@@ -205,7 +223,8 @@ static void put_rule(FILE *out, const struct table *t,
 	fputc('\n', out);
 }
 
-static void put_cut(FILE *out, const struct table *t, const struct widths *w)
+static void put_cut(FILE *out, const struct table *t,
+		    const struct table_width *w)
 {
 	int c;
 
@@ -220,34 +239,70 @@ static void put_cut(FILE *out, const struct table *t, const struct widths *w)
 }
 
 /**
- * table_print - render the table
- * @t: the table
+ * table_print_head - print the rules and the header
+ * @t: the table, every row measured (and table_mark_cut() if it is)
  * @out: where to
  */
-void table_print(const struct table *t, FILE *out)
+void table_print_head(const struct table *t, FILE *out)
 {
-	struct widths w[TABLE_MAX_COLS];
+	struct table_width w[TABLE_MAX_COLS];
 	const char *hdr[TABLE_MAX_COLS];
-	size_t i;
 	int c;
 
-	if (t->ncols > TABLE_MAX_COLS)
-		return;
-	for (c = 0; c < t->ncols; c++) {
-		measure(t, c, &w[c]);
+	final_widths(t, w);
+	for (c = 0; c < t->ncols; c++)
 		hdr[c] = t->cols[c].header;
-	}
 	if (t->style == TBL_BOXED)
 		put_rule(out, t, w);
 	put_line(out, t, w, hdr);
 	put_rule(out, t, w);
-	for (i = 0; i < t->nrows; i++)
-		put_line(out, t, w,
-			 (const char *const *)&t->cells[i * t->ncols]);
+}
+
+/**
+ * table_print_row - print a row measured before
+ * @t: the table
+ * @out: where to
+ * @cells: @t->ncols strings
+ */
+void table_print_row(const struct table *t, FILE *out,
+		     const char *const *cells)
+{
+	struct table_width w[TABLE_MAX_COLS];
+
+	final_widths(t, w);
+	put_line(out, t, w, cells);
+}
+
+/**
+ * table_print_end - print the "..." row of a cut table and the last rule
+ * @t: the table
+ * @out: where to
+ */
+void table_print_end(const struct table *t, FILE *out)
+{
+	struct table_width w[TABLE_MAX_COLS];
+
+	final_widths(t, w);
 	if (t->cut)
 		put_cut(out, t, w);
 	if (t->style == TBL_BOXED)
 		put_rule(out, t, w);
 	if (t->oom)
 		fprintf(out, " (out of memory: rows are missing)\n");
+}
+
+/**
+ * table_print - render the table and the rows it holds
+ * @t: the table
+ * @out: where to
+ */
+void table_print(const struct table *t, FILE *out)
+{
+	size_t i;
+
+	table_print_head(t, out);
+	for (i = 0; i < t->nrows; i++)
+		table_print_row(t, out,
+				(const char *const *)&t->cells[i * t->ncols]);
+	table_print_end(t, out);
 }

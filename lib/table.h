@@ -2,6 +2,11 @@
 /*
  * Text tables: columns sized to their content, numbers right-aligned,
  * "total/size" pairs aligned on the slash, a "..." row when cut.
+ *
+ * Rows are kept (table_add_row(), then table_print()), or for tables of
+ * any length streamed in two passes: table_measure() every row, then
+ * table_print_head(), table_print_row() every row again, and
+ * table_print_end().
  */
 #ifndef KMEM_TABLE_H
 #define KMEM_TABLE_H
@@ -29,12 +34,17 @@ struct table_col {
 	enum table_align align;
 };
 
+struct table_width {
+	size_t w[2];	/* TBL_PAIR: left and right of '/'; else w[0] */
+};
+
 struct table {
 	const struct table_col *cols;
 	int ncols;
 	enum table_style style;
 	char **cells;		/* row-major, nrows * ncols */
 	size_t nrows, cap;
+	struct table_width w[TABLE_MAX_COLS];	/* of the rows measured */
 	bool cut;
 	bool oom;
 };
@@ -44,6 +54,11 @@ void table_init(struct table *t, const struct table_col *cols, int ncols,
 int table_add_row(struct table *t, const char *const *cells);
 void table_mark_cut(struct table *t);
 void table_print(const struct table *t, FILE *out);
+void table_measure(struct table *t, const char *const *cells);
+void table_print_head(const struct table *t, FILE *out);
+void table_print_row(const struct table *t, FILE *out,
+		     const char *const *cells);
+void table_print_end(const struct table *t, FILE *out);
 void table_release(struct table *t);
 
 #endif

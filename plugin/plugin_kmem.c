@@ -51,6 +51,7 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	plugin_options_read(kp);
 	kmem_tep_symbolizer(&kp->sym, tep);
 	kmem_agg_init(&kp->agg);
+	kmem_agg_keep_rows(&kp->agg, &kp->opts);
 	kp->active = kp->opts.stat || kp->opts.json;
 	if (kp->active) {
 		kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, stderr);

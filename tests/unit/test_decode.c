@@ -656,15 +656,12 @@ static const struct slab_site *find_site(const struct slab_stats *st,
 	return NULL;
 }
 
-static const struct slab_ptr *find_ptr(const struct slab_stats *st,
-				       uint64_t ptr)
+static const struct slab_obj_row *find_ptr(const struct slab_stats *st,
+					   uint64_t ptr)
 {
-	size_t i;
+	uint32_t i = addr_table_find(&st->objs, ptr);
 
-	for (i = 0; i < st->nr_ptrs; i++)
-		if (st->ptrs[i].ptr == ptr)
-			return &st->ptrs[i];
-	return NULL;
+	return i == ADDR_NONE ? NULL : slab_row_at(st, i);
 }
 
 struct cache_want {
@@ -703,7 +700,7 @@ static void check_stream_stats(const struct layout *L,
 	const struct slab_stats *st = &a->slab;
 	const struct slab_summary *s = &st->sum;
 	const struct slab_site *site;
-	const struct slab_ptr *p;
+	const struct slab_obj_row *p;
 
 	CHECK_U64(a->slab_events, 15);		/* every record */
 	CHECK_U64(a->undecodable, 0);
@@ -772,8 +769,9 @@ static void check_stream_stats(const struct layout *L,
 		CHECK_U64(site->peak_bytes, 64);
 	}
 
-	CHECK_U64(st->nr_ptrs, 6);	/* P1-P4 allocated, P9 P10 freed-only;
-					   not NULL or ZERO_SIZE_PTR */
+	CHECK_U64(st->objs.len, 4);	/* P1-P4 allocated (not NULL or
+					   ZERO_SIZE_PTR) */
+	CHECK_U64(st->freed_only.len, 2);	/* P9 P10 freed only */
 	p = find_ptr(st, obj_addr(L, 2));	/* #2 #11 #15 */
 	CHECK(p != NULL);
 	if (p) {
@@ -783,7 +781,7 @@ static void check_stream_stats(const struct layout *L,
 		CHECK_U64(p->frees, 1);
 		CHECK_U64(p->pingpong, 0);
 		CHECK_U64(p->lifetime_sum, 4000);
-		CHECK(!p->live);
+		CHECK(!(p->o.flags & SLAB_OBJ_LIVE));
 	}
 	p = find_ptr(st, obj_addr(L, 1));	/* #1 #4 (#9 double) */
 	CHECK(p != NULL);
@@ -792,15 +790,15 @@ static void check_stream_stats(const struct layout *L,
 		CHECK_U64(p->frees, 1);
 		CHECK_U64(p->pingpong, 1);
 		CHECK_U64(p->lifetime_sum, 3000);
-		CHECK(!p->live);
+		CHECK(!(p->o.flags & SLAB_OBJ_LIVE));
 	}
 	p = find_ptr(st, obj_addr(L, 4));
 	CHECK(p != NULL);
 	if (p) {
 		CHECK_U64(p->hits, 1);
 		CHECK_U64(p->frees, 0);
-		CHECK(p->live);
-		CHECK_U64(p->cur_alloc, 192);
+		CHECK(p->o.flags & SLAB_OBJ_LIVE);
+		CHECK_U64(p->o.bytes, 192);
 	}
 
 	switch (L->names) {

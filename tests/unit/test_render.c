@@ -224,29 +224,69 @@ static void test_options(void)
 	kmem_opts_release(&o);
 }
 
+/* Offer rows {bytes, hit, ptr} in entry order; the order they come out. */
+static void sorted(const struct kmem_opts *o, size_t limit,
+		   const uint64_t (*rows)[3], size_t n, uint32_t *out,
+		   size_t *held, size_t *offered)
+{
+	struct sort_set s;
+	size_t i;
+
+	sort_set_init(&s, o, limit);
+	for (i = 0; i < n; i++) {
+		sort_key(&s, SORT_BYTES, rows[i][0]);
+		sort_key(&s, SORT_HIT, rows[i][1]);
+		sort_key(&s, SORT_PTR, rows[i][2]);
+		sort_add(&s, (uint32_t)i);
+	}
+	sort_finish(&s);
+	for (i = 0; i < s.held; i++)
+		out[i] = sort_idx(&s, i);
+	*held = s.held;
+	*offered = s.offered;
+	CHECK(!s.oom);
+	sort_set_release(&s);
+}
+
 static void test_sort(void)
 {
-	struct sort_row r[4] = { { 0 } };
+	/* bytes, hit, ptr; entries 2 and 3 tie on bytes and hit */
+	static const uint64_t rows[5][3] = {
+		{ 100, 1, 40 }, { 300, 2, 30 }, { 100, 5, 20 },
+		{ 100, 5, 10 }, { 50, 9, 50 },
+	};
+	uint32_t got[5];
+	size_t held, offered;
 	struct kmem_opts o;
 	char *msg = NULL;
 
 	kmem_opts_init(&o);
-	/* idx: bytes, hit, ptr */
-	r[0].idx = 0, r[0].key[SORT_BYTES] = 100, r[0].key[SORT_HIT] = 1;
-	r[1].idx = 1, r[1].key[SORT_BYTES] = 300, r[1].key[SORT_HIT] = 2;
-	r[2].idx = 2, r[2].key[SORT_BYTES] = 100, r[2].key[SORT_HIT] = 5;
-	r[3].idx = 3, r[3].key[SORT_BYTES] = 100, r[3].key[SORT_HIT] = 5;
-	r[0].seq = 0, r[1].seq = 1, r[2].seq = 3, r[3].seq = 2; /* 3 before 2 */
-	r[0].key[SORT_PTR] = 40, r[1].key[SORT_PTR] = 30;
-	r[2].key[SORT_PTR] = 20, r[3].key[SORT_PTR] = 10;
-	sort_rows(r, 4, &o);	/* bytes desc, hit desc, then first seen */
-	CHECK(r[0].idx == 1 && r[1].idx == 3 && r[2].idx == 2 &&
-	      r[3].idx == 0);
+	/* bytes desc, hit desc, then entry order */
+	sorted(&o, 0, rows, 5, got, &held, &offered);
+	CHECK(held == 5 && offered == 5);
+	CHECK(got[0] == 1 && got[1] == 2 && got[2] == 3 && got[3] == 0 &&
+	      got[4] == 4);
+	/* the first 2 only, kept in a heap: the same first 2 */
+	sorted(&o, 2, rows, 5, got, &held, &offered);
+	CHECK(held == 2 && offered == 5);
+	CHECK(got[0] == 1 && got[1] == 2);
+	/* a limit of 4: the tie 2, 3 stays in entry order */
+	sorted(&o, 4, rows, 5, got, &held, &offered);
+	CHECK(held == 4 && got[0] == 1 && got[1] == 2 && got[2] == 3 &&
+	      got[3] == 0);
 	set_quiet(&o, "sort", "ptr", &msg);
 	free(msg);
-	sort_rows(r, 4, &o);	/* addresses ascending */
-	CHECK(r[0].idx == 3 && r[1].idx == 2 && r[2].idx == 1 &&
-	      r[3].idx == 0);
+	sorted(&o, 0, rows, 5, got, &held, &offered);	/* ascending */
+	CHECK(got[0] == 3 && got[1] == 2 && got[2] == 1 && got[3] == 0 &&
+	      got[4] == 4);
+	sorted(&o, 1, rows, 5, got, &held, &offered);
+	CHECK(held == 1 && got[0] == 3);
+	/* a key named twice decides once */
+	set_quiet(&o, "sort", "hit,hit,bytes", &msg);
+	free(msg);
+	sorted(&o, 0, rows, 5, got, &held, &offered);
+	CHECK(got[0] == 4 && got[1] == 2 && got[2] == 3 && got[3] == 1 &&
+	      got[4] == 0);
 	CHECK_U64(sort_frag_key(75, 100), 250000000);
 	CHECK_U64(sort_frag_key(100, 100), 0);
 	kmem_opts_release(&o);

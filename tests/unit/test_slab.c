@@ -4,6 +4,7 @@
  * counted by hand in the comment next to it.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "agg.h"
 #include "unit.h"
@@ -127,9 +128,10 @@ static void test_anomalies(void)
 	CHECK_U64(slab_alloc_only_count(&a.slab.sum), 2);	/* 0x10, X */
 	CHECK_U64(a.slab.sum.live_count, 0);
 	CHECK_U64(a.slab.sum.live_bytes, 0);
-	CHECK_U64(a.slab.nr_ptrs, 2);		/* 0x1000, 0x7000 (freed) */
-	CHECK_U64(a.slab.ptrs[0].hits, 2);
-	CHECK_U64(a.slab.ptrs[1].hits, 0);
+	CHECK_U64(a.slab.objs.len, 1);		/* 0x1000 */
+	CHECK_U64(slab_row_at(&a.slab, 0)->o.ptr, 0x1000);
+	CHECK_U64(slab_row_at(&a.slab, 0)->hits, 2);
+	CHECK_U64(a.slab.freed_only.len, 1);	/* 0x7000 */
 	CHECK(site(&a, 0xA) && site(&a, 0xA)->failures == 1);
 	CHECK(site(&a, 0xA) && site(&a, 0xA)->live_count == 0);
 	/* identities from the definitions */
@@ -261,7 +263,7 @@ static void test_many(void)
 	for (i = 0; i < n; i += 2)
 		feed(&a, ev_free(n + i, 0, 0xffff888000000000ULL + i * 64));
 	CHECK_U64(a.slab.nr_sites, 1000);
-	CHECK_U64(a.slab.nr_ptrs, n);
+	CHECK_U64(a.slab.objs.len, n);
 	CHECK_U64(a.slab.sum.alloc_freed_count, n / 2);
 	CHECK_U64(a.slab.sum.free_only, 0);
 	CHECK_U64(a.slab.sum.live_count, n / 2);
@@ -285,9 +287,58 @@ static void test_lost(void)
 	kmem_agg_release(&a);
 }
 
+/* Without per-address rows: the same summary, sites and caches. */
+static void test_lean(void)
+{
+	struct kmem_agg full, lean;
+	struct kmem_opts o;
+	uint64_t i;
+	size_t c;
+
+	kmem_opts_init(&o);
+	o.caller = true;	/* no per-allocation table */
+	kmem_agg_init(&full);
+	kmem_agg_init(&lean);
+	kmem_agg_keep_rows(&lean, &o);
+	CHECK(full.slab.rows && !lean.slab.rows);
+	for (i = 0; i < 5000; i++) {
+		uint64_t ptr = 0xffff888000000000ULL + (i % 700) * 32;
+		struct kmem_event e = i % 3 ? ev_alloc(i, (int)(i % 4),
+						       0x100 + i % 7, ptr,
+						       i % 50, 64) :
+					      ev_free(i, (int)(i % 3), ptr);
+
+		e.name = i % 5 ? NULL : "dentry";
+		e.name_len = e.name ? 6 : 0;
+		e.is_cache = i % 2;
+		feed(&full, e);
+		feed(&lean, e);
+	}
+	CHECK(!memcmp(&full.slab.sum, &lean.slab.sum, sizeof(full.slab.sum)));
+	CHECK_U64(lean.slab.nr_sites, full.slab.nr_sites);
+	CHECK(!memcmp(full.slab.sites, lean.slab.sites,
+		      full.slab.nr_sites * sizeof(*full.slab.sites)));
+	CHECK_U64(lean.slab.nr_caches, full.slab.nr_caches);
+	for (c = 0; c < full.slab.nr_caches && c < lean.slab.nr_caches; c++) {
+		CHECK_U64(lean.slab.caches[c].allocs,
+			  full.slab.caches[c].allocs);
+		CHECK_U64(lean.slab.caches[c].bytes_req,
+			  full.slab.caches[c].bytes_req);
+		CHECK_U64(lean.slab.caches[c].live_bytes,
+			  full.slab.caches[c].live_bytes);
+		CHECK_U64(lean.slab.caches[c].frees, full.slab.caches[c].frees);
+	}
+	CHECK_U64(lean.slab.objs.len, full.slab.objs.len);
+	CHECK(lean.slab.objs.size == 32 && full.slab.objs.size == 72);
+	kmem_agg_release(&full);
+	kmem_agg_release(&lean);
+	kmem_opts_release(&o);
+}
+
 int main(void)
 {
 	RUN(test_groups);
+	RUN(test_lean);
 	RUN(test_anomalies);
 	RUN(test_caches);
 	RUN(test_cache_rows);

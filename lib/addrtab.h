@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * A table of fixed-size entries keyed by a 64-bit address (a slab
+ * object's pointer, a page frame number): the per-address state, the
+ * part of the statistics that grows with the trace's memory.
+ *
+ * Entries sit in one dense array, in the order they were added, each
+ * starting with its key (a uint64_t).  The index holds 4 bytes a slot:
+ * the entry number + 1 in the low bits, and in the bits the number does
+ * not need, more bits of the key's hash, so that a probe rarely reads
+ * an entry that is not the one sought.  It doubles at three quarters
+ * full, so it costs 5.3 to 10.7 bytes an entry, and the array costs the
+ * entry size (the pages realloc() reserves beyond the last entry are
+ * never touched).  Entries are never removed.
+ */
+#ifndef KMEM_ADDRTAB_H
+#define KMEM_ADDRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ADDR_NONE UINT32_MAX
+
+struct addr_table {
+	char *ents;
+	size_t size;		/* bytes an entry, a multiple of 8 */
+	size_t len, cap;	/* entries in use, room */
+	uint32_t *slots;	/* NULL until the first entry */
+	unsigned int bits;	/* 1 << bits slots */
+};
+
+void addr_table_init(struct addr_table *t, size_t entry_size);
+void addr_table_release(struct addr_table *t);
+uint32_t addr_table_find(const struct addr_table *t, uint64_t key);
+uint32_t addr_table_add(struct addr_table *t, uint64_t key);
+size_t addr_table_bytes(const struct addr_table *t);
+
+/**
+ * addr_table_at - an entry
+ * @t: the table
+ * @i: its number, below t->len
+ *
+ * Return: the entry (valid until the next addr_table_add()).
+ */
+static inline void *addr_table_at(const struct addr_table *t, uint32_t i)
+{
+	return t->ents + (size_t)i * t->size;
+}
+
+#endif
