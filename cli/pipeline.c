@@ -15,8 +15,8 @@
 
 #include "pipeline.h"
 
-#define TK_BLOCK_SIZE (1U << 20)
-#define TK_BLOCKS 8
+#define TK_BLOCK_SIZE (256U << 10)
+#define TK_BLOCKS 4
 
 struct rec_hdr {
 	uint64_t ts;
