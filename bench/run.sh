@@ -55,10 +55,12 @@
 #   BENCH_PROFILE_EVENTS  records in the callgrind-profiled trace (default
 #                      1000000)
 #   BENCH_SYSWIDE=1    also record every process (sample-data/record.sh -a,
-#                      slab and page events) while the workload runs
-#                      BENCH_SYSWIDE_ITER iterations (default
-#                      BENCH_ITER_SMALL), and report trace-kmem stat's peak
-#                      RSS on that trace (for issue 9; off by default)
+#                      slab and page events) while BENCH_SYSWIDE_FILES
+#                      files (default 120000) are made in a private tmpfs,
+#                      half removed and the tmpfs unmounted: ~2.2 million
+#                      events, ~500,000 distinct objects; report the peak
+#                      RSS of trace-kmem stat and of the plugin in
+#                      trace-cmd report on it (issue 9: under 64 MB)
 #   BENCH_KEEP         keep the work directory (it is printed)
 #
 # Needs root, tracefs, trace-cmd, perf, python3, cc, pkg-config; valgrind
@@ -81,7 +83,7 @@ BUFKB=${BENCH_BUFFER_KB:-600000}
 PROFILE=${BENCH_PROFILE:-1}
 PROFILE_EVENTS=${BENCH_PROFILE_EVENTS:-1000000}
 SYSWIDE=${BENCH_SYSWIDE:-0}
-SYS_ITER=${BENCH_SYSWIDE_ITER:-$ITER_SMALL}
+SYS_FILES=${BENCH_SYSWIDE_FILES:-120000}
 SMALL=$TOP/sample-data/slab-fork-exec.dat
 T=/sys/kernel/tracing
 EVENTS="kmalloc kfree kmem_cache_alloc kmem_cache_free mm_page_alloc mm_page_free"
@@ -103,7 +105,7 @@ die() {
 	exit 1
 }
 
-for v in RUNS ITER_SMALL ITER_BIG BUFKB PROFILE_EVENTS SYS_ITER; do
+for v in RUNS ITER_SMALL ITER_BIG BUFKB PROFILE_EVENTS SYS_FILES; do
 	case ${!v} in '' | *[!0-9]*) die "BENCH_$v must be a number" ;; esac
 done
 [ "$RUNS" -ge 1 ] || die "BENCH_RUNS must be at least 1"
@@ -552,16 +554,35 @@ print_table() {
 
 for s in "${sizes[@]}"; do bench_size "$s"; done
 
-# --- system-wide recording (issue 9): trace-kmem stat's peak RSS
+# --- system-wide recording (issue 9): memory per object.  Every process
+# is recorded while a workload makes many distinct objects: files in a
+# private tmpfs (an inode, a dentry and their kmallocs each, a page of
+# data), half of them removed, then the whole tmpfs unmounted.
+SYS_RSS_LIMIT_MB=64
+SYS_MIN_OBJECTS=400000	# slab addresses + pages the target is about
 if [ "$SYSWIDE" = 1 ]; then
 	d=$WORK/sys
-	mkdir -p "$d"
-	: >"$d/end"
+	mkdir -p "$d/fs"
+	cat >"$d/objects.sh" <<EOF_OBJ
+#!/bin/sh
+mount -t tmpfs none "$d/fs" || exit 1
+"$PY" -c '
+import os, sys
+d, n = sys.argv[1], int(sys.argv[2])
+blk = b"x" * 4096
+for i in range(n):
+    with open("%s/f%d" % (d, i), "wb") as f:
+        f.write(blk)
+for i in range(0, n, 2):
+    os.unlink("%s/f%d" % (d, i))
+' "$d/fs" "$SYS_FILES"
+umount "$d/fs"
+EOF_OBJ
+	chmod +x "$d/objects.sh"
 	echo
-	echo "=== system-wide: sample-data/record.sh -a -e slab,page while the workload runs" \
-		"$((2 * SYS_ITER)) iterations"
-	"$TOP/sample-data/record.sh" -a -e slab,page -b "$BUFKB" -o "$d/trace.dat" \
-		"$PY" "$WORK/workload.py" "$SYS_ITER" "$d/ready" "$d/end" "$WORK/files" \
+	echo "=== system-wide: sample-data/record.sh -a -e slab,page while $SYS_FILES files are made" \
+		"in a tmpfs, half removed, the tmpfs unmounted"
+	"$TOP/sample-data/record.sh" -a -e slab,page -b "$BUFKB" -o "$d/trace.dat" "$d/objects.sh" \
 		>"$d/record.log" 2>&1 || die "sample-data/record.sh -a failed: $(tail -n 3 "$d/record.log")"
 	tail -n 1 "$d/record.log"
 	sys_lost=$(sed -n 's/.*events lost: \([0-9]*\).*/\1/p' "$d/record.log" | tail -n 1)
@@ -570,27 +591,35 @@ if [ "$SYSWIDE" = 1 ]; then
 	trace-cmd convert -i "$d/trace.dat" -o "$d/trace-v6.dat" --file-version 6 \
 		>"$d/convert.log" 2>&1 || die "trace-cmd convert failed: $(tail -n 3 "$d/convert.log")"
 	n_sys=$("$BARE" "$d/trace-v6.dat" | awk '{ print $1 }')
-	read -r a b c ls lp css csp pt < <(tk_json "$d/trace.dat")
-	tk_json "$d/trace.dat" --per-process >/dev/null
-	npids=$("$PY" -c '
+	"$TK" stat --json="$d/tk.json" -o /dev/null "$d/trace.dat" || die "trace-kmem stat --json failed"
+	read -r n_addr n_pfn sys_ls sys_lp < <("$PY" -c '
 import json, sys
-print(len(json.load(open(sys.argv[1]))["page"].get("per_process") or []))' "$WORK/tk.json")
-	echo "System-wide: $n_sys records (slab $a, page $b, lost $c), trace.dat $(du -m "$d/trace.dat" | cut -f1) MB v7," \
-		"$(du -m "$d/trace-v6.dat" | cut -f1) MB v6; at the end $ls live slab objects, $lp live pages," \
-		"$css slab + $csp page call sites, $pt slab pointers; $npids processes in --per-process"
-	ids_sys=(tk tk6 tkl tkp tkp6)
+d = json.load(open(sys.argv[1]))
+s, p = d.get("slab", {}), d.get("page", {})
+print(len(s.get("allocs") or []), len(p.get("pages") or []),
+      s.get("summary", {}).get("live", {}).get("count", 0),
+      p.get("summary", {}).get("live", {}).get("count", 0))' "$d/tk.json")
+	n_obj=$((n_addr + n_pfn))
+	echo "System-wide: $n_sys records, trace.dat $(du -m "$d/trace.dat" | cut -f1) MB v7," \
+		"$(du -m "$d/trace-v6.dat" | cut -f1) MB v6; $n_addr distinct slab addresses and $n_pfn" \
+		"page frames allocated; at the end $sys_ls live slab objects, $sys_lp live pages"
+	ids_sys=(tk tk6 tkc tkj tkl rep repk)
 	declare -A sys_cmd=(
 		[tk]="$TK stat -o /dev/null $d/trace.dat"
 		[tk6]="$TK stat -o /dev/null $d/trace-v6.dat"
+		[tkc]="$TK stat --caller --cache -o /dev/null $d/trace.dat"
+		[tkj]="$TK stat --json=/dev/null -o /dev/null $d/trace.dat"
 		[tkl]="$TK stat --reader=libtracecmd -o /dev/null $d/trace.dat"
-		[tkp]="$TK stat --per-process -o /dev/null $d/trace.dat"
-		[tkp6]="$TK stat --per-process -o /dev/null $d/trace-v6.dat")
+		[rep]="env TRACEEVENT_PLUGIN_DIR=$B/plugins trace-cmd report -i $d/trace-v6.dat"
+		[repk]="env TRACEEVENT_PLUGIN_DIR=$B/plugins trace-cmd report -i $d/trace-v6.dat -O kmem:stat")
 	declare -A sys_label=(
-		[tk]="trace-kmem stat (trace.dat v7 zstd)"
-		[tk6]="trace-kmem stat (trace.dat v6)"
-		[tkl]="trace-kmem --reader=libtracecmd (v7 zstd)"
-		[tkp]="trace-kmem stat --per-process (v7 zstd)"
-		[tkp6]="trace-kmem stat --per-process (v6)")
+		[tk]="trace-kmem stat (v7 zstd)"
+		[tk6]="trace-kmem stat (v6)"
+		[tkc]="trace-kmem stat --caller --cache (v7)"
+		[tkj]="trace-kmem stat --json (v7)"
+		[tkl]="trace-kmem --reader=libtracecmd (v7)"
+		[rep]="trace-cmd report, this plugin (v6)"
+		[repk]="trace-cmd report -O kmem:stat (v6)")
 	: >"$d/times"
 	for ((r = 0; r < RUNS; r++)); do
 		for ((k = 0; k < ${#ids_sys[@]}; k++)); do
@@ -601,13 +630,19 @@ print(len(json.load(open(sys.argv[1]))["page"].get("per_process") or []))' "$WOR
 			echo "$id $M_SECS $M_RSS $M_CPU" >>"$d/times"
 		done
 	done
+	declare -A sys_rss=()
 	printf '  %-44s %9s %8s %8s\n' "" "wall s" "CPU s" "RSS MB"
 	for id in "${ids_sys[@]}"; do
+		sys_rss[$id]=$(awk -v id="$id" '$1 == id && $3 > m { m = $3 } END { print m + 0 }' "$d/times")
 		printf '  %-44s %9.3f %8.2f %8.1f\n' "${sys_label[$id]}" "$(col_median "$d/times" "$id" 2)" \
-			"$(col_median "$d/times" "$id" 4)" \
-			"$(kb2mb "$(awk -v id="$id" '$1 == id && $3 > m { m = $3 } END { print m + 0 }' "$d/times")")"
+			"$(col_median "$d/times" "$id" 4)" "$(kb2mb "${sys_rss[$id]}")"
 	done
-	echo "  (all analyses; $RUNS runs each, medians, largest peak RSS; information for issue 9, no target)"
+	echo "  ($RUNS runs each, medians, largest peak RSS)"
+	echo "  the plugin's share of trace-cmd's RSS: $(kb2mb $((sys_rss[repk] - sys_rss[rep]))) MB," \
+		"$(awk -v a="${sys_rss[repk]}" -v b="${sys_rss[rep]}" -v n="$n_obj" \
+			'BEGIN { printf "%.0f", n ? (a - b) * 1024 / n : 0 }') bytes per object"
+	echo "  trace-kmem stat: $(awk -v a="${sys_rss[tk]}" -v n="$n_obj" \
+		'BEGIN { printf "%.0f", n ? a * 1024 / n : 0 }') bytes of peak RSS per object, all included"
 fi
 
 # --- instruction counts: trace-cmd report without and with the plugin
@@ -665,6 +700,17 @@ else
 	verdict skip "10m: trace-kmem stat peak RSS under $RSS_LIMIT_MB MB: 10m not in BENCH_SIZES"
 fi
 verdict "$plugin_ok" "the plugin's instruction overhead in trace-cmd report -O kmem:stat unchanged: $plugin_line"
+echo "Targets (issue 9):"
+if [ "$SYSWIDE" = 1 ]; then
+	ok=$(awk -v a="${sys_rss[tk]}" -v b="${sys_rss[tk6]}" -v n="$n_obj" -v min=$SYS_MIN_OBJECTS \
+		-v l=$SYS_RSS_LIMIT_MB 'BEGIN { print (n >= min && a < l * 1024 && b < l * 1024) ? 1 : 0 }')
+	note=
+	[ "$n_obj" -ge $SYS_MIN_OBJECTS ] || note="; fewer than $SYS_MIN_OBJECTS objects: raise BENCH_SYSWIDE_FILES"
+	verdict "$ok" "system-wide: trace-kmem stat peak RSS under $SYS_RSS_LIMIT_MB MB with $n_obj objects:" \
+		"$(kb2mb "${sys_rss[tk]}") MB (v7), $(kb2mb "${sys_rss[tk6]}") MB (v6)$note"
+else
+	verdict skip "system-wide: trace-kmem stat peak RSS under $SYS_RSS_LIMIT_MB MB: BENCH_SYSWIDE=1 not set"
+fi
 echo "Other checks (the libtracecmd path, kept from before the native reader):"
 for s in "${sizes[@]}"; do
 	r=$(ratio "${med[$s.tkl6]}" "${med[$s.bare6]}")
