@@ -14,6 +14,8 @@ struct src {
 	struct tk_pipe *pipe;
 	int max_size;		/* no record is larger than a page */
 	uint64_t skipped;	/* records of impossible sizes */
+	int first_cpu;		/* where the first of them was */
+	unsigned long long first_offset;
 };
 
 static int one_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
@@ -24,7 +26,10 @@ static int one_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	(void)h;
 	/* libtracecmd hands over sizes like -4 from damaged pages */
 	if (rec->size < 0 || rec->size > src->max_size) {
-		src->skipped++;
+		if (!src->skipped++) {
+			src->first_cpu = cpu;
+			src->first_offset = rec->offset;
+		}
 		return 0;
 	}
 	if (tk_pipe_push(src->pipe, rec))
@@ -63,6 +68,16 @@ int tk_tracecmd_run(struct tracecmd_input *h, struct tk_session *s,
 		return -1;
 	ret = tk_pipeline_run(produce, &src, s, progress);
 	s->agg.skipped_records += src.skipped;
+	if (src.skipped) {
+		tk_progress_done(progress);
+		fprintf(stderr,
+			TK_NAME ": %s: damaged data skipped: %llu record%s of "
+			"impossible sizes (the first on CPU %d at offset "
+			"%#llx)\n",
+			s->label, (unsigned long long)src.skipped,
+			src.skipped == 1 ? "" : "s", src.first_cpu,
+			src.first_offset);
+	}
 	tk_pageout_release(&src.pageout);
 	return ret;
 }
