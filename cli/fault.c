@@ -11,15 +11,18 @@
 
 #include "cli.h"
 #include "fault.h"
+#include "memlimit.h"
 
-static char fault_msg[512];
-static size_t fault_len;
+static char fault_msg[512], fault_msg_mem[700];
+static size_t fault_len, fault_len_mem;
 static int saved_stderr = -1;	/* while tk_stderr_quiet() */
 
 static void on_fault(int sig)
 {
+	bool mem = tk_memlimit_hit();
 	ssize_t n = write(saved_stderr >= 0 ? saved_stderr : STDERR_FILENO,
-			  fault_msg, fault_len);
+			  mem ? fault_msg_mem : fault_msg,
+			  mem ? fault_len_mem : fault_len);
 
 	(void)n;
 	(void)sig;
@@ -42,6 +45,10 @@ void tk_fault_guard(const char *file)
 		snprintf(fault_msg, sizeof(fault_msg), TK_NAME ": %s: cannot "
 			 "read the trace (truncated or corrupt file)\n", file);
 		fault_len = strlen(fault_msg);
+		/* the limit's words, if it is hit (tk_memlimit_note()) */
+		tk_memlimit_hit_note(fault_msg_mem, sizeof(fault_msg_mem),
+				     fault_msg);
+		fault_len_mem = strlen(fault_msg_mem);
 		sa.sa_handler = on_fault;
 	}
 	/* SIGFPE: a page size of 0 divides by zero in libtracecmd;

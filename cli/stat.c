@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <trace-cmd.h>
 
 #include "fault.h"
 #include "input_check.h"
+#include "memlimit.h"
 #include "native.h"
 #include "tracecmd_read.h"
 #include "uncompress.h"
@@ -71,8 +73,8 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 		ret = tk_tracecmd_run(h, &s, &progress);
 	tk_progress_done(&progress);
 	if (ret < 0)
-		fprintf(stderr, TK_NAME ": %s: error reading the records\n",
-			label);
+		fprintf(stderr, TK_NAME ": %s: error reading the records%s\n",
+			label, h ? tk_memlimit_note() : "");
 	if (!ret)
 		ret = tk_session_report(&s, &run->outs, stderr);
 	if (!ret) {
@@ -117,6 +119,19 @@ static int analyse_file(struct stat_run *run, const struct input *in,
 		ret = analyse(run, in->inst[i], NULL, 0, label);
 	}
 	return ret;
+}
+
+/* The bytes of every input (libtracecmd may map them). */
+static unsigned long long inputs_size(const struct tk_args *a)
+{
+	unsigned long long n = 0;
+	struct stat st;
+	int i;
+
+	for (i = 0; i < a->nr_inputs; i++)
+		if (!stat(a->inputs[i], &st) && st.st_size > 0)
+			n += (unsigned long long)st.st_size;
+	return n;
 }
 
 /* $TRACE_KMEM_VALIDATE=never: libtracecmd gets files unchecked (tests
@@ -193,6 +208,8 @@ static struct input *open_all(const struct tk_args *a)
 			   tk_native_validate(a->inputs[i])) {
 			goto fail;
 		}
+		if (tk_memlimit_apply(inputs_size(a)))
+			goto fail;
 		tk_fault_guard(a->inputs[i]);
 		tk_stderr_quiet(true);
 		h[i].h = tk_open_input(a->inputs[i]);
@@ -200,8 +217,8 @@ static struct input *open_all(const struct tk_args *a)
 		if (!h[i].h) {
 			tk_fault_guard(NULL);
 			fprintf(stderr, TK_NAME ": %s: cannot read the trace "
-					"(truncated or corrupt file)\n",
-				a->inputs[i]);
+					"(truncated or corrupt file)%s\n",
+				a->inputs[i], tk_memlimit_note());
 			goto fail;
 		}
 		if (open_instances(&h[i], a->inputs[i])) {
