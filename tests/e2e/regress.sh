@@ -1,0 +1,114 @@
+#!/bin/bash
+# The regression corpus (tests/regress/): a reproducer for each defect
+# of issue 9, replayed in full with what tests/regress/MANIFEST says
+# must happen: trace-kmem stat with the native reader, with
+# --reader=libtracecmd, with libtracecmd and no native checks
+# (TRACE_KMEM_VALIDATE=never: the fault guard and the memory bound), and
+# the plugin inside trace-cmd report.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
+R=$TOP/tests/regress
+[ -x "$TK" ] || { fail regress "no $TK (run make)"; finish; }
+export TRACE_KMEM_CONVERT=never
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0
+
+# expect NAME OUTCOME RC: judge one trace-kmem run ($WORK/o, $WORK/e)
+expect() {
+	local name=$1 want=$2 rc=$3 lines
+	lines=$(wc -l <"$WORK/e")
+	if grep -q -e 'Sanitizer' -e 'runtime error:' "$WORK/e"; then
+		fail "$name" "sanitizer: $(grep -m1 -e ERROR -e 'runtime error' "$WORK/e")"
+		return
+	fi
+	case $want in
+	report)
+		if [ "$rc" -eq 0 ] && grep -q "kmem statistics" "$WORK/o" && [ "$lines" -eq 0 ]; then
+			pass "$name"
+		else
+			fail "$name" "exit $rc, wanted a report and nothing on stderr: $(head -c 300 "$WORK/e")"
+		fi ;;
+	damage:*)
+		if [ "$rc" -eq 0 ] && grep -q "kmem statistics" "$WORK/o" &&
+			grep -q "WARNING: damaged trace data was skipped" "$WORK/o" &&
+			[ "$lines" -eq 1 ] && grep -qF "damaged data skipped: ${want#damage:}" "$WORK/e"; then
+			pass "$name"
+		else
+			fail "$name" "exit $rc, wanted a report and 'damaged data skipped: ${want#damage:}': $(head -c 300 "$WORK/e")"
+		fi ;;
+	error:* | fails)
+		if [ "$rc" -eq 2 ] && [ ! -s "$WORK/o" ] && [ "$lines" -eq 1 ] &&
+			{ [ "$want" = fails ] || grep -qF -- "${want#error:}" "$WORK/e"; }; then
+			pass "$name"
+		else
+			fail "$name" "exit $rc, $(wc -l <"$WORK/o") lines out, wanted one line ${want#error:}: $(head -c 300 "$WORK/e")"
+		fi ;;
+	*) fail "$name" "MANIFEST: unknown outcome '$want'" ;;
+	esac
+}
+
+# run FILE [ENV...] -- ARGS: trace-kmem stat, peak RSS in $rss (KB, or 0)
+run() {
+	local f=$1
+	shift
+	local envs=()
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	if [ -z "$SANITIZED" ] && [ -x /usr/bin/time ]; then
+		env "${envs[@]}" timeout 60 /usr/bin/time -o "$WORK/rss" -f %M "$TK" stat "$@" "$f" \
+			>"$WORK/o" 2>"$WORK/e"
+		rc=$?
+		rss=$(tail -n 1 "$WORK/rss")
+	else
+		env "${envs[@]}" timeout 60 "$TK" stat "$@" "$f" >"$WORK/o" 2>"$WORK/e"
+		rc=$?
+		rss=0
+	fi
+}
+
+listed=()
+while IFS=$'\t' read -r file native lib unval plugin defect; do
+	case $file in '' | '#'*) continue ;; esac
+	f=$R/corpus/$file
+	listed+=("$file")
+	if [ ! -f "$f" ]; then
+		fail "regress:$file" "listed in MANIFEST, not in corpus/"
+		continue
+	fi
+	for mode in native libtracecmd unvalidated; do
+		case $mode in
+		native) want=$native; run "$f" -- ;;
+		libtracecmd) want=$lib; run "$f" -- --reader=libtracecmd ;;
+		unvalidated) want=$unval; run "$f" TRACE_KMEM_VALIDATE=never -- --reader=libtracecmd ;;
+		esac
+		[ "$rc" -ne 124 ] || { fail "regress:$file:$mode" "hang (60 s)"; continue; }
+		expect "regress:$file:$mode" "$want" "$rc"
+		if [ "${rss:-0}" -gt 102400 ]; then
+			fail "regress:$file:$mode:memory" "peak RSS $((rss / 1024)) MB (at most 100)"
+		fi
+	done
+	# the plugin: trace-cmd's fate is its own, the plugin's frames are ours
+	report -i "$f" -O kmem:stat >"$WORK/po" 2>"$WORK/pe"
+	prc=$?
+	if grep -A12 'ERROR: AddressSanitizer\|runtime error:' "$WORK/pe" | grep -q 'plugin_kmem'; then
+		fail "regress:$file:plugin" "sanitizer in the plugin: $(grep -m1 'ERROR\|runtime error' "$WORK/pe")"
+	elif [ "$plugin" = tables ]; then
+		if [ "$prc" -eq 0 ] && grep -q "kmem statistics" "$WORK/po"; then
+			pass "regress:$file:plugin"
+		else
+			fail "regress:$file:plugin" "exit $prc, no tables: $(head -c 300 "$WORK/pe")"
+		fi
+	else
+		pass "regress:$file:plugin (trace-cmd exit $prc)"
+	fi
+done <"$R/MANIFEST"
+
+# every reproducer is replayed
+for f in "$R"/corpus/*; do
+	n=$(basename "$f")
+	found=0
+	for l in "${listed[@]}"; do [ "$l" = "$n" ] && found=1; done
+	[ "$found" -eq 1 ] || fail "regress:$n" "in corpus/, not in MANIFEST"
+done
+finish

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1
+"""craft.py OUTDIR: the reproducers of tests/regress/corpus/, remade.
+
+One small trace is written with tests/tdat/tdat_writer.py (Linux 6.18
+x86_64 slab formats, two CPUs, a few dozen records), and each defect of
+issue 9 is made from it, the way the mutated file that found it was
+damaged (see MANIFEST for what each one is and what must happen).
+Deterministic: the same bytes every run.  Python 3, standard library.
+"""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
+import tdat_layout  # noqa: E402
+
+WRITER = os.path.join(TOP, "tests", "tdat", "tdat_writer.py")
+FORMATS = os.path.join(TOP, "tests", "formats", "linux-6.18-x86_64.txt")
+
+KALLSYMS = """ffffffff81000000 T _stext
+ffffffff81200000 T alloc_inode
+ffffffff81200400 T destroy_inode
+ffffffff81300000 T seq_open
+ffffffff81300400 T seq_release
+ffffffff81400000 T _etext
+"""
+
+
+def spec(cmdlines=("100 worker", "101 helper"), instance=False):
+    out = ["[kallsyms]", KALLSYMS.rstrip("\n"), "[cmdlines]"] + list(cmdlines)
+    out.append("[buffer]")
+    ts = 1000
+    for i in range(40):
+        cpu = i % 2
+        ptr = 0xffff888100001000 + (i % 10) * 0x40
+        if i % 4 < 2:
+            out.append("%d %d kmalloc pid=100 call_site=0xffffffff81300010 ptr=%#x "
+                       "bytes_req=%d bytes_alloc=64 gfp_flags=0xcc0 node=-1" % (cpu, ts, ptr, 40 + i))
+        else:
+            out.append("%d %d kfree pid=101 call_site=0xffffffff81300410 ptr=%#x" % (cpu, ts, ptr - 0x80))
+        ts += 1000
+    if instance:
+        out.append("[buffer inst]")
+        for i in range(10):
+            out.append("0 %d kmalloc pid=100 call_site=0xffffffff81200010 ptr=%#x "
+                       "bytes_req=24 bytes_alloc=32 gfp_flags=0xcc0 node=-1" % (ts, 0xffff888200000000 + i * 32))
+            ts += 1000
+    return "\n".join(out) + "\n"
+
+
+def write(path, text, formats=FORMATS, *args):
+    with tempfile.NamedTemporaryFile("w", suffix=".spec", delete=False) as f:
+        f.write(text)
+    try:
+        subprocess.run([sys.executable, WRITER, "--spec", f.name, "-o", path,
+                        "--formats", formats] + list(args), check=True)
+    finally:
+        os.unlink(f.name)
+    return bytearray(open(path, "rb").read())
+
+
+def le(fmt, v):
+    return struct.pack("<" + fmt, v)
+
+
+def formats_with_id(tmp, name, new_id):
+    """The format file with @name's "ID:" line changed."""
+    text = open(FORMATS).read()
+    head = "name: %s\nID: " % name
+    at = text.index(head) + len(head)
+    end = text.index("\n", at)
+    path = os.path.join(tmp, "formats-%s-%d.txt" % (name, new_id))
+    open(path, "w").write(text[:at] + str(new_id) + text[end:])
+    return path
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    tmp = tempfile.mkdtemp()
+    files = {}
+
+    base6 = write(os.path.join(tmp, "b6.dat"), spec(), FORMATS, "--version", "6")
+    lay6 = tdat_layout.layout(bytes(base6))
+    page0 = lay6["cpus"][0]["offset"]
+
+    # copy_record trusted libtracecmd's record sizes: a length word
+    # (type_len 0) of 0 gives size -4, one of 0xffff8884 size -30592
+    for name, length in (("record-size-minus-4", 0), ("record-size-minus-30592", 0xffff8884)):
+        d = bytearray(base6)
+        d[page0 + 16:page0 + 24] = le("I", 0) + le("I", length)
+        files[name + ".dat"] = d
+
+    # an event ID of 2^31-1 (nr_ids = max + 1 overflowed) and of 2^31-2
+    # (a dense id map of 2 GB): kmalloc's format says so; its records
+    # keep their old id and are not kmalloc's any more
+    for n in (2147483647, 2147483646):
+        f = formats_with_id(tmp, "kmalloc", n)
+        files["event-id-%d.dat" % n] = write(os.path.join(tmp, "id.dat"), spec(), f, "--version", "6")
+
+    # the plugin's "reported" marker lived in the pid -> comm table
+    files["cmdline-forged-marker.dat"] = write(
+        os.path.join(tmp, "c.dat"),
+        spec(cmdlines=("100 worker", "101 helper", "-1073741823 kmem-stat-reported")),
+        FORMATS, "--version", "6")
+
+    # a damaged buffer-instance option: its data offset past the end
+    inst = write(os.path.join(tmp, "i.dat"), spec(instance=True), FORMATS, "--version", "6")
+    lay = tdat_layout.layout(bytes(inst))
+    buf = [o for o in lay["options"] if o["id"] == 3][0]
+    d = bytearray(inst)
+    d[buf["at"] + 6:buf["at"] + 14] = le("Q", len(d) + 0x100000)
+    files["instance-offset-past-end.dat"] = d
+    # ... and its name not terminated (the option's size cut before the NUL)
+    d = bytearray(inst)
+    d[buf["at"] + 2:buf["at"] + 6] = le("I", 8 + 4)
+    files["instance-name-unterminated.dat"] = d
+
+    # a page size of 0 in the file header (SIGFPE in libtracecmd)
+    for v in (6, 7):
+        d = bytearray(base6) if v == 6 else write(os.path.join(tmp, "b7.dat"), spec(), FORMATS,
+                                                   "--version", "7", "--compression", "zstd")
+        d[14:18] = le("I", 0)
+        files["page-size-0-v%d.dat" % v] = d
+
+    # v7, the file cut inside the offset of the first options section:
+    # libtracecmd's tracecmd_alloc_fd() frees the compression strings twice
+    b7 = write(os.path.join(tmp, "b7.dat"), spec(), FORMATS, "--version", "7", "--compression", "zstd")
+    at = 18
+    for _ in range(2):		# compression name and version strings
+        at = b7.index(b"\0", at) + 1
+    files["v7-cut-in-options-offset.dat"] = b7[:at + 4]
+
+    # v7, a CPU id of 2^31-1 in the BUFFER option (libtracecmd grew to
+    # 23.5 GB; stock trace-cmd does the same)
+    lay7 = tdat_layout.layout(bytes(b7))
+    d = bytearray(b7)
+    d[lay7["cpus"][1]["table_at"]:lay7["cpus"][1]["table_at"] + 4] = le("I", 0x7fffffff)
+    files["v7-cpu-id-huge.dat"] = d
+
+    for name, data in files.items():
+        open(os.path.join(out, name), "wb").write(data)
+
+
+if __name__ == "__main__":
+    main()
