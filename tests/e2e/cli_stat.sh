@@ -69,6 +69,26 @@ PY
 "$TK" stat -o "$WORK/one.txt" "$A"
 check single-no-merged sh -c "! grep -q 'merged summary' '$WORK/one.txt'"
 
+# ---- without the per-allocation tables (--caller, --cache) no
+# per-address rows are kept: the JSON has no "allocs" or "pages", and
+# everything else is the same as with them
+P=$S/page-extfrag.dat
+for f in "$A" "$P"; do
+	b=$(basename "$f" .dat)
+	"$TK" stat --json="$WORK/$b.all.json" -o /dev/null "$f"
+	"$TK" stat --caller --cache --json="$WORK/$b.lean.json" -o /dev/null "$f"
+	check "lean-rows-$b" python3 - "$WORK/$b.all.json" "$WORK/$b.lean.json" <<'PY'
+import json, sys
+full, lean = (json.load(open(p)) for p in sys.argv[1:3])
+assert full.get("slab", {}).get("allocs") or full.get("page", {}).get("pages")
+for sec, rows in (("slab", "allocs"), ("page", "pages")):
+    if sec in full:
+        assert rows not in lean[sec], (sec, rows)
+        del full[sec][rows]
+assert full == lean, "the rest differs"
+PY
+done
+
 # ---- buffer instances: the top buffer and the instance apart, each with
 # the records trace-cmd lists for it, then the merged summary.
 "$TK" stat --json="$WORK/i.json" "$I" >/dev/null

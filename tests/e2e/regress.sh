@@ -104,6 +104,16 @@ while IFS=$'\t' read -r file native lib unval plugin defect; do
 	fi
 done <"$R/MANIFEST"
 
+# the memory bound around libtracecmd: hit on purpose, one line says so
+if [ -z "$SANITIZED" ]; then
+	run "$TOP/sample-data/slab-pingpong.dat" TRACE_KMEM_MEMORY_LIMIT=10 -- --reader=libtracecmd
+	expect "memory-limit-one-line" "error:the limit of 10 MB was reached; TRACE_KMEM_MEMORY_LIMIT" "$rc"
+	run "$TOP/sample-data/slab-pingpong.dat" TRACE_KMEM_MEMORY_LIMIT=lots -- --reader=libtracecmd
+	expect "memory-limit-bad-value" "error:TRACE_KMEM_MEMORY_LIMIT=lots: not a number of MB" "$rc"
+else
+	skip memory-limit "sanitizer build: no address-space limit (the shadow memory needs terabytes)"
+fi
+
 # every reproducer is replayed
 for f in "$R"/corpus/*; do
 	n=$(basename "$f")
