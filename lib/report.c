@@ -202,8 +202,9 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 	if (r->agg->undecodable)
 		fprintf(out, "\n WARNING: %s records could not be decoded "
 			     "(a field this tool needs is\n          missing "
-			     "from their event format or cut off); they are "
-			     "not counted.\n",
+			     "from their event format or cut off, or they hold "
+			     "a CPU\n          or size no kernel records); they "
+			     "are not counted.\n",
 			fmt_count(buf, r->agg->undecodable));
 }
 
