@@ -229,8 +229,11 @@ static void drop_live(struct page_stats *st, uint32_t pi)
 	struct page_obj *p = page_obj_at(st, pi);
 	uint64_t bytes = page_obj_bytes(st, p);
 
-	if (p->flags & PAGE_OBJ_PENDING)
-		finish_pending(st, p->cpu, PAGE_NO_STACK);
+	/*
+	 * A free sorted between the allocation and its stack record (another
+	 * CPU's, by timestamps, or live mode's order): the allocation still
+	 * waits for its stack; its row gets no live counts when it comes.
+	 */
 	if (p->site != U64_INDEX_NONE) {
 		st->sites[p->site].live_count--;
 		st->sites[p->site].live_bytes -= bytes;
@@ -273,6 +276,9 @@ static void make_live(struct page_stats *st, uint32_t pi,
 	struct page_pending *pd, now;
 	struct page_obj *p;
 
+	/* a freed allocation still waiting on another CPU: no stack now */
+	if (page_obj_at(st, pi)->flags & PAGE_OBJ_PENDING)
+		finish_pending(st, page_obj_at(st, pi)->cpu, PAGE_NO_STACK);
 	if (page_obj_at(st, pi)->flags & PAGE_OBJ_LIVE) {
 		st->sum.missed_frees++;
 		st->sum.missed_free_bytes +=

@@ -70,10 +70,9 @@ a0=$(value "$WORK/shm0.json" 'site("page", "shmem_alloc_folio")')
 a1=$(value "$WORK/shm$N.json" 'site("page", "shmem_alloc_folio")')
 if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null ||
 	[ ! -e /sys/kernel/mm/transparent_hugepage/shmem_enabled ]; then
-	# exact but for one or two: an allocation whose stack record does
-	# not directly follow it (under load, another CPU's free of it
-	# sorted between them) gets no call site (lib/page.c, known edge)
-	check live-page-exact-count test $((a1 - a0)) -ge $((N - 2)) -a $((a1 - a0)) -le $N
+	# exact: a free sorted between an allocation and its stack record
+	# (another CPU's, under load) no longer costs it its call site
+	check live-page-exact-count test $((a1 - a0)) -eq $N
 else
 	check live-page-count test $((a1 - a0)) -ge 1
 fi

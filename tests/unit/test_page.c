@@ -384,9 +384,56 @@ static void test_migratetype_names(void)
 	CHECK_STR(migratetype_name(&old, 5), "Special");
 }
 
+/* An event at a given place in its CPU's buffer. */
+static struct kmem_event at(struct kmem_event e, uint64_t off)
+{
+	e.rec_offset = off;
+	return e;
+}
+
+/*
+ * Another CPU's free of the page sorted between the allocation and its
+ * stack record: the stack still names the call site.  A page allocated
+ * again on another CPU while the first stack is awaited: the first
+ * allocation gets none, the second its own.
+ */
+static void test_free_before_stack(void)
+{
+	const struct page_site *anon, *none;
+	struct kmem_agg a;
+
+	kmem_agg_init(&a);
+	kmem_agg_configure(&a, &sym, NULL, stderr);
+	/* CPU 0's records from 1000, CPU 1's from 900000; 28-byte records */
+	feed(&a, at(ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x500, 0, 1), 1000));
+	feed(&a, at(ev_page(KMEM_EV_PAGE_FREE, 1, 0x500, 0, 1), 900000));
+	feed(&a, at(ev_stack(0, anon_stack, 6), 1032));
+	CHECK_U64(a.page.sum.stacks, 1);
+	anon = find_site(&a.page, 0x1400, 0);	/* do_anonymous_page */
+	CHECK(anon && anon->hits == 1 && anon->live_count == 0 &&
+	      anon->live_bytes == 0);
+
+	feed(&a, at(ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x600, 0, 1), 1064));
+	feed(&a, at(ev_page(KMEM_EV_PAGE_FREE, 1, 0x600, 0, 1), 900032));
+	feed(&a, at(ev_page(KMEM_EV_PAGE_ALLOC, 1, 0x600, 0, 1), 900064));
+	feed(&a, at(ev_stack(1, anon_stack, 6), 900096));
+	feed(&a, at(ev_stack(0, anon_stack, 6), 1096)); /* awaited no more */
+	kmem_agg_finish(&a);
+	anon = find_site(&a.page, 0x1400, 0);
+	none = find_site(&a.page, PAGE_NO_STACK, 0);
+	CHECK(anon && anon->hits == 2 && anon->live_count == 1 &&
+	      anon->live_bytes == 4096);
+	CHECK(none && none->hits == 1 && none->live_count == 0);
+	CHECK_U64(a.page.sum.stacks, 2);
+	CHECK_U64(a.page.sum.live_count, 1);
+	CHECK_U64(a.page.sum.alloc_freed_count, 2);
+	kmem_agg_release(&a);
+}
+
 int main(void)
 {
 	RUN(test_summary);
+	RUN(test_free_before_stack);
 	RUN(test_pre_3_3);
 	RUN(test_lost);
 	RUN(test_stacks);
