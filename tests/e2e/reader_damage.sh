@@ -177,6 +177,31 @@ expect_damage page-negative-length "$WORK/d.dat" "1 ring-buffer page, 0 compress
 p0=$(val "$j" 'd["cpus"][0]["offset"]')
 $LAY --poke "$V6" "$WORK/d.dat" "$((p0 + 20))" "$(hex H 0xfffe)"
 expect_same unknown-event-id "$WORK/d.dat"
+# equal timestamps on two CPUs: the lower CPU first, as libtracecmd
+# orders them.  At 5000 CPU 0 frees X and CPU 1 allocates it (a
+# free-only, then a live object); CPU 0 allocates Y at 6000 and CPU 1
+# frees it at 6001 (matched either way).  The other order would match X.
+cat >"$WORK/tie.spec" <<'SPEC'
+[kallsyms]
+ffffffff81300000 T seq_open
+ffffffff81400000 T _etext
+[buffer]
+0 5000 kfree call_site=0xffffffff81300010 ptr=0xffff888100000100
+1 5000 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000100 bytes_req=8 bytes_alloc=8 node=-1
+0 6000 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000200 bytes_req=8 bytes_alloc=8 node=-1
+1 6001 kfree call_site=0xffffffff81300010 ptr=0xffff888100000200
+SPEC
+for v in 6 7; do
+	python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/tie.spec" -o "$WORK/tie$v.dat" \
+		--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version $v ||
+		{ fail "cpu-tie-v$v" "tdat_writer.py failed"; continue; }
+	expect_same "cpu-tie-v$v" "$WORK/tie$v.dat"
+	check "cpu-tie-v$v-lower-cpu-first" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["slab"]["summary"]
+assert (s["free_only"]["count"], s["alloc_freed"]["count"], s["live"]["count"]) == (1, 1, 1), s
+' "$WORK/cpu-tie-v$v.native.json"
+done
 # CPU 1's third page stamped before everything else
 p=$(($(val "$j" 'd["cpus"][1]["offset"]') + 2 * 4096))
 $LAY --poke "$V6" "$WORK/d.dat" "$p" "$(hex Q 1000)"
