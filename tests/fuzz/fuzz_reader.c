@@ -26,6 +26,7 @@
 #include "report.h"
 #include "tdat.h"
 #include "tep_names.h"
+#include "fuzz_opts.h"
 
 /* No input is worth more records than this (a 2 MB input has fewer). */
 #define MAX_RECORDS 2000000
@@ -156,17 +157,7 @@ static void report(struct ctx *c, struct kmem_symbolizer *sym, uint8_t flags)
 	struct kmem_opts o;
 	struct kmem_report_ctx r = { &c->agg, &o, sym, &in };
 
-	kmem_opts_init(&o);
-	o.stat = true;
-	o.caller = flags & 1;
-	o.alloc = flags & 2;
-	o.cache = flags & 4;
-	o.page = flags & 8;
-	o.live = flags & 16;
-	o.per_process = flags & 32;
-	o.merge_pids = flags & 64;
-	o.raw_ip = flags & 128;
-	o.lines = flags & 3 ? 0 : 5;
+	fuzz_opts(&o, flags);
 	kmem_tep_finish(&c->agg, sym, c->tep);
 	kmem_report_tables(&r, devnull);
 	if (flags & 0x90)
@@ -180,6 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kmem_symbolizer sym;
 	struct tdat_damage dmg;
 	struct tdat_file *f;
+	struct kmem_opts o;
 	struct ctx *c;
 	cpu_set_t set;
 	/* as cli/native.c opens a file */
@@ -207,6 +199,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c->tep = tdat_tep(f);
 	kmem_tep_symbolizer(&sym, c->tep);
 	kmem_agg_init(&c->agg);
+	fuzz_opts(&o, size ? data[size - 1] : 0);
+	kmem_agg_keep_rows(&c->agg, &o);
+	kmem_opts_release(&o);
 	kmem_agg_configure(&c->agg, &sym, NULL, devnull);
 	kmem_agg_set_numa(&c->agg, NULL);
 	kmem_tep_page_geometry(&c->agg.page, c->tep);

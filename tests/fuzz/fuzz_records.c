@@ -34,6 +34,7 @@
 #include "decode.h"
 #include "report.h"
 #include "tep_names.h"
+#include "fuzz_opts.h"
 
 #ifndef FUZZ_FORMATS
 #define FUZZ_FORMATS "tests/formats"
@@ -208,17 +209,7 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 	struct kmem_report_ctx mr = { &merged, &o, &sym, &min };
 
 	kmem_tep_symbolizer(&sym, tep);
-	kmem_opts_init(&o);
-	o.stat = true;
-	o.caller = flags & 1;
-	o.alloc = flags & 2;
-	o.cache = flags & 4;
-	o.page = flags & 8;
-	o.live = flags & 16;
-	o.per_process = flags & 32;
-	o.merge_pids = flags & 64;
-	o.raw_ip = flags & 128;
-	o.lines = flags & 3 ? 0 : 5;
+	fuzz_opts(&o, flags);
 	kmem_tep_finish(agg, &sym, tep);
 	kmem_report_tables(&r, devnull);
 	kmem_report_json(&r, devnull);
@@ -238,6 +229,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct layout *l;
 	struct kmem_agg agg;
 	struct kmem_event ev;
+	struct kmem_opts o;
 	size_t pos = 2;
 
 	if (size < 2)
@@ -245,6 +237,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	l = &layouts[data[0] % NR_LAYOUTS];
 	kmem_tep_symbolizer(&sym, l->tep);
 	kmem_agg_init(&agg);
+	fuzz_opts(&o, data[1]);
+	kmem_agg_keep_rows(&agg, &o);
+	kmem_opts_release(&o);
 	kmem_agg_configure(&agg, &sym, NULL, devnull);
 	kmem_agg_set_numa(&agg, NULL);
 	kmem_tep_page_geometry(&agg.page, l->tep);
