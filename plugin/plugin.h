@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <event-parse.h>
 
@@ -66,5 +67,6 @@ void unregister_handlers(struct kmem_plugin *kp);
 /* plugin_options.c */
 struct tep_plugin_option *plugin_options_new(void);
 void plugin_options_read(struct kmem_plugin *kp);
+void plugin_options_check_args(FILE *err);
 
 #endif

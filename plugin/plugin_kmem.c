@@ -49,6 +49,9 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	}
 	tep_plugin_add_options("kmem", kp->options);
 	plugin_options_read(kp);
+	kp->ordinal = input_label(kp->label, sizeof(kp->label));
+	if (kp->ordinal == 1)	/* once a run: the first input's load */
+		plugin_options_check_args(stderr);
 	kmem_tep_symbolizer(&kp->sym, tep);
 	kmem_agg_init(&kp->agg);
 	kmem_agg_keep_rows(&kp->agg, &kp->opts);
@@ -58,7 +61,6 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		if (kp->opts.numa &&
 		    !kmem_numa_load(&kp->numa, kp->opts.numa, stderr))
 			kmem_agg_set_numa(&kp->agg, &kp->numa);
-		kp->ordinal = input_label(kp->label, sizeof(kp->label));
 		/*
 		 * The first input's files are opened now, before trace-cmd
 		 * reads a record, and put in place at its end; a later

@@ -3,8 +3,14 @@
  * The -O kmem:NAME options: a per-load copy of lib/'s option table in
  * libtraceevent's form, read back into struct kmem_opts.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+extern char **environ;
 
 #include "plugin.h"
 
@@ -58,5 +64,123 @@ void plugin_options_read(struct kmem_plugin *kp)
 			kmem_opts_set(&kp->opts, d->name, NULL, stderr);
 		else if (d->arg && op->value != d->def)
 			kmem_opts_set(&kp->opts, d->name, op->value, stderr);
+	}
+}
+
+/* The option of lib/'s table named @name (NUL or '=' ends it), or NULL. */
+static const struct kmem_opt_def *find_def(const char *name, size_t len)
+{
+	const struct kmem_opt_def *d;
+
+	for (d = kmem_opt_defs; d->name; d++)
+		if (strlen(d->name) == len && !strncmp(d->name, name, len))
+			return d;
+	return NULL;
+}
+
+static bool is_bool_word(const char *v)
+{
+	return !strcasecmp(v, "1") || !strcasecmp(v, "0") ||
+	       !strcasecmp(v, "true") || !strcasecmp(v, "false");
+}
+
+/*
+ * One "-O" argument, @name "kmem:NAME" and @val what followed its "="
+ * (NULL: none): say what libtraceevent silently ignores in it.
+ */
+static void check_one(const char *name, const char *val, FILE *err)
+{
+	const struct kmem_opt_def *d = find_def(name + 5, strlen(name + 5));
+	const char *eq = val ? "=" : "";
+
+	if (!val)
+		val = "";
+	if (!d)
+		fprintf(err, "kmem: -O %s%s%s: no such option (trace-cmd list "
+			     "-O lists them)\n", name, eq, val);
+	else if (!d->arg && *eq && !is_bool_word(val))
+		fprintf(err, "kmem: -O %s=%s: %s takes no value (-O kmem:%s, "
+			     "or =1 and =0)\n", name, val, d->name, d->name);
+	else if (d->arg && !*eq)
+		fprintf(err, "kmem: -O %s: %s needs a value (-O kmem:%s=%s)\n",
+			name, d->name, d->name, d->arg);
+}
+
+/* arg_start and arg_end of /proc/self/stat (fields 48 and 49). */
+static int arg_area(unsigned long *start, unsigned long *end)
+{
+	char buf[4096], *p;
+	ssize_t n;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the command name may hold anything */
+	if (!p)
+		return -1;
+	for (field = 2; p && field < 48; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %lu %lu", start, end) != 2)
+		return -1;
+	return 0;
+}
+
+/**
+ * plugin_options_check_args - the -O kmem: options libtraceevent ignores
+ * @err: where each is said, in one line
+ *
+ * libtraceevent gives a plugin the values of its own options only: an
+ * unknown name (-O kmem:bogus), a value for a flag (-O kmem:stat=yes)
+ * and no value for an option that takes one (-O kmem:json) it drops
+ * without a word.  When the process is trace-cmd, its arguments are
+ * looked at for them: trace-cmd has cut each "-O NAME=VALUE" at its "="
+ * in place, so the argument pointers (just below environ, the first one
+ * at the kernel's arg_start) tell where each argument really ends.
+ * Other hosts (KernelShark), and options without the "kmem:" prefix
+ * (another plugin's, perhaps) are left alone.
+ */
+void plugin_options_check_args(FILE *err)
+{
+	unsigned long start, end;
+	char **argv = NULL, *base;
+	bool next_is_opt = false;
+	int argc = 0, k, i;
+
+	if (!environ || environ[-1] || arg_area(&start, &end))
+		return;
+	for (k = 2; k < 4096; k++)
+		if ((unsigned long)environ[-k] == start) {
+			argv = environ - k;
+			argc = k - 1;
+			break;
+		}
+	if (!argv)
+		return;
+	base = strrchr(argv[0], '/');
+	if (strcmp(base ? base + 1 : argv[0], "trace-cmd"))
+		return;
+	for (i = 1; i < argc; i++) {
+		char *a = argv[i], *opt = NULL, *val = NULL;
+		unsigned long next = i + 1 < argc ? (unsigned long)argv[i + 1] :
+						     end;
+
+		if (!strcmp(a, "--"))
+			break;
+		if (next_is_opt)
+			opt = a;
+		else if (!strncmp(a, "-O", 2) && a[2])
+			opt = a + 2;
+		next_is_opt = !strcmp(a, "-O");
+		if (!opt || strncmp(opt, "kmem:", 5))
+			continue;
+		/* a NUL inside the argument was its "=" */
+		if ((unsigned long)(opt + strlen(opt) + 1) < next)
+			val = opt + strlen(opt) + 1;
+		check_one(opt, val, err);
 	}
 }
