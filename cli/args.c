@@ -382,15 +382,26 @@ static int command_of(const char *s)
 static int parse_options(struct tk_args *a, int argc, char **argv,
 			 const struct option *lo)
 {
+	char shortopt[3] = "-?";
 	int c;
 
+	/* getopt's own messages would start with the subcommand's name */
+	opterr = 0;
 	/* live stops at its COMMAND; stat takes files anywhere */
 	while ((c = getopt_long(argc, argv,
-				a->cmd == TK_LIVE ? "+s:l:o:i:d:ThV" :
-						    "s:l:o:i:d:ThV",
+				a->cmd == TK_LIVE ? "+:s:l:o:i:d:ThV" :
+						    ":s:l:o:i:d:ThV",
 				lo, NULL)) != -1) {
+		if (c == ':')
+			return usage_error("option '%s' needs an argument",
+					   argv[optind - 1]);
+		if (c == '?' && optopt) {
+			shortopt[1] = (char)optopt;
+			return usage_error("unknown option '%s'", shortopt);
+		}
 		if (c == '?')
-			return usage_error("bad command line (see above)", "");
+			return usage_error("unknown option '%s'",
+					   argv[optind - 1]);
 		if (c == 'h') {
 			tk_usage(cmd_names[a->cmd], true);
 			exit(TK_OK);

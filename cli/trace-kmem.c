@@ -18,6 +18,7 @@ int main(int argc, char **argv)
 
 	/* a closed pipe is an EPIPE to notice, not a death mid-cleanup */
 	signal(SIGPIPE, SIG_IGN);
+	kmem_prog = TK_NAME;	/* lib/'s messages start "trace-kmem:" */
 	if (tk_parse_args(&a, argc, argv)) {
 		tk_args_release(&a);
 		return TK_USAGE;

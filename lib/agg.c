@@ -37,8 +37,8 @@ int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
 	ret = page_stats_init(&a->page, sym, skip, msg, sizeof(msg));
 	page_stats_keep_rows(&a->page, rows);
 	if (ret)
-		fprintf(err, "kmem: bad skip=%s: %s; using the default rules\n",
-			skip, msg);
+		fprintf(err, "%s: bad skip=%s: %s; using the default rules\n",
+			kmem_prog, skip, msg);
 	return ret;
 }
 

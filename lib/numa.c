@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "numa.h"
+#include "options.h"
 
 static int set_cpu(struct kmem_numa *n, int cpu, int node)
 {
@@ -85,8 +86,8 @@ int kmem_numa_load(struct kmem_numa *n, const char *path, FILE *err)
 	memset(n, 0, sizeof(*n));
 	f = fopen(path, "r");
 	if (!f) {
-		fprintf(err, "kmem: cannot read topology '%s': %s\n", path,
-			strerror(errno));
+		fprintf(err, "%s: cannot read topology '%s': %s\n", kmem_prog,
+			path, strerror(errno));
 		return -1;
 	}
 	while (!rc && fgets(line, sizeof(line), f)) {
@@ -95,8 +96,8 @@ int kmem_numa_load(struct kmem_numa *n, const char *path, FILE *err)
 	}
 	fclose(f);
 	if (rc) {
-		fprintf(err, "kmem: %s:%d: %s (expected 'cpu N node M' or "
-			"'mem START-END node M')\n", path, lineno,
+		fprintf(err, "%s: %s:%d: %s (expected 'cpu N node M' or "
+			     "'mem START-END node M')\n", kmem_prog, path, lineno,
 			rc == -2 ? "out of memory" : "bad line");
 		return -1;
 	}
@@ -105,12 +106,13 @@ int kmem_numa_load(struct kmem_numa *n, const char *path, FILE *err)
 		      cmp_range);
 	for (i = 1; i < n->nr_ranges; i++)
 		if (n->ranges[i].start < n->ranges[i - 1].end) {
-			fprintf(err, "kmem: %s: memory ranges overlap at pfn "
-				"0x%" PRIx64 "\n", path, n->ranges[i].start);
+			fprintf(err, "%s: %s: memory ranges overlap at pfn "
+				     "0x%" PRIx64 "\n", kmem_prog, path,
+				n->ranges[i].start);
 			return -1;
 		}
 	if (!n->nr_cpus || !n->nr_ranges) {
-		fprintf(err, "kmem: %s: no %s lines\n", path,
+		fprintf(err, "%s: %s: no %s lines\n", kmem_prog, path,
 			n->nr_cpus ? "mem" : "cpu");
 		return -1;
 	}

@@ -88,7 +88,7 @@ static int bad(const struct kmem_opts *o, FILE *err, const char *fallback,
 {
 	va_list ap;
 
-	fputs(o->strict ? "trace-kmem: " : "kmem: ", err);
+	fprintf(err, "%s: ", kmem_prog);
 	va_start(ap, fmt);
 	vfprintf(err, fmt, ap);
 	va_end(ap);
@@ -243,6 +243,8 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		return set_skip(o, value, err);
 	return bad(o, err, NULL, "unknown option '%s'", name);
 }
+
+const char *kmem_prog = "kmem";
 
 /**
  * kmem_opts_alloc_table - is the per-allocation table shown?

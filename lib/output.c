@@ -132,8 +132,8 @@ int kmem_out_open(struct kmem_out *o, const char *path, const char *what,
 	else
 		o->f = open_tmp(path, &o->tmp);
 	if (!o->f) {
-		fprintf(err, "kmem: cannot write %s '%s': %s\n", what, path,
-			strerror(errno));
+		fprintf(err, "%s: cannot write %s '%s': %s\n", kmem_prog, what,
+			path, strerror(errno));
 		o->path = NULL;
 		return -1;
 	}
@@ -161,8 +161,8 @@ int kmem_out_check(struct kmem_out *o, FILE *err)
 	if (errno == EPIPE)
 		o->broken_pipe = true;
 	else
-		fprintf(err, "kmem: error writing %s '%s': %s\n", o->what,
-			o->path, strerror(errno ? errno : EIO));
+		fprintf(err, "%s: error writing %s '%s': %s\n", kmem_prog,
+			o->what, o->path, strerror(errno ? errno : EIO));
 	return -1;
 }
 
@@ -200,8 +200,8 @@ int kmem_out_finish(struct kmem_out *o, FILE *err)
 		e = errno;
 	}
 	if (ret) {
-		fprintf(err, "kmem: error writing %s '%s': %s\n", o->what,
-			o->path, strerror(e ? e : EIO));
+		fprintf(err, "%s: error writing %s '%s': %s\n", kmem_prog,
+			o->what, o->path, strerror(e ? e : EIO));
 		if (o->tmp)
 			unlink(o->tmp);
 	}
