@@ -95,6 +95,7 @@ int live_cmd_release(struct live_cmd *c, char **argv)
 		strerror(e));
 	waitpid(c->pid, &c->status, 0);
 	c->exited = true;
+	c->not_run = true;
 	return -1;
 }
 
@@ -137,7 +138,7 @@ void live_cmd_signal(struct live_cmd *c, int sig)
  */
 void live_cmd_report(const struct live_cmd *c, char **argv)
 {
-	if (!c->pid || !c->exited)
+	if (!c->pid || !c->exited || c->not_run)
 		return;
 	if (WIFEXITED(c->status) && WEXITSTATUS(c->status))
 		fprintf(stderr, TK_NAME ": '%s' exited with status %d\n",

@@ -14,6 +14,7 @@ struct live_cmd {
 	int gate;		/* write end: closing it lets the command go */
 	int exec_err;		/* read end: the child's errno if exec failed */
 	bool exited;
+	bool not_run;		/* exec failed: said already */
 	int status;
 };
 
