@@ -163,32 +163,41 @@ static bool wanted_task(struct tk_session *s, const struct kmem_event *ev)
  * Losses count for every record of a selected CPU and time, whatever
  * its event; kmem events count when they pass the task filters too.
  */
+/* The slot of a record's event, or -1 (not ours, or too short to say). */
+static int record_slot(struct tk_session *s, const struct tep_record *rec)
+{
+	if (!s->type_end || rec->size < 0 ||
+	    (unsigned int)rec->size < s->type_end)
+		return -1;
+	return slot_of(s, record_type(s, rec));
+}
+
 void tk_session_record(struct tk_session *s, struct tep_record *rec)
 {
 	const struct tk_filter *f = &s->args->filter;
 	struct kmem_event ev;
-	int id, slot;
+	int slot;
 
 	s->records++;
-	if (f->cpus && !CPU_ISSET_S((size_t)rec->cpu, f->cpus_size, f->cpus))
+	if ((f->cpus &&
+	     !CPU_ISSET_S((size_t)rec->cpu, f->cpus_size, f->cpus)) ||
+	    (f->time && (rec->ts < f->start || rec->ts > f->end))) {
+		s->filtered += record_slot(s, rec) >= 0;
 		return;
-	if (f->time && (rec->ts < f->start || rec->ts > f->end))
-		return;
+	}
 	if (rec->missed_events)
 		kmem_agg_missed(&s->agg, rec->missed_events);
-	if (!s->type_end || rec->size < 0 ||
-	    (unsigned int)rec->size < s->type_end)
-		return; /* too short to say its event */
-	id = record_type(s, rec);
-	slot = slot_of(s, id);
+	slot = record_slot(s, rec);
 	if (slot < 0)
 		return;
 	if (kmem_decode(&s->fields[slot], rec, &ev)) {
 		s->agg.undecodable++;
 		return;
 	}
-	if ((f->pids || f->comm) && !wanted_task(s, &ev))
+	if ((f->pids || f->comm) && !wanted_task(s, &ev)) {
+		s->filtered++;
 		return;
+	}
 	kmem_agg_event(&s->agg, &ev);
 }
 
@@ -203,9 +212,16 @@ void tk_session_record(struct tk_session *s, struct tep_record *rec)
 int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 		      FILE *err)
 {
+	const struct tk_filter *f = &s->args->filter;
 	struct kmem_input in = { .label = s->label };
 	struct kmem_report_ctx r = { &s->agg, &s->args->opts, &s->sym, &in };
+	char filters[64];
 
+	snprintf(filters, sizeof(filters), "%s%s%s%s", f->time ? ", --time" : "",
+		 f->pids ? ", --pid" : "", f->comm ? ", --comm" : "",
+		 f->cpus ? ", --cpu" : "");
+	in.filtered = s->filtered;
+	in.filters = filters[0] ? filters + 2 : NULL;
 	kmem_tep_finish(&s->agg, &s->sym, s->tep);
 	return kmem_report(&r, outs, err);
 }

@@ -33,6 +33,7 @@ struct tk_session {
 	bool type_swap;
 	struct u64_index comm_ix;	/* --comm: pid -> 1 match, 2 not */
 	uint64_t records;		/* records read */
+	uint64_t filtered;		/* kmem records the filters left out */
 	char label[PATH_MAX + 64];
 };
 

@@ -174,6 +174,29 @@ static void print_slab(const struct kmem_report_ctx *r, FILE *out)
 	slab_print(r, out);
 }
 
+/*
+ * An allocator with nothing to show (@what: "slab", "page" or "slab or
+ * page"): say whether the front end's filters or the trace are why.
+ */
+static void print_none(const struct kmem_report_ctx *r, FILE *out,
+		       const char *what, const char *events)
+{
+	char buf[NUMFMT_LEN];
+
+	if (r->in->filters && r->in->filtered)
+		fprintf(out, " No %s allocator records matched the filters "
+			     "(%s): all %s kmem records were left out.\n",
+			what, r->in->filters, fmt_count(buf, r->in->filtered));
+	else if (r->in->filters)	/* whole CPUs left unread */
+		fprintf(out, " No %s allocator records matched the filters "
+			     "(%s).\n", what, r->in->filters);
+	else
+		fprintf(out, " No %s allocator events (%s) in this trace.\n",
+			what, events);
+	if (strcmp(what, "slab or page"))
+		fputc('\n', out);	/* another section may follow */
+}
+
 /**
  * kmem_report_tables - print the statistics tables of one input
  * @r: what to print
@@ -191,13 +214,19 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 	print_lost(r, out);
 	print_skipped(r->agg, out);
 	if (!report_slab_wanted(r) && !report_page_wanted(r)) {
-		fprintf(out, " No slab or page allocator events (kmem:kmalloc, "
-			     "kmem:mm_page_alloc ...) in this trace.\n");
+		print_none(r, out, "slab or page",
+			   "kmem:kmalloc, kmem:mm_page_alloc ...");
 		return;
 	}
-	if (report_slab_wanted(r))
+	if (report_slab_wanted(r) && !r->in->merged && !r->agg->slab_events &&
+	    !r->in->nr_elsewhere)
+		print_none(r, out, "slab", "kmem:kmalloc, kmem:kfree ...");
+	else if (report_slab_wanted(r))
 		print_slab(r, out);
-	if (report_page_wanted(r))
+	if (report_page_wanted(r) && !r->in->merged && !r->agg->page_events)
+		print_none(r, out, "page",
+			   "kmem:mm_page_alloc, kmem:mm_page_free ...");
+	else if (report_page_wanted(r))
 		page_print(r, out);
 	if (r->agg->undecodable)
 		fprintf(out, "\n WARNING: %s records could not be decoded "

@@ -26,6 +26,9 @@ struct kmem_input {
 	/* > 0: the merged summary of this many inputs (summaries only) */
 	int merged;
 	const char *const *inputs;	/* ... their labels */
+	/* kmem records the front end's filters left out, and which */
+	uint64_t filtered;
+	const char *filters;		/* "--time, --cpu", NULL: none */
 };
 
 /* Everything the renderers need. */

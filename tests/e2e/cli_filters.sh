@@ -116,4 +116,24 @@ page "$f" page-trigger.comm "--comm $comm" "comm == \"$comm\""
 # the window's end as printed (microseconds) covers its 999 ns
 page "$f" page-trigger.time "--time $window" "tsn >= $ws && tsn <= $we"
 page "$f" page-trigger.cpu-pid "--cpu 1 --pid $pid1" "cpu == 1 && pid == $pid1"
+
+# ---- nothing to show: the filters or the trace, said as such
+nothing() {	# nothing NAME FILE "LINE" ARGS...
+	local name=$1 file=$2 want=$3
+	shift 3
+	"$TK" stat "$@" "$file" >"$WORK/none.out" 2>"$WORK/none.err"
+	check "nothing-$name-exit-0" test $? -eq 0
+	check "nothing-$name-said" grep -qxF -- "$want" "$WORK/none.out"
+	check "nothing-$name-no-table" sh -c "! grep -q -- '-----' '$WORK/none.out'"
+}
+A=$S/slab-pingpong.dat
+nkmem=$("$TK" stat --json=- "$A" | python3 -c '
+import json, sys
+n = json.load(sys.stdin)["slab"]["events"]
+print(f"{n:,}")')
+nothing comm "$A" " No slab or page allocator records matched the filters (--comm): all $nkmem kmem records were left out." --comm nosuch
+nothing cpu "$A" " No slab or page allocator records matched the filters (--cpu)." --cpu 99
+nothing cpu-libtracecmd "$A" " No slab or page allocator records matched the filters (--cpu)." --cpu 99 --reader=libtracecmd
+nothing page-in-slab-trace "$A" " No page allocator events (kmem:mm_page_alloc, kmem:mm_page_free ...) in this trace." --page
+nothing slab-in-page-trace "$S/page-extfrag.dat" " No slab allocator events (kmem:kmalloc, kmem:kfree ...) in this trace." --slab
 finish
