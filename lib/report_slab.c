@@ -168,7 +168,8 @@ static void cache_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	fmt_total_size(c[0], cc->bytes_alloc, cc->allocs);
 	fmt_total_size(c[1], cc->bytes_req, cc->allocs);
 	fmt_count_dot(c[2], cc->allocs);
-	fmt_count_dot(c[3], cc->frees);
+	/* freed-only frees count: a cache seen only in them is not empty */
+	fmt_count_dot(c[3], cc->frees + cc->free_only);
 	fmt_pct(c[4], frag_pct(cc->bytes_req, cc->bytes_alloc));
 	fmt_count_bytes(c[5], cc->live_count, cc->live_bytes);
 	snprintf(c[6], KMEM_SYM_LEN, "%s", slab_cache_name(&r->agg->slab, cc));

@@ -89,6 +89,28 @@ assert full == lean, "the rest differs"
 PY
 done
 
+# ---- the per-cache table has no empty row: a cache seen only in
+# freed-only frees shows them (Frees = frees + free_only of the JSON)
+for f in "$S"/slab-*.dat; do
+	b=$(basename "$f" .dat)
+	"$TK" stat --cache -l 0 --json="$WORK/$b.c.json" -o "$WORK/$b.c.txt" "$f"
+	check "cache-rows-$b" python3 - "$WORK/$b.c.txt" "$WORK/$b.c.json" <<'PY'
+import json, sys
+js = {c["name"]: c for c in json.load(open(sys.argv[2]))["slab"]["caches"]}
+rows = 0
+for l in open(sys.argv[1]):
+    c = [x.strip() for x in l.split("|")]
+    if len(c) != 7 or c[6] in ("Cache", "..."):
+        continue
+    n = lambda x: 0 if x == "." else int(x.replace(",", ""))
+    assert n(c[2]) or n(c[3]), "empty row: " + l
+    j = js[c[6]]
+    assert n(c[3]) == j["frees"] + j["free_only"], (l, j)
+    rows += 1
+assert rows == len(js), (rows, len(js))
+PY
+done
+
 # ---- buffer instances: the top buffer and the instance apart, each with
 # the records trace-cmd lists for it, then the merged summary.
 "$TK" stat --json="$WORK/i.json" "$I" >/dev/null
