@@ -487,6 +487,10 @@ int tk_parse_args(struct tk_args *a, int argc, char **argv)
 	free(lo);
 	if (ret)
 		return -1;
+	if (cmd != TK_TOPOLOGY && kmem_opts_check_sort(&a->opts, stderr)) {
+		tk_usage(NULL, false);
+		return -1;
+	}
 	optind++;	/* back to argv's numbering */
 	return rest_of_line(a, argc, argv);
 }

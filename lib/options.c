@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "sort.h"
 
 #define SORT_KEYS "ptr, callsite, bytes, hit, pingpong, frag, live, peak, " \
 		  "page, order, migtype, gfp"
@@ -259,4 +260,59 @@ const char *kmem_prog = "kmem";
 bool kmem_opts_alloc_table(const struct kmem_opts *o)
 {
 	return o->alloc || (!o->caller && !o->cache);
+}
+
+/**
+ * kmem_opts_check_sort - is every sort key in a table that is shown?
+ * @o: the options
+ * @err: where a key in none of them is said, in one line
+ *
+ * Each table sorts by the keys it has (then by bytes and hit); a key
+ * that none of the tables selected (kmem:slab, kmem:page, caller, alloc,
+ * cache) has cannot order anything: trace-kmem makes it a usage error,
+ * the plugin says it and goes on.
+ *
+ * Return: 0, or -1 when a key is in no shown table.
+ */
+int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
+{
+	bool all = !o->caller && !o->alloc && !o->cache;
+	bool slab = o->slab || !o->page, page = o->page || !o->slab;
+	const struct {
+		bool on;
+		unsigned int keys;
+		const char *name;
+	} t[] = {
+		{ slab && (o->caller || all), SORT_KEYS_SLAB_CALLER,
+		  "slab call sites" },
+		{ slab && kmem_opts_alloc_table(o), SORT_KEYS_SLAB_ALLOC,
+		  "slab allocations" },
+		{ slab && (o->cache || all), SORT_KEYS_SLAB_CACHE,
+		  "slab caches" },
+		{ page && (o->caller || all), SORT_KEYS_PAGE_CALLER,
+		  "page call sites" },
+		{ page && kmem_opts_alloc_table(o), SORT_KEYS_PAGE_PFN,
+		  "pages" },
+	};
+	unsigned int shown = 0;
+	char names[128] = "";
+	size_t j;
+	int i;
+
+	for (j = 0; j < sizeof(t) / sizeof(t[0]); j++)
+		if (t[j].on) {
+			shown |= t[j].keys;
+			snprintf(names + strlen(names),
+				 sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? ", " : "", t[j].name);
+		}
+	for (i = 0; i < o->nr_sort; i++) {
+		if (shown & SK(o->sort[i]))
+			continue;
+		fprintf(err, "%s: sort key '%s' is in none of the tables shown "
+			     "(%s)%s\n", kmem_prog, sort_names[o->sort[i]], names,
+			o->strict ? "" : "; ignored");
+		return -1;
+	}
+	return 0;
 }

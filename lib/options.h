@@ -71,5 +71,6 @@ void kmem_opts_release(struct kmem_opts *o);
 int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		  FILE *err);
 bool kmem_opts_alloc_table(const struct kmem_opts *o);
+int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err);
 
 #endif

@@ -94,16 +94,16 @@ bool report_page_wanted(const struct kmem_report_ctx *r)
 /**
  * report_sorted - all rows of a table, in order (for JSON)
  * @r: the report
- * @rows: offers the table's rows
+ * @t: the table
  * @s: set up and filled here; sort_set_release() it
  *
  * Return: 0, or -1 when memory ran out (@s holds no rows then).
  */
-int report_sorted(const struct kmem_report_ctx *r, kmem_rows_fn rows,
+int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,
 		  struct sort_set *s)
 {
-	sort_set_init(s, r->o, 0);
-	rows(r, s);
+	sort_set_init(s, r->o, t->keys, 0);
+	t->rows(r, s);
 	if (s->oom) {
 		sort_set_release(s);
 		return -1;
@@ -116,16 +116,12 @@ int report_sorted(const struct kmem_report_ctx *r, kmem_rows_fn rows,
  * report_table - print a table's first lines= rows in order
  * @r: the report
  * @out: where to
- * @cols: the columns
- * @ncols: how many
- * @rows: offers the table's rows
- * @cells: fills one row's cells
+ * @tb: the table
  *
  * Only the rows printed are kept while the table's rows are offered.
  */
 void report_table(const struct kmem_report_ctx *r, FILE *out,
-		  const struct table_col *cols, int ncols, kmem_rows_fn rows,
-		  kmem_cells_fn cells)
+		  const struct kmem_table *tb)
 {
 	char cell[TABLE_MAX_COLS][KMEM_SYM_LEN];
 	const char *cp[TABLE_MAX_COLS];
@@ -134,27 +130,27 @@ void report_table(const struct kmem_report_ctx *r, FILE *out,
 	size_t i;
 	int c;
 
-	sort_set_init(&s, r->o, r->o->lines);
-	rows(r, &s);
+	sort_set_init(&s, r->o, tb->keys, r->o->lines);
+	tb->rows(r, &s);
 	if (s.oom) {
 		sort_set_release(&s);
 		fprintf(out, " (out of memory: table left out)\n");
 		return;
 	}
 	sort_finish(&s);
-	table_init(&t, cols, ncols, TBL_BOXED);
+	table_init(&t, tb->cols, tb->ncols, TBL_BOXED);
 	for (c = 0; c < TABLE_MAX_COLS; c++)
 		cp[c] = cell[c];
 	/* two passes, the cells made twice: no row is kept */
 	for (i = 0; i < s.held; i++) {
-		cells(r, sort_idx(&s, i), cell);
+		tb->cells(r, sort_idx(&s, i), cell);
 		table_measure(&t, cp);
 	}
 	if (s.held < s.offered)
 		table_mark_cut(&t);
 	table_print_head(&t, out);
 	for (i = 0; i < s.held; i++) {
-		cells(r, sort_idx(&s, i), cell);
+		tb->cells(r, sort_idx(&s, i), cell);
 		table_print_row(&t, out, cp);
 	}
 	table_print_end(&t, out);

@@ -49,10 +49,18 @@ typedef void (*kmem_rows_fn)(const struct kmem_report_ctx *r,
 bool kmem_agg_damaged(const struct kmem_agg *a);
 int kmem_report(const struct kmem_report_ctx *r, struct kmem_outputs *outs,
 		FILE *err);
+/* A table of rows: its columns, rows, cells and sort keys. */
+struct kmem_table {
+	const struct table_col *cols;
+	int ncols;
+	kmem_rows_fn rows;
+	kmem_cells_fn cells;
+	unsigned int keys;	/* SORT_KEYS_* */
+};
+
 void report_table(const struct kmem_report_ctx *r, FILE *out,
-		  const struct table_col *cols, int ncols, kmem_rows_fn rows,
-		  kmem_cells_fn cells);
-int report_sorted(const struct kmem_report_ctx *r, kmem_rows_fn rows,
+		  const struct kmem_table *t);
+int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,
 		  struct sort_set *s);
 bool report_slab_wanted(const struct kmem_report_ctx *r);
 bool report_page_wanted(const struct kmem_report_ctx *r);

@@ -166,6 +166,15 @@ static void pfn_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	fmt_callsite_of(r, c[6], in.callsite);
 }
 
+static const struct kmem_table site_table = {
+	site_cols, TABLE_NCOLS(site_cols), site_rows, site_cells,
+	SORT_KEYS_PAGE_CALLER
+};
+
+static const struct kmem_table pfn_table = {
+	pfn_cols, TABLE_NCOLS(pfn_cols), pfn_rows, pfn_cells, SORT_KEYS_PAGE_PFN
+};
+
 /* Allocation counts per order and table column (raw types merged). */
 static void order_table(const struct kmem_report_ctx *r,
 			uint64_t m[PAGE_MAX_ORDER][4], int *orders)
@@ -354,11 +363,9 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 	struct kvblock b;
 
 	if (tables && (o->caller || all))
-		report_table(r, out, site_cols, TABLE_NCOLS(site_cols),
-			     site_rows, site_cells);
+		report_table(r, out, &site_table);
 	if (tables && kmem_opts_alloc_table(o))
-		report_table(r, out, pfn_cols, TABLE_NCOLS(pfn_cols),
-			     pfn_rows, pfn_cells);
+		report_table(r, out, &pfn_table);
 	fprintf(out, " SUMMARY (page allocator)\n"
 		     " ========================\n\n");
 	kv_init(&b);
@@ -482,7 +489,7 @@ static void json_sites(const struct kmem_report_ctx *r, struct json *j)
 	struct sort_set set;
 	size_t i;
 
-	if (report_sorted(r, site_rows, &set))
+	if (report_sorted(r, &site_table, &set))
 		return;	/* out of memory: the array is left out */
 	json_open(j, "callsites", '[');
 	for (i = 0; i < set.held; i++)
@@ -496,7 +503,7 @@ static void json_pfns(const struct kmem_report_ctx *r, struct json *j)
 	struct sort_set set;
 	size_t i;
 
-	if (!r->agg->page.rows || report_sorted(r, pfn_rows, &set))
+	if (!r->agg->page.rows || report_sorted(r, &pfn_table, &set))
 		return;
 	json_open(j, "pages", '[');
 	for (i = 0; i < set.held; i++)

@@ -119,12 +119,6 @@ static void cache_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 
 enum slab_table { T_CALLER, T_ALLOC, T_CACHE };
 
-static const kmem_rows_fn table_rows[] = {
-	[T_CALLER] = site_rows,
-	[T_ALLOC] = ptr_rows,
-	[T_CACHE] = cache_rows,
-};
-
 static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
 		       char c[][KMEM_SYM_LEN])
 {
@@ -175,21 +169,19 @@ static void cache_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	snprintf(c[6], KMEM_SYM_LEN, "%s", slab_cache_name(&r->agg->slab, cc));
 }
 
+static const struct kmem_table tables[] = {
+	[T_CALLER] = { caller_cols, TABLE_NCOLS(caller_cols), site_rows,
+		       site_cells, SORT_KEYS_SLAB_CALLER },
+	[T_ALLOC] = { alloc_cols, TABLE_NCOLS(alloc_cols), ptr_rows, ptr_cells,
+		      SORT_KEYS_SLAB_ALLOC },
+	[T_CACHE] = { cache_cols, TABLE_NCOLS(cache_cols), cache_rows,
+		      cache_cells, SORT_KEYS_SLAB_CACHE },
+};
+
 static void print_table(const struct kmem_report_ctx *r, FILE *out,
 			enum slab_table which)
 {
-	static const struct {
-		const struct table_col *cols;
-		int ncols;
-		kmem_cells_fn cells;
-	} def[] = {
-		[T_CALLER] = { caller_cols, TABLE_NCOLS(caller_cols), site_cells },
-		[T_ALLOC] = { alloc_cols, TABLE_NCOLS(alloc_cols), ptr_cells },
-		[T_CACHE] = { cache_cols, TABLE_NCOLS(cache_cols), cache_cells },
-	};
-
-	report_table(r, out, def[which].cols, def[which].ncols,
-		     table_rows[which], def[which].cells);
+	report_table(r, out, &tables[which]);
 }
 
 static void add_count(struct kvblock *b, const char *label, uint64_t v)
@@ -453,7 +445,7 @@ static void json_rows(const struct kmem_report_ctx *r, struct json *j,
 	struct sort_set set;
 	size_t i;
 
-	if (report_sorted(r, table_rows[which], &set))
+	if (report_sorted(r, &tables[which], &set))
 		return;	/* out of memory: the array is left out */
 	json_open(j, key[which], '[');
 	for (i = 0; i < set.held; i++) {

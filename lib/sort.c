@@ -18,14 +18,26 @@ static bool ascending(enum kmem_sort_key k)
 	       k == SORT_ORDER || k == SORT_MIGTYPE || k == SORT_GFP;
 }
 
+static void use_key(struct sort_set *s, enum kmem_sort_key k,
+		    unsigned int keys, int *nk)
+{
+	/* a key named twice decides once: its first place */
+	if (!(keys & SK(k)) || s->pos[k] >= 0 || *nk >= SORT_SET_KEYS)
+		return;
+	s->asc[*nk] = ascending(k);
+	s->pos[k] = (*nk)++;
+}
+
 /**
  * sort_set_init - start a table's rows
  * @s: the set
  * @o: the options holding the sort keys (kept)
+ * @keys: the keys the table has (SORT_KEYS_*); the others are passed
+ *	over, and the table's defaults (bytes, hit) follow the rest
  * @limit: keep only the first @limit rows in order; 0 keeps all
  */
 void sort_set_init(struct sort_set *s, const struct kmem_opts *o,
-		   size_t limit)
+		   unsigned int keys, size_t limit)
 {
 	int i, nk = 0;
 
@@ -34,13 +46,10 @@ void sort_set_init(struct sort_set *s, const struct kmem_opts *o,
 	s->limit = limit;
 	for (i = 0; i < NR_SORT_KEYS; i++)
 		s->pos[i] = -1;
-	/* a key named twice decides once: its first place */
-	for (i = 0; i < o->nr_sort && i < KMEM_MAX_SORT_KEYS; i++) {
-		if (s->pos[o->sort[i]] >= 0)
-			continue;
-		s->asc[nk] = ascending(o->sort[i]);
-		s->pos[o->sort[i]] = nk++;
-	}
+	for (i = 0; i < o->nr_sort && i < KMEM_MAX_SORT_KEYS; i++)
+		use_key(s, o->sort[i], keys, &nk);
+	use_key(s, SORT_BYTES, keys, &nk);
+	use_key(s, SORT_HIT, keys, &nk);
 	s->width = (size_t)nk + 1;
 }
 
@@ -67,7 +76,7 @@ static uint64_t *row_at(const struct sort_set *s, size_t i)
 
 static void swap_rows(struct sort_set *s, size_t i, size_t j)
 {
-	uint64_t t[KMEM_MAX_SORT_KEYS + 1];
+	uint64_t t[SORT_SET_KEYS + 1];
 	size_t bytes = s->width * sizeof(uint64_t);
 
 	memcpy(t, row_at(s, i), bytes);

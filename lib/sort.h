@@ -3,9 +3,10 @@
  * Ordering table rows by the user's sort keys.
  *
  * A table offers its rows one at a time: the value of each key it has
- * (sort_key()), then the row's entry number (sort_add()).  Only the
- * keys of the sort= list are kept, one 64-bit word each, and the entry
- * number: (keys + 1) * 8 bytes a row.  With a limit (the text tables'
+ * (sort_key()), then the row's entry number (sort_add()).  It sorts by
+ * the keys of the sort= list that it has, then by its default keys
+ * (bytes, hit) where sort= did not name them; only those are kept, one
+ * 64-bit word each, and the entry number: (keys + 1) * 8 bytes a row.  With a limit (the text tables'
  * lines=) only the best rows are kept, in a bounded heap, so a table of
  * a million addresses costs lines= rows.  Ties keep the entry order,
  * which is the order of first appearance in the trace.
@@ -19,21 +20,42 @@
 
 #include "options.h"
 
+/* The keys each table has (bit 1 << enum kmem_sort_key). */
+#define SK(k) (1U << (k))
+#define SORT_KEYS_SLAB_CALLER                                              \
+	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) |               \
+	 SK(SORT_PINGPONG) | SK(SORT_FRAG) | SK(SORT_LIVE) | SK(SORT_PEAK))
+#define SORT_KEYS_SLAB_ALLOC                                               \
+	(SK(SORT_PTR) | SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | \
+	 SK(SORT_PINGPONG) | SK(SORT_FRAG) | SK(SORT_LIVE))
+#define SORT_KEYS_SLAB_CACHE                                               \
+	(SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_FRAG) | SK(SORT_LIVE))
+#define SORT_KEYS_PAGE_CALLER                                              \
+	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_ORDER) | \
+	 SK(SORT_MIGTYPE) | SK(SORT_GFP) | SK(SORT_LIVE))
+#define SORT_KEYS_PAGE_PFN (SORT_KEYS_PAGE_CALLER | SK(SORT_PAGE))
+#define SORT_KEYS_SLAB                                                     \
+	(SORT_KEYS_SLAB_CALLER | SORT_KEYS_SLAB_ALLOC | SORT_KEYS_SLAB_CACHE)
+#define SORT_KEYS_PAGE (SORT_KEYS_PAGE_CALLER | SORT_KEYS_PAGE_PFN)
+
+/* sort= keys and the two defaults */
+#define SORT_SET_KEYS (KMEM_MAX_SORT_KEYS + 2)
+
 struct sort_set {
 	const struct kmem_opts *o;
 	int pos[NR_SORT_KEYS];	/* word of key k in a row, or -1 */
-	bool asc[KMEM_MAX_SORT_KEYS];
+	bool asc[SORT_SET_KEYS];
 	size_t width;		/* words a row: the keys, the entry */
 	size_t limit;		/* rows kept, 0: all */
 	size_t offered;		/* rows offered by the table */
 	size_t held, cap;
 	uint64_t *rows;
-	uint64_t cur[KMEM_MAX_SORT_KEYS + 1];	/* the row being offered */
+	uint64_t cur[SORT_SET_KEYS + 1];	/* the row being offered */
 	bool oom;
 };
 
 void sort_set_init(struct sort_set *s, const struct kmem_opts *o,
-		   size_t limit);
+		   unsigned int keys, size_t limit);
 void sort_add(struct sort_set *s, uint32_t idx);
 void sort_finish(struct sort_set *s);
 void sort_set_release(struct sort_set *s);

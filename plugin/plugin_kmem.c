@@ -50,8 +50,11 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	tep_plugin_add_options("kmem", kp->options);
 	plugin_options_read(kp);
 	kp->ordinal = input_label(kp->label, sizeof(kp->label));
-	if (kp->ordinal == 1)	/* once a run: the first input's load */
+	if (kp->ordinal == 1) {	/* once a run: the first input's load */
 		plugin_options_check_args(stderr);
+		if (kp->opts.stat || kp->opts.json)
+			kmem_opts_check_sort(&kp->opts, stderr);
+	}
 	kmem_tep_symbolizer(&kp->sym, tep);
 	kmem_agg_init(&kp->agg);
 	kmem_agg_keep_rows(&kp->agg, &kp->opts);

@@ -89,6 +89,23 @@ assert full == lean, "the rest differs"
 PY
 done
 
+# ---- a key a table does not have: that table sorts by its defaults
+# (bytes, hit); -s gfp leaves the slab tables as they are by default,
+# -s frag the page tables; the plugin says a key no shown table has
+for c in "$A|gfp|slab" "$P|frag|page"; do
+	IFS='|' read -r f k sec <<<"$c"
+	"$TK" stat --json="$WORK/d.json" -o /dev/null "$f"
+	"$TK" stat -s "$k" --json="$WORK/k.json" -o /dev/null "$f"
+	check "sort-$k-$sec-tables-default-order" python3 -c '
+import json, sys
+a, b = (json.load(open(p))[sys.argv[3]] for p in sys.argv[1:3])
+assert a == b, "differs"
+' "$WORK/d.json" "$WORK/k.json" "$sec"
+done
+report -i "$A" -O kmem:stat -O kmem:slab -O kmem:sort=gfp >/dev/null 2>"$WORK/ks.err"
+check sort-key-plugin-said test "$(cat "$WORK/ks.err")" = \
+	"kmem: sort key 'gfp' is in none of the tables shown (slab call sites, slab allocations, slab caches); ignored"
+
 # ---- the per-cache table has no empty row: a cache seen only in
 # freed-only frees shows them (Frees = frees + free_only of the JSON)
 for f in "$S"/slab-*.dat; do
@@ -261,6 +278,8 @@ usage_error not-for-stat "\-\-duration does not apply to 'stat'" stat -d 3 "$A"
 usage_error not-for-live "\-\-time does not apply to 'live'" live --time 1,2
 usage_error topology-arg "topology takes no argument" topology foo
 usage_error json-empty "json needs a value" stat --json= "$A"
+usage_error sort-key-in-no-table "sort key 'order' is in none of the tables shown (slab call sites, slab allocations, slab caches)" stat --slab -s order "$A"
+usage_error sort-key-in-no-shown-table "sort key 'ptr' is in none of the tables shown (slab caches)" stat --cache -s ptr "$A"
 usage_error bad-reader "\-\-reader: \"bogus\" is neither native nor libtracecmd" stat --reader=bogus "$A"
 usage_error reader-not-for-live "\-\-reader does not apply to 'live'" live --reader=native
 

@@ -258,7 +258,7 @@ def check_order(name, table, key, got_rows, want_sorted, keys):
 
 def sortvals(row, table, keys):
     out = []
-    for k in keys:
+    for k in kmem_ref.table_keys(keys):
         if kmem_ref.sort_key_fn(table, k) is None:
             continue
         col = {"ptr": "ptr", "callsite": "address", "bytes": "bytes_alloc",
@@ -425,7 +425,8 @@ def check_text_tables(name, text, ref, lines):
             check_eq(num(cells[2], where, problems), hits, "Hits/Allocs",
                      where, problems)
             if kind == "caches":
-                check_eq(num(cells[3], where, problems), w["frees"], "Frees",
+                check_eq(num(cells[3], where, problems),
+                         w["frees"] + w["free_only"], "Frees",
                          where, problems)
                 check_pct(cells[4], w["frag_pct"], where, problems)
                 lc, lb = pair(cells[5], where, problems)

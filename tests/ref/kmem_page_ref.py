@@ -1168,17 +1168,28 @@ def view(page, keys, live):
         return None     # a key of the slab tables: ignored here
 
     def srt(table, rows):
-        fns = [f for f in (fn(table, k) for k in keys) if f]
+        fns = [f for f in (fn(table, k) for k in table_keys(keys)) if f]
         return sorted(rows, key=lambda r: tuple(f(r) for f in fns) +
                       (r["_seq"],))
 
     return srt("callsites", cs), srt("pages", pg)
 
 
+def table_keys(keys):
+    """The keys a table sorts by: sort=KEYS (each once, the first place),
+    then its defaults bytes and hit where KEYS did not name them (those
+    the table has not are passed over where the keys are used)."""
+    out = []
+    for k in list(keys) + ["bytes", "hit"]:
+        if k not in out:
+            out.append(k)
+    return out
+
+
 def sort_tuple(table, r, keys):
     """The reference's sort value of a plugin row (for order checks)."""
     out = []
-    for k in keys:
+    for k in table_keys(keys):
         if k == "page" and table == "pages":
             out.append(r["_pfn"])
         elif k == "callsite":

@@ -519,10 +519,22 @@ def sort_key_fn(table, key):
     raise ValueError("unknown sort key %r" % key)
 
 
+def table_keys(keys):
+    """The keys a table sorts by: sort=KEYS (each once, the first place),
+    then its defaults bytes and hit where KEYS did not name them."""
+    out = []
+    for k in list(keys) + ["bytes", "hit"]:
+        if k not in out:
+            out.append(k)
+    return out
+
+
 def sort_rows(table, rows, keys):
-    """Rows in table order for sort=KEYS: remaining ties in the order of
-    first appearance ("_seq")."""
-    fns = [fn for fn in (sort_key_fn(table, k) for k in keys) if fn]
+    """Rows in table order for sort=KEYS: the keys the table has, then its
+    defaults (table_keys()); remaining ties in the order of first
+    appearance ("_seq")."""
+    fns = [fn for fn in (sort_key_fn(table, k) for k in table_keys(keys))
+           if fn]
     return sorted(rows, key=lambda r: tuple(fn(r) for fn in fns) +
                   (r["_seq"],))
 

@@ -232,7 +232,7 @@ static void sorted(const struct kmem_opts *o, size_t limit,
 	struct sort_set s;
 	size_t i;
 
-	sort_set_init(&s, o, limit);
+	sort_set_init(&s, o, ~0U, limit);
 	for (i = 0; i < n; i++) {
 		sort_key(&s, SORT_BYTES, rows[i][0]);
 		sort_key(&s, SORT_HIT, rows[i][1]);
