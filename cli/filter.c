@@ -13,13 +13,8 @@
 
 #define MAX_CPUS 8192
 
-/*
- * Seconds as trace-cmd prints them ("12345.678901") into ns, exactly;
- * *@slack is what the printed precision leaves open (an END printed to
- * the microsecond covers the 999 ns after it).
- */
-static int parse_ts(const char *s, size_t len, uint64_t *ns,
-		    uint64_t *slack)
+/* Seconds ("12345.678901", up to nine decimals) into ns, exactly. */
+static int parse_ts(const char *s, size_t len, uint64_t *ns)
 {
 	uint64_t sec = 0, frac = 0, scale = 1000000000ULL;
 	size_t i = 0;
@@ -44,21 +39,20 @@ static int parse_ts(const char *s, size_t len, uint64_t *ns,
 	if (i != len || !isdigit((unsigned char)s[0]))
 		return -1;
 	*ns = sec * 1000000000ULL + frac;
-	*slack = scale - 1;
 	return 0;
 }
 
 /**
  * tk_filter_time - --time START,END (either may be empty)
  * @f: the filters
- * @arg: the argument
+ * @arg: the argument: seconds, both ends inclusive, taken as given
+ *	(175,176 is 175.000000000 to 176.000000000)
  *
  * Return: 0, or -1 after a line on stderr.
  */
 int tk_filter_time(struct tk_filter *f, const char *arg)
 {
 	const char *comma = strchr(arg, ',');
-	uint64_t slack;
 	size_t n;
 
 	if (!comma || (comma == arg && !comma[1]))
@@ -66,12 +60,10 @@ int tk_filter_time(struct tk_filter *f, const char *arg)
 	f->start = 0;
 	f->end = UINT64_MAX;
 	n = (size_t)(comma - arg);
-	if (n && parse_ts(arg, n, &f->start, &slack))
+	if (n && parse_ts(arg, n, &f->start))
 		goto bad;
-	if (comma[1] && parse_ts(comma + 1, strlen(comma + 1), &f->end, &slack))
+	if (comma[1] && parse_ts(comma + 1, strlen(comma + 1), &f->end))
 		goto bad;
-	if (comma[1])
-		f->end += slack;
 	if (f->end < f->start)
 		goto bad;
 	f->time = true;

@@ -95,14 +95,14 @@ AWK
 	fi
 }
 
-# ns START,END -> "START_NS END_NS" (END as printed: + its 999 ns)
+# ns START,END -> "START_NS END_NS" (both as given)
 ns() {
 	python3 -c 'import sys
 s, e = sys.argv[1].split(",")
 def n(t):
     a, _, b = t.partition(".")
-    return int(a) * 10**9 + int(b.ljust(9, "0")), 10 ** (9 - len(b)) - 1
-print(n(s)[0], sum(n(e)))' "$1"
+    return int(a) * 10**9 + int(b.ljust(9, "0"))
+print(n(s), n(e))' "$1"
 }
 
 f=$S/page-trigger.dat
@@ -113,9 +113,32 @@ read -r ws we < <(ns "$window")
 page "$f" page-trigger.cpu0 "--cpu 0" 'cpu == 0'
 page "$f" page-trigger.pid "--pid $pid1" "pid == $pid1"
 page "$f" page-trigger.comm "--comm $comm" "comm == \"$comm\""
-# the window's end as printed (microseconds) covers its 999 ns
 page "$f" page-trigger.time "--time $window" "tsn >= $ws && tsn <= $we"
 page "$f" page-trigger.cpu-pid "--cpu 1 --pid $pid1" "cpu == 1 && pid == $pid1"
+
+# ---- --time as given: 175,176 is 175.000000000 to 176.000000000, END
+# included; a record 500 ns after it is not (the old "printed precision"
+# rule took it)
+cat >"$WORK/t.spec" <<'SPEC'
+[kallsyms]
+ffffffff81300000 T seq_open
+ffffffff81400000 T _etext
+[buffer]
+0 174.999999999 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000100 bytes_req=8 bytes_alloc=8 node=-1
+0 175.000000000 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000200 bytes_req=8 bytes_alloc=8 node=-1
+0 175.999999999 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000300 bytes_req=8 bytes_alloc=8 node=-1
+0 176.000000000 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000400 bytes_req=8 bytes_alloc=8 node=-1
+0 176.000000500 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000500 bytes_req=8 bytes_alloc=8 node=-1
+SPEC
+python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/t.spec" -o "$WORK/t.dat" \
+	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 6
+for c in "175,176|3" "175.5,176.0000005|3" "175.5,176.0000004|2" "175,|4" ",175|2" "176.000000001,176.0000005|1"; do
+	w=${c%|*} want=${c#*|}
+	got=$("$TK" stat --time "$w" --json=- "$WORK/t.dat" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["slab"]["summary"]["allocs"])')
+	check "time-as-given-$w" test "$got" = "$want"
+done
 
 # ---- nothing to show: the filters or the trace, said as such
 nothing() {	# nothing NAME FILE "LINE" ARGS...

@@ -274,14 +274,11 @@ FILTER = {"pids": None, "comm": None, "start": None, "end": None}
 
 
 def parse_time_window(arg):
-    """START,END in seconds as printed; END covers what its printed
-    precision leaves open (100.000001 ends at 100.000001999)."""
+    """START,END in seconds, both inclusive, taken as given (100,101 is
+    100.000000000 to 101.000000000)."""
     start, _, end = arg.partition(",")
     lo = parse_ts(start) if start else 0
-    hi = None
-    if end:
-        digits = len(end.partition(".")[2])
-        hi = parse_ts(end) + 10 ** (9 - digits) - 1
+    hi = parse_ts(end) if end else None
     return lo, hi
 
 
