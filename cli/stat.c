@@ -44,11 +44,29 @@ struct stat_run {
 	int reports;
 	int ret;
 	int page_size;		/* of the libtracecmd file being read */
+	/* the buffers of the file being read */
+	bool keep_empty;	/* report a buffer with no records too */
+	int with_data;		/* buffers that had records */
+	char empty[256];	/* those that had none, left out */
 };
 
-/* One buffer: read it all, print its report. */
+/* A buffer with no record, left out of the report: name it. */
+static void note_empty(struct stat_run *run, int buffer, const char *name)
+{
+	size_t n = strlen(run->empty);
+
+	snprintf(run->empty + n, sizeof(run->empty) - n, "%s%s%s",
+		 n ? ", " : "", buffer ? "instance " : "the top-level buffer",
+		 buffer ? name : "");
+}
+
+/*
+ * One buffer: read it all, print its report.  A buffer without a
+ * record is left out (noted in run->empty) unless run->keep_empty.
+ */
 static int analyse(struct stat_run *run, struct tracecmd_input *h,
-		   struct tdat_file *f, int buffer, const char *label)
+		   struct tdat_file *f, int buffer, const char *label,
+		   const char *name)
 {
 	struct tep_handle *tep = f ? tdat_tep(f) : tracecmd_get_tep(h);
 
@@ -75,6 +93,12 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: error reading the records%s\n",
 			label, h ? tk_memlimit_note() : "");
+	if (!ret && !s.records && !run->keep_empty) {
+		note_empty(run, buffer, name);
+		tk_session_release(&s);
+		return 0;
+	}
+	run->with_data += !ret && s.records;
 	if (!ret)
 		ret = tk_session_report(&s, &run->outs, stderr);
 	if (!ret) {
@@ -97,7 +121,27 @@ static int analyse_native(struct stat_run *run, struct tdat_file *f,
 				 tdat_buffer_name(f, i));
 		else
 			snprintf(label, sizeof(label), "%s", base);
-		ret = analyse(run, NULL, f, i, label);
+		ret = analyse(run, NULL, f, i, label, tdat_buffer_name(f, i));
+	}
+	return ret;
+}
+
+/*
+ * After a file's buffers: if none had a record, its top-level buffer's
+ * report says so after all; else the buffers left out are named once.
+ */
+static int finish_file(struct stat_run *run, const struct input *in,
+		       const char *base)
+{
+	int ret = 0;
+
+	if (!run->with_data && !run->keep_empty) {
+		run->keep_empty = true;
+		ret = in->f ? analyse(run, NULL, in->f, 0, base, "") :
+			      analyse(run, in->h, NULL, 0, base, "");
+	} else if (run->empty[0]) {
+		fprintf(stderr, TK_NAME ": %s: no records in %s: left out\n",
+			base, run->empty);
 	}
 	return ret;
 }
@@ -105,20 +149,28 @@ static int analyse_native(struct stat_run *run, struct tdat_file *f,
 static int analyse_file(struct stat_run *run, const struct input *in,
 			const char *path)
 {
+	const struct tk_filter *flt = &run->a->filter;
 	char label[PATH_MAX + 64], base[PATH_MAX];
 	int i, ret;
 
 	kmem_path_label(base, sizeof(base), path);
-	if (in->f)
-		return analyse_native(run, in->f, base);
+	/* with filters, "no record" may be theirs: every buffer says so */
+	run->keep_empty = flt->time || flt->pids || flt->comm || flt->cpus;
+	run->with_data = 0;
+	run->empty[0] = '\0';
+	if (in->f) {
+		ret = analyse_native(run, in->f, base);
+		return ret ? ret : finish_file(run, in, base);
+	}
 	run->page_size = (int)tk_header_page_size(path);
-	ret = analyse(run, in->h, NULL, 0, base);
+	ret = analyse(run, in->h, NULL, 0, base, "");
 	for (i = 0; i < in->ninst && !ret; i++) {
 		snprintf(label, sizeof(label), "%s (instance %s)", base,
 			 tracecmd_buffer_instance_name(in->h, i));
-		ret = analyse(run, in->inst[i], NULL, 0, label);
+		ret = analyse(run, in->inst[i], NULL, i + 1, label,
+			      tracecmd_buffer_instance_name(in->h, i));
 	}
-	return ret;
+	return ret ? ret : finish_file(run, in, base);
 }
 
 /* The bytes of every input (libtracecmd may map them). */

@@ -106,6 +106,32 @@ report -i "$A" -O kmem:stat -O kmem:slab -O kmem:sort=gfp >/dev/null 2>"$WORK/ks
 check sort-key-plugin-said test "$(cat "$WORK/ks.err")" = \
 	"kmem: sort key 'gfp' is in none of the tables shown (slab call sites, slab allocations, slab caches); ignored"
 
+# ---- a buffer with no record is left out (one line), and a merged
+# summary needs two reports with data: a trace recorded into an
+# instance only; a trace with no record at all still gets its report
+printf '%s\n' '[kallsyms]' 'ffffffff81300000 T seq_open' 'ffffffff81400000 T _etext' \
+	'[buffer]' '[buffer slabs]' \
+	'0 1.0 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000100 bytes_req=8 bytes_alloc=8 node=-1' \
+	'1 2.0 kfree call_site=0xffffffff81300010 ptr=0xffff888100000100' >"$WORK/io.spec"
+printf '%s\n' '[kallsyms]' 'ffffffff81300000 T seq_open' '[buffer]' '[buffer slabs]' >"$WORK/none.spec"
+for v in 6 7; do
+	for s in io none; do
+		python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/$s.spec" -o "$WORK/$s$v.dat" \
+			--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version $v
+	done
+	for r in native libtracecmd; do
+		"$TK" stat --reader=$r "$WORK/io$v.dat" >"$WORK/io.out" 2>"$WORK/io.err"
+		check "empty-top-v$v-$r-one-report" test "$(grep -c '^ kmem statistics:' "$WORK/io.out")" -eq 1
+		check "empty-top-v$v-$r-the-instance" grep -q "^ kmem statistics: .*io$v.dat (instance slabs)$" "$WORK/io.out"
+		check "empty-top-v$v-$r-said" test "$(cat "$WORK/io.err")" = \
+			"trace-kmem: $WORK/io$v.dat: no records in the top-level buffer: left out"
+		"$TK" stat --reader=$r "$WORK/none$v.dat" >"$WORK/none.out" 2>"$WORK/none.err"
+		check "no-records-v$v-$r-one-report" test "$(grep -c '^ kmem statistics:' "$WORK/none.out")" -eq 1
+		check "no-records-v$v-$r-says-so" grep -q "No slab or page allocator events" "$WORK/none.out"
+		check "no-records-v$v-$r-quiet" test ! -s "$WORK/none.err"
+	done
+done
+
 # ---- the per-cache table has no empty row: a cache seen only in
 # freed-only frees shows them (Frees = frees + free_only of the JSON)
 for f in "$S"/slab-*.dat; do
