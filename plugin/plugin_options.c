@@ -106,28 +106,28 @@ static void check_one(const char *name, const char *val, FILE *err)
 			name, d->name, d->name, d->arg);
 }
 
-/* arg_start and arg_end of /proc/self/stat (fields 48 and 49). */
-static int arg_area(unsigned long *start, unsigned long *end)
+/*
+ * The process's own argv, as the kernel laid it out: argc, the argv
+ * pointers, NULL, then environ's pointers.  Found from environ (while
+ * it is still that array: a setenv() may have moved it, and then the
+ * word before it is not the NULL that ends argv).
+ */
+static char **initial_argv(int *argc)
 {
-	char buf[4096], *p;
-	ssize_t n;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field;
+	long k;
 
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* the command name may hold anything */
-	if (!p)
-		return -1;
-	for (field = 2; p && field < 48; field++)
-		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p, " %lu %lu", start, end) != 2)
-		return -1;
-	return 0;
+	if (!environ || environ[-1])
+		return NULL;
+	for (k = 0; k < 4096; k++) {
+		char **argv = environ - k - 1;
+
+		/* argv pointers are addresses, never a count this small */
+		if (((long *)argv)[-1] == k) {
+			*argc = (int)k;
+			return k ? argv : NULL;
+		}
+	}
+	return NULL;
 }
 
 /**
@@ -139,26 +139,19 @@ static int arg_area(unsigned long *start, unsigned long *end)
  * and no value for an option that takes one (-O kmem:json) it drops
  * without a word.  When the process is trace-cmd, its arguments are
  * looked at for them: trace-cmd has cut each "-O NAME=VALUE" at its "="
- * in place, so the argument pointers (just below environ, the first one
- * at the kernel's arg_start) tell where each argument really ends.
+ * in place, so the argument pointers (just below environ) tell where
+ * each argument really ends: the strings lie one after the other, the
+ * environment's after the last.
  * Other hosts (KernelShark), and options without the "kmem:" prefix
  * (another plugin's, perhaps) are left alone.
  */
 void plugin_options_check_args(FILE *err)
 {
-	unsigned long start, end;
-	char **argv = NULL, *base;
 	bool next_is_opt = false;
-	int argc = 0, k, i;
+	char **argv, *base;
+	int argc = 0, i;
 
-	if (!environ || environ[-1] || arg_area(&start, &end))
-		return;
-	for (k = 2; k < 4096; k++)
-		if ((unsigned long)environ[-k] == start) {
-			argv = environ - k;
-			argc = k - 1;
-			break;
-		}
+	argv = initial_argv(&argc);
 	if (!argv)
 		return;
 	base = strrchr(argv[0], '/');
@@ -166,8 +159,7 @@ void plugin_options_check_args(FILE *err)
 		return;
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i], *opt = NULL, *val = NULL;
-		unsigned long next = i + 1 < argc ? (unsigned long)argv[i + 1] :
-						     end;
+		const char *next = i + 1 < argc ? argv[i + 1] : environ[0];
 
 		if (!strcmp(a, "--"))
 			break;
@@ -179,7 +171,8 @@ void plugin_options_check_args(FILE *err)
 		if (!opt || strncmp(opt, "kmem:", 5))
 			continue;
 		/* a NUL inside the argument was its "=" */
-		if ((unsigned long)(opt + strlen(opt) + 1) < next)
+		if (next && opt + strlen(opt) + 1 < next &&
+		    next - (opt + strlen(opt) + 1) < 65536)
 			val = opt + strlen(opt) + 1;
 		check_one(opt, val, err);
 	}

@@ -151,6 +151,23 @@ no_instance_left live-kill9
 timeout 60 "$TK" live -d 1.2 --interval 0.4 -l 2 >"$WORK/iv.out" 2>"$WORK/iv.err"
 check live-duration-exit-0 test $? -eq 0
 check live-interval-snapshots test "$(grep -c '^ kmem statistics: live' "$WORK/iv.out")" -ge 3
+# numbered, with the time since tracing began, a blank line before each
+check live-interval-titles python3 - "$WORK/iv.out" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+snaps = [(i, l) for i, l in enumerate(lines) if "snapshot" in l]
+assert len(snaps) >= 2, snaps
+last = 0.0
+for n, (i, l) in enumerate(snaps, 1):
+    m = re.fullmatch(r" kmem statistics: live: all tasks, snapshot (\d+) at (\d+\.\d) s", l)
+    assert m and int(m.group(1)) == n, l
+    t = float(m.group(2))
+    assert last < t <= 1.3, (last, t)
+    last = t
+    assert i == 0 or lines[i - 1] == "", lines[i - 1]
+finals = [l for l in lines if l.startswith(" kmem statistics:") and "snapshot" not in l]
+assert finals == [" kmem statistics: live: all tasks"], finals
+PY
 
 # ---- a 4 KB buffer under a busy workload loses events: reported
 "$TK" live --slab --buffer-size 4 --json="$WORK/lost.json" -o /dev/null -- \
