@@ -303,13 +303,20 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* --interval: the tables so far, on a cleared terminal. */
-static void print_interval(struct live *l)
+/*
+ * --interval: the tables so far, titled with their number and the time
+ * since tracing began; on a terminal, in place of the last ones, else
+ * one after the other (the title's blank line between them).
+ */
+static void print_interval(struct live *l, int n, double elapsed)
 {
-	struct kmem_input in = { .label = l->s.label };
+	char label[sizeof(l->s.label) + 64];
+	struct kmem_input in = { .label = label };
 	struct kmem_symbolizer sym = l->s.sym;
 	struct kmem_report_ctx r = { &l->s.agg, &l->a->opts, &sym, &in };
 
+	snprintf(label, sizeof(label), "%s, snapshot %d at %.1f s",
+		 l->s.label, n, elapsed);
 	if (sym.old_migratetypes < 0)
 		sym.old_migratetypes = page_old_migratetypes(&l->s.agg.page.sum);
 	if (isatty(STDOUT_FILENO))
@@ -324,6 +331,7 @@ static int run(struct live *l)
 	const struct tk_args *a = l->a;
 	struct timespec round = { 0, ROUND_NS };
 	double start = now_s(), next = start + a->interval;
+	int snapshots = 0;
 
 	while (!stop_signal) {
 		nanosleep(&round, NULL);
@@ -338,7 +346,7 @@ static int run(struct live *l)
 		if (a->duration && now_s() - start >= a->duration)
 			break;
 		if (a->interval && now_s() >= next) {
-			print_interval(l);
+			print_interval(l, ++snapshots, now_s() - start);
 			next += a->interval;
 			if (l->outs.broken_pipe)
 				break;
