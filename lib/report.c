@@ -171,6 +171,20 @@ static void print_slab(const struct kmem_report_ctx *r, FILE *out)
 }
 
 /*
+ * The title line of an allocator's section, underlined: the same
+ * layout for every section, so that each shows where it begins.
+ */
+static void print_section(FILE *out, const char *name, const char *events)
+{
+	int n = fprintf(out, " %s (%s)\n", name, events) - 2;
+
+	fputc(' ', out);
+	while (n-- > 0)
+		fputc('=', out);
+	fputs("\n\n", out);
+}
+
+/*
  * An allocator with nothing to show (@what: "slab", "page" or "slab or
  * page"): say whether the front end's filters or the trace are why.
  */
@@ -214,11 +228,18 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 			   "kmem:kmalloc, kmem:mm_page_alloc ...");
 		return;
 	}
+	if (report_slab_wanted(r))
+		print_section(out, "Slab allocator",
+			      "kmalloc, kmem_cache_alloc, kfree, "
+			      "kmem_cache_free");
 	if (report_slab_wanted(r) && !r->in->merged && !r->agg->slab_events &&
 	    !r->in->nr_elsewhere)
 		print_none(r, out, "slab", "kmem:kmalloc, kmem:kfree ...");
 	else if (report_slab_wanted(r))
 		print_slab(r, out);
+	if (report_page_wanted(r))
+		print_section(out, "Page allocator",
+			      "mm_page_alloc, mm_page_free and the others");
 	if (report_page_wanted(r) && !r->in->merged && !r->agg->page_events)
 		print_none(r, out, "page",
 			   "kmem:mm_page_alloc, kmem:mm_page_free ...");

@@ -132,6 +132,27 @@ for v in 6 7; do
 	done
 done
 
+# ---- each allocator's section begins with a title, underlined to its
+# length, the same layout for slab and page, before its first table
+for f in "$S"/*.dat; do
+	b=$(basename "$f" .dat)
+	"$TK" stat --slab --page -o "$WORK/sec.txt" "$f" 2>/dev/null
+	check "section-titles-$b" python3 - "$WORK/sec.txt" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+seen = []
+for i, l in enumerate(lines):
+    m = re.fullmatch(r" (Slab|Page) allocator \((.+)\)", l)
+    if not m:
+        continue
+    assert lines[i + 1] == " " + "=" * (len(l) - 1), (l, lines[i + 1])
+    assert lines[i + 2] == "" and lines[i + 3] != "", lines[i:i + 4]
+    seen.append(m.group(1))
+# per buffer: slab, then page
+assert seen and seen == ["Slab", "Page"] * (len(seen) // 2), seen
+PY
+done
+
 # ---- the per-cache table has no empty row: a cache seen only in
 # freed-only frees shows them (Frees = frees + free_only of the JSON)
 for f in "$S"/slab-*.dat; do
