@@ -45,14 +45,14 @@ int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
 /**
  * kmem_agg_keep_rows - keep per-address rows only if they are shown
  * @a: the aggregate, before its first event
- * @o: the options: the per-allocation tables (kmem_opts_alloc_table())
+ * @o: the options: the per-allocation tables (kmem_opts_keep_rows())
  *
  * Without them an address costs 32 bytes (slab) or 16 (page) and its
  * index slot, instead of 72 or 32.
  */
 void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o)
 {
-	bool rows = kmem_opts_alloc_table(o);
+	bool rows = kmem_opts_keep_rows(o);
 
 	slab_stats_keep_rows(&a->slab, rows);
 	page_stats_keep_rows(&a->page, rows);

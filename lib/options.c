@@ -21,6 +21,8 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	{ "caller", NULL, NULL, "Show the per-callsite table" },
 	{ "alloc", NULL, NULL, "Show the per-allocation (per-pointer) table" },
 	{ "cache", NULL, NULL, "Show the per-cache table" },
+	{ "all", NULL, NULL,
+	  "Show every table (default: the summaries and the call sites)" },
 	{ "page", NULL, NULL, "Analyse the page allocator (mm_page_*)" },
 	{ "live", NULL, NULL, "Page tables: only pages still allocated at the end" },
 	{ "per-process", NULL, NULL, "Page allocator activity per process" },
@@ -31,7 +33,10 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	  "CPU and memory to node map, for cross-node figures" },
 	{ "sort", "KEY[,KEY...]", "bytes,hit",
 	  "Sort keys: " SORT_KEYS },
-	{ "lines", "N", "20", "Rows per table (0: all)" },
+	{ "lines", "N", "10", "Rows per table (0: all)" },
+	{ "width", "N", "",
+	  "Widest a table gets: GFP flags fold to fit (0: no limit; "
+	  "default: the terminal's width, or 160)" },
 	{ "raw-ip", NULL, NULL, "Print call sites as addresses, not symbols" },
 	{ "json", "PATH", "", "Write the statistics as JSON to PATH (- for stdout)" },
 	{ "output", "PATH", "", "Write the tables to PATH instead of stdout" },
@@ -55,7 +60,7 @@ static const char *const sort_names[NR_SORT_KEYS] = {
 
 /**
  * kmem_opts_init - the defaults: no tables, sort by bytes then hits,
- * 20 rows per table, symbols, tables on stdout, no JSON
+ * 10 rows per table, symbols, tables on stdout, no JSON
  * @o: the options
  */
 void kmem_opts_init(struct kmem_opts *o)
@@ -143,10 +148,27 @@ static int parse_lines(struct kmem_opts *o, const char *v, FILE *err)
 	errno = 0;
 	n = strtoul(v, &end, 10);
 	if (!*v || *end || errno || n > 100000000UL || *v == '-')
-		return bad(o, err, "20",
+		return bad(o, err, "10",
 			   "bad %slines=%s (a number of rows, 0 for all)",
 			   dashes(o), v);
 	o->lines = (unsigned int)n;
+	return 0;
+}
+
+static int parse_width(struct kmem_opts *o, const char *v, FILE *err)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (!*v || *end || errno || (n && n < 40) || n > 100000UL ||
+	    *v == '-')
+		return bad(o, err, "the terminal's, or 160",
+			   "bad %swidth=%s (columns, 40 or more; 0 for no "
+			   "limit)", dashes(o), v);
+	o->width = (unsigned int)n;
+	o->width_set = true;
 	return 0;
 }
 
@@ -198,6 +220,8 @@ static bool *flag_of(struct kmem_opts *o, const char *name)
 		return &o->alloc;
 	if (!strcmp(name, "cache"))
 		return &o->cache;
+	if (!strcmp(name, "all"))
+		return &o->all;
 	if (!strcmp(name, "raw-ip"))
 		return &o->raw_ip;
 	if (!strcmp(name, "page"))
@@ -234,6 +258,8 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		return parse_sort(o, value ? value : "", err);
 	if (!strcmp(name, "lines"))
 		return parse_lines(o, value ? value : "", err);
+	if (!strcmp(name, "width"))
+		return parse_width(o, value ? value : "", err);
 	if (!strcmp(name, "json"))
 		return set_string(o, &o->json, name, value, "PATH", err);
 	if (!strcmp(name, "output"))
@@ -248,18 +274,62 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 const char *kmem_prog = "kmem";
 
 /**
- * kmem_opts_alloc_table - is the per-allocation table shown?
+ * kmem_opts_text_table - is a table printed?
+ * @o: the options
+ * @t: the table
+ *
+ * By default the summaries and the call-site tables (of each allocator)
+ * are printed; kmem:caller, alloc and cache select the tables printed,
+ * exactly those given; kmem:all prints every table.
+ *
+ * Return: true if it is.
+ */
+bool kmem_opts_text_table(const struct kmem_opts *o, enum kmem_table_kind t)
+{
+	if (o->all)
+		return true;
+	switch (t) {
+	case KMEM_T_CALLER:
+		return o->caller || (!o->alloc && !o->cache);
+	case KMEM_T_ALLOC:
+		return o->alloc;
+	case KMEM_T_CACHE:
+		return o->cache;
+	}
+	return false;
+}
+
+/**
+ * kmem_opts_json_table - does the JSON hold a table's array?
+ * @o: the options
+ * @t: the table
+ *
+ * The JSON document holds every table unless tables are selected
+ * (kmem:caller, alloc, cache): then those printed.
+ *
+ * Return: true if it does.
+ */
+bool kmem_opts_json_table(const struct kmem_opts *o, enum kmem_table_kind t)
+{
+	if (!o->caller && !o->alloc && !o->cache)
+		return true;
+	return kmem_opts_text_table(o, t);
+}
+
+/**
+ * kmem_opts_keep_rows - are per-address rows needed?
  * @o: the options
  *
- * The per-pointer (slab) and per-page tables are shown with kmem:alloc,
- * or when no table is selected (all of them are then).  Without them,
- * the statistics keep no per-address rows.
+ * The per-pointer (slab) and per-page rows are kept only for the
+ * per-allocation tables: printed (kmem:alloc, kmem:all), or in the JSON.
+ * Without them an address costs what matching its free needs.
  *
  * Return: true if they are.
  */
-bool kmem_opts_alloc_table(const struct kmem_opts *o)
+bool kmem_opts_keep_rows(const struct kmem_opts *o)
 {
-	return o->alloc || (!o->caller && !o->cache);
+	return kmem_opts_text_table(o, KMEM_T_ALLOC) ||
+	       (o->json && kmem_opts_json_table(o, KMEM_T_ALLOC));
 }
 
 /**
@@ -276,23 +346,23 @@ bool kmem_opts_alloc_table(const struct kmem_opts *o)
  */
 int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 {
-	bool all = !o->caller && !o->alloc && !o->cache;
 	bool slab = o->slab || !o->page, page = o->page || !o->slab;
+	bool caller = kmem_opts_text_table(o, KMEM_T_CALLER) ||
+		      (o->json && kmem_opts_json_table(o, KMEM_T_CALLER));
+	bool alloc = kmem_opts_text_table(o, KMEM_T_ALLOC) ||
+		     (o->json && kmem_opts_json_table(o, KMEM_T_ALLOC));
+	bool cache = kmem_opts_text_table(o, KMEM_T_CACHE) ||
+		     (o->json && kmem_opts_json_table(o, KMEM_T_CACHE));
 	const struct {
 		bool on;
 		unsigned int keys;
 		const char *name;
 	} t[] = {
-		{ slab && (o->caller || all), SORT_KEYS_SLAB_CALLER,
-		  "slab call sites" },
-		{ slab && kmem_opts_alloc_table(o), SORT_KEYS_SLAB_ALLOC,
-		  "slab allocations" },
-		{ slab && (o->cache || all), SORT_KEYS_SLAB_CACHE,
-		  "slab caches" },
-		{ page && (o->caller || all), SORT_KEYS_PAGE_CALLER,
-		  "page call sites" },
-		{ page && kmem_opts_alloc_table(o), SORT_KEYS_PAGE_PFN,
-		  "pages" },
+		{ slab && caller, SORT_KEYS_SLAB_CALLER, "slab call sites" },
+		{ slab && alloc, SORT_KEYS_SLAB_ALLOC, "slab allocations" },
+		{ slab && cache, SORT_KEYS_SLAB_CACHE, "slab caches" },
+		{ page && caller, SORT_KEYS_PAGE_CALLER, "page call sites" },
+		{ page && alloc, SORT_KEYS_PAGE_PFN, "pages" },
 	};
 	unsigned int shown = 0;
 	char names[128] = "";

@@ -27,7 +27,14 @@ enum kmem_sort_key {
 };
 
 #define KMEM_MAX_SORT_KEYS 8
-#define KMEM_DEFAULT_LINES 20
+#define KMEM_DEFAULT_LINES 10
+
+/* The tables a report can hold. */
+enum kmem_table_kind {
+	KMEM_T_CALLER,		/* per call site (slab and page) */
+	KMEM_T_ALLOC,		/* per address: slab pointers, page frames */
+	KMEM_T_CACHE,		/* per slab cache */
+};
 /* how skip= regexes compile */
 #define KMEM_SKIP_REGFLAGS (REG_EXTENDED | REG_NOSUB)
 
@@ -37,6 +44,7 @@ struct kmem_opts {
 	bool caller;		/* per-callsite table */
 	bool alloc;		/* per-allocation table */
 	bool cache;		/* per-cache table */
+	bool all;		/* every table */
 	bool raw_ip;		/* addresses instead of symbols */
 	bool page;		/* page allocator analysis selected */
 	bool live;		/* page tables: only pages live at the end */
@@ -45,6 +53,8 @@ struct kmem_opts {
 	char *skip;		/* frames to skip for page call sites */
 	char *numa;		/* topology file for cross-node figures */
 	unsigned int lines;	/* rows per table, 0 = all */
+	unsigned int width;	/* widest table, 0: no limit (if width_set) */
+	bool width_set;
 	enum kmem_sort_key sort[KMEM_MAX_SORT_KEYS];
 	int nr_sort;
 	char *json;		/* JSON path, "-" for stdout, NULL for none */
@@ -70,7 +80,11 @@ void kmem_opts_init(struct kmem_opts *o);
 void kmem_opts_release(struct kmem_opts *o);
 int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		  FILE *err);
-bool kmem_opts_alloc_table(const struct kmem_opts *o);
+bool kmem_opts_text_table(const struct kmem_opts *o,
+			  enum kmem_table_kind t);
+bool kmem_opts_json_table(const struct kmem_opts *o,
+			  enum kmem_table_kind t);
+bool kmem_opts_keep_rows(const struct kmem_opts *o);
 int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err);
 
 #endif

@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "numfmt.h"
 #include "report.h"
@@ -92,6 +94,26 @@ bool report_page_wanted(const struct kmem_report_ctx *r)
 }
 
 /**
+ * report_width - the widest a table may get on @out
+ * @o: the options (width=)
+ * @out: where the table goes
+ *
+ * Return: width= if given (0: no limit), else the terminal's width when
+ * @out is one, else 160 columns.
+ */
+size_t report_width(const struct kmem_opts *o, FILE *out)
+{
+	struct winsize ws;
+
+	if (o->width_set)
+		return o->width;
+	if (isatty(fileno(out)) && !ioctl(fileno(out), TIOCGWINSZ, &ws) &&
+	    ws.ws_col >= 40)
+		return ws.ws_col;
+	return 160;
+}
+
+/**
  * report_sorted - all rows of a table, in order (for JSON)
  * @r: the report
  * @t: the table
@@ -139,6 +161,7 @@ void report_table(const struct kmem_report_ctx *r, FILE *out,
 	}
 	sort_finish(&s);
 	table_init(&t, tb->cols, tb->ncols, TBL_BOXED);
+	t.max_width = report_width(r->o, out);
 	for (c = 0; c < TABLE_MAX_COLS; c++)
 		cp[c] = cell[c];
 	/* two passes, the cells made twice: no row is kept */

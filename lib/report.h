@@ -58,6 +58,7 @@ struct kmem_table {
 	unsigned int keys;	/* SORT_KEYS_* */
 };
 
+size_t report_width(const struct kmem_opts *o, FILE *out);
 void report_table(const struct kmem_report_ctx *r, FILE *out,
 		  const struct kmem_table *t);
 int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,

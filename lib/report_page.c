@@ -13,18 +13,18 @@
 static const struct table_col site_cols[] = {
 	{ "Total alloc/Size", TBL_PAIR }, { "Hits", TBL_RIGHT },
 	{ "Order", TBL_RIGHT },		  { "Migration type", TBL_LEFT },
-	{ "GFP flags", TBL_LEFT },	  { "Callsite", TBL_LEFT },
+	{ "GFP flags", TBL_FOLD },	  { "Callsite", TBL_LEFT },
 };
 
 static const struct table_col pfn_cols[] = {
 	{ "PFN", TBL_LEFT },		  { "Total alloc/Size", TBL_PAIR },
 	{ "Hits", TBL_RIGHT },		  { "Order", TBL_RIGHT },
-	{ "Migration type", TBL_LEFT },	  { "GFP flags", TBL_LEFT },
+	{ "Migration type", TBL_LEFT },	  { "GFP flags", TBL_FOLD },
 	{ "Callsite", TBL_LEFT },
 };
 
-/* Orders shown in the order table: 0..10 always (MAX_ORDER), more if seen. */
-#define SHOWN_ORDERS 11
+/* Orders shown in the order table: 0 up to the highest one allocated. */
+#define SHOWN_ORDERS 1
 
 /* The table columns of the raw migration types: 3 and up are Special. */
 static int mt_column(const struct kmem_symbolizer *sym, int mt)
@@ -358,13 +358,12 @@ static void json_procs(const struct kmem_report_ctx *r, struct json *j);
 void page_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct kmem_opts *o = r->o;
-	bool all = !o->caller && !o->alloc && !o->cache;
 	bool tables = !r->in->merged;	/* merged: summaries only */
 	struct kvblock b;
 
-	if (tables && (o->caller || all))
+	if (tables && kmem_opts_text_table(o, KMEM_T_CALLER))
 		report_table(r, out, &site_table);
-	if (tables && kmem_opts_alloc_table(o))
+	if (tables && kmem_opts_text_table(o, KMEM_T_ALLOC) && r->agg->page.rows)
 		report_table(r, out, &pfn_table);
 	fprintf(out, " SUMMARY (page allocator)\n"
 		     " ========================\n\n");
@@ -568,8 +567,10 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 	json_summary(r, j);
 	json_orders(r, j);
 	if (!r->in->merged) {
-		json_sites(r, j);
-		json_pfns(r, j);
+		if (kmem_opts_json_table(r->o, KMEM_T_CALLER))
+			json_sites(r, j);
+		if (kmem_opts_json_table(r->o, KMEM_T_ALLOC))
+			json_pfns(r, j);
 	}
 	json_extfrag(r, j);
 	if (!r->in->merged)

@@ -293,11 +293,6 @@ static void print_summary(const struct kmem_report_ctx *r, FILE *out)
 	kv_print(&b, out);
 }
 
-static bool want_all_tables(const struct kmem_opts *o)
-{
-	return !o->caller && !o->alloc && !o->cache;
-}
-
 /**
  * slab_print - print the selected slab tables and the slab summary
  * @r: what to print
@@ -311,11 +306,11 @@ void slab_print(const struct kmem_report_ctx *r, FILE *out)
 		print_summary(r, out);
 		return;
 	}
-	if (o->caller || want_all_tables(o))
+	if (kmem_opts_text_table(o, KMEM_T_CALLER))
 		print_table(r, out, T_CALLER);
-	if (kmem_opts_alloc_table(o))
+	if (kmem_opts_text_table(o, KMEM_T_ALLOC) && r->agg->slab.rows)
 		print_table(r, out, T_ALLOC);
-	if (o->cache || want_all_tables(o))
+	if (kmem_opts_text_table(o, KMEM_T_CACHE))
 		print_table(r, out, T_CACHE);
 	print_summary(r, out);
 }
@@ -487,10 +482,12 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 	json_close(j, ']');
 	json_summary(r, j);
 	if (!r->in->merged) {
-		json_rows(r, j, T_CALLER);
-		if (r->agg->slab.rows)
+		if (kmem_opts_json_table(r->o, KMEM_T_CALLER))
+			json_rows(r, j, T_CALLER);
+		if (kmem_opts_json_table(r->o, KMEM_T_ALLOC) && r->agg->slab.rows)
 			json_rows(r, j, T_ALLOC);
-		json_rows(r, j, T_CACHE);
+		if (kmem_opts_json_table(r->o, KMEM_T_CACHE))
+			json_rows(r, j, T_CACHE);
 	}
 	json_close(j, '}');
 }

@@ -130,19 +130,65 @@ void table_measure(struct table *t, const char *const *cells)
 			l = strlen(cells[c]);
 			w->w[0] = l > w->w[0] ? l : w->w[0];
 		}
+		if (t->cols[c].align == TBL_FOLD) {
+			const char *p = cells[c];
+
+			while (*p) {	/* pieces end after their '|' */
+				l = strcspn(p, "|");
+				l += p[l] == '|';
+				w->piece = l > w->piece ? l : w->piece;
+				p += l;
+			}
+		}
 	}
 }
 
-/* The widths to print with: a cut table's "..." must fit too. */
+static size_t col_width(const struct table *t, int c,
+			const struct table_width *w);
+
+/*
+ * The widths to print with: a cut table's "..." must fit too, and when
+ * the table is wider than max_width, a fold column gives up what it
+ * must, down to its longest piece.
+ */
 static void final_widths(const struct table *t, struct table_width *w)
 {
+	size_t total = 1;
 	int c;
 
 	for (c = 0; c < t->ncols; c++) {
 		w[c] = t->w[c];
 		if (t->cut && w[c].w[0] + w[c].w[1] < 3)
 			w[c].w[0] = 3;
+		total += col_width(t, c, &w[c]) + (c ? 3 : 0);
 	}
+	/* the rules are one wider than the rows */
+	for (c = 0; c < t->ncols && t->max_width && total + 1 > t->max_width;
+	     c++) {
+		size_t over = total + 1 - t->max_width, room;
+
+		if (t->cols[c].align != TBL_FOLD || w[c].w[0] <= w[c].piece)
+			continue;
+		room = w[c].w[0] - w[c].piece;
+		over = over < room ? over : room;
+		w[c].w[0] -= over;
+		total -= over;
+	}
+}
+
+/* How much of a fold cell goes on this line: whole pieces that fit. */
+static size_t fold_take(const char *s, size_t width)
+{
+	size_t n = 0, l;
+
+	while (s[n]) {
+		l = strcspn(s + n, "|");
+		l += s[n + l] == '|';
+		if (n && n + l > width)
+			break;
+		n += l;
+	}
+	return n;
 }
 
 static size_t col_width(const struct table *t, int c,
@@ -171,6 +217,7 @@ static void put_cell(FILE *out, const struct table *t, int c,
 			last ? 0 : (int)w->w[1], s + l + 1);
 		return;
 	case TBL_LEFT:
+	case TBL_FOLD:
 		fprintf(out, "%-*s", last ? 0 : (int)width, s);
 		return;
 	}
@@ -181,18 +228,52 @@ static const char *sep_of(const struct table *t)
 	return t->style == TBL_BOXED ? " | " : "  ";
 }
 
+/*
+ * One row; a fold cell wider than its column goes on as many lines as
+ * it takes, cut after a '|', the other cells blank there.
+ */
 static void put_line(FILE *out, const struct table *t,
 		     const struct table_width *w, const char *const *cells)
 {
+	const char *rest[TABLE_MAX_COLS], *line[TABLE_MAX_COLS];
+	char piece[TABLE_MAX_COLS][512];
+	bool first = true, more;
 	int c;
 
-	fputc(' ', out);
-	for (c = 0; c < t->ncols; c++) {
-		if (c)
-			fputs(sep_of(t), out);
-		put_cell(out, t, c, &w[c], cells[c], c == t->ncols - 1);
-	}
-	fputc('\n', out);
+	for (c = 0; c < t->ncols; c++)
+		rest[c] = cells[c];
+	do {
+		more = false;
+		for (c = 0; c < t->ncols; c++) {
+			size_t n = strlen(rest[c]);
+
+			if (t->cols[c].align != TBL_FOLD) {
+				line[c] = first ? cells[c] : "";
+				continue;
+			}
+			if (n > w[c].w[0])
+				n = fold_take(rest[c], w[c].w[0]);
+			if (n >= sizeof(piece[c]))
+				n = sizeof(piece[c]) - 1;
+			memcpy(piece[c], rest[c], n);
+			piece[c][n] = '\0';
+			line[c] = piece[c];
+			rest[c] += n;
+			more = more || *rest[c];
+		}
+		fputc(' ', out);
+		for (c = 0; c < t->ncols; c++) {
+			bool last = c == t->ncols - 1;
+
+			if (c && last && !*line[c])	/* no trailing blank */
+				fputs(t->style == TBL_BOXED ? " |" : "", out);
+			else if (c)
+				fputs(sep_of(t), out);
+			put_cell(out, t, c, &w[c], line[c], last);
+		}
+		fputc('\n', out);
+		first = false;
+	} while (more);
 }
 
 static void put_dashes(FILE *out, size_t n)

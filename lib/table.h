@@ -22,6 +22,7 @@ enum table_align {
 	TBL_LEFT,
 	TBL_RIGHT,
 	TBL_PAIR,	/* "a/b": a right-aligned, b left-aligned */
+	TBL_FOLD,	/* left-aligned, wrapped after a '|' to fit max_width */
 };
 
 enum table_style {
@@ -36,6 +37,7 @@ struct table_col {
 
 struct table_width {
 	size_t w[2];	/* TBL_PAIR: left and right of '/'; else w[0] */
+	size_t piece;	/* fold: the longest piece up to a '|' */
 };
 
 struct table {
@@ -45,6 +47,7 @@ struct table {
 	char **cells;		/* row-major, nrows * ncols */
 	size_t nrows, cap;
 	struct table_width w[TABLE_MAX_COLS];	/* of the rows measured */
+	size_t max_width;	/* fold columns to fit it; 0: no limit */
 	bool cut;
 	bool oom;
 };

@@ -48,7 +48,8 @@ slab() {
 		fail "$name" "reference failed: $(tail -2 "$out.ref.err")"
 		return
 	fi
-	python3 "$CMP" --ref "$out.ref.json" --name "$name" --json "$out.json" --text "$out.txt"
+	python3 "$CMP" --ref "$out.ref.json" --name "$name" --json "$out.json" --text "$out.txt" \
+		--tables callsites --lines 10
 	# the filter must have kept something and removed something
 	got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["slab"]["summary"]; print(s["allocs"]+s["frees"])' "$out.json")
 	all=$("$TK" stat --json "$f" | python3 -c 'import json,sys; s=json.load(sys.stdin)["slab"]["summary"]; print(s["allocs"]+s["frees"])')

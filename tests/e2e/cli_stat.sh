@@ -104,7 +104,7 @@ assert a == b, "differs"
 done
 report -i "$A" -O kmem:stat -O kmem:slab -O kmem:sort=gfp >/dev/null 2>"$WORK/ks.err"
 check sort-key-plugin-said test "$(cat "$WORK/ks.err")" = \
-	"kmem: sort key 'gfp' is in none of the tables shown (slab call sites, slab allocations, slab caches); ignored"
+	"kmem: sort key 'gfp' is in none of the tables shown (slab call sites); ignored"
 
 # ---- a buffer with no record is left out (one line), and a merged
 # summary needs two reports with data: a trace recorded into an
@@ -152,6 +152,42 @@ for i, l in enumerate(lines):
 assert seen and seen == ["Slab", "Page"] * (len(seen) // 2), seen
 PY
 done
+
+# ---- no table wider than 160 columns off a terminal (--width N, 0 no
+# limit): the GFP flags fold after a '|', every flag kept, in order
+for w in "" 120 0; do
+	"$TK" stat --page --all ${w:+--width $w} -o "$WORK/w$w.txt" "$S/page-trigger.dat"
+done
+check width-default-160 test "$(awk '{ if (length > m) m = length } END { print m }' "$WORK/w.txt")" -le 160
+check width-120 test "$(awk '{ if (length > m) m = length } END { print m }' "$WORK/w120.txt")" -le 120
+check width-0-unfolded test "$(awk '{ if (length > m) m = length } END { print m }' "$WORK/w0.txt")" -gt 160
+check width-folds-lose-nothing python3 - "$WORK/w0.txt" "$WORK/w.txt" "$WORK/w120.txt" <<'PY'
+import sys
+def gfp_cells(path):
+    """The GFP column of the page tables, continuation lines joined."""
+    out, col = [], None
+    for l in open(path):
+        # columns are " | " apart; a blank last cell leaves " |"
+        l = l.rstrip("\n")
+        l = l[:-2] + " | " if l.endswith(" |") else l
+        c = [x.strip() for x in l.split(" | ")]
+        if "GFP flags" in c:
+            col = c.index("GFP flags")
+            continue
+        if col is None or len(c) <= col or set(l.strip()) <= {"-"}:
+            if not l.strip():
+                col = None
+            continue
+        if c[0] == "" and out:          # a continuation line
+            out[-1] += c[col]
+        else:
+            out.append(c[col])
+    return out
+want = gfp_cells(sys.argv[1])
+assert want and any(len(x) > 60 for x in want)
+for p in sys.argv[2:]:
+    assert gfp_cells(p) == want, p
+PY
 
 # ---- the per-cache table has no empty row: a cache seen only in
 # freed-only frees shows them (Frees = frees + free_only of the JSON)
@@ -325,7 +361,8 @@ usage_error not-for-stat "\-\-duration does not apply to 'stat'" stat -d 3 "$A"
 usage_error not-for-live "\-\-time does not apply to 'live'" live --time 1,2
 usage_error topology-arg "topology takes no argument" topology foo
 usage_error json-empty "json needs a value" stat --json= "$A"
-usage_error sort-key-in-no-table "sort key 'order' is in none of the tables shown (slab call sites, slab allocations, slab caches)" stat --slab -s order "$A"
+usage_error sort-key-in-no-table "sort key 'order' is in none of the tables shown (slab call sites)" stat --slab -s order "$A"
+usage_error sort-key-in-no-table-all "sort key 'order' is in none of the tables shown (slab call sites, slab allocations, slab caches)" stat --slab --all -s order "$A"
 usage_error sort-key-in-no-shown-table "sort key 'ptr' is in none of the tables shown (slab caches)" stat --cache -s ptr "$A"
 usage_error bad-reader "\-\-reader: \"bogus\" is neither native nor libtracecmd" stat --reader=bogus "$A"
 usage_error reader-not-for-live "\-\-reader does not apply to 'live'" live --reader=native

@@ -197,7 +197,8 @@ compare() {
 	if [ "$nslab" -gt 0 ]; then
 		if [ -n "$REF_SLAB" ]; then
 			args=(--ref "$REF_SLAB" --name "$name" --json "$doc")
-			[ -n "$text" ] && args+=(--text "$text")
+			# the default report: the call sites, 10 rows
+			[ -n "$text" ] && args+=(--text "$text" --tables callsites --lines 10)
 			python3 "$CMP" "${args[@]}"
 		fi
 	elif python3 -c 'import json,sys; sys.exit("slab" in json.load(open(sys.argv[1])))' "$doc"; then

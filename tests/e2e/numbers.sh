@@ -50,13 +50,14 @@ else
 fi
 
 # name | trace-cmd -O options (space separated; kmem:json=... is added)
-#      | sort keys | raw-ip | lines (0: all)
+#      | sort keys | raw-ip | lines (0: all) | the text tables shown
 optsets=(
-	"default|kmem:stat|bytes,hit|0|20"
-	"sort-hit|kmem:stat kmem:sort=hit|hit|0|20"
-	"raw-ip-sort-callsite-ptr|kmem:stat kmem:raw-ip kmem:sort=callsite,ptr|callsite,ptr|1|20"
-	"sort-pingpong-frag-live-peak-all|kmem:stat kmem:sort=pingpong,frag,live,peak kmem:lines=0|pingpong,frag,live,peak|0|0"
-	"json-without-stat||bytes,hit|0|20"
+	"default|kmem:stat|bytes,hit|0|10|callsites"
+	"all|kmem:stat kmem:all kmem:lines=20|bytes,hit|0|20|callsites,allocs,caches"
+	"sort-hit|kmem:stat kmem:all kmem:sort=hit|hit|0|10|callsites,allocs,caches"
+	"raw-ip-sort-callsite-ptr|kmem:stat kmem:all kmem:raw-ip kmem:sort=callsite,ptr|callsite,ptr|1|10|callsites,allocs,caches"
+	"sort-pingpong-frag-live-peak-all|kmem:stat kmem:all kmem:sort=pingpong,frag,live,peak kmem:lines=0|pingpong,frag,live,peak|0|0|callsites,allocs,caches"
+	"json-without-stat||bytes,hit|0|10|callsites"
 )
 
 # check_file N FILE: all checks of one trace; output in $WORK/N.log
@@ -100,7 +101,7 @@ check_file() {
 	fi
 
 	for set in "${optsets[@]}"; do
-		IFS='|' read -r name topts keys raw lines <<<"$set"
+		IFS='|' read -r name topts keys raw lines shown <<<"$set"
 		args=()
 		for o in $topts; do args+=(-O "$o"); done
 		out=$WORK/$b.$name
@@ -111,7 +112,7 @@ check_file() {
 		fi
 		case " $topts " in
 		*" kmem:stat "*)
-			cases+=(--case "$b.$name" "$out.json" "$out.txt" "$keys" "$raw" "$lines") ;;
+			cases+=(--case "$b.$name" "$out.json" "$out.txt" "$keys" "$raw" "$lines" "$shown") ;;
 		*)	# without stat: the JSON alone, no tables on stdout
 			cases+=(--case "$b.$name" "$out.json" "" "$keys" "$raw" "$lines")
 			if grep -q -e 'SUMMARY (slab allocator)' -e 'Total alloc/Size' "$out.txt"; then
@@ -134,7 +135,7 @@ check_file() {
 			echo "FAIL $b.cpu0:run: trace-cmd report --cpu 0 failed: $(tail -3 "$out.err" | tr '\n' ' ')"
 		else
 			python3 "$CMP" --ref "$out.ref.json" --name "$b.cpu0" \
-				--json "$out.json" --text "$out.txt"
+				--json "$out.json" --text "$out.txt" --tables callsites --lines 10
 		fi
 	fi
 	# the listing and JSON are large: keep only what a failure needs

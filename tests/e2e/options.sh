@@ -24,7 +24,7 @@ check bad-sort-default-order cmp -s "$WORK/def.json" "$WORK/bad.json"
 # bad lines=
 report -i "$f" -O kmem:stat -O kmem:lines=abc >"$WORK/badl" 2>"$WORK/badl.err"
 check bad-lines-one-line test "$(wc -l <"$WORK/badl.err")" -eq 1
-check bad-lines-message grep -q "bad lines=abc (a number of rows, 0 for all); using 20" "$WORK/badl.err"
+check bad-lines-message grep -q "bad lines=abc (a number of rows, 0 for all); using 10" "$WORK/badl.err"
 check bad-lines-default-tables cmp -s "$WORK/def" "$WORK/badl"
 
 # json= with no path
@@ -60,12 +60,22 @@ check lines-3-cut-row grep -q '^ \.\.\. *| \.\.\.' "$WORK/l3.t"
 check caller-only-no-alloc-table bash -c "! grep -q 'Alloc ptr' '$WORK/l3.t'"
 check caller-only-no-cache-table bash -c "! grep -q '| Cache\$' '$WORK/l3.t'"
 
-# default: all three tables and the summary
+# default: what fits a screen, the summary and the top 10 call sites;
+# all: every table; caller, alloc, cache select exactly those
 tables "$WORK/def" >"$WORK/def.t"
 check default-caller-table grep -q '| Callsite$' "$WORK/def.t"
-check default-alloc-table grep -q '| Alloc ptr' "$WORK/def.t"
-check default-cache-table grep -q '| Cache$' "$WORK/def.t"
+check default-no-alloc-table bash -c "! grep -q '| Alloc ptr' '$WORK/def.t'"
+check default-no-cache-table bash -c "! grep -q '| Cache\$' '$WORK/def.t'"
 check default-summary grep -q '^ SUMMARY (slab allocator)' "$WORK/def.t"
+check default-10-rows test "$(awk '/^ Total alloc\/Size/{h++; next} h==1 && /^---/{r++; next} h==1 && r==1 && /^ /{n++} END{print n}' "$WORK/def.t")" -le 11
+report -i "$f" -O kmem:stat -O kmem:all >"$WORK/all" 2>&1
+tables "$WORK/all" >"$WORK/all.t"
+check all-caller-table grep -q '| Callsite$' "$WORK/all.t"
+check all-alloc-table grep -q '| Alloc ptr' "$WORK/all.t"
+check all-cache-table grep -q '| Cache$' "$WORK/all.t"
+report -i "$f" -O kmem:stat -O kmem:cache >"$WORK/ca" 2>&1
+tables "$WORK/ca" >"$WORK/ca.t"
+check cache-selects-it bash -c "grep -q '| Cache\$' '$WORK/ca.t' && ! grep -q '| Callsite\$' '$WORK/ca.t'"
 
 # raw-ip: call sites as addresses
 report -i "$f" -O kmem:stat -O kmem:caller -O kmem:raw-ip >"$WORK/raw" 2>&1

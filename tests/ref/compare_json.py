@@ -380,9 +380,15 @@ def tables(text):
     return out
 
 
-def check_text_tables(name, text, ref, lines):
+def check_text_tables(name, text, ref, lines, shown):
+    """The text tables SHOWN (the others must not be there)."""
     found = tables(text)
     for kind in ("callsites", "allocs", "caches"):
+        if kind not in shown:
+            if kind in found:
+                report("%s:text-%s" % (name, kind),
+                       ["a %s table on stdout, not asked for" % kind])
+            continue
         want = ref["slab"][kind]
         problems = []
         if kind not in found:
@@ -553,7 +559,7 @@ def text_tail(text):
 
 
 def run_case(ref, name, json_path, text_path, keys, raw_ip, lines,
-             check_file=True):
+             check_file=True, shown=("callsites", "allocs", "caches")):
     try:
         with open(json_path) as f:
             got = json.load(f)
@@ -588,7 +594,7 @@ def run_case(ref, name, json_path, text_path, keys, raw_ip, lines,
         with open(text_path, errors="replace") as f:
             text = text_tail(f.read())
         check_text_summary(name, text, ref)
-        check_text_tables(name, text, ref, lines)
+        check_text_tables(name, text, ref, lines, shown)
 
 
 def main():
@@ -604,26 +610,35 @@ def main():
     ap.add_argument("--sort", default="bytes,hit")
     ap.add_argument("--raw-ip", action="store_true")
     ap.add_argument("--lines", type=int, default=20)
-    ap.add_argument("--case", nargs=6, action="append", default=[],
-                    metavar=("NAME", "JSON", "TEXT", "SORT", "RAW_IP",
-                             "LINES"))
+    ap.add_argument("--tables", default="callsites,allocs,caches",
+                    help="the text tables asked for (with --name)")
+    ap.add_argument("--case", nargs="+", action="append", default=[],
+                    metavar="NAME JSON TEXT SORT RAW_IP LINES [TABLES]",
+                    help="TABLES: the text tables asked for, comma "
+                    "separated (default: all three)")
     a = ap.parse_args()
     cases = []
     if a.name:
         if not a.json:
             ap.error("--name needs --json")
-        cases.append((a.name, a.json, a.text, a.sort, a.raw_ip, a.lines))
-    for name, js, text, sort, raw, lines in a.case:
+        cases.append((a.name, a.json, a.text, a.sort, a.raw_ip, a.lines,
+                      a.tables))
+    for c in a.case:
+        if len(c) not in (6, 7):
+            ap.error("--case takes 6 or 7 values")
+        name, js, text, sort, raw, lines = c[:6]
         cases.append((name, js, text or None, sort or "bytes,hit",
-                      raw == "1", int(lines)))
+                      raw == "1", int(lines),
+                      c[6] if len(c) == 7 else "callsites,allocs,caches"))
     if not cases:
         ap.error("nothing to compare")
 
     with open(a.ref) as f:
         ref = json.load(f)
     # "file" does not depend on the options: checked in the first case only
-    for i, (name, js, text, sort, raw, lines) in enumerate(cases):
-        run_case(ref, name, js, text, sort.split(","), raw, lines, i == 0)
+    for i, (name, js, text, sort, raw, lines, shown) in enumerate(cases):
+        run_case(ref, name, js, text, sort.split(","), raw, lines, i == 0,
+                 shown.split(","))
     return 1 if failed else 0
 
 

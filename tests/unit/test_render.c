@@ -184,7 +184,7 @@ static void test_options(void)
 	char *msg = NULL;
 
 	kmem_opts_init(&o);
-	CHECK_U64(o.lines, 20);
+	CHECK_U64(o.lines, 10);
 	CHECK_U64(o.nr_sort, 2);
 	CHECK(o.sort[0] == SORT_BYTES && o.sort[1] == SORT_HIT);
 
@@ -204,7 +204,7 @@ static void test_options(void)
 
 	CHECK(set_quiet(&o, "lines", "abc", &msg) == -1);
 	CHECK_STR(msg, "kmem: bad lines=abc (a number of rows, 0 for all); "
-		       "using 20\n");
+		       "using 10\n");
 	free(msg);
 	CHECK(set_quiet(&o, "lines", "-3", &msg) == -1);
 	free(msg);
