@@ -260,6 +260,8 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 		print_none(r, out, "slab", "kmem:kmalloc, kmem:kfree ...");
 	else if (report_slab_wanted(r))
 		print_slab(r, out);
+	if (report_page_wanted(r) && report_slab_wanted(r))
+		fputc('\n', out);	/* after the slab summary's last line */
 	if (report_page_wanted(r))
 		print_section(out, "Page allocator",
 			      "mm_page_alloc, mm_page_free and the others");
