@@ -152,6 +152,10 @@ uninstall-user:
 bench: all
 	$(Q)B=$(B) bench/run.sh
 
+# the README's example outputs, remade from the current code
+readme: all
+	$(Q)python3 tests/readme/examples.py --update --tk $(B)/trace-kmem
+
 format:
 	clang-format -i lib/*.[ch] plugin/*.[ch] cli/*.[ch] reader/*.[ch] tests/unit/*.[ch]
 
@@ -159,7 +163,7 @@ clean:
 	rm -rf $(B) tests/out
 
 .PHONY: all deps check-deps tests check demo install install-user uninstall uninstall-user \
-	format clean bench
+	format clean bench readme
 
 -include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(READER_OBJ:.o=.d)
 
