@@ -68,11 +68,17 @@ CLI := $(B)/trace-kmem
 TEST_SRC := $(wildcard tests/unit/*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 
+# "  CC      build/lib/slab.o", as kbuild says it; V=1 shows the commands
 ifneq ($(V),1)
 Q := @
+say = @printf '  %-7s %s\n' $(1) $(2)
+else
+say =
 endif
 
 all: deps $(PLUGIN) $(CLI)
+	@echo "built: $(CLI) and $(PLUGIN)"
+	@echo "  use: $(CLI) stat trace.dat, or TRACEEVENT_PLUGIN_DIR=$(B)/plugins trace-cmd report -O kmem:stat"
 
 deps:
 	$(Q)scripts/deps.sh
@@ -82,20 +88,24 @@ check-deps:
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -pthread -Ireader $(CLI_CFLAGS) -c -o $@ $<
 
 $(B)/reader/%.o: reader/%.c
 	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -pthread -c -o $@ $<
 
 $(LIBTDAT): $(READER_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(CLI): $(CLI_OBJ) $(LIBKMEM) $(LIBTDAT)
+	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $(CLI_OBJ) $(LIBTDAT) $(LIBKMEM) \
 		$(CLI_LIBS) $(READER_LIBS)
 
@@ -104,6 +114,7 @@ $(LIBKMEM): $(LIB_OBJ)
 
 $(PLUGIN): $(PLUGIN_OBJ) $(LIBKMEM)
 	@mkdir -p $(dir $@)
+	$(call say,LD,$@)
 	$(Q)$(CC) -shared -Wl,-Bsymbolic -Wl,--no-undefined $(LDFLAGS) -o $@ \
 		$(PLUGIN_OBJ) $(LIBKMEM) $(TEP_LIBS) -pthread -ldl
 

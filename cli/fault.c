@@ -5,6 +5,7 @@
  */
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,4 +87,27 @@ void tk_stderr_quiet(bool on)
 		close(saved_stderr);
 		saved_stderr = -1;
 	}
+}
+
+/**
+ * tk_say_on_terminal - a line for the user at a terminal
+ * @fmt: printf format of the line
+ *
+ * Written to the real stderr, also while tk_stderr_quiet() holds it,
+ * and only when that is a terminal.
+ */
+void tk_say_on_terminal(const char *fmt, ...)
+{
+	int fd = saved_stderr >= 0 ? saved_stderr : STDERR_FILENO;
+	char line[1024];
+	va_list ap;
+	ssize_t n;
+
+	if (!isatty(fd))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	n = write(fd, line, strlen(line));
+	(void)n;
 }

@@ -13,5 +13,7 @@
 
 void tk_fault_guard(const char *file);
 void tk_stderr_quiet(bool on);
+void tk_say_on_terminal(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 
 #endif

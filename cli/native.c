@@ -103,6 +103,11 @@ static int produce(struct tk_pipe *p, void *arg)
 	return ret;
 }
 
+static uint64_t file_done(const void *f)
+{
+	return tdat_done(f);
+}
+
 /**
  * tk_native_run - count one buffer of a file
  * @f: the file
@@ -125,6 +130,7 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	const struct tdat_damage *d = &src.damage;
 	int ret;
 
+	tk_progress_of(progress, file_done, f, tdat_buffer_bytes(f, buffer));
 	ret = tk_pipeline_run(produce, &src, s, progress);
 	s->agg.damaged_pages += d->pages;
 	s->agg.damaged_chunks += d->chunks;

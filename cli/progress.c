@@ -30,8 +30,27 @@ void tk_progress_start(struct tk_progress *p, const char *label)
 	p->after = after ? atof(after) : 1.0;
 	p->shown = false;
 	p->label = label;
+	p->done = NULL;
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
 	p->last = p->start;
+}
+
+/**
+ * tk_progress_of - how to tell how far the reader is
+ * @p: the progress state
+ * @done: bytes of the input read so far (called from the counting side)
+ * @src: passed to @done
+ * @total: the input's bytes
+ *
+ * With it the line shows the percentage, and a time left once a few
+ * per cent are read.
+ */
+void tk_progress_of(struct tk_progress *p, uint64_t (*done)(const void *),
+		    const void *src, uint64_t total)
+{
+	p->done = total ? done : NULL;
+	p->src = src;
+	p->total = total;
 }
 
 /**
@@ -55,6 +74,14 @@ void tk_progress_tick(struct tk_progress *p, uint64_t records)
 	p->shown = true;
 	fprintf(stderr, "\r\033[K trace-kmem: %s: %s records, %.1f M/s",
 		p->label, fmt_count(n, records), (double)records / t / 1e6);
+	if (p->done) {
+		double f = (double)p->done(p->src) / (double)p->total;
+
+		f = f > 1 ? 1 : f;
+		fprintf(stderr, ", %.0f%%", f * 100);
+		if (f >= 0.03 && f < 1)
+			fprintf(stderr, ", %.0f s left", t * (1 - f) / f + 0.5);
+	}
 }
 
 /**

@@ -16,6 +16,10 @@ struct tk_progress {
 	const char *label;
 	double after;		/* seconds before the first line */
 	struct timespec start, last;
+	/* how far through the input, when the reader can tell */
+	uint64_t (*done)(const void *src);
+	const void *src;
+	uint64_t total;
 };
 
 /* Records between two looks at the clock. */
@@ -24,5 +28,7 @@ struct tk_progress {
 void tk_progress_start(struct tk_progress *p, const char *label);
 void tk_progress_tick(struct tk_progress *p, uint64_t records);
 void tk_progress_done(struct tk_progress *p);
+void tk_progress_of(struct tk_progress *p, uint64_t (*done)(const void *),
+		    const void *src, uint64_t total);
 
 #endif

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "fault.h"
 #include "tep_names.h"
 #include "uncompress.h"
 
@@ -129,8 +131,16 @@ struct tracecmd_input *tk_open_input(const char *path)
 {
 	struct tracecmd_input *h = NULL;
 
-	if (wanted(path))
+	if (wanted(path)) {
+		/* it takes time and the uncompressed size in $TMPDIR: said on
+		 * a terminal (stderr is quiet here: the saved one) */
+		tk_say_on_terminal(TK_NAME ": %s: compressed: reading an "
+				   "uncompressed copy in %s (trace-cmd convert; "
+				   "the native reader needs none)\n", path,
+				   getenv("TMPDIR") && *getenv("TMPDIR") ?
+				   getenv("TMPDIR") : "/tmp");
 		h = open_copy(path);
+	}
 	if (!h)
 		h = open_file(path);
 	return h;

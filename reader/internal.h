@@ -118,6 +118,8 @@ struct tdat_file {
 	struct tdat_kallsyms *ksyms;
 	struct tdat_buffer *buffers; /* [0] is the top buffer */
 	int nr_buffers;
+	/* bytes of the buffer being iterated read so far (tdat_done()) */
+	uint64_t done;
 	/* set while reading the headers */
 	const char *unsupported;
 	char *why;

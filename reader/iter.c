@@ -127,6 +127,7 @@ static bool next_chunk(struct iter *it, struct stream *s)
 		zsize = tc_num(&s->chunks, 4);
 		size = tc_num(&s->chunks, 4);
 		src = tc_take(&s->chunks, zsize);
+		__atomic_fetch_add(&it->f->done, zsize + 8, __ATOMIC_RELAXED);
 		s->base += s->span;
 		s->span = 0;
 		s->len = 0;
@@ -215,6 +216,9 @@ static bool advance(struct iter *it, struct stream *s)
 				false);
 		s->page_open = false;
 		s->pos += it->b->page_size;
+		if (!it->b->compressed)
+			__atomic_fetch_add(&it->f->done, it->b->page_size,
+					   __ATOMIC_RELAXED);
 		drop_behind(it, s);
 	}
 	s->rec.ts = tdat_ts(it->f, r.ts);
@@ -363,6 +367,7 @@ int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 	int i, ret = 0;
 
 	memset(damage, 0, sizeof(*damage));
+	__atomic_store_n(&f->done, 0, __ATOMIC_RELAXED);
 	it.s = calloc((size_t)b->nr_cpus + 1, sizeof(*it.s));
 	it.heap = calloc((size_t)b->nr_cpus + 1, sizeof(*it.heap));
 	if (!it.s || !it.heap) {

@@ -388,6 +388,18 @@ uint64_t tdat_buffer_bytes(const struct tdat_file *f, int buffer)
 }
 
 /**
+ * tdat_done - how far tdat_iterate() has read its buffer
+ * @f: the handle; another thread may be iterating it
+ *
+ * Return: bytes of the buffer's CPU data read so far (whole pages, or
+ * compressed chunks), out of tdat_buffer_bytes().
+ */
+uint64_t tdat_done(const struct tdat_file *f)
+{
+	return __atomic_load_n(&f->done, __ATOMIC_RELAXED);
+}
+
+/**
  * tdat_buffer_cpus - how many CPUs a buffer has data slots for
  * @f: the handle
  * @buffer: 0 for the top buffer

@@ -388,6 +388,15 @@ check progress-not-in-pipes test ! -s "$WORK/pipe.err"
 if command -v script >/dev/null; then
 	TRACE_KMEM_PROGRESS_AFTER=0 script -qec "$TK stat -o /dev/null $I" /dev/null >"$WORK/tty.out" 2>&1
 	check progress-on-terminal grep -q 'records' "$WORK/tty.out"
+	# how far through the file: a percentage of its CPU data
+	check progress-percent grep -qE 'records, [0-9.]+ M/s, [0-9]+%' "$WORK/tty.out"
+	# the libtracecmd reader's detour through an uncompressed copy is
+	# said on a terminal, and only there
+	TRACE_KMEM_CONVERT=always script -qec "$TK stat --reader=libtracecmd -o /dev/null $P" \
+		/dev/null >"$WORK/conv.out" 2>&1
+	check convert-said-on-terminal grep -q "compressed: reading an uncompressed copy in" "$WORK/conv.out"
+	TRACE_KMEM_CONVERT=always "$TK" stat --reader=libtracecmd -o /dev/null "$P" 2>"$WORK/conv.err"
+	check convert-quiet-off-terminal test ! -s "$WORK/conv.err"
 else
 	skip progress-on-terminal "script(1) not installed"
 fi
