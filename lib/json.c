@@ -145,3 +145,19 @@ void json_bool(struct json *j, const char *key, bool v)
 	item(j, key);
 	fputs(v ? "true" : "false", j->out);
 }
+
+/**
+ * json_count_bytes - write { "count": N, "bytes": B }
+ * @j: the writer
+ * @key: member name or NULL
+ * @n: the count
+ * @bytes: the bytes
+ */
+void json_count_bytes(struct json *j, const char *key, uint64_t n,
+		      uint64_t bytes)
+{
+	json_open(j, key, '{');
+	json_u64(j, "count", n);
+	json_u64(j, "bytes", bytes);
+	json_close(j, '}');
+}

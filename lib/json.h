@@ -22,6 +22,8 @@ void json_init(struct json *j, FILE *out);
 void json_open(struct json *j, const char *key, char bracket);
 void json_close(struct json *j, char bracket);
 void json_u64(struct json *j, const char *key, uint64_t v);
+void json_count_bytes(struct json *j, const char *key, uint64_t n,
+		      uint64_t bytes);
 void json_i64(struct json *j, const char *key, int64_t v);
 void json_pct(struct json *j, const char *key, double v);
 void json_str(struct json *j, const char *key, const char *s);

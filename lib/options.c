@@ -21,6 +21,8 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	{ "caller", NULL, NULL, "Show the per-callsite table" },
 	{ "alloc", NULL, NULL, "Show the per-allocation (per-pointer) table" },
 	{ "cache", NULL, NULL, "Show the per-cache table" },
+	{ "anomalies", NULL, NULL,
+	  "Show where freed-only, double and missed frees happen" },
 	{ "all", NULL, NULL,
 	  "Show every table (default: the summaries and the call sites)" },
 	{ "page", NULL, NULL, "Analyse the page allocator (mm_page_*)" },
@@ -137,6 +139,7 @@ static int parse_sort(struct kmem_opts *o, const char *v, FILE *err)
 			   "empty %ssort= (valid: " SORT_KEYS ")", dashes(o));
 	memcpy(o->sort, keys, sizeof(keys[0]) * n);
 	o->nr_sort = n;
+	o->sort_given = true;
 	return 0;
 }
 
@@ -222,6 +225,8 @@ static bool *flag_of(struct kmem_opts *o, const char *name)
 		return &o->cache;
 	if (!strcmp(name, "all"))
 		return &o->all;
+	if (!strcmp(name, "anomalies"))
+		return &o->anomalies;
 	if (!strcmp(name, "raw-ip"))
 		return &o->raw_ip;
 	if (!strcmp(name, "page"))
@@ -279,8 +284,8 @@ const char *kmem_prog = "kmem";
  * @t: the table
  *
  * By default the summaries and the call-site tables (of each allocator)
- * are printed; kmem:caller, alloc and cache select the tables printed,
- * exactly those given; kmem:all prints every table.
+ * are printed; kmem:caller, alloc, cache and anomalies select the
+ * tables printed, exactly those given; kmem:all prints every table.
  *
  * Return: true if it is.
  */
@@ -290,11 +295,13 @@ bool kmem_opts_text_table(const struct kmem_opts *o, enum kmem_table_kind t)
 		return true;
 	switch (t) {
 	case KMEM_T_CALLER:
-		return o->caller || (!o->alloc && !o->cache);
+		return o->caller || (!o->alloc && !o->cache && !o->anomalies);
 	case KMEM_T_ALLOC:
 		return o->alloc;
 	case KMEM_T_CACHE:
 		return o->cache;
+	case KMEM_T_ANOMALY:
+		return o->anomalies;
 	}
 	return false;
 }
@@ -305,13 +312,13 @@ bool kmem_opts_text_table(const struct kmem_opts *o, enum kmem_table_kind t)
  * @t: the table
  *
  * The JSON document holds every table unless tables are selected
- * (kmem:caller, alloc, cache): then those printed.
+ * (kmem:caller, alloc, cache, anomalies): then those printed.
  *
  * Return: true if it does.
  */
 bool kmem_opts_json_table(const struct kmem_opts *o, enum kmem_table_kind t)
 {
-	if (!o->caller && !o->alloc && !o->cache)
+	if (!o->caller && !o->alloc && !o->cache && !o->anomalies)
 		return true;
 	return kmem_opts_text_table(o, t);
 }
@@ -353,6 +360,8 @@ int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 		     (o->json && kmem_opts_json_table(o, KMEM_T_ALLOC));
 	bool cache = kmem_opts_text_table(o, KMEM_T_CACHE) ||
 		     (o->json && kmem_opts_json_table(o, KMEM_T_CACHE));
+	bool anom = kmem_opts_text_table(o, KMEM_T_ANOMALY) ||
+		    (o->json && kmem_opts_json_table(o, KMEM_T_ANOMALY));
 	const struct {
 		bool on;
 		unsigned int keys;
@@ -361,6 +370,7 @@ int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 		{ slab && caller, SORT_KEYS_SLAB_CALLER, "slab call sites" },
 		{ slab && alloc, SORT_KEYS_SLAB_ALLOC, "slab allocations" },
 		{ slab && cache, SORT_KEYS_SLAB_CACHE, "slab caches" },
+		{ slab && anom, SORT_KEYS_SLAB_ANOMALY, "slab anomalies" },
 		{ page && caller, SORT_KEYS_PAGE_CALLER, "page call sites" },
 		{ page && alloc, SORT_KEYS_PAGE_PFN, "pages" },
 	};
@@ -376,7 +386,7 @@ int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 				 sizeof(names) - strlen(names), "%s%s",
 				 names[0] ? ", " : "", t[j].name);
 		}
-	for (i = 0; i < o->nr_sort; i++) {
+	for (i = 0; o->sort_given && i < o->nr_sort; i++) {
 		if (shown & SK(o->sort[i]))
 			continue;
 		fprintf(err, "%s: sort key '%s' is in none of the tables shown "

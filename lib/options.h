@@ -34,6 +34,7 @@ enum kmem_table_kind {
 	KMEM_T_CALLER,		/* per call site (slab and page) */
 	KMEM_T_ALLOC,		/* per address: slab pointers, page frames */
 	KMEM_T_CACHE,		/* per slab cache */
+	KMEM_T_ANOMALY,		/* where freed-only, double, missed frees are */
 };
 /* how skip= regexes compile */
 #define KMEM_SKIP_REGFLAGS (REG_EXTENDED | REG_NOSUB)
@@ -45,6 +46,7 @@ struct kmem_opts {
 	bool alloc;		/* per-allocation table */
 	bool cache;		/* per-cache table */
 	bool all;		/* every table */
+	bool anomalies;		/* the anomaly table */
 	bool raw_ip;		/* addresses instead of symbols */
 	bool page;		/* page allocator analysis selected */
 	bool live;		/* page tables: only pages live at the end */
@@ -57,6 +59,7 @@ struct kmem_opts {
 	bool width_set;
 	enum kmem_sort_key sort[KMEM_MAX_SORT_KEYS];
 	int nr_sort;
+	bool sort_given;	/* sort= given, not the default */
 	char *json;		/* JSON path, "-" for stdout, NULL for none */
 	char *output;		/* tables path, NULL for stdout */
 	/* front end: messages name "--NAME=VALUE" after "trace-kmem:",

@@ -384,15 +384,6 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 		print_procs(r, out);
 }
 
-static void json_count_bytes(struct json *j, const char *key, uint64_t n,
-			     uint64_t bytes)
-{
-	json_open(j, key, '{');
-	json_u64(j, "count", n);
-	json_u64(j, "bytes", bytes);
-	json_close(j, '}');
-}
-
 static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct page_summary *s = &r->agg->page.sum;

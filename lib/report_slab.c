@@ -35,6 +35,11 @@ static const struct table_col cache_cols[] = {
 	{ "Cache", TBL_LEFT },
 };
 
+static const struct table_col anomaly_cols[] = {
+	{ "Freed-only", TBL_RIGHT },  { "Double frees", TBL_RIGHT },
+	{ "Missed frees/Bytes", TBL_PAIR }, { "Callsite", TBL_LEFT },
+};
+
 static char *fmt_lifetime(char *buf, uint64_t sum, uint64_t n)
 {
 	if (!n)
@@ -117,7 +122,36 @@ static void cache_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 	}
 }
 
-enum slab_table { T_CALLER, T_ALLOC, T_CACHE };
+static uint64_t anomaly_count(const struct slab_anomaly *a)
+{
+	return a->free_only + a->double_frees + a->missed;
+}
+
+static void anomaly_rows(const struct kmem_report_ctx *r,
+			 struct sort_set *set)
+{
+	const struct slab_stats *st = &r->agg->slab;
+	uint32_t i;
+
+	for (i = 0; i < st->nr_anoms; i++) {
+		sort_key(set, SORT_CALLSITE, st->anoms[i].call_site);
+		sort_key(set, SORT_HIT, anomaly_count(&st->anoms[i]));
+		sort_add(set, i);
+	}
+}
+
+static void anomaly_cells(const struct kmem_report_ctx *r, uint32_t idx,
+			  char c[][KMEM_SYM_LEN])
+{
+	const struct slab_anomaly *a = &r->agg->slab.anoms[idx];
+
+	fmt_count_dot(c[0], a->free_only);
+	fmt_count_dot(c[1], a->double_frees);
+	fmt_count_bytes(c[2], a->missed, a->missed_bytes);
+	fmt_callsite(c[3], r->sym, a->call_site, r->o->raw_ip);
+}
+
+enum slab_table { T_CALLER, T_ALLOC, T_CACHE, T_ANOMALY };
 
 static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
 		       char c[][KMEM_SYM_LEN])
@@ -176,6 +210,8 @@ static const struct kmem_table tables[] = {
 		      SORT_KEYS_SLAB_ALLOC },
 	[T_CACHE] = { cache_cols, TABLE_NCOLS(cache_cols), cache_rows,
 		      cache_cells, SORT_KEYS_SLAB_CACHE },
+	[T_ANOMALY] = { anomaly_cols, TABLE_NCOLS(anomaly_cols), anomaly_rows,
+			anomaly_cells, SORT_KEYS_SLAB_ANOMALY },
 };
 
 static void print_table(const struct kmem_report_ctx *r, FILE *out,
@@ -280,17 +316,67 @@ static void summary_anomalies(const struct slab_stats *st, struct kvblock *b)
 			  st->saturated);
 }
 
+enum anomaly_kind { A_DOUBLE, A_FREE_ONLY, A_MISSED };
+
+static uint64_t anomaly_of(const struct slab_anomaly *a, enum anomaly_kind k)
+{
+	return k == A_DOUBLE ? a->double_frees :
+	       k == A_FREE_ONLY ? a->free_only : a->missed;
+}
+
+/*
+ * Where most anomalies of a kind come from, in one line: "46 of 47
+ * double frees are at rcu_do_batch+0x1b7", with what that place means
+ * when it is RCU's: callbacks that free for every task.
+ */
+static void anomaly_reading(const struct kmem_report_ctx *r, FILE *out,
+			    enum anomaly_kind k, uint64_t total)
+{
+	static const char *const what[] = {
+		[A_DOUBLE] = "double frees are at",
+		[A_FREE_ONLY] = "freed-only frees are at",
+		[A_MISSED] = "missed frees are of objects allocated at",
+	};
+	const struct slab_stats *st = &r->agg->slab;
+	const struct slab_anomaly *top = NULL;
+	char cs[KMEM_SYM_LEN], a[NUMFMT_LEN], b[NUMFMT_LEN];
+	size_t i;
+
+	for (i = 0; i < st->nr_anoms; i++)
+		if (!top || anomaly_of(&st->anoms[i], k) > anomaly_of(top, k))
+			top = &st->anoms[i];
+	if (total < 2 || !top || anomaly_of(top, k) * 2 <= total)
+		return;
+	fmt_callsite(cs, r->sym, top->call_site, false);
+	fprintf(out, " %s of %s %s %s", fmt_count(a, anomaly_of(top, k)),
+		fmt_count(b, total), what[k], cs);
+	if (k != A_MISSED && strstr(cs, "rcu"))
+		fprintf(out, ":\n   frees by RCU callbacks, which run for every "
+			     "task: objects allocated outside\n   the traced "
+			     "processes (set_event_pid), not a kernel bug");
+	else if (k == A_MISSED)
+		fprintf(out, ":\n   their frees passed no tracepoint, or "
+			     "ran outside the traced processes");
+	fputs(".\n", out);
+}
+
 static void print_summary(const struct kmem_report_ctx *r, FILE *out)
 {
+	const struct slab_summary *s = &r->agg->slab.sum;
 	struct kvblock b;
 
 	fprintf(out, " SUMMARY (slab allocator)\n"
 		     " ========================\n\n");
 	kv_init(&b);
-	summary_groups(&r->agg->slab.sum, &b);
+	summary_groups(s, &b);
 	summary_numa(&r->agg->slab, &b);
 	summary_anomalies(&r->agg->slab, &b);
 	kv_print(&b, out);
+	if (r->in->merged)
+		return;		/* no call sites in a merged summary */
+	anomaly_reading(r, out, A_DOUBLE, s->double_frees);
+	anomaly_reading(r, out, A_FREE_ONLY, s->free_only);
+	anomaly_reading(r, out, A_MISSED, s->missed_frees);
 }
 
 /**
@@ -312,6 +398,8 @@ void slab_print(const struct kmem_report_ctx *r, FILE *out)
 		print_table(r, out, T_ALLOC);
 	if (kmem_opts_text_table(o, KMEM_T_CACHE))
 		print_table(r, out, T_CACHE);
+	if (kmem_opts_text_table(o, KMEM_T_ANOMALY))
+		print_table(r, out, T_ANOMALY);
 	print_summary(r, out);
 }
 
@@ -432,10 +520,26 @@ static void json_cache(const struct kmem_report_ctx *r, struct json *j,
 	json_close(j, '}');
 }
 
+static void json_anomaly(const struct kmem_report_ctx *r, struct json *j,
+			 const struct slab_anomaly *a)
+{
+	char buf[KMEM_SYM_LEN];
+
+	json_open(j, NULL, '{');
+	json_str(j, "callsite",
+		 fmt_callsite(buf, r->sym, a->call_site, r->o->raw_ip));
+	json_str(j, "address", fmt_addr(buf, a->call_site));
+	json_u64(j, "free_only", a->free_only);
+	json_u64(j, "double_frees", a->double_frees);
+	json_count_bytes(j, "missed_frees", a->missed, a->missed_bytes);
+	json_close(j, '}');
+}
+
 static void json_rows(const struct kmem_report_ctx *r, struct json *j,
 		      enum slab_table which)
 {
-	static const char *const key[] = { "callsites", "allocs", "caches" };
+	static const char *const key[] = { "callsites", "allocs", "caches",
+					    "anomalies" };
 	const struct slab_stats *st = &r->agg->slab;
 	struct sort_set set;
 	size_t i;
@@ -450,8 +554,10 @@ static void json_rows(const struct kmem_report_ctx *r, struct json *j,
 			json_site(r, j, &st->sites[x]);
 		else if (which == T_ALLOC)
 			json_ptr(r, j, slab_row_at(st, x));
-		else
+		else if (which == T_CACHE)
 			json_cache(r, j, &st->caches[x]);
+		else
+			json_anomaly(r, j, &st->anoms[x]);
 	}
 	json_close(j, ']');
 	sort_set_release(&set);
@@ -488,6 +594,8 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 			json_rows(r, j, T_ALLOC);
 		if (kmem_opts_json_table(r->o, KMEM_T_CACHE))
 			json_rows(r, j, T_CACHE);
+		if (kmem_opts_json_table(r->o, KMEM_T_ANOMALY))
+			json_rows(r, j, T_ANOMALY);
 	}
 	json_close(j, '}');
 }

@@ -50,6 +50,8 @@ void slab_stats_release(struct slab_stats *st)
 	u64_index_free(&st->site_ix);
 	u64_index_free(&st->cache_ix);
 	u64_index_free(&st->kmalloc_ix);
+	u64_index_free(&st->anom_ix);
+	free(st->anoms);
 	free(st->sites);
 	addr_table_release(&st->objs);
 	addr_table_release(&st->freed_only);
@@ -171,6 +173,31 @@ static uint32_t get_cache(struct slab_stats *st, const struct kmem_event *ev)
 	return i;
 }
 
+/* The anomaly row of a call site; NULL when memory ran out (counted). */
+static struct slab_anomaly *anomaly(struct slab_stats *st, uint64_t cs)
+{
+	bool added;
+	uint32_t i = index_get(&st->anom_ix, (void **)&st->anoms,
+			       &st->cap_anoms, &st->nr_anoms,
+			       sizeof(*st->anoms), cs, &added);
+
+	if (i == U64_INDEX_NONE) {
+		st->oom++;
+		return NULL;
+	}
+	st->anoms[i].call_site = cs;
+	return &st->anoms[i];
+}
+
+static void double_free(struct slab_stats *st, const struct kmem_event *ev)
+{
+	struct slab_anomaly *a = anomaly(st, ev->call_site);
+
+	st->sum.double_frees++;
+	if (a)
+		a->double_frees++;
+}
+
 /* One more in a per-address count, which stops at 2^32 - 1. */
 static void inc32(struct slab_stats *st, uint32_t *v)
 {
@@ -281,9 +308,17 @@ static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 		if (pi == ADDR_NONE)
 			goto oom;
 	} else if (slab_obj_at(st, pi)->flags & SLAB_OBJ_LIVE) {
+		struct slab_obj *p = slab_obj_at(st, pi);
+		struct slab_anomaly *a =
+			anomaly(st, st->sites[p->site].call_site);
+
 		st->sum.missed_frees++;
-		st->sum.missed_free_bytes += slab_obj_at(st, pi)->bytes;
-		drop_live(st, slab_obj_at(st, pi));
+		st->sum.missed_free_bytes += p->bytes;
+		if (a) {
+			a->missed++;
+			a->missed_bytes += p->bytes;
+		}
+		drop_live(st, p);
 	}
 	make_live(st, pi, site, cache, ev);
 	return;
@@ -356,14 +391,18 @@ static void matched_free(struct slab_stats *st, uint32_t pi,
 /* A free of a pointer never allocated in the trace. */
 static void free_only(struct slab_stats *st, const struct kmem_event *ev)
 {
+	struct slab_anomaly *a;
 	uint32_t cache;
 
 	/* remembered as freed, so that a second free is double */
 	if (addr_table_find(&st->freed_only, ev->ptr) != ADDR_NONE) {
-		st->sum.double_frees++;
+		double_free(st, ev);
 		return;
 	}
 	st->sum.free_only++;
+	a = anomaly(st, ev->call_site);
+	if (a)
+		a->free_only++;
 	if (addr_table_add(&st->freed_only, ev->ptr) == ADDR_NONE)
 		st->oom++;
 	if (!ev->name)
@@ -388,7 +427,7 @@ static void slab_free(struct slab_stats *st, const struct kmem_event *ev)
 		return;
 	}
 	if (!(slab_obj_at(st, pi)->flags & SLAB_OBJ_LIVE)) {
-		st->sum.double_frees++;
+		double_free(st, ev);
 		return;
 	}
 	matched_free(st, pi, ev);

@@ -35,6 +35,19 @@ struct slab_site {
 };
 
 /*
+ * Where the anomalies happen, per call site: freed-only and double
+ * frees at the free's call site, missed frees at the call site of the
+ * allocation whose free was missed.
+ */
+struct slab_anomaly {
+	uint64_t call_site;
+	uint64_t free_only;
+	uint64_t double_frees;
+	uint64_t missed;
+	uint64_t missed_bytes;
+};
+
+/*
  * Per object address: the object allocated there last (32 bytes).  Kept
  * for every address allocated in the trace, so that a later free of it
  * is matched, and a second free is a double free.
@@ -121,6 +134,10 @@ struct slab_stats {
 	size_t nr_caches, cap_caches;
 	struct u64_index cache_ix;	/* name hash */
 	struct u64_index kmalloc_ix;	/* kmalloc size -> its named cache */
+
+	struct slab_anomaly *anoms;
+	size_t nr_anoms, cap_anoms;
+	struct u64_index anom_ix;
 
 	char *names;			/* interned cache names */
 	size_t names_len, names_cap;

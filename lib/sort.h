@@ -30,6 +30,7 @@
 	 SK(SORT_PINGPONG) | SK(SORT_FRAG) | SK(SORT_LIVE))
 #define SORT_KEYS_SLAB_CACHE                                               \
 	(SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_FRAG) | SK(SORT_LIVE))
+#define SORT_KEYS_SLAB_ANOMALY (SK(SORT_CALLSITE) | SK(SORT_HIT))
 #define SORT_KEYS_PAGE_CALLER                                              \
 	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_ORDER) | \
 	 SK(SORT_MIGTYPE) | SK(SORT_GFP) | SK(SORT_LIVE))

@@ -81,7 +81,7 @@ for f in "$A" "$P"; do
 import json, sys
 full, lean = (json.load(open(p)) for p in sys.argv[1:3])
 assert full.get("slab", {}).get("allocs") or full.get("page", {}).get("pages")
-for sec, rows in (("slab", "allocs"), ("page", "pages")):
+for sec, rows in (("slab", "allocs"), ("slab", "anomalies"), ("page", "pages")):
     if sec in full:
         assert rows not in lean[sec], (sec, rows)
         del full[sec][rows]
@@ -188,6 +188,50 @@ assert want and any(len(x) > 60 for x in want)
 for p in sys.argv[2:]:
     assert gfp_cells(p) == want, p
 PY
+
+# ---- where the anomalies are: a table (--anomalies, --all), the JSON's
+# slab.anomalies, and a reading of the summary when one place holds most
+# of a kind: here 3 of 4 double frees in an RCU callback
+{
+	printf '%s\n' '[kallsyms]' 'ffffffff81100000 T rcu_do_batch' 'ffffffff81100400 T seq_open' \
+		'ffffffff81100800 T seq_release' 'ffffffff81200000 T _etext' '[buffer]'
+	t=1000
+	for i in 1 2 3 4; do
+		printf '0 %d kmalloc call_site=0xffffffff81100410 ptr=0xffff8881000%d0000 bytes_req=8 bytes_alloc=8 node=-1\n' $((t += 10)) "$i"
+	done
+	for i in 1 2 3; do	# freed, and again, by RCU
+		printf '1 %d kfree call_site=0xffffffff811001b7 ptr=0xffff8881000%d0000\n' $((t += 10)) "$i"
+		printf '1 %d kfree call_site=0xffffffff811001b7 ptr=0xffff8881000%d0000\n' $((t += 10)) "$i"
+	done
+	printf '0 %d kfree call_site=0xffffffff81100810 ptr=0xffff888100040000\n' $((t += 10))
+	printf '0 %d kfree call_site=0xffffffff81100810 ptr=0xffff888100040000\n' $((t += 10))
+	printf '0 %d kfree call_site=0xffffffff81100810 ptr=0xffff888100090000\n' $((t += 10))
+} >"$WORK/rcu.spec"
+python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/rcu.spec" -o "$WORK/rcu.dat" \
+	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 6
+"$TK" stat --all --json="$WORK/rcu.json" -o "$WORK/rcu.txt" "$WORK/rcu.dat"
+check anomalies-reading grep -qx " 3 of 4 double frees are at rcu_do_batch+0x1b7:" "$WORK/rcu.txt"
+check anomalies-reading-rcu grep -q "frees by RCU callbacks, which run for every task" "$WORK/rcu.txt"
+check anomalies-table python3 - "$WORK/rcu.txt" <<'PY'
+import sys
+rows = [[c.strip() for c in l.split(" | ")] for l in open(sys.argv[1])
+        if l.rstrip().endswith(("rcu_do_batch+0x1b7", "seq_release+0x10"))
+        and l.count(" | ") == 3]
+# the first free of each is matched; then 3 double frees by RCU, and
+# at seq_release a double free and a free of a pointer never allocated
+assert rows == [[".", "3", ".", "rcu_do_batch+0x1b7"],
+                ["1", "1", ".", "seq_release+0x10"]], rows
+PY
+check anomalies-json python3 -c '
+import json, sys
+a = {x["callsite"]: x for x in json.load(open(sys.argv[1]))["slab"]["anomalies"]}
+assert a["rcu_do_batch+0x1b7"]["double_frees"] == 3 and a["rcu_do_batch+0x1b7"]["free_only"] == 0, a
+assert a["seq_release+0x10"]["double_frees"] == 1 and a["seq_release+0x10"]["free_only"] == 1, a
+assert sum(x["missed_frees"]["count"] for x in a.values()) == 0
+' "$WORK/rcu.json"
+"$TK" stat -o "$WORK/rcu-default.txt" "$WORK/rcu.dat"
+check anomalies-reading-by-default grep -q " 3 of 4 double frees are at" "$WORK/rcu-default.txt"
+check anomalies-table-not-by-default sh -c "! grep -q 'Freed-only |' '$WORK/rcu-default.txt'"
 
 # ---- the per-cache table has no empty row: a cache seen only in
 # freed-only frees shows them (Frees = frees + free_only of the JSON)
@@ -362,7 +406,7 @@ usage_error not-for-live "\-\-time does not apply to 'live'" live --time 1,2
 usage_error topology-arg "topology takes no argument" topology foo
 usage_error json-empty "json needs a value" stat --json= "$A"
 usage_error sort-key-in-no-table "sort key 'order' is in none of the tables shown (slab call sites)" stat --slab -s order "$A"
-usage_error sort-key-in-no-table-all "sort key 'order' is in none of the tables shown (slab call sites, slab allocations, slab caches)" stat --slab --all -s order "$A"
+usage_error sort-key-in-no-table-all "sort key 'order' is in none of the tables shown (slab call sites, slab allocations, slab caches, slab anomalies)" stat --slab --all -s order "$A"
 usage_error sort-key-in-no-shown-table "sort key 'ptr' is in none of the tables shown (slab caches)" stat --cache -s ptr "$A"
 usage_error bad-reader "\-\-reader: \"bogus\" is neither native nor libtracecmd" stat --reader=bogus "$A"
 usage_error reader-not-for-live "\-\-reader does not apply to 'live'" live --reader=native

@@ -96,6 +96,7 @@ CALLSITE_FIELDS = ["address", "hits", "failures", "bytes_req", "bytes_alloc",
 ALLOC_FIELDS = ["address", "hits", "bytes_req", "bytes_alloc", "frees",
                 "pingpong", "frag_pct", "live", "live_bytes",
                 "mean_lifetime_ns"]
+ANOMALY_FIELDS = ["free_only", "double_frees", "missed_frees"]
 CACHE_FIELDS = ["allocs", "frees", "free_only", "bytes_req", "bytes_alloc",
                 "frag_pct", "live_count", "live_bytes"]
 
@@ -355,7 +356,7 @@ def tables(text):
         line = lines[i]
         kind = None
         if "|" in line and line.rstrip().endswith("| Callsite") and \
-                "Alloc ptr" not in line:
+                "Alloc ptr" not in line and "Freed-only" not in line:
             kind = "callsites"
         elif "|" in line and "Alloc ptr" in line:
             kind = "allocs"
@@ -586,6 +587,14 @@ def run_case(ref, name, json_path, text_path, keys, raw_ip, lines,
                ws["allocs"], raw_ip)
     check_rows(name, "caches", "name", CACHE_FIELDS, gs.get("caches"),
                ws["caches"], raw_ip)
+    if "anomalies" in ref["slab"]:
+        rows = [dict(r) for r in ref["slab"]["anomalies"]]
+        if raw_ip:
+            for r in rows:
+                r["callsite"] = r["address"]
+                r.pop("_callsite_aliases", None)
+        check_rows(name, "anomalies", "address", ANOMALY_FIELDS,
+                   gs.get("anomalies"), rows, raw_ip)
     check_order(name, "callsites", "address", gs.get("callsites"),
                 ws["callsites"], keys)
     check_order(name, "allocs", "ptr", gs.get("allocs"), ws["allocs"], keys)

@@ -331,6 +331,9 @@ class Stats:
                       missed_count=0, missed_bytes=0, double_frees=0,
                       null_frees=0, zero_size_allocs=0, events=0)
         self.callsites = {}     # address -> row (insertion = first seen)
+        # call site -> anomalies: freed-only and double frees at the
+        # free's call site, missed frees at the earlier allocation's
+        self.anoms = {}
         self.ptrs = {}          # ptr -> row
         self.caches = {}        # name -> row
         # ptr -> None (last event a free) or the live object:
@@ -340,6 +343,10 @@ class Stats:
         # whose last event was a free fits both "freed-only" and "double
         # free" in the definitions; see --refree-free-only.
         self.refree_is_free_only = False
+
+    def anom(self, addr):
+        return self.anoms.setdefault(addr, dict(
+            free_only=0, double_frees=0, missed_count=0, missed_bytes=0))
 
     def callsite(self, addr):
         r = self.callsites.get(addr)
@@ -418,6 +425,9 @@ class Stats:
         if old is not None:
             s["missed_count"] += 1
             s["missed_bytes"] += old["bytes"]
+            a = self.anom(old["callsite"])
+            a["missed_count"] += 1
+            a["missed_bytes"] += old["bytes"]
             self._unlive(p, old)
         self.state[p] = dict(callsite=site, cache=cname, bytes=got,
                              req=req, cpu=cpu, ts=ts,
@@ -448,6 +458,7 @@ class Stats:
                                    self.refree_is_free_only and
                                    p not in self.ptrs):
             s["free_only"] += 1
+            self.anom(f["call_site"])["free_only"] += 1
             # a freed-only free counts in a cache row only if it names it
             if event == "kmem_cache_free" and "name" in f:
                 self.cache(f["name"])["free_only"] += 1
@@ -456,6 +467,7 @@ class Stats:
         obj = self.state[p]
         if obj is None:
             s["double_frees"] += 1
+            self.anom(f["call_site"])["double_frees"] += 1
             return
         self._unlive(p, obj)
         self.state[p] = None
@@ -759,7 +771,21 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
                               r["bytes_alloc"])
         caches.append(row)
 
-    for rows in (callsites, allocs, caches):
+    anomalies = []
+    for addr, a in st.anoms.items():
+        names = site_name(addr)
+        row = {
+            "callsite": names[0], "address": "0x%x" % addr,
+            "free_only": a["free_only"], "double_frees": a["double_frees"],
+            "missed_frees": {"count": a["missed_count"],
+                             "bytes": a["missed_bytes"]},
+            "_address": addr,
+        }
+        if len(names) > 1:
+            row["_callsite_aliases"] = names
+        anomalies.append(row)
+
+    for rows in (callsites, allocs, caches, anomalies):
         for i, row in enumerate(rows):
             row["_seq"] = i         # order of first appearance
     callsites = sort_rows("callsites", callsites, sort_keys)
@@ -778,6 +804,7 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
             "callsites": callsites,
             "allocs": allocs,
             "caches": caches,
+            "anomalies": anomalies,     # unsorted: compared as a set
         },
     }
     return doc, bad_symbols
