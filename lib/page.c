@@ -420,7 +420,6 @@ static const struct page_frame *frame_info(struct page_stats *st,
 		return &st->frames[i];
 	if (st->sym && st->sym->resolve)
 		name = st->sym->resolve(st->sym->priv, addr, &start);
-	st->frames[i].func = name ? start : addr;
 	st->frames[i].skip = name && st->have_skip &&
 			     !regexec(&st->skip, name, 0, NULL, 0);
 	return &st->frames[i];
@@ -438,7 +437,7 @@ static uint64_t stack_callsite(struct page_stats *st,
 
 		if (!f)
 			return PAGE_NO_STACK;
-		cs = f->func;
+		cs = ev->frames[i];	/* the return address: sym+0xoff */
 		if (!f->skip)
 			break;
 	}

@@ -22,7 +22,10 @@
 #define PAGE_MAX_ORDER 16	/* orders counted in the order table */
 #define PAGE_NR_MT 8		/* raw migration type numbers kept */
 
-/* Call sites: function address of the first frame not skipped. */
+/*
+ * Call sites: the return address in the first frame not skipped, shown
+ * as symbol+0xoffset as slab call sites are.
+ */
 #define PAGE_NO_STACK 0ULL	/* no kernel_stack record followed */
 
 /* Per (call site, order, migration type, GFP flags), as perf kmem. */
@@ -117,7 +120,6 @@ struct page_pending {
 
 /* A stack frame address, resolved once. */
 struct page_frame {
-	uint64_t func;		/* function address, or the address */
 	bool skip;		/* allocator or tracing internals */
 };
 

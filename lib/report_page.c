@@ -48,7 +48,7 @@ static char *fmt_callsite_of(const struct kmem_report_ctx *r, char *buf,
 {
 	if (cs == PAGE_NO_STACK)
 		return strcpy(buf, "(no stack)");
-	return fmt_function(buf, r->sym, cs, r->o->raw_ip);
+	return fmt_callsite(buf, r->sym, cs, r->o->raw_ip);
 }
 
 static void site_rows(const struct kmem_report_ctx *r, struct sort_set *set)

@@ -54,27 +54,6 @@ char *fmt_callsite(char *buf, const struct kmem_symbolizer *sym,
 }
 
 /**
- * fmt_function - the function an address lies in, without offset
- * @buf: KMEM_SYM_LEN bytes
- * @sym: the symbolizer, or NULL
- * @addr: a function address (page call sites are functions)
- * @raw_ip: print the address even when a symbol is known
- *
- * Return: @buf.
- */
-char *fmt_function(char *buf, const struct kmem_symbolizer *sym,
-		   uint64_t addr, int raw_ip)
-{
-	uint64_t start = 0;
-	const char *name = lookup(sym, addr, raw_ip, &start);
-
-	if (!name)
-		return fmt_addr(buf, addr);
-	snprintf(buf, KMEM_SYM_LEN, "%s", name);
-	return buf;
-}
-
-/**
  * fmt_gfp - GFP flags by name, as the recording kernel names them
  * @buf: where to write
  * @len: size of @buf

@@ -37,8 +37,6 @@ struct kmem_symbolizer {
 char *fmt_callsite(char *buf, const struct kmem_symbolizer *sym,
 		   uint64_t addr, int raw_ip);
 char *fmt_addr(char *buf, uint64_t addr);
-char *fmt_function(char *buf, const struct kmem_symbolizer *sym,
-		   uint64_t addr, int raw_ip);
 char *fmt_gfp(char *buf, size_t len, const struct kmem_symbolizer *sym,
 	      uint64_t gfp);
 const char *migratetype_name(const struct kmem_symbolizer *sym, int mt);

@@ -700,11 +700,19 @@ class Page:
             names = [pref] + [n for n in names if n != pref]
         return a, names
 
+    def site(self, addr):
+        """(return address, [names as symbol+0xoffset]) of a frame."""
+        a, names = self.func(addr)
+        if names[0].startswith("0x"):
+            return addr, names
+        return addr, ["%s+0x%x" % (n, addr - a) for n in names]
+
     def callsite(self, frames):
-        """(function address, [names]) of the call site of a stack."""
+        """(return address, [symbol+0xoffset names]) of the call site of
+        a stack: its first frame not skipped (the skip rules match the
+        function's name), else its last."""
         if not frames:
             return 0, ["(no stack)"]
-        chosen = None
         for addr in frames:
             a, names = self.func(addr)
             skips = {bool(self.skip.search(n)) for n in names}
@@ -712,11 +720,8 @@ class Page:
                 warn("the names of 0x%x (%s) disagree on the skip rule"
                      % (a, ", ".join(names)))
             if not self.skip.search(names[0]):
-                chosen = (a, names)
-                break
-        if chosen is None:
-            chosen = self.func(frames[-1])
-        return chosen
+                return self.site(addr)
+        return self.site(frames[-1])
 
     def run(self):
         path = self.path

@@ -8,9 +8,9 @@ A check against the writer's ground truth, independent of the
 references (which could share a decoding mistake with trace-kmem):
 
 - page allocator: every call site row and every page row names a
-  function (at its symbol address) that some kernel_stack record of the
-  truth has among its frames (the first "size" ones; 2.6.32: up to the
-  all-ones word), or is "(no stack)";
+  return address (symbol+0xoffset, at that address) that some
+  kernel_stack record of the truth has among its frames (the first
+  "size" ones; 2.6.32: up to the all-ones word), or is "(no stack)";
 - slab allocator: every call site row's address is a call_site value
   some allocation record of the truth carries.
 
@@ -72,7 +72,7 @@ def main(argv):
                     fa = func(a)
                     if fa is not None:
                         for nm in syms[fa]:
-                            frames.add((nm, fa))
+                            frames.add(("%s+0x%x" % (nm, a - fa), a))
             elif r["event"] in SLAB_ALLOC:
                 sites.add(f["call_site"])
     rc = 0
@@ -90,7 +90,7 @@ def main(argv):
                 except ValueError:
                     a = None
                 if a is None and table == "pages":
-                    # page rows name the function only
+                    # page rows name the call site only
                     if not any(nm == cs for nm, _ in frames):
                         bad.append("%s row %s: call site %s is in no stack"
                                    % (table, row.get("pfn"), cs))

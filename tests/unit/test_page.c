@@ -213,14 +213,14 @@ static void test_stacks(void)
 	kmem_agg_finish(&a);
 
 	CHECK_U64(a.page.sum.stacks, 3);		/* 1, 4, 5 */
-	s = find_site(&a.page, 0x1400, 0);
+	s = find_site(&a.page, 0x1450, 0);
 	CHECK(s && s->hits == 1 && s->live_count == 1);	/* 1 */
 	s = find_site(&a.page, PAGE_NO_STACK, 0);
 	CHECK(s && s->hits == 3);			/* 2, 3, 6 */
 	CHECK(s && s->live_count == 2);			/* 2, 3 */
-	s = find_site(&a.page, 0x1600, 1);
+	s = find_site(&a.page, 0x1610, 1);
 	CHECK(s && s->hits == 1 && s->bytes == 8192);	/* 4 */
-	s = find_site(&a.page, 0x1100, 0);
+	s = find_site(&a.page, 0x1120, 0);
 	CHECK(s && s->hits == 1);			/* 5 */
 	kmem_agg_release(&a);
 }
@@ -255,8 +255,8 @@ static void test_page_boundary(void)
 	feed(&a, e);
 	kmem_agg_finish(&a);
 	CHECK_U64(a.page.sum.stacks, 1);		/* 0x200 */
-	CHECK(find_site(&a.page, 0x1400, 0) &&
-	      find_site(&a.page, 0x1400, 0)->hits == 1);
+	CHECK(find_site(&a.page, 0x1450, 0) &&
+	      find_site(&a.page, 0x1450, 0)->hits == 1);
 	CHECK(find_site(&a.page, PAGE_NO_STACK, 0) &&
 	      find_site(&a.page, PAGE_NO_STACK, 0)->hits == 3);
 	kmem_agg_release(&a);
@@ -276,7 +276,7 @@ static void test_skip_rules(void)
 	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 1));
 	feed(&a, ev_stack(0, anon_stack, 6));
 	kmem_agg_finish(&a);
-	CHECK(find_site(&a.page, 0x1500, 0) != NULL);
+	CHECK(find_site(&a.page, 0x1560, 0) != NULL);
 	kmem_agg_release(&a);
 
 	kmem_agg_init(&a);
@@ -284,7 +284,7 @@ static void test_skip_rules(void)
 	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 1));
 	feed(&a, ev_stack(0, anon_stack, 6));
 	kmem_agg_finish(&a);
-	CHECK(find_site(&a.page, 0x1400, 0) != NULL);	/* default rules */
+	CHECK(find_site(&a.page, 0x1450, 0) != NULL);	/* default rules */
 	kmem_agg_release(&a);
 	fclose(null);
 }
@@ -409,7 +409,7 @@ static void test_free_before_stack(void)
 	feed(&a, at(ev_page(KMEM_EV_PAGE_FREE, 1, 0x500, 0, 1), 900000));
 	feed(&a, at(ev_stack(0, anon_stack, 6), 1032));
 	CHECK_U64(a.page.sum.stacks, 1);
-	anon = find_site(&a.page, 0x1400, 0);	/* do_anonymous_page */
+	anon = find_site(&a.page, 0x1450, 0);	/* do_anonymous_page */
 	CHECK(anon && anon->hits == 1 && anon->live_count == 0 &&
 	      anon->live_bytes == 0);
 
@@ -419,7 +419,7 @@ static void test_free_before_stack(void)
 	feed(&a, at(ev_stack(1, anon_stack, 6), 900096));
 	feed(&a, at(ev_stack(0, anon_stack, 6), 1096)); /* awaited no more */
 	kmem_agg_finish(&a);
-	anon = find_site(&a.page, 0x1400, 0);
+	anon = find_site(&a.page, 0x1450, 0);
 	none = find_site(&a.page, PAGE_NO_STACK, 0);
 	CHECK(anon && anon->hits == 2 && anon->live_count == 1 &&
 	      anon->live_bytes == 4096);
