@@ -141,9 +141,15 @@ static void print_opts(FILE *f, int where)
 
 	for (d = kmem_opt_defs; d->name; d++) {
 		bool json = !strcmp(d->name, "json");
+		char desc[256];
 
 		if (!(lib_where(d->name) & where))
 			continue;
+		/* the default of an option with a value, when it has one */
+		snprintf(desc, sizeof(desc), "%s%s%s%s", d->desc,
+			 d->def && *d->def ? " (default " : "",
+			 d->def && *d->def ? d->def : "",
+			 d->def && *d->def ? ")" : "");
 		print_opt(f, (char)short_of(d->name), d->name,
 			  json || !strcmp(d->name, "output") ? "FILE" : d->arg,
 			  json,
@@ -151,7 +157,7 @@ static void print_opts(FILE *f, int where)
 				 "instead of the tables)" :
 				 !strcmp(d->name, "output") ?
 				 "Write the tables (topology: the map) to FILE" :
-				 d->desc);
+				 desc);
 	}
 	for (i = 0; i < NR_OWN; i++) {
 		const struct tk_opt *o = &own_opts[i];
