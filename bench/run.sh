@@ -603,23 +603,24 @@ print(len(s.get("allocs") or []), len(p.get("pages") or []),
 	echo "System-wide: $n_sys records, trace.dat $(du -m "$d/trace.dat" | cut -f1) MB v7," \
 		"$(du -m "$d/trace-v6.dat" | cut -f1) MB v6; $n_addr distinct slab addresses and $n_pfn" \
 		"page frames allocated; at the end $sys_ls live slab objects, $sys_lp live pages"
-	ids_sys=(tk tk6 tkc tkj tkl rep repk)
+	# the target is about --all: every table, per-address rows kept
+	ids_sys=(tk tk6 tkd tkj tkl rep repk)
 	declare -A sys_cmd=(
-		[tk]="$TK stat -o /dev/null $d/trace.dat"
-		[tk6]="$TK stat -o /dev/null $d/trace-v6.dat"
-		[tkc]="$TK stat --caller --cache -o /dev/null $d/trace.dat"
+		[tk]="$TK stat --all -o /dev/null $d/trace.dat"
+		[tk6]="$TK stat --all -o /dev/null $d/trace-v6.dat"
+		[tkd]="$TK stat -o /dev/null $d/trace.dat"
 		[tkj]="$TK stat --json=/dev/null -o /dev/null $d/trace.dat"
 		[tkl]="$TK stat --reader=libtracecmd -o /dev/null $d/trace.dat"
 		[rep]="env TRACEEVENT_PLUGIN_DIR=$B/plugins trace-cmd report -i $d/trace-v6.dat"
-		[repk]="env TRACEEVENT_PLUGIN_DIR=$B/plugins trace-cmd report -i $d/trace-v6.dat -O kmem:stat")
+		[repk]="env TRACEEVENT_PLUGIN_DIR=$B/plugins trace-cmd report -i $d/trace-v6.dat -O kmem:stat -O kmem:all")
 	declare -A sys_label=(
-		[tk]="trace-kmem stat (v7 zstd)"
-		[tk6]="trace-kmem stat (v6)"
-		[tkc]="trace-kmem stat --caller --cache (v7)"
+		[tk]="trace-kmem stat --all (v7 zstd)"
+		[tk6]="trace-kmem stat --all (v6)"
+		[tkd]="trace-kmem stat, default report (v7)"
 		[tkj]="trace-kmem stat --json (v7)"
 		[tkl]="trace-kmem --reader=libtracecmd (v7)"
 		[rep]="trace-cmd report, this plugin (v6)"
-		[repk]="trace-cmd report -O kmem:stat (v6)")
+		[repk]="trace-cmd report -O kmem:stat -O kmem:all (v6)")
 	: >"$d/times"
 	for ((r = 0; r < RUNS; r++)); do
 		for ((k = 0; k < ${#ids_sys[@]}; k++)); do
@@ -706,7 +707,7 @@ if [ "$SYSWIDE" = 1 ]; then
 		-v l=$SYS_RSS_LIMIT_MB 'BEGIN { print (n >= min && a < l * 1024 && b < l * 1024) ? 1 : 0 }')
 	note=
 	[ "$n_obj" -ge $SYS_MIN_OBJECTS ] || note="; fewer than $SYS_MIN_OBJECTS objects: raise BENCH_SYSWIDE_FILES"
-	verdict "$ok" "system-wide: trace-kmem stat peak RSS under $SYS_RSS_LIMIT_MB MB with $n_obj objects:" \
+	verdict "$ok" "system-wide: trace-kmem stat --all peak RSS under $SYS_RSS_LIMIT_MB MB with $n_obj objects:" \
 		"$(kb2mb "${sys_rss[tk]}") MB (v7), $(kb2mb "${sys_rss[tk6]}") MB (v6)$note"
 else
 	verdict skip "system-wide: trace-kmem stat peak RSS under $SYS_RSS_LIMIT_MB MB: BENCH_SYSWIDE=1 not set"
