@@ -32,6 +32,7 @@ plugindir ?= $(libdir)/traceevent/plugins
 userplugindir ?= $(HOME)/.local/lib/traceevent/plugins
 bindir ?= $(prefix)/bin
 completiondir ?= $(prefix)/share/bash-completion/completions
+mandir ?= $(prefix)/share/man
 userbindir ?= $(HOME)/.local/bin
 usercompletiondir ?= $(HOME)/.local/share/bash-completion/completions
 DESTDIR ?=
@@ -140,10 +141,14 @@ check: check-deps all tests
 demo: all
 	$(Q)DEMO_TRACE=$(DEMO_TRACE) scripts/demo.sh $(PLUGIN)
 
-install: all
+install: all $(if $(HAVE_DOC),doc)
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh install "$(DESTDIR)$(plugindir)" $(PLUGIN)
 	$(Q)install -D -m 0755 $(CLI) "$(DESTDIR)$(bindir)/trace-kmem"
 	$(Q)install -D -m 0644 completion/trace-kmem "$(DESTDIR)$(completiondir)/trace-kmem"
+	$(Q)for m in $(if $(HAVE_DOC),$(MAN_PAGES)); do \
+		install -D -m 0644 $$m "$(DESTDIR)$(mandir)/man$${m##*.}/$${m##*/}" || exit 1; \
+	done
+	$(if $(HAVE_DOC),,@echo "install: no man pages (asciidoc and xmlto are not installed)")
 	@echo "install: $(DESTDIR)$(bindir)/trace-kmem"
 
 install-user: all
@@ -163,6 +168,36 @@ uninstall-user:
 bench: all
 	$(Q)B=$(B) bench/run.sh
 
+# man pages from Documentation/*.txt, as trace-cmd builds its own:
+# asciidoc to DocBook, xmlto to troff.  Debian's asciidoc runs on the
+# system python3 (/usr/bin first: a python of one's own lacks its module).
+MAN_TXT := trace-kmem.1 kmem-plugin.7 kmem-stat-definitions.7 kmem-json.5 \
+	   kmem-numa.5
+MAN_PAGES := $(MAN_TXT:%=$(B)/man/%)
+DOC_PATH := PATH=/usr/bin:$$PATH
+HAVE_DOC := $(shell $(DOC_PATH) command -v asciidoc >/dev/null && \
+	      command -v xmlto >/dev/null && echo 1)
+
+doc: $(MAN_PAGES)
+
+define build-man
+	@mkdir -p $(B)/man
+	$(call say,MAN,$@)
+	$(Q)$(DOC_PATH) asciidoc -b docbook -d manpage -a mansource=trace-kmem \
+		-a manversion=$(VERSION) -a manmanual="trace-kmem Manual" \
+		-o $@.xml $< >$@.log 2>&1 || { cat $@.log; exit 1; }
+	$(Q)$(DOC_PATH) xmlto -o $(B)/man man $@.xml >>$@.log 2>&1 || \
+		{ cat $@.log; exit 1; }
+	$(Q)! grep -i "error" $@.log || exit 1
+endef
+
+$(B)/man/%.1: Documentation/%.txt
+	$(build-man)
+$(B)/man/%.5: Documentation/%.txt
+	$(build-man)
+$(B)/man/%.7: Documentation/%.txt
+	$(build-man)
+
 # the README's example outputs, remade from the current code
 readme: all
 	$(Q)python3 tests/readme/examples.py --update --tk $(B)/trace-kmem
@@ -174,7 +209,7 @@ clean:
 	rm -rf $(B) tests/out
 
 .PHONY: all deps check-deps tests check demo install install-user uninstall uninstall-user \
-	format clean bench readme
+	format clean bench readme doc
 
 -include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(READER_OBJ:.o=.d)
 

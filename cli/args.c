@@ -178,8 +178,8 @@ static void print_opts(FILE *f, int where)
 void tk_usage(const char *cmd, bool full)
 {
 	if (!full) {
-		fprintf(stderr, "Try '" TK_NAME " --help' for more "
-				"information.\n");
+		fprintf(stderr, "Try '" TK_NAME " --help' or 'man " TK_NAME
+				"' for more information.\n");
 		return;
 	}
 	printf("NAME\n"
@@ -221,8 +221,11 @@ void tk_usage(const char *cmd, bool full)
 	       "(no tracefs, not\n"
 	       "  root, events missing, unreadable file).\n\n"
 	       "SEE ALSO\n"
-	       "  trace-cmd-report(1) with -O kmem:stat, perf-kmem(1); "
-	       "Documentation/trace-kmem.txt\n");
+	       "  The manual: man trace-kmem (Documentation/trace-kmem.txt); "
+	       "kmem-plugin(7),\n"
+	       "  kmem-stat-definitions(7), kmem-json(5), kmem-numa(5); "
+	       "trace-cmd-report(1),\n"
+	       "  perf-kmem(1).\n");
 }
 
 static int usage_error(const char *fmt, const char *arg)
