@@ -70,7 +70,8 @@ static int parse_line(struct kmem_numa *n, const char *line)
 
 /**
  * kmem_numa_load - read a topology file
- * @n: filled in (release with kmem_numa_release(), also on error)
+ * @n: filled in (release with kmem_numa_release(); on error it holds
+ *	nothing, and releasing it again is harmless)
  * @path: the file
  * @err: where a problem is reported, in one line
  *
@@ -99,7 +100,7 @@ int kmem_numa_load(struct kmem_numa *n, const char *path, FILE *err)
 		fprintf(err, "%s: %s:%d: %s (expected 'cpu N node M' or "
 			     "'mem START-END node M')\n", kmem_prog, path, lineno,
 			rc == -2 ? "out of memory" : "bad line");
-		return -1;
+		goto bad;
 	}
 	if (n->nr_ranges)
 		qsort(n->ranges, (size_t)n->nr_ranges, sizeof(*n->ranges),
@@ -109,14 +110,17 @@ int kmem_numa_load(struct kmem_numa *n, const char *path, FILE *err)
 			fprintf(err, "%s: %s: memory ranges overlap at pfn "
 				     "0x%" PRIx64 "\n", kmem_prog, path,
 				n->ranges[i].start);
-			return -1;
+			goto bad;
 		}
 	if (!n->nr_cpus || !n->nr_ranges) {
 		fprintf(err, "%s: %s: no %s lines\n", kmem_prog, path,
 			n->nr_cpus ? "mem" : "cpu");
-		return -1;
+		goto bad;
 	}
 	return 0;
+bad:
+	kmem_numa_release(n);	/* what the lines before it made */
+	return -1;
 }
 
 /**
