@@ -50,7 +50,7 @@ TEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
 CLI_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(CLI_PKGS))
 CLI_LIBS = $(shell $(PKG_CONFIG) --libs $(CLI_PKGS))
 ALL_CFLAGS = -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -MMD -MP \
-	-DKMEM_VERSION='"$(VERSION)"' -Ilib $(TEP_CFLAGS) $(CFLAGS)
+	-DKMEM_VERSION='"$(VERSION)"' -Ilib $(TEP_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 B ?= build
 LIB_SRC := $(wildcard lib/*.c)
@@ -198,6 +198,12 @@ $(B)/man/%.5: Documentation/%.txt
 $(B)/man/%.7: Documentation/%.txt
 	$(build-man)
 
+# Debian packages (debian/, debhelper): trace-kmem and trace-kmem-plugin,
+# written beside the source tree, as dpkg-buildpackage does
+deb:
+	dpkg-buildpackage -us -uc -b
+	@ls -1 ../trace-kmem_$(VERSION)_*.deb ../trace-kmem-plugin_$(VERSION)_*.deb
+
 # the README's example outputs, remade from the current code
 readme: all
 	$(Q)python3 tests/readme/examples.py --update --tk $(B)/trace-kmem
@@ -209,7 +215,7 @@ clean:
 	rm -rf $(B) tests/out
 
 .PHONY: all deps check-deps tests check demo install install-user uninstall uninstall-user \
-	format clean bench readme doc
+	format clean bench readme doc deb
 
 -include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(READER_OBJ:.o=.d)
 

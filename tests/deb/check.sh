@@ -1,0 +1,67 @@
+#!/bin/bash
+# The Debian packages, built and tried on this system (root only):
+# make deb; lintian with no error or warning; dpkg -i both packages;
+# stock trace-cmd report -O kmem:stat through the system plugin
+# directory only; man -w trace-kmem; dpkg --purge; libtraceevent1-plugin's
+# plugin_kmem.so back, byte-identical to what that package ships.
+# Prints PASS/FAIL/SKIP lines and "N passed, N failed, N skipped".
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$TOP" || exit 1
+passed=0 failed=0 skipped=0
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+skip() { echo "SKIP $1: $2"; skipped=$((skipped + 1)); }
+check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
+end() { echo "$passed passed, $failed failed, $skipped skipped"; [ "$failed" -eq 0 ]; exit $?; }
+
+for c in dpkg-buildpackage dh lintian dpkg-divert; do
+	command -v "$c" >/dev/null || { skip deb "$c not installed (.ci/run installs it)"; end; }
+done
+[ "$(id -u)" -eq 0 ] || { skip deb "not root: the packages cannot be installed"; end; }
+dir=$(pkg-config --variable=libdir libtraceevent)/traceevent/plugins
+sys=$dir/plugin_kmem.so
+md5=$(awk -v p="${sys#/}" '$2 == p { print $1 }' /var/lib/dpkg/info/libtraceevent1-plugin*.md5sums 2>/dev/null)
+[ -n "$md5" ] || { skip deb "libtraceevent1-plugin does not ship $sys"; end; }
+if dpkg-divert --list "$sys" | grep -q .; then
+	skip deb "$sys is diverted already: $(dpkg-divert --list "$sys")"
+	end
+fi
+W=$(mktemp -d /tmp/kmem-deb.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+
+version=$(sed -n 's/^VERSION := //p' Makefile)
+if ! make -s --no-print-directory deb >"$W/build.log" 2>&1; then
+	fail deb-build "make deb: $(tail -5 "$W/build.log" | tr '\n' ' ')"
+	end
+fi
+pass deb-build
+debs=("../trace-kmem_${version}_"*.deb "../trace-kmem-plugin_${version}_"*.deb)
+check deb-two-packages test -f "${debs[0]}" -a -f "${debs[1]}"
+lintian --fail-on error,warning --tag-display-limit 0 \
+	"../trace-kmem_${version}_"*.changes >"$W/lintian.log" 2>&1
+check deb-lintian-clean test $? -eq 0 -a -z "$(grep -v 'root privileges' "$W/lintian.log")"
+[ ! -s "$W/lintian.log" ] || grep -v 'root privileges' "$W/lintian.log" | head -20
+
+if ! dpkg -i "${debs[@]}" >"$W/install.log" 2>&1; then
+	fail deb-install "dpkg -i: $(tail -5 "$W/install.log" | tr '\n' ' ')"
+	end
+fi
+pass deb-install
+check deb-plugin-diverted test "$(dpkg-divert --listpackage "$sys")" = trace-kmem-plugin
+check deb-distrib-kept test "$(md5sum <"$sys.distrib" | cut -d' ' -f1)" = "$md5"
+sample=$(ls -S -r "$TOP"/sample-data/*.dat | head -n 1)
+env -u TRACEEVENT_PLUGIN_DIR HOME="$W" trace-cmd report -i "$sample" -O kmem:stat \
+	>"$W/report.txt" 2>"$W/report.err"
+check deb-stock-trace-cmd-report grep -q "kmem statistics" "$W/report.txt"
+check deb-man-w test "$(man -w trace-kmem 2>/dev/null)" = /usr/share/man/man1/trace-kmem.1.gz
+check deb-trace-kmem-runs bash -c "/usr/bin/trace-kmem stat '$sample' | grep -q 'kmem statistics'"
+
+dpkg --purge trace-kmem-plugin trace-kmem >"$W/purge.log" 2>&1
+check deb-purge test $? -eq 0
+check deb-no-diversion-left test -z "$(dpkg-divert --list "$sys")"
+check deb-debian-plugin-back test "$(md5sum <"$sys" 2>/dev/null | cut -d' ' -f1)" = "$md5"
+check deb-trace-kmem-gone test ! -e /usr/bin/trace-kmem
+rm -f ../trace-kmem_"$version"_* ../trace-kmem-plugin_"$version"_* \
+	../trace-kmem-dbgsym_"$version"_* ../trace-kmem-plugin-dbgsym_"$version"_*
+end
