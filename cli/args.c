@@ -109,7 +109,8 @@ static struct option *long_options(void)
 			continue;
 		lo[n].name = d->name;
 		lo[n].has_arg = !d->arg ? no_argument :
-				!strcmp(d->name, "json") ? optional_argument :
+				!strcmp(d->name, "json") ||
+				!strcmp(d->name, "folded") ? optional_argument :
 							   required_argument;
 		lo[n].val = 0x1000 + (int)i;
 		n++;
@@ -141,6 +142,7 @@ static void print_opts(FILE *f, int where)
 
 	for (d = kmem_opt_defs; d->name; d++) {
 		bool json = !strcmp(d->name, "json");
+		bool folded = !strcmp(d->name, "folded");
 		char desc[256];
 
 		if (!(lib_where(d->name) & where))
@@ -151,10 +153,14 @@ static void print_opts(FILE *f, int where)
 			 d->def && *d->def ? d->def : "",
 			 d->def && *d->def ? ")" : "");
 		print_opt(f, (char)short_of(d->name), d->name,
-			  json || !strcmp(d->name, "output") ? "FILE" : d->arg,
-			  json,
+			  json || folded || !strcmp(d->name, "output") ? "FILE" :
+								     d->arg,
+			  json || folded,
 			  json ? "Write JSON to FILE (default: stdout, "
 				 "instead of the tables)" :
+			  folded ? "Write allocations by stack, folded for "
+				   "flame graphs, to FILE (default: stdout, "
+				   "instead of the tables)" :
 				 !strcmp(d->name, "output") ?
 				 "Write the tables (topology: the map) to FILE" :
 				 desc);
@@ -323,7 +329,7 @@ static int where_of(int c)
 
 static int set_lib(struct tk_args *a, const char *name, const char *arg)
 {
-	if (!strcmp(name, "json") && !arg)
+	if ((!strcmp(name, "json") || !strcmp(name, "folded")) && !arg)
 		arg = "-";
 	return kmem_opts_set(&a->opts, name, arg, stderr);
 }

@@ -14,6 +14,7 @@ void kmem_agg_init(struct kmem_agg *a)
 {
 	memset(a, 0, sizeof(*a));
 	slab_stats_init(&a->slab);
+	kmem_folded_init(&a->folded);
 	page_stats_init(&a->page, NULL, NULL, NULL, 0);
 }
 
@@ -48,7 +49,8 @@ int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
  * @o: the options: the per-allocation tables (kmem_opts_keep_rows())
  *
  * Without them an address costs 32 bytes (slab) or 16 (page) and its
- * index slot, instead of 72 or 32.
+ * index slot, instead of 72 or 32.  With kmem:folded, the stacks are
+ * collected too (what is live at the end only, with kmem:live).
  */
 void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o)
 {
@@ -56,6 +58,9 @@ void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o)
 
 	slab_stats_keep_rows(&a->slab, rows);
 	page_stats_keep_rows(&a->page, rows);
+	if (o->folded)		/* and the stacks, when they are asked for */
+		kmem_folded_enable(&a->folded, o->live, o->slab || !o->page,
+				   o->page || !o->slab);
 }
 
 /**
@@ -78,6 +83,7 @@ void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa)
 void kmem_agg_finish(struct kmem_agg *a)
 {
 	page_finish(&a->page);
+	kmem_folded_finish(&a->folded);
 }
 
 /**
@@ -88,6 +94,7 @@ void kmem_agg_release(struct kmem_agg *a)
 {
 	slab_stats_release(&a->slab);
 	page_stats_release(&a->page);
+	kmem_folded_release(&a->folded);
 }
 
 /**
@@ -118,6 +125,7 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 	case KMEM_EV_NONE:
 		break;
 	}
+	kmem_folded_event(&a->folded, &a->page, ev);
 }
 
 /**

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "folded.h"
 #include "kmem_event.h"
 #include "options.h"
 #include "page.h"
@@ -18,6 +19,7 @@
 struct kmem_agg {
 	struct slab_stats slab;
 	struct page_stats page;
+	struct kmem_folded folded;	/* by stack, with kmem:folded */
 	uint64_t slab_events;	/* slab records accounted */
 	uint64_t page_events;	/* page allocator records accounted */
 	uint64_t events_lost;	/* events the ring buffer reported lost */

@@ -41,6 +41,10 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	  "default: the terminal's width, or 160)" },
 	{ "raw-ip", NULL, NULL, "Print call sites as addresses, not symbols" },
 	{ "json", "PATH", "", "Write the statistics as JSON to PATH (- for stdout)" },
+	{ "folded", "PATH", "",
+	  "Write allocations by stack, folded for flame graphs, to PATH (- for stdout)" },
+	{ "folded-weight", "bytes|hits", "bytes",
+	  "Weigh the folded stacks by bytes or by allocations" },
 	{ "output", "PATH", "", "Write the tables to PATH instead of stdout" },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -81,6 +85,7 @@ void kmem_opts_init(struct kmem_opts *o)
 void kmem_opts_release(struct kmem_opts *o)
 {
 	free(o->json);
+	free(o->folded);
 	free(o->output);
 	free(o->skip);
 	free(o->numa);
@@ -267,6 +272,17 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		return parse_width(o, value ? value : "", err);
 	if (!strcmp(name, "json"))
 		return set_string(o, &o->json, name, value, "PATH", err);
+	if (!strcmp(name, "folded"))
+		return set_string(o, &o->folded, name, value, "PATH", err);
+	if (!strcmp(name, "folded-weight")) {
+		if (value && (!strcmp(value, "bytes") || !strcmp(value, "hits"))) {
+			o->folded_hits = value[0] == 'h';
+			return 0;
+		}
+		return bad(o, err, "bytes",
+			   "bad %sfolded-weight=%s (bytes or hits)", dashes(o),
+			   value ? value : "");
+	}
 	if (!strcmp(name, "output"))
 		return set_string(o, &o->output, name, value, "PATH", err);
 	if (!strcmp(name, "numa"))

@@ -61,6 +61,8 @@ struct kmem_opts {
 	int nr_sort;
 	bool sort_given;	/* sort= given, not the default */
 	char *json;		/* JSON path, "-" for stdout, NULL for none */
+	char *folded;		/* folded stacks path, "-" for stdout */
+	bool folded_hits;	/* ... weighed by allocations, not bytes */
 	char *output;		/* tables path, NULL for stdout */
 	/* front end: messages name "--NAME=VALUE" after "trace-kmem:",
 	 * and say nothing of defaults (a bad value is fatal there) */

@@ -232,7 +232,8 @@ void kmem_out_discard(struct kmem_out *o)
  * @append: add to the files (a later input of the same run)
  * @err: where a failure is said
  *
- * json=- replaces the tables on stdout unless output= is given.
+ * json=- (or folded=-) replaces the tables on stdout unless output= is
+ * given.
  *
  * Return: 0, or -1 after one line on @err (nothing is left open).
  */
@@ -240,13 +241,22 @@ int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 		      bool append, FILE *err)
 {
 	memset(outs, 0, sizeof(*outs));
-	if (o->stat && (o->output || !o->json || strcmp(o->json, "-")) &&
+	bool json_out = o->json && !strcmp(o->json, "-");
+	bool folded_out = o->folded && !strcmp(o->folded, "-");
+
+	if (o->stat && (o->output || (!json_out && !folded_out)) &&
 	    kmem_out_open(&outs->tables, o->output ? o->output : "-",
 			  "output", append, err))
 		return -1;
 	if (o->json && kmem_out_open(&outs->json, o->json, "JSON", append,
 				     err)) {
 		kmem_out_discard(&outs->tables);
+		return -1;
+	}
+	if (o->folded && kmem_out_open(&outs->folded, o->folded,
+				       "folded stacks", append, err)) {
+		kmem_out_discard(&outs->tables);
+		kmem_out_discard(&outs->json);
 		return -1;
 	}
 	return 0;
@@ -265,6 +275,7 @@ int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err)
 
 	kmem_outputs_note(outs);
 	ret = kmem_out_finish(&outs->tables, err);
+	ret |= kmem_out_finish(&outs->folded, err);
 	return kmem_out_finish(&outs->json, err) | ret;
 }
 
@@ -279,7 +290,7 @@ void kmem_outputs_note(struct kmem_outputs *outs)
 	    errno == EPIPE)
 		outs->tables.broken_pipe = true;
 	outs->broken_pipe |= outs->tables.broken_pipe ||
-			     outs->json.broken_pipe;
+			     outs->json.broken_pipe || outs->folded.broken_pipe;
 }
 
 /**
@@ -291,4 +302,5 @@ void kmem_outputs_discard(struct kmem_outputs *outs)
 	kmem_outputs_note(outs);
 	kmem_out_discard(&outs->tables);
 	kmem_out_discard(&outs->json);
+	kmem_out_discard(&outs->folded);
 }

@@ -425,6 +425,21 @@ static const struct page_frame *frame_info(struct page_stats *st,
 	return &st->frames[i];
 }
 
+/**
+ * page_frame_skipped - is a stack frame tracing or allocator internals?
+ * @st: the statistics (their skip rules and symbols)
+ * @addr: the frame's address
+ *
+ * Return: true if the skip rules match its function (the call site is
+ * further out); false for an unknown address too.
+ */
+bool page_frame_skipped(struct page_stats *st, uint64_t addr)
+{
+	const struct page_frame *f = frame_info(st, addr);
+
+	return f && f->skip;
+}
+
 /* The first frame that is neither tracing nor allocator internals. */
 static uint64_t stack_callsite(struct page_stats *st,
 			       const struct kmem_event *ev)
@@ -459,6 +474,23 @@ static uint64_t stack_callsite(struct page_stats *st,
  * the next ring-buffer page?
  */
 static bool follows(const struct page_stats *st, uint64_t end, uint64_t off)
+{
+	return page_stack_follows(st, end, off);
+}
+
+/**
+ * page_stack_follows - does a record directly follow another one?
+ * @st: the statistics (their ring-buffer page size)
+ * @end: where the earlier record ended in its CPU's buffer
+ * @off: where the later one starts
+ *
+ * A few header bytes later, or first thing on the next ring-buffer page:
+ * a kernel_stack record there belongs to the allocation before it.
+ *
+ * Return: true if it does.
+ */
+bool page_stack_follows(const struct page_stats *st, uint64_t end,
+			uint64_t off)
 {
 	uint64_t ps = st->subbuf_size ? st->subbuf_size : 4096;
 

@@ -169,6 +169,9 @@ int page_old_migratetypes(const struct page_summary *s);
 uint64_t page_alloc_only_count(const struct page_summary *s);
 uint64_t page_alloc_only_bytes(const struct page_summary *s);
 uint64_t page_obj_bytes(const struct page_stats *st, const struct page_obj *p);
+bool page_stack_follows(const struct page_stats *st, uint64_t end,
+			uint64_t off);
+bool page_frame_skipped(struct page_stats *st, uint64_t addr);
 
 /**
  * page_obj_at - the state of a page frame

@@ -350,5 +350,10 @@ int kmem_report(const struct kmem_report_ctx *r, struct kmem_outputs *outs,
 		kmem_report_json(r, outs->json.f);
 		ret |= kmem_out_check(&outs->json, err);
 	}
+	if (outs->folded.path && !r->in->merged) {
+		kmem_folded_write(&r->agg->folded, r->sym, r->o->folded_hits,
+				  outs->folded.f);
+		ret |= kmem_out_check(&outs->folded, err);
+	}
 	return ret;
 }

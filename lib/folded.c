@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Allocations by kernel stack (see folded.h).  Per event: a pending
+ * slot per CPU, one hash lookup per stack; no allocation but when a new
+ * stack or a new live object is first seen.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "folded.h"
+
+/**
+ * kmem_folded_init - nothing collected, off
+ * @f: the collector
+ */
+void kmem_folded_init(struct kmem_folded *f)
+{
+	memset(f, 0, sizeof(*f));
+	addr_table_init(&f->live_slab, sizeof(struct folded_live));
+	addr_table_init(&f->live_page, sizeof(struct folded_live));
+}
+
+/**
+ * kmem_folded_enable - collect stacks from the next event on
+ * @f: the collector
+ * @live: weigh only what is still allocated at the end
+ * @slab: take slab allocations
+ * @page: take page allocations
+ */
+void kmem_folded_enable(struct kmem_folded *f, bool live, bool slab,
+			bool page)
+{
+	f->on = true;
+	f->live = live;
+	f->slab = slab;
+	f->page = page;
+}
+
+/**
+ * kmem_folded_release - free what was collected
+ * @f: the collector (empty and off afterwards)
+ */
+void kmem_folded_release(struct kmem_folded *f)
+{
+	free(f->stacks);
+	free(f->frames);
+	free(f->pending);
+	u64_index_free(&f->ix);
+	addr_table_release(&f->live_slab);
+	addr_table_release(&f->live_page);
+	kmem_folded_init(f);
+}
+
+static uint64_t frames_hash(const uint64_t *fr, unsigned int n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ fr[i]) * 0x100000001b3ULL;
+	return h ^ n;
+}
+
+/* The stack of these frames, added when new; FOLDED_NONE: no memory. */
+static uint32_t intern(struct kmem_folded *f, const uint64_t *fr,
+		       unsigned int n)
+{
+	uint64_t h = frames_hash(fr, n);
+	size_t pos = SIZE_MAX;
+	uint32_t i;
+
+	while ((i = u64_index_next(&f->ix, h, &pos)) != U64_INDEX_NONE)
+		if (f->stacks[i].n == n &&
+		    !memcmp(f->frames + f->stacks[i].off, fr, n * sizeof(*fr)))
+			return i;
+	while (f->nr_frames + n > f->cap_frames) {
+		size_t cap = f->cap_frames ? f->cap_frames * 2 : 1024;
+		uint64_t *p;
+
+		if (cap > UINT32_MAX)	/* frames are found by a u32 offset */
+			return FOLDED_NONE;
+		p = realloc(f->frames, cap * sizeof(*p));
+		if (!p)
+			return FOLDED_NONE;
+		f->frames = p;
+		f->cap_frames = cap;
+	}
+	i = index_append(&f->ix, (void **)&f->stacks, &f->cap, &f->nr,
+			 sizeof(*f->stacks), h);
+	if (i == U64_INDEX_NONE)
+		return FOLDED_NONE;
+	memcpy(f->frames + f->nr_frames, fr, n * sizeof(*fr));
+	f->stacks[i].off = (uint32_t)f->nr_frames;
+	f->stacks[i].n = n;
+	f->nr_frames += n;
+	return i;
+}
+
+static struct addr_table *live_of(struct kmem_folded *f, bool slab)
+{
+	return slab ? &f->live_slab : &f->live_page;
+}
+
+/* The object at @key is gone (freed, or allocated again). */
+static void drop(struct kmem_folded *f, bool slab, uint64_t key)
+{
+	uint32_t i = addr_table_find(live_of(f, slab), key);
+	struct folded_live *l;
+
+	if (i == ADDR_NONE)
+		return;
+	l = addr_table_at(live_of(f, slab), i);
+	if (l->stack != FOLDED_NONE && l->stack != FOLDED_PENDING) {
+		f->stacks[l->stack].live_bytes -= l->bytes;
+		f->stacks[l->stack].live_hits--;
+	}
+	l->stack = FOLDED_NONE;	/* a pending stack finds it freed */
+}
+
+/* The pending allocation gets its stack (@fr, @n frames) and counts. */
+static void attach(struct kmem_folded *f, struct folded_pending *pd,
+		   const uint64_t *fr, unsigned int n)
+{
+	uint32_t s = intern(f, fr, n), i;
+	struct addr_table *t = live_of(f, pd->slab);
+	struct folded_live *l;
+
+	pd->active = false;
+	if (s == FOLDED_NONE) {
+		f->oom++;
+		return;
+	}
+	f->stacks[s].bytes += pd->bytes;
+	f->stacks[s].hits++;
+	if (!f->live)
+		return;
+	/* live still, and still this allocation (not freed, not reused)? */
+	i = addr_table_find(t, pd->key);
+	if (i == ADDR_NONE)
+		return;
+	l = addr_table_at(t, i);
+	if (l->seq != pd->seq || l->stack != FOLDED_PENDING)
+		return;
+	l->stack = s;
+	f->stacks[s].live_bytes += pd->bytes;
+	f->stacks[s].live_hits++;
+}
+
+/* No stack came: a slab allocation is its call site, a page "(no stack)". */
+static void no_stack(struct kmem_folded *f, struct folded_pending *pd)
+{
+	uint64_t leaf = pd->call_site;
+
+	if (pd->active)
+		attach(f, pd, &leaf, 1);
+}
+
+static struct folded_pending *pending_of(struct kmem_folded *f, int cpu)
+{
+	size_t n = f->nr_pending;
+	struct folded_pending *p;
+
+	if (cpu < 0 || cpu > KMEM_MAX_CPU)
+		return NULL;
+	if ((size_t)cpu >= n) {
+		while (n <= (size_t)cpu)
+			n = n ? n * 2 : 64;
+		p = realloc(f->pending, n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + f->nr_pending, 0, (n - f->nr_pending) * sizeof(*p));
+		f->pending = p;
+		f->nr_pending = n;
+	}
+	return &f->pending[cpu];
+}
+
+/*
+ * Live mode: the object at @key is live from now, its stack pending
+ * (one there before it had its free missed).  Return: -1 without memory.
+ */
+static int live_add(struct kmem_folded *f, bool slab, uint64_t key,
+		    uint64_t bytes, struct folded_pending *pd)
+{
+	struct addr_table *t = live_of(f, slab);
+	uint32_t i = addr_table_find(t, key);
+	struct folded_live *l;
+
+	if (i == ADDR_NONE)
+		i = addr_table_add(t, key);
+	else
+		drop(f, slab, key);	/* its free was missed */
+	if (i == ADDR_NONE) {
+		f->oom++;
+		return -1;
+	}
+	l = addr_table_at(t, i);
+	l->bytes = bytes;
+	l->stack = FOLDED_PENDING;
+	l->seq = pd->seq = ++f->seq;
+	return 0;
+}
+
+static void alloc_event(struct kmem_folded *f, const struct kmem_event *ev,
+			bool slab, uint64_t key, uint64_t bytes)
+{
+	struct folded_pending *pd = pending_of(f, ev->cpu), now;
+
+	if (pd)
+		no_stack(f, pd);
+	else
+		pd = &now;
+	if (f->live && live_add(f, slab, key, bytes, pd))
+		return;
+	pd->active = true;
+	pd->slab = slab;
+	pd->key = key;
+	pd->rec_end = ev->rec_offset + ev->rec_size;
+	pd->call_site = slab ? ev->call_site : 0;
+	pd->bytes = bytes;
+	if (pd == &now)
+		no_stack(f, pd);
+}
+
+/*
+ * The stack of the pending allocation: a slab one's from its call_site's
+ * frame outward, a page one's from the first frame that is not allocator
+ * or tracing internals (the last one if all are).
+ */
+static void stack_event(struct kmem_folded *f, struct page_stats *pst,
+			const struct kmem_event *ev)
+{
+	struct folded_pending *pd = pending_of(f, ev->cpu);
+	unsigned int i = 0, n = ev->nr_frames;
+
+	if (!pd || !pd->active)
+		return;
+	if (!n || ev->after_loss ||
+	    !page_stack_follows(pst, pd->rec_end, ev->rec_offset)) {
+		no_stack(f, pd);
+		return;
+	}
+	if (pd->slab) {
+		while (i < n && ev->frames[i] != pd->call_site)
+			i++;
+		if (i == n) {	/* the call site is not in it */
+			no_stack(f, pd);
+			return;
+		}
+	} else {
+		while (i + 1 < n && page_frame_skipped(pst, ev->frames[i]))
+			i++;
+	}
+	attach(f, pd, ev->frames + i, n - i);
+}
+
+/**
+ * kmem_folded_event - account one decoded event
+ * @f: the collector (nothing is done while it is off)
+ * @pst: the page statistics: page size, ring-buffer page size, skip rules
+ * @ev: the event
+ */
+void kmem_folded_event(struct kmem_folded *f, struct page_stats *pst,
+		       const struct kmem_event *ev)
+{
+	if (!f->on)
+		return;
+	switch (ev->kind) {
+	case KMEM_EV_SLAB_ALLOC:
+		if (f->slab && ev->ptr > KMEM_ZERO_SIZE_PTR)
+			alloc_event(f, ev, true, ev->ptr, ev->bytes_alloc);
+		break;
+	case KMEM_EV_PAGE_ALLOC:
+		if (f->page && ev->page_valid)
+			alloc_event(f, ev, false, ev->pfn,
+				    (uint64_t)pst->page_size
+					    << (ev->order < 0 || ev->order > 30 ?
+							0 : ev->order));
+		break;
+	case KMEM_EV_SLAB_FREE:
+		if (f->live)
+			drop(f, true, ev->ptr);
+		break;
+	case KMEM_EV_PAGE_FREE:
+		if (f->live)
+			drop(f, false, ev->pfn);
+		break;
+	case KMEM_EV_STACK:
+		stack_event(f, pst, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * kmem_folded_finish - the end of the stream: waiting allocations had
+ *	no stack
+ * @f: the collector
+ */
+void kmem_folded_finish(struct kmem_folded *f)
+{
+	size_t cpu;
+
+	for (cpu = 0; cpu < f->nr_pending; cpu++)
+		no_stack(f, &f->pending[cpu]);
+}
+
+/* A frame as flame graphs name it: its function, or its address. */
+static void put_frame(FILE *out, const struct kmem_symbolizer *sym,
+		      uint64_t addr)
+{
+	uint64_t start = 0;
+	const char *name = NULL;
+
+	if (!addr) {
+		fputs("(no stack)", out);
+		return;
+	}
+	if (sym && sym->resolve)
+		name = sym->resolve(sym->priv, addr, &start);
+	if (name)
+		fputs(name, out);
+	else
+		fprintf(out, "0x%llx", (unsigned long long)addr);
+}
+
+/**
+ * kmem_folded_write - the folded lines
+ * @f: the collector, finished
+ * @sym: names the frames
+ * @hits: weigh by allocations, not bytes
+ * @out: where to
+ *
+ * One line per stack with a weight, in the order the stacks first came.
+ *
+ * Return: 0, or -1 when writing failed.
+ */
+int kmem_folded_write(const struct kmem_folded *f,
+		      const struct kmem_symbolizer *sym, bool hits, FILE *out)
+{
+	size_t i;
+	uint32_t k;
+
+	for (i = 0; i < f->nr; i++) {
+		const struct folded_stack *s = &f->stacks[i];
+		uint64_t w = f->live ? (hits ? s->live_hits : s->live_bytes) :
+				       (hits ? s->hits : s->bytes);
+
+		if (!w)
+			continue;
+		for (k = s->n; k-- > 0;) {	/* root first */
+			put_frame(out, sym, f->frames[s->off + k]);
+			if (k)
+				fputc(';', out);
+		}
+		fprintf(out, " %llu\n", (unsigned long long)w);
+	}
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Allocations by kernel stack, for flame graphs: the "folded" format
+ * of flamegraph.pl, speedscope and inferno, one line per distinct
+ * stack, root first, frames joined by ';', a space and the weight
+ * (bytes allocated, or allocations).
+ *
+ * A page allocation's stack is the kernel_stack record that directly
+ * follows it on its CPU, from the first frame that is no allocator or
+ * tracing internals (as for its call site); a slab allocation's, when
+ * the recording has stacks for slab events, from the frame of its
+ * call_site outward.  An allocation without one is its call site alone
+ * (slab), or "(no stack)" (page).  With live, the weights are of what
+ * is still allocated at the end: a flame graph of what was not freed.
+ * Memory grows with distinct stacks, and with live objects when live.
+ */
+#ifndef KMEM_FOLDED_H
+#define KMEM_FOLDED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "addrtab.h"
+#include "hashtab.h"
+#include "kmem_event.h"
+#include "page.h"
+#include "symbols.h"
+
+struct folded_stack {
+	uint32_t off;		/* first frame in kmem_folded.frames */
+	uint32_t n;		/* frames, innermost first */
+	uint64_t bytes, hits;
+	uint64_t live_bytes, live_hits;
+};
+
+/* An allocation whose kernel_stack record may follow on its CPU. */
+struct folded_pending {
+	bool active;
+	bool slab;
+	uint64_t key;		/* pointer or pfn */
+	uint64_t rec_end;
+	uint64_t call_site;	/* slab: the leaf; page: 0 */
+	uint64_t bytes;
+	uint32_t seq;		/* its folded_live entry's, in live mode */
+};
+
+/* A live object's stack (live mode). */
+struct folded_live {
+	uint64_t key;
+	uint64_t bytes;
+	uint32_t stack;		/* FOLDED_NONE: freed; FOLDED_PENDING */
+	uint32_t seq;		/* which allocation at this key */
+};
+
+#define FOLDED_NONE UINT32_MAX
+#define FOLDED_PENDING (UINT32_MAX - 1)	/* its stack may follow */
+
+struct kmem_folded {
+	bool on;
+	bool live;
+	bool slab, page;	/* the analyses whose allocations are taken */
+	struct folded_stack *stacks;
+	size_t nr, cap;
+	struct u64_index ix;		/* frames' hash -> stacks */
+	uint64_t *frames;
+	size_t nr_frames, cap_frames;
+	struct folded_pending *pending;	/* per CPU */
+	size_t nr_pending;
+	struct addr_table live_slab, live_page;
+	uint32_t seq;			/* allocations seen, for live mode */
+	uint64_t oom;
+};
+
+void kmem_folded_init(struct kmem_folded *f);
+void kmem_folded_enable(struct kmem_folded *f, bool live, bool slab,
+			bool page);
+void kmem_folded_release(struct kmem_folded *f);
+void kmem_folded_event(struct kmem_folded *f, struct page_stats *pst,
+		       const struct kmem_event *ev);
+void kmem_folded_finish(struct kmem_folded *f);
+int kmem_folded_write(const struct kmem_folded *f,
+		      const struct kmem_symbolizer *sym, bool hits, FILE *out);
+
+#endif

@@ -1,0 +1,81 @@
+#!/bin/bash
+# Folded stacks for flame graphs (--folded, -O kmem:folded=): on every
+# sample the weights add up to the report's totals (bytes, allocations,
+# and with --live the live bytes), every frame is a function of the
+# trace's kallsyms, the plugin writes the same lines; on a crafted trace
+# with stacks on slab events, the lines are the ones counted by hand.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
+[ -x "$TK" ] || { fail folded "no $TK (run make)"; finish; }
+export TRACE_KMEM_CONVERT=never
+
+# sums DOCS.json FOLDED WEIGHT: the folded weights equal the JSON's
+sums() {
+	python3 - "$@" <<'PY'
+import json, sys
+docs, t, dec, i = [], open(sys.argv[1]).read(), json.JSONDecoder(), 0
+while t[i:].strip():
+    i += len(t[i:]) - len(t[i:].lstrip())
+    d, n = dec.raw_decode(t[i:])
+    docs.append(d)
+    i += n
+want = 0
+for d in docs:
+    if d["file"] == "(merged)":
+        continue
+    s, p = d.get("slab", {}).get("summary", {}), d.get("page", {}).get("summary", {})
+    want += {"bytes": s.get("bytes_allocated", 0) + p.get("alloc_bytes", 0),
+             "hits": s.get("allocs", 0) - s.get("zero_size_allocs", 0) + p.get("allocs", 0),
+             "live": s.get("live", {}).get("bytes", 0) + p.get("live", {}).get("bytes", 0)}[sys.argv[3]]
+got = sum(int(l.rsplit(" ", 1)[1]) for l in open(sys.argv[2]))
+assert got == want, (got, want)
+PY
+}
+for f in "$TOP"/sample-data/*.dat; do
+	b=$(basename "$f" .dat)
+	"$TK" stat --json="$WORK/$b.json" --folded="$WORK/$b.bytes" -o /dev/null "$f" 2>/dev/null
+	"$TK" stat --folded="$WORK/$b.hits" --folded-weight=hits -o /dev/null "$f" 2>/dev/null
+	"$TK" stat --live --folded="$WORK/$b.live" -o /dev/null "$f" 2>/dev/null
+	check "folded-$b-bytes" sums "$WORK/$b.json" "$WORK/$b.bytes" bytes
+	check "folded-$b-hits" sums "$WORK/$b.json" "$WORK/$b.hits" hits
+	check "folded-$b-live" sums "$WORK/$b.json" "$WORK/$b.live" live
+	trace-cmd report -f -i "$f" 2>/dev/null | awk '{ print $2 }' | sort -u >"$WORK/$b.syms"
+	check "folded-$b-frames-are-symbols" python3 -c '
+import sys
+syms = set(open(sys.argv[1]).read().split())
+bad = [x for l in open(sys.argv[2]) for x in l.rsplit(" ", 1)[0].split(";")
+       if x not in syms and x != "(no stack)"]
+assert not bad, bad[:5]
+' "$WORK/$b.syms" "$WORK/$b.bytes"
+done
+f=$TOP/sample-data/page-stacktrace.dat
+report -i "$f" -O kmem:folded="$WORK/plugin.folded" >/dev/null 2>&1
+check folded-plugin-same cmp -s "$WORK/plugin.folded" "$WORK/page-stacktrace.bytes"
+
+# crafted: stacks after slab events (options/stacktrace), frames
+# innermost first, the call site among them
+printf '%s\n' '[kallsyms]' \
+	'ffffffff81100000 T trace_event_raw_event_kmalloc' 'ffffffff81100400 T __kmalloc_noprof' \
+	'ffffffff81200000 T seq_open' 'ffffffff81200400 T do_sys_open' 'ffffffff81200800 T entry_SYSCALL_64' \
+	'ffffffff81300000 T other' 'ffffffff81400000 T _etext' '[buffer]' \
+	'0 1.000001 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000100 bytes_req=40 bytes_alloc=64 node=-1' \
+	'0 1.000002 kernel_stack size=5 caller=0xffffffff81100010,0xffffffff81100420,0xffffffff81200010,0xffffffff81200420,0xffffffff81200810' \
+	'0 1.000003 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000200 bytes_req=40 bytes_alloc=64 node=-1' \
+	'0 1.000004 kernel_stack size=5 caller=0xffffffff81100010,0xffffffff81100420,0xffffffff81200010,0xffffffff81200420,0xffffffff81200810' \
+	'1 1.000005 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000300 bytes_req=8 bytes_alloc=8 node=-1' \
+	'0 1.000006 kfree call_site=0xffffffff81300020 ptr=0xffff888100000100' >"$WORK/s.spec"
+python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/s.spec" -o "$WORK/s.dat" \
+	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" "$TOP/tests/formats/page-linux-6.18-x86_64.txt" \
+	--version 6 >/dev/null 2>"$WORK/s.err" || { fail folded-crafted "tdat_writer: $(tail -2 "$WORK/s.err")"; finish; }
+"$TK" stat --folded "$WORK/s.dat" >"$WORK/s.bytes"
+check folded-slab-stacks test "$(cat "$WORK/s.bytes")" = "$(printf '%s\n' \
+	'entry_SYSCALL_64;do_sys_open;seq_open 128' 'other 8')"
+"$TK" stat --live --folded "$WORK/s.dat" >"$WORK/s.live"
+check folded-slab-live test "$(cat "$WORK/s.live")" = "$(printf '%s\n' \
+	'entry_SYSCALL_64;do_sys_open;seq_open 64' 'other 8')"
+"$TK" stat --folded --folded-weight=hits "$WORK/s.dat" >"$WORK/s.hits"
+check folded-slab-hits test "$(cat "$WORK/s.hits")" = "$(printf '%s\n' \
+	'entry_SYSCALL_64;do_sys_open;seq_open 2' 'other 1')"
+finish
