@@ -77,6 +77,16 @@ else
 say =
 endif
 
+# man pages from Documentation/*.txt, as trace-cmd builds its own:
+# asciidoc to DocBook, xmlto to troff.  Debian's asciidoc runs on the
+# system python3 (/usr/bin first: a python of one's own lacks its module).
+MAN_TXT := trace-kmem.1 kmem-plugin.7 kmem-stat-definitions.7 kmem-json.5 \
+	   kmem-numa.5
+MAN_PAGES := $(MAN_TXT:%=$(B)/man/%)
+DOC_PATH := PATH=/usr/bin:$$PATH
+HAVE_DOC := $(shell $(DOC_PATH) command -v asciidoc >/dev/null && \
+	      command -v xmlto >/dev/null && echo 1)
+
 all: deps $(PLUGIN) $(CLI)
 	@echo "built: $(CLI) and $(PLUGIN)"
 	@echo "  use: $(CLI) stat trace.dat, or TRACEEVENT_PLUGIN_DIR=$(B)/plugins trace-cmd report -O kmem:stat"
@@ -167,16 +177,6 @@ uninstall-user:
 
 bench: all
 	$(Q)B=$(B) bench/run.sh
-
-# man pages from Documentation/*.txt, as trace-cmd builds its own:
-# asciidoc to DocBook, xmlto to troff.  Debian's asciidoc runs on the
-# system python3 (/usr/bin first: a python of one's own lacks its module).
-MAN_TXT := trace-kmem.1 kmem-plugin.7 kmem-stat-definitions.7 kmem-json.5 \
-	   kmem-numa.5
-MAN_PAGES := $(MAN_TXT:%=$(B)/man/%)
-DOC_PATH := PATH=/usr/bin:$$PATH
-HAVE_DOC := $(shell $(DOC_PATH) command -v asciidoc >/dev/null && \
-	      command -v xmlto >/dev/null && echo 1)
 
 doc: $(MAN_PAGES)
 
