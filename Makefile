@@ -170,6 +170,7 @@ install-user: all
 uninstall:
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh uninstall "$(DESTDIR)$(plugindir)"
 	$(Q)rm -f "$(DESTDIR)$(bindir)/trace-kmem" "$(DESTDIR)$(completiondir)/trace-kmem"
+	$(Q)for m in $(MAN_TXT); do rm -f "$(DESTDIR)$(mandir)/man$${m##*.}/$$m"; done
 
 uninstall-user:
 	$(Q)scripts/install.sh uninstall-user "$(userplugindir)"

@@ -16,6 +16,7 @@ check install-destdir-completion test -f "$D/usr/share/bash-completion/completio
 mk uninstall DESTDIR="$D"
 check uninstall-destdir test ! -e "$D$tep_libdir/traceevent/plugins/plugin_kmem.so"
 check uninstall-destdir-trace-kmem test ! -e "$D/usr/bin/trace-kmem" -a ! -e "$D/usr/share/bash-completion/completions/trace-kmem"
+check uninstall-destdir-man-pages test -z "$(find "$D/usr/share/man" -type f 2>/dev/null)"
 mk install DESTDIR="$D" prefix=/usr/local
 check install-prefix test -f "$D/usr/local/lib/traceevent/plugins/plugin_kmem.so"
 check install-prefix-trace-kmem test -x "$D/usr/local/bin/trace-kmem"
