@@ -149,15 +149,3 @@ uint32_t addr_table_add(struct addr_table *t, uint64_t key)
 	place(t->slots, t->bits, hash(key), i);
 	return i;
 }
-
-/**
- * addr_table_bytes - memory the table holds
- * @t: the table
- *
- * Return: bytes of entries in use and index slots.
- */
-size_t addr_table_bytes(const struct addr_table *t)
-{
-	return t->len * t->size +
-	       (t->slots ? ((size_t)1 << t->bits) * sizeof(uint32_t) : 0);
-}

@@ -33,7 +33,6 @@ void addr_table_init(struct addr_table *t, size_t entry_size);
 void addr_table_release(struct addr_table *t);
 uint32_t addr_table_find(const struct addr_table *t, uint64_t key);
 uint32_t addr_table_add(struct addr_table *t, uint64_t key);
-size_t addr_table_bytes(const struct addr_table *t);
 
 /**
  * addr_table_at - an entry

@@ -468,16 +468,6 @@ static uint64_t stack_callsite(struct page_stats *st,
 #define STACK_GAP_MAX 16
 #define PAGE_START_MAX (16 + STACK_GAP_MAX)
 
-/*
- * Does the record at @off directly follow the one that ended at @end in
- * the same CPU's buffer: a few header bytes later, or first thing on
- * the next ring-buffer page?
- */
-static bool follows(const struct page_stats *st, uint64_t end, uint64_t off)
-{
-	return page_stack_follows(st, end, off);
-}
-
 /**
  * page_stack_follows - does a record directly follow another one?
  * @st: the statistics (their ring-buffer page size)
@@ -508,7 +498,8 @@ static void page_stack(struct page_stats *st, const struct kmem_event *ev)
 	if (!pd || !pd->active)
 		return;
 	/* after lost events the record before it may be another's */
-	if (ev->after_loss || !follows(st, pd->rec_end, ev->rec_offset)) {
+	if (ev->after_loss ||
+	    !page_stack_follows(st, pd->rec_end, ev->rec_offset)) {
 		finish_pending(st, ev->cpu, PAGE_NO_STACK);
 		return;
 	}

@@ -209,10 +209,11 @@ static void print_section(FILE *out, const char *name, const char *events)
 
 /*
  * An allocator with nothing to show (@what: "slab", "page" or "slab or
- * page"): say whether the front end's filters or the trace are why.
+ * page"): say whether the front end's filters or the trace are why;
+ * @more: another section may follow (a blank line after).
  */
 static void print_none(const struct kmem_report_ctx *r, FILE *out,
-		       const char *what, const char *events)
+		       const char *what, const char *events, bool more)
 {
 	char buf[NUMFMT_LEN];
 
@@ -226,7 +227,7 @@ static void print_none(const struct kmem_report_ctx *r, FILE *out,
 	else
 		fprintf(out, " No %s allocator events (%s) in this trace.\n",
 			what, events);
-	if (strcmp(what, "slab or page"))
+	if (more)
 		fputc('\n', out);	/* another section may follow */
 }
 
@@ -248,7 +249,7 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 	print_skipped(r->agg, out);
 	if (!report_slab_wanted(r) && !report_page_wanted(r)) {
 		print_none(r, out, "slab or page",
-			   "kmem:kmalloc, kmem:mm_page_alloc ...");
+			   "kmem:kmalloc, kmem:mm_page_alloc ...", false);
 		return;
 	}
 	if (report_slab_wanted(r))
@@ -257,7 +258,7 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 			      "kmem_cache_free");
 	if (report_slab_wanted(r) && !r->in->merged && !r->agg->slab_events &&
 	    !r->in->nr_elsewhere)
-		print_none(r, out, "slab", "kmem:kmalloc, kmem:kfree ...");
+		print_none(r, out, "slab", "kmem:kmalloc, kmem:kfree ...", true);
 	else if (report_slab_wanted(r))
 		print_slab(r, out);
 	if (report_page_wanted(r) && report_slab_wanted(r))
@@ -267,7 +268,7 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 			      "mm_page_alloc, mm_page_free and the others");
 	if (report_page_wanted(r) && !r->in->merged && !r->agg->page_events)
 		print_none(r, out, "page",
-			   "kmem:mm_page_alloc, kmem:mm_page_free ...");
+			   "kmem:mm_page_alloc, kmem:mm_page_free ...", true);
 	else if (report_page_wanted(r))
 		page_print(r, out);
 	if (r->agg->undecodable)

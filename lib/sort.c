@@ -31,7 +31,7 @@ static void use_key(struct sort_set *s, enum kmem_sort_key k,
 /**
  * sort_set_init - start a table's rows
  * @s: the set
- * @o: the options holding the sort keys (kept)
+ * @o: the options holding the sort keys
  * @keys: the keys the table has (SORT_KEYS_*); the others are passed
  *	over, and the table's defaults (bytes, hit) follow the rest
  * @limit: keep only the first @limit rows in order; 0 keeps all
@@ -42,7 +42,6 @@ void sort_set_init(struct sort_set *s, const struct kmem_opts *o,
 	int i, nk = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->o = o;
 	s->limit = limit;
 	for (i = 0; i < NR_SORT_KEYS; i++)
 		s->pos[i] = -1;

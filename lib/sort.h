@@ -35,15 +35,11 @@
 	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_ORDER) | \
 	 SK(SORT_MIGTYPE) | SK(SORT_GFP) | SK(SORT_LIVE))
 #define SORT_KEYS_PAGE_PFN (SORT_KEYS_PAGE_CALLER | SK(SORT_PAGE))
-#define SORT_KEYS_SLAB                                                     \
-	(SORT_KEYS_SLAB_CALLER | SORT_KEYS_SLAB_ALLOC | SORT_KEYS_SLAB_CACHE)
-#define SORT_KEYS_PAGE (SORT_KEYS_PAGE_CALLER | SORT_KEYS_PAGE_PFN)
 
 /* sort= keys and the two defaults */
 #define SORT_SET_KEYS (KMEM_MAX_SORT_KEYS + 2)
 
 struct sort_set {
-	const struct kmem_opts *o;
 	int pos[NR_SORT_KEYS];	/* word of key k in a row, or -1 */
 	bool asc[SORT_SET_KEYS];
 	size_t width;		/* words a row: the keys, the entry */
