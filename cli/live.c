@@ -313,7 +313,8 @@ static void print_interval(struct live *l, int n, double elapsed)
 	char label[sizeof(l->s.label) + 64];
 	struct kmem_input in = { .label = label };
 	struct kmem_symbolizer sym = l->s.sym;
-	struct kmem_report_ctx r = { &l->s.agg, &l->a->opts, &sym, &in };
+	struct kmem_report_ctx r = { &l->s.agg, &l->a->opts, &sym, &in,
+				     NULL };
 
 	snprintf(label, sizeof(label), "%s, snapshot %d at %.1f s",
 		 l->s.label, n, elapsed);

@@ -185,8 +185,12 @@ void tk_session_record(struct tk_session *s, struct tep_record *rec)
 		s->filtered += record_slot(s, rec) >= 0;
 		return;
 	}
-	if (rec->missed_events)
+	if (rec->missed_events) {
 		kmem_agg_missed(&s->agg, rec->missed_events);
+		if (s->timeline)
+			kmem_timeline_loss(s->timeline, rec->ts,
+					   rec->missed_events);
+	}
 	slot = record_slot(s, rec);
 	if (slot < 0)
 		return;
@@ -199,6 +203,8 @@ void tk_session_record(struct tk_session *s, struct tep_record *rec)
 		return;
 	}
 	kmem_agg_event(&s->agg, &ev);
+	if (s->timeline)
+		kmem_timeline_event(s->timeline, &s->agg, &ev);
 }
 
 /**
@@ -214,7 +220,8 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 {
 	const struct tk_filter *f = &s->args->filter;
 	struct kmem_input in = { .label = s->label };
-	struct kmem_report_ctx r = { &s->agg, &s->args->opts, &s->sym, &in };
+	struct kmem_report_ctx r = { &s->agg, &s->args->opts, &s->sym, &in,
+				     NULL };
 	char filters[64];
 
 	snprintf(filters, sizeof(filters), "%s%s%s%s", f->time ? ", --time" : "",
@@ -291,7 +298,7 @@ int tk_merged_report(struct tk_merged *m, const struct kmem_opts *o,
 {
 	struct kmem_input in = { .label = "(merged)",
 				 .merged = m->n, .inputs = m->labels };
-	struct kmem_report_ctx r = { &m->agg, o, &m->sym, &in };
+	struct kmem_report_ctx r = { &m->agg, o, &m->sym, &in, NULL };
 
 	return kmem_report(&r, outs, err);
 }

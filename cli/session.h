@@ -18,6 +18,7 @@
 #include "numa.h"
 #include "report.h"
 #include "symbols.h"
+#include "timeline.h"
 
 struct tk_session {
 	struct tep_handle *tep;
@@ -34,6 +35,8 @@ struct tk_session {
 	struct u64_index comm_ix;	/* --comm: pid -> 1 match, 2 not */
 	uint64_t records;		/* records read */
 	uint64_t filtered;		/* kmem records the filters left out */
+	struct kmem_timeline *timeline;	/* plot: follows the events */
+	bool quiet;			/* plot's second pass: said once */
 	char label[PATH_MAX + 64];
 };
 

@@ -210,6 +210,7 @@ static void attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
 	if (p->flags & PAGE_OBJ_LIVE) {
 		s->live_count++;
 		s->live_bytes += page_obj_bytes(st, p);
+		kmem_touch(&st->touched, si);
 	}
 	p->site = si;
 }
@@ -237,6 +238,7 @@ static void drop_live(struct page_stats *st, uint32_t pi)
 	if (p->site != U64_INDEX_NONE) {
 		st->sites[p->site].live_count--;
 		st->sites[p->site].live_bytes -= bytes;
+		kmem_touch(&st->touched, p->site);
 	}
 	st->sum.live_count--;
 	st->sum.live_bytes -= bytes;

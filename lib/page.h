@@ -18,6 +18,7 @@
 #include "kmem_event.h"
 #include "numa.h"
 #include "symbols.h"
+#include "touched.h"
 
 #define PAGE_MAX_ORDER 16	/* orders counted in the order table */
 #define PAGE_NR_MT 8		/* raw migration type numbers kept */
@@ -150,6 +151,7 @@ struct page_stats {
 
 	const struct kmem_symbolizer *sym;
 	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
+	struct kmem_touched touched;	/* site rows whose live bytes changed */
 	regex_t skip;
 	bool have_skip;
 

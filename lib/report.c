@@ -327,6 +327,8 @@ void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
 		slab_json(r, &j);
 	if (report_page_wanted(r))
 		page_json(r, &j);
+	if (r->timeline)
+		kmem_timeline_json(r->timeline, r->sym, r->o->raw_ip, &j);
 	json_close(&j, '}');
 }
 

@@ -16,6 +16,7 @@
 #include "sort.h"
 #include "table.h"
 #include "symbols.h"
+#include "timeline.h"
 
 /* What the front end knows about the input besides its events. */
 struct kmem_input {
@@ -37,6 +38,7 @@ struct kmem_report_ctx {
 	const struct kmem_opts *o;
 	const struct kmem_symbolizer *sym;
 	const struct kmem_input *in;
+	const struct kmem_timeline *timeline;	/* plot's, or NULL */
 };
 
 /* Fill the cells of the row for entry @idx (KMEM_SYM_LEN bytes each). */

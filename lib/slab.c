@@ -221,6 +221,7 @@ static void drop_live(struct slab_stats *st, struct slab_obj *p)
 
 	s->live_count--;
 	s->live_bytes -= p->bytes;
+	kmem_touch(&st->touched, p->site);
 	if (cache != SLAB_NO_CACHE) {
 		st->caches[cache].live_count--;
 		st->caches[cache].live_bytes -= p->bytes;
@@ -259,6 +260,7 @@ static void make_live(struct slab_stats *st, uint32_t pi, uint32_t site,
 	s->live_bytes += ev->bytes_alloc;
 	if (s->live_bytes > s->peak_bytes)
 		s->peak_bytes = s->live_bytes;
+	kmem_touch(&st->touched, site);
 	if (cache != SLAB_NO_CACHE) {
 		st->caches[cache].live_count++;
 		st->caches[cache].live_bytes += ev->bytes_alloc;

@@ -16,6 +16,7 @@
 #include "hashtab.h"
 #include "kmem_event.h"
 #include "numa.h"
+#include "touched.h"
 
 #define SLAB_NO_CACHE U64_INDEX_NONE
 
@@ -143,6 +144,7 @@ struct slab_stats {
 	size_t names_len, names_cap;
 
 	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
+	struct kmem_touched touched;	/* sites whose live bytes changed */
 	uint64_t oom;			/* events dropped: out of memory */
 	uint64_t saturated;		/* per-address counts at 2^32-1 */
 };

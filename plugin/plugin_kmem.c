@@ -96,7 +96,7 @@ static void survey(struct kmem_plugin *kp, struct kmem_input *in)
 static void print_stats(struct kmem_plugin *kp)
 {
 	struct kmem_input in = { .label = kp->label };
-	struct kmem_report_ctx r = { &kp->agg, &kp->opts, &kp->sym, &in };
+	struct kmem_report_ctx r = { &kp->agg, &kp->opts, &kp->sym, &in, NULL };
 
 	kmem_tep_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);

@@ -155,7 +155,7 @@ static void report(struct ctx *c, struct kmem_symbolizer *sym, uint8_t flags)
 {
 	struct kmem_input in = { .label = "fuzz" };
 	struct kmem_opts o;
-	struct kmem_report_ctx r = { &c->agg, &o, sym, &in };
+	struct kmem_report_ctx r = { &c->agg, &o, sym, &in, NULL };
 
 	fuzz_opts(&o, flags);
 	kmem_tep_finish(&c->agg, sym, c->tep);

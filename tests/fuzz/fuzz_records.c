@@ -23,7 +23,9 @@
  * past it is caught by AddressSanitizer, and goes through
  * kmem_decode() and kmem_agg_event() as cli/session.c sends it.  At the
  * end the statistics are finished, merged into a second summary, both
- * rendered (tables and JSON) to /dev/null, and released.
+ * rendered (tables and JSON) to /dev/null, and released.  Then the same
+ * records go twice through the timeline, as trace-kmem plot sends them,
+ * and it is drawn as SVG and JSON to /dev/null.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +34,7 @@
 
 #include "agg.h"
 #include "decode.h"
+#include "plot_svg.h"
 #include "report.h"
 #include "tep_names.h"
 #include "fuzz_opts.h"
@@ -205,8 +208,8 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 	struct kmem_symbolizer sym;
 	struct kmem_agg merged;
 	struct kmem_opts o;
-	struct kmem_report_ctx r = { agg, &o, &sym, &in };
-	struct kmem_report_ctx mr = { &merged, &o, &sym, &min };
+	struct kmem_report_ctx r = { agg, &o, &sym, &in, NULL };
+	struct kmem_report_ctx mr = { &merged, &o, &sym, &min, NULL };
 
 	kmem_tep_symbolizer(&sym, tep);
 	fuzz_opts(&o, flags);
@@ -222,27 +225,29 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 	kmem_opts_release(&o);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* One aggregate set up as cli/session.c sets it up. */
+static void agg_start(struct kmem_agg *agg, struct kmem_symbolizer *sym,
+		      struct layout *l, uint8_t flags)
+{
+	struct kmem_opts o;
+
+	kmem_tep_symbolizer(sym, l->tep);
+	kmem_agg_init(agg);
+	fuzz_opts(&o, flags);
+	kmem_agg_keep_rows(agg, &o);
+	kmem_opts_release(&o);
+	kmem_agg_configure(agg, sym, NULL, devnull);
+	kmem_agg_set_numa(agg, NULL);
+	kmem_tep_page_geometry(&agg->page, l->tep);
+}
+
+/* The records of @data into @agg, and @tl when not NULL. */
+static void replay(const uint8_t *data, size_t size, struct layout *l,
+		   struct kmem_agg *agg, struct kmem_timeline *tl)
 {
 	uint64_t ts = 1000000000ULL, offset[4] = { 4096, 8192, 12288, 16384 };
-	struct kmem_symbolizer sym;
-	struct layout *l;
-	struct kmem_agg agg;
 	struct kmem_event ev;
-	struct kmem_opts o;
 	size_t pos = 2;
-
-	if (size < 2)
-		return 0;
-	l = &layouts[data[0] % NR_LAYOUTS];
-	kmem_tep_symbolizer(&sym, l->tep);
-	kmem_agg_init(&agg);
-	fuzz_opts(&o, data[1]);
-	kmem_agg_keep_rows(&agg, &o);
-	kmem_opts_release(&o);
-	kmem_agg_configure(&agg, &sym, NULL, devnull);
-	kmem_agg_set_numa(&agg, NULL);
-	kmem_tep_page_geometry(&agg.page, l->tep);
 
 	while (pos + 2 <= size) {
 		uint8_t sel = data[pos], sz = data[pos + 1];
@@ -270,8 +275,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rec.missed_events = sel & 0x40 ? (sz & 1 ? -1 : sz) : 0;
 		offset[cpu] += (n <= 112 ? 4 : 8) + ((n + 3) & ~(size_t)3);
 
-		if (rec.missed_events)
-			kmem_agg_missed(&agg, rec.missed_events);
+		if (rec.missed_events) {
+			kmem_agg_missed(agg, rec.missed_events);
+			if (tl)
+				kmem_timeline_loss(tl, rec.ts,
+						   rec.missed_events);
+		}
 		if (slot >= KMEM_NR_SLOTS) {
 			long long lost = 0;
 			size_t i;
@@ -279,15 +288,69 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (i = 0; i < n && i < 8; i++)
 				lost = (long long)((uint64_t)lost << 8 |
 						   copy[i]);
-			kmem_agg_missed(&agg, lost);
+			kmem_agg_missed(agg, lost);
 		} else if (l->have[slot]) {
-			if (kmem_decode(&l->fields[slot], &rec, &ev))
-				agg.undecodable++;
-			else
-				kmem_agg_event(&agg, &ev);
+			if (kmem_decode(&l->fields[slot], &rec, &ev)) {
+				agg->undecodable++;
+			} else {
+				kmem_agg_event(agg, &ev);
+				if (tl)
+					kmem_timeline_event(tl, agg, &ev);
+			}
 		}
 		free(copy);
 	}
+}
+
+/*
+ * trace-kmem plot's two passes over the same records, the timeline
+ * written as JSON and SVG.
+ */
+static void plot(const uint8_t *data, size_t size, struct layout *l)
+{
+	struct kmem_symbolizer sym;
+	struct kmem_plot_info info = { .label = "fuzz<&>" };
+	struct kmem_timeline tl;
+	struct kmem_agg agg;
+	struct json j;
+	int ok;
+
+	agg_start(&agg, &sym, l, data[1]);
+	ok = !kmem_timeline_init(&tl, &agg);
+	if (ok)
+		replay(data, size, l, &agg, &tl);
+	kmem_tep_finish(&agg, &sym, l->tep);
+	if (ok)
+		kmem_timeline_end(&tl, &agg);
+	kmem_agg_release(&agg);
+	if (ok && !kmem_timeline_select(&tl, data[1] & 7, !(data[1] & 8),
+					!(data[1] & 16))) {
+		agg_start(&agg, &sym, l, data[1]);
+		kmem_timeline_restart(&tl, &agg);
+		replay(data, size, l, &agg, &tl);
+		kmem_tep_finish(&agg, &sym, l->tep);
+		kmem_timeline_end(&tl, &agg);
+		kmem_plot_svg(devnull, &tl, &sym, &info);
+		json_init(&j, devnull);
+		json_open(&j, NULL, '{');
+		kmem_timeline_json(&tl, &sym, 0, &j);
+		json_close(&j, '}');
+		kmem_agg_release(&agg);
+	}
+	kmem_timeline_release(&tl);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct kmem_symbolizer sym;
+	struct layout *l;
+	struct kmem_agg agg;
+
+	if (size < 2)
+		return 0;
+	l = &layouts[data[0] % NR_LAYOUTS];
+	agg_start(&agg, &sym, l, data[1]);
+	replay(data, size, l, &agg, NULL);
 	if (verbose)
 		fprintf(stderr,
 			"fuzz_records: layout %d: %llu slab, %llu page "
@@ -298,5 +361,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(unsigned long long)agg.events_lost);
 	report(&agg, l->tep, data[1]);
 	kmem_agg_release(&agg);
+	plot(data, size, l);
 	return 0;
 }

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Live memory over time (see timeline.h).  Per event: the two totals
+ * compared, and the call-site rows the allocators logged as changed
+ * (touched.h) read; no search, no allocation but when a row is new.
+ */
+#define _GNU_SOURCE	/* qsort_r */
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+#include "symbols.h"
+#include "timeline.h"
+
+#define KMEM_TL_MAX_SITES 32	/* call-site lines drawn at most */
+
+static uint32_t new_line(struct kmem_timeline *tl, enum kmem_tl_kind kind,
+			 uint64_t callsite)
+{
+	struct u64_index *ix = kind == KMEM_TL_SLAB_SITE ? &tl->slab_ix :
+							    &tl->page_ix;
+	bool added;
+	uint32_t i = index_get(ix, (void **)&tl->lines, &tl->cap_lines,
+			       &tl->nr_lines, sizeof(*tl->lines), callsite,
+			       &added);
+
+	if (i != U64_INDEX_NONE && added) {
+		tl->lines[i].kind = kind;
+		tl->lines[i].callsite = callsite;
+	}
+	return i;
+}
+
+static void follow(struct kmem_agg *agg, bool on)
+{
+	agg->slab.touched.on = on;
+	agg->slab.touched.n = 0;
+	agg->page.touched.on = on;
+	agg->page.touched.n = 0;
+}
+
+/**
+ * kmem_timeline_init - start the first pass
+ * @tl: the timeline
+ * @agg: the aggregate whose events it follows, before the first event
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int kmem_timeline_init(struct kmem_timeline *tl, struct kmem_agg *agg)
+{
+	memset(tl, 0, sizeof(*tl));
+	tl->pass = 1;
+	tl->cap_lines = 16;
+	tl->lines = calloc(tl->cap_lines, sizeof(*tl->lines));
+	if (!tl->lines || u64_index_init(&tl->slab_ix, 64) ||
+	    u64_index_init(&tl->page_ix, 64))
+		return -1;
+	tl->nr_lines = 2;
+	tl->lines[0].kind = KMEM_TL_SLAB;
+	tl->lines[1].kind = KMEM_TL_PAGE;
+	follow(agg, true);
+	return 0;
+}
+
+static unsigned int span_of(const struct kmem_timeline *tl, uint64_t ts)
+{
+	uint64_t b;
+
+	if (ts <= tl->start || !tl->span_ns)
+		return 0;
+	b = (ts - tl->start) / tl->span_ns;
+	return b >= KMEM_TL_BUCKETS ? KMEM_TL_BUCKETS - 1 : (unsigned int)b;
+}
+
+static void set_value(struct kmem_timeline *tl, struct kmem_tl_line *l,
+		      uint64_t v, uint64_t ts)
+{
+	struct kmem_tl_span *sp;
+
+	if (l->value == v)
+		return;
+	l->value = v;
+	if (v > l->peak)
+		l->peak = v;
+	if (!l->spans)
+		return;
+	sp = &l->spans[span_of(tl, ts)];
+	if (!sp->set) {
+		sp->set = true;
+		sp->min = sp->max = v;
+		sp->tmin = sp->tmax = ts;
+	} else if (v < sp->min) {
+		sp->min = v;
+		sp->tmin = ts;
+	} else if (v > sp->max) {
+		sp->max = v;
+		sp->tmax = ts;
+	}
+	sp->last = v;
+	sp->tlast = ts;
+}
+
+/* The line of slab site row @r (rows are never removed). */
+static struct kmem_tl_line *slab_row_line(struct kmem_timeline *tl,
+					  const struct slab_stats *st,
+					  uint32_t r)
+{
+	if (r >= st->nr_sites)
+		return NULL;
+	if (r >= tl->nr_slab_rows) {
+		size_t n = st->nr_sites, i;
+		uint32_t *m = realloc(tl->slab_line, n * sizeof(*m));
+
+		if (!m) {
+			tl->oom++;
+			return NULL;
+		}
+		tl->slab_line = m;
+		for (i = tl->nr_slab_rows; i < n; i++)
+			m[i] = new_line(tl, KMEM_TL_SLAB_SITE,
+					st->sites[i].call_site);
+		tl->nr_slab_rows = n;
+	}
+	if (tl->slab_line[r] == U64_INDEX_NONE)
+		return NULL;
+	return &tl->lines[tl->slab_line[r]];
+}
+
+/* A page site row: its call site's line, moved by the row's change. */
+static void page_row_changed(struct kmem_timeline *tl,
+			     const struct page_stats *st, uint32_t r,
+			     uint64_t ts)
+{
+	struct kmem_tl_line *l;
+	uint64_t v;
+
+	if (r >= st->nr_sites)
+		return;
+	if (r >= tl->nr_page_rows) {
+		size_t n = st->nr_sites, i;
+		uint32_t *m = realloc(tl->page_line, n * sizeof(*m));
+		uint64_t *p;
+
+		if (m)
+			tl->page_line = m;
+		p = m ? realloc(tl->page_prev, n * sizeof(*p)) : NULL;
+		if (!p) {
+			tl->oom++;
+			return;
+		}
+		tl->page_prev = p;
+		for (i = tl->nr_page_rows; i < n; i++) {
+			m[i] = new_line(tl, KMEM_TL_PAGE_SITE,
+					st->sites[i].callsite);
+			p[i] = 0;
+		}
+		tl->nr_page_rows = n;
+	}
+	if (tl->page_line[r] == U64_INDEX_NONE)
+		return;
+	l = &tl->lines[tl->page_line[r]];
+	v = st->sites[r].live_bytes;
+	set_value(tl, l, l->value - tl->page_prev[r] + v, ts);
+	tl->page_prev[r] = v;
+}
+
+static void read_rows(struct kmem_timeline *tl, struct kmem_agg *agg,
+		      uint64_t ts)
+{
+	struct kmem_touched *t = &agg->slab.touched;
+	struct kmem_tl_line *l;
+	uint32_t i, n;
+
+	n = t->n > KMEM_TOUCHED_MAX ? (uint32_t)agg->slab.nr_sites : t->n;
+	for (i = 0; i < n; i++) {
+		uint32_t r = t->n > KMEM_TOUCHED_MAX ? i : t->row[i];
+
+		l = slab_row_line(tl, &agg->slab, r);
+		if (l)
+			set_value(tl, l, agg->slab.sites[r].live_bytes, ts);
+	}
+	t->n = 0;
+	t = &agg->page.touched;
+	n = t->n > KMEM_TOUCHED_MAX ? (uint32_t)agg->page.nr_sites : t->n;
+	for (i = 0; i < n; i++)
+		page_row_changed(tl, &agg->page,
+				 t->n > KMEM_TOUCHED_MAX ? i : t->row[i], ts);
+	t->n = 0;
+	set_value(tl, &tl->lines[0], agg->slab.sum.live_bytes, ts);
+	set_value(tl, &tl->lines[1], agg->page.sum.live_bytes, ts);
+}
+
+static void saw(struct kmem_timeline *tl, uint64_t ts)
+{
+	if (tl->pass != 1)
+		return;
+	if (!tl->seen || ts < tl->start)
+		tl->start = ts;
+	if (!tl->seen || ts > tl->end)
+		tl->end = ts;
+	tl->seen = true;
+}
+
+/**
+ * kmem_timeline_event - follow one event, after kmem_agg_event()
+ * @tl: the timeline
+ * @agg: the aggregate the event went to
+ * @ev: the event
+ */
+void kmem_timeline_event(struct kmem_timeline *tl, struct kmem_agg *agg,
+			 const struct kmem_event *ev)
+{
+	saw(tl, ev->ts);
+	read_rows(tl, agg, ev->ts);
+}
+
+/**
+ * kmem_timeline_loss - the ring buffer lost events before a record
+ * @tl: the timeline
+ * @ts: the record's time
+ * @missed: its missed_events (negative: of unknown size)
+ */
+void kmem_timeline_loss(struct kmem_timeline *tl, uint64_t ts,
+			long long missed)
+{
+	struct kmem_tl_loss *l;
+
+	saw(tl, ts);
+	if (tl->pass != 2 || !tl->losses || !missed)
+		return;
+	l = &tl->losses[span_of(tl, ts)];
+	if (!l->events && !l->unknown)
+		l->ts = ts;
+	if (missed > 0)
+		l->events += (uint64_t)missed;
+	else
+		l->unknown++;
+}
+
+/**
+ * kmem_timeline_end - the end of the records, after kmem_agg_finish()
+ * @tl: the timeline
+ * @agg: the aggregate
+ *
+ * Allocations still waiting for a stack get their call site at the end:
+ * at the time of the last record.
+ */
+void kmem_timeline_end(struct kmem_timeline *tl, struct kmem_agg *agg)
+{
+	read_rows(tl, agg, tl->end);
+	follow(agg, false);
+}
+
+static bool allocator_shown(const struct kmem_tl_line *l, bool slab,
+			    bool page)
+{
+	return l->kind == KMEM_TL_SLAB || l->kind == KMEM_TL_SLAB_SITE ? slab :
+									 page;
+}
+
+static int by_peak(const void *a, const void *b, void *arg)
+{
+	const struct kmem_timeline *tl = arg;
+	const struct kmem_tl_line *x = &tl->lines[*(const uint32_t *)a];
+	const struct kmem_tl_line *y = &tl->lines[*(const uint32_t *)b];
+
+	if (x->peak != y->peak)
+		return x->peak < y->peak ? 1 : -1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->callsite < y->callsite ? -1 : x->callsite > y->callsite;
+}
+
+static struct kmem_tl_span *new_spans(void)
+{
+	return calloc(KMEM_TL_BUCKETS, sizeof(struct kmem_tl_span));
+}
+
+/**
+ * kmem_timeline_select - after the first pass: the lines to draw
+ * @tl: the timeline
+ * @n: call-site lines, by peak live bytes (0: all, at most 32)
+ * @slab: draw the slab allocator's lines
+ * @page: draw the page allocator's lines
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int kmem_timeline_select(struct kmem_timeline *tl, unsigned int n, bool slab,
+			 bool page)
+{
+	size_t i, k = 0;
+	uint32_t *c = malloc((tl->nr_lines + 1) * sizeof(*c));
+
+	if (!c)
+		return -1;
+	for (i = 2; i < tl->nr_lines; i++)
+		if (tl->lines[i].peak &&
+		    allocator_shown(&tl->lines[i], slab, page))
+			c[k++] = (uint32_t)i;
+	qsort_r(c, k, sizeof(*c), by_peak, tl);
+	if (!n || n > KMEM_TL_MAX_SITES)
+		n = KMEM_TL_MAX_SITES;
+	tl->drawn = c;
+	tl->nr_drawn = k < n ? k : n;
+	for (i = 0; i < 2; i++)
+		if (allocator_shown(&tl->lines[i], slab, page) &&
+		    !(tl->lines[i].spans = new_spans()))
+			return -1;
+	for (i = 0; i < tl->nr_drawn; i++)
+		if (!(tl->lines[c[i]].spans = new_spans()))
+			return -1;
+	tl->losses = calloc(KMEM_TL_BUCKETS, sizeof(*tl->losses));
+	if (!tl->losses)
+		return -1;
+	tl->span_ns = (tl->end - tl->start) / KMEM_TL_BUCKETS + 1;
+	return 0;
+}
+
+/**
+ * kmem_timeline_restart - start the second pass over the same records
+ * @tl: the timeline, after kmem_timeline_select()
+ * @agg: a new aggregate, before its first event
+ *
+ * Return: 0.
+ */
+int kmem_timeline_restart(struct kmem_timeline *tl, struct kmem_agg *agg)
+{
+	size_t i;
+
+	tl->pass = 2;
+	for (i = 0; i < tl->nr_lines; i++)
+		tl->lines[i].value = 0;
+	tl->nr_slab_rows = 0;
+	tl->nr_page_rows = 0;
+	follow(agg, true);
+	return 0;
+}
+
+/**
+ * kmem_timeline_release - free the timeline
+ * @tl: the timeline
+ */
+void kmem_timeline_release(struct kmem_timeline *tl)
+{
+	size_t i;
+
+	for (i = 0; i < tl->nr_lines; i++)
+		free(tl->lines[i].spans);
+	free(tl->lines);
+	u64_index_free(&tl->slab_ix);
+	u64_index_free(&tl->page_ix);
+	free(tl->slab_line);
+	free(tl->page_line);
+	free(tl->page_prev);
+	free(tl->drawn);
+	free(tl->losses);
+	memset(tl, 0, sizeof(*tl));
+}
+
+/**
+ * kmem_timeline_name - the legend's name of a line
+ * @buf: KMEM_SYM_LEN bytes
+ * @l: the line
+ * @sym: the trace's symbols
+ * @raw_ip: addresses instead of symbols
+ *
+ * Return: @buf.
+ */
+char *kmem_timeline_name(char *buf, const struct kmem_tl_line *l,
+			 const struct kmem_symbolizer *sym, int raw_ip)
+{
+	switch (l->kind) {
+	case KMEM_TL_SLAB:
+		return strcpy(buf, "slab allocator");
+	case KMEM_TL_PAGE:
+		return strcpy(buf, "page allocator");
+	case KMEM_TL_PAGE_SITE:
+		if (!l->callsite)
+			return strcpy(buf, "(no stack)");
+		break;
+	default:
+		break;
+	}
+	return fmt_callsite(buf, sym, l->callsite, raw_ip);
+}
+
+/* The points of one span, in time order (the last value last). */
+static size_t span_points(const struct kmem_tl_span *sp, uint64_t (*pt)[2])
+{
+	uint64_t a[2] = { sp->tmin, sp->min }, b[2] = { sp->tmax, sp->max };
+	size_t n = 0;
+
+	if (!sp->set)
+		return 0;
+	/* min and max before the last; the earlier of them first */
+	if (b[0] < a[0] || (b[0] == a[0] && sp->last == sp->min)) {
+		uint64_t t0 = a[0], t1 = a[1];
+
+		a[0] = b[0];
+		a[1] = b[1];
+		b[0] = t0;
+		b[1] = t1;
+	}
+	if (a[0] != sp->tlast || a[1] != sp->last) {
+		pt[n][0] = a[0];
+		pt[n++][1] = a[1];
+	}
+	if ((b[0] != sp->tlast || b[1] != sp->last) &&
+	    (b[0] != a[0] || b[1] != a[1])) {
+		pt[n][0] = b[0];
+		pt[n++][1] = b[1];
+	}
+	pt[n][0] = sp->tlast;
+	pt[n++][1] = sp->last;
+	return n;
+}
+
+/**
+ * kmem_timeline_points - a drawn line's points, in time order
+ * @tl: the timeline, after the second pass
+ * @l: a line with spans
+ * @pt: room for 3 * KMEM_TL_BUCKETS points (time in ns, bytes), or NULL
+ *	to count them
+ *
+ * Return: the number of points.
+ */
+size_t kmem_timeline_points(const struct kmem_timeline *tl,
+			    const struct kmem_tl_line *l, uint64_t (*pt)[2])
+{
+	uint64_t tmp[3][2];
+	size_t i, n = 0;
+
+	(void)tl;
+	if (!l->spans)
+		return 0;
+	for (i = 0; i < KMEM_TL_BUCKETS; i++) {
+		size_t k = span_points(&l->spans[i], pt ? pt + n : tmp);
+
+		n += k;
+	}
+	return n;
+}
+
+static const char *const kind_names[] = { "slab", "page", "slab_callsite",
+					  "page_callsite" };
+
+static void json_line(const struct kmem_timeline *tl,
+		      const struct kmem_tl_line *l,
+		      const struct kmem_symbolizer *sym, int raw_ip,
+		      struct json *j)
+{
+	uint64_t pt[3 * KMEM_TL_BUCKETS][2];
+	char name[KMEM_SYM_LEN];
+	size_t i, n = kmem_timeline_points(tl, l, pt);
+
+	json_open(j, NULL, '{');
+	json_str(j, "kind", kind_names[l->kind]);
+	json_str(j, "name", kmem_timeline_name(name, l, sym, raw_ip));
+	json_u64(j, "peak_bytes", l->peak);
+	json_open(j, "points", '[');
+	for (i = 0; i < n; i++) {
+		json_open(j, NULL, '[');
+		json_u64(j, NULL, pt[i][0]);
+		json_u64(j, NULL, pt[i][1]);
+		json_close(j, ']');
+	}
+	json_close(j, ']');
+	json_close(j, '}');
+}
+
+/**
+ * kmem_timeline_json - the "timeline" member of the JSON document
+ * @tl: the timeline, after the second pass
+ * @sym: the trace's symbols
+ * @raw_ip: addresses instead of symbols
+ * @j: the document, inside its top-level object
+ */
+void kmem_timeline_json(const struct kmem_timeline *tl,
+			const struct kmem_symbolizer *sym, int raw_ip,
+			struct json *j)
+{
+	size_t i;
+
+	json_open(j, "timeline", '{');
+	json_u64(j, "start_ns", tl->start);
+	json_u64(j, "end_ns", tl->end);
+	json_u64(j, "span_ns", tl->span_ns);
+	json_u64(j, "spans", KMEM_TL_BUCKETS);
+	json_open(j, "series", '[');
+	for (i = 0; i < 2; i++)
+		if (tl->lines[i].spans)
+			json_line(tl, &tl->lines[i], sym, raw_ip, j);
+	for (i = 0; i < tl->nr_drawn; i++)
+		json_line(tl, &tl->lines[tl->drawn[i]], sym, raw_ip, j);
+	json_close(j, ']');
+	json_open(j, "lost", '[');
+	for (i = 0; tl->losses && i < KMEM_TL_BUCKETS; i++) {
+		const struct kmem_tl_loss *l = &tl->losses[i];
+
+		if (!l->events && !l->unknown)
+			continue;
+		json_open(j, NULL, '{');
+		json_u64(j, "ns", l->ts);
+		json_u64(j, "events", l->events);
+		json_u64(j, "unknown", l->unknown);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	json_close(j, '}');
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Live memory over the trace's time, for trace-kmem plot and the JSON
+ * document's "timeline": live slab bytes, live page-allocator bytes and
+ * the live bytes of the call sites with the highest peaks, each line a
+ * bounded number of points taken from the exact running values.
+ *
+ * Two passes over the same records.  The first finds the time range and
+ * every call site's peak (kmem_timeline_select() then picks the lines);
+ * the second samples the chosen lines into KMEM_TL_BUCKETS equal spans
+ * of time.  Per span and line it keeps the lowest and the highest value
+ * and the last, each with the time it was reached, so no peak falls
+ * between points: at most 3 points a span, whatever the events.
+ *
+ * The values are those of the tables (lib/slab.c, lib/page.c), read
+ * after each event: a page allocation counts for its call site once the
+ * site is known (Documentation/kmem-stat-definitions.txt, "Timeline").
+ */
+#ifndef KMEM_TIMELINE_H
+#define KMEM_TIMELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hashtab.h"
+#include "json.h"
+
+struct kmem_agg;
+struct kmem_event;
+struct kmem_symbolizer;
+
+#define KMEM_TL_BUCKETS 400
+
+enum kmem_tl_kind {
+	KMEM_TL_SLAB,		/* live slab bytes */
+	KMEM_TL_PAGE,		/* live page-allocator bytes */
+	KMEM_TL_SLAB_SITE,	/* ... of one slab call site */
+	KMEM_TL_PAGE_SITE,	/* ... of one page call site (its rows) */
+};
+
+/* One span of one line: lowest, highest and last value, and when. */
+struct kmem_tl_span {
+	uint64_t min, max, last;
+	uint64_t tmin, tmax, tlast;
+	bool set;		/* the line changed in this span */
+};
+
+struct kmem_tl_line {
+	enum kmem_tl_kind kind;
+	uint64_t callsite;	/* the call site lines */
+	uint64_t value;		/* now */
+	uint64_t peak;		/* highest value */
+	struct kmem_tl_span *spans;	/* KMEM_TL_BUCKETS, if drawn */
+};
+
+/* Losses the ring buffer reported in one span. */
+struct kmem_tl_loss {
+	uint64_t ts;		/* the first record after a loss in it */
+	uint64_t events;	/* events lost, where the count is known */
+	uint64_t unknown;	/* losses of unknown size */
+};
+
+struct kmem_timeline {
+	int pass;			/* 1: ranking, 2: sampling */
+	bool seen;			/* an event or a loss was seen */
+	uint64_t start, end;		/* first and last time (pass 1) */
+	uint64_t span_ns;		/* one span (pass 2) */
+
+	struct kmem_tl_line *lines;	/* 0: slab, 1: page, then sites */
+	size_t nr_lines, cap_lines;
+	struct u64_index slab_ix;	/* call site -> line */
+	struct u64_index page_ix;
+	uint32_t *slab_line;		/* slab site row -> line */
+	size_t nr_slab_rows;
+	uint32_t *page_line;		/* page site row -> line */
+	uint64_t *page_prev;		/* ... its live bytes last seen */
+	size_t nr_page_rows;
+
+	uint32_t *drawn;		/* the call-site lines drawn */
+	size_t nr_drawn;
+	struct kmem_tl_loss *losses;	/* KMEM_TL_BUCKETS (pass 2) */
+	uint64_t oom;			/* rows not followed: no memory */
+};
+
+int kmem_timeline_init(struct kmem_timeline *tl, struct kmem_agg *agg);
+void kmem_timeline_event(struct kmem_timeline *tl, struct kmem_agg *agg,
+			 const struct kmem_event *ev);
+void kmem_timeline_loss(struct kmem_timeline *tl, uint64_t ts,
+			long long missed);
+void kmem_timeline_end(struct kmem_timeline *tl, struct kmem_agg *agg);
+int kmem_timeline_select(struct kmem_timeline *tl, unsigned int n,
+			 bool slab, bool page);
+int kmem_timeline_restart(struct kmem_timeline *tl, struct kmem_agg *agg);
+void kmem_timeline_release(struct kmem_timeline *tl);
+char *kmem_timeline_name(char *buf, const struct kmem_tl_line *l,
+			 const struct kmem_symbolizer *sym, int raw_ip);
+size_t kmem_timeline_points(const struct kmem_timeline *tl,
+			    const struct kmem_tl_line *l, uint64_t (*pt)[2]);
+void kmem_timeline_json(const struct kmem_timeline *tl,
+			const struct kmem_symbolizer *sym, int raw_ip,
+			struct json *j);
+
+#endif
