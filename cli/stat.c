@@ -19,21 +19,13 @@
 
 #include "fault.h"
 #include "input_check.h"
+#include "inputs.h"
 #include "memlimit.h"
 #include "native.h"
 #include "tracecmd_read.h"
-#include "uncompress.h"
 #include "path_label.h"
 #include "progress.h"
 #include "session.h"
-
-/* One file, opened by one of the readers. */
-struct input {
-	struct tracecmd_input *h;	/* libtracecmd */
-	struct tracecmd_input **inst;	/* ... its buffer instances */
-	int ninst;
-	struct tdat_file *f;		/* native */
-};
 
 struct stat_run {
 	struct tk_args *a;
@@ -130,7 +122,7 @@ static int analyse_native(struct stat_run *run, struct tdat_file *f,
  * After a file's buffers: if none had a record, its top-level buffer's
  * report says so after all; else the buffers left out are named once.
  */
-static int finish_file(struct stat_run *run, const struct input *in,
+static int finish_file(struct stat_run *run, const struct tk_input *in,
 		       const char *base)
 {
 	int ret = 0;
@@ -146,7 +138,7 @@ static int finish_file(struct stat_run *run, const struct input *in,
 	return ret;
 }
 
-static int analyse_file(struct stat_run *run, const struct input *in,
+static int analyse_file(struct stat_run *run, const struct tk_input *in,
 			const char *path)
 {
 	const struct tk_filter *flt = &run->a->filter;
@@ -173,121 +165,6 @@ static int analyse_file(struct stat_run *run, const struct input *in,
 	return ret ? ret : finish_file(run, in, base);
 }
 
-/* The bytes of every input (libtracecmd may map them). */
-static unsigned long long inputs_size(const struct tk_args *a)
-{
-	unsigned long long n = 0;
-	struct stat st;
-	int i;
-
-	for (i = 0; i < a->nr_inputs; i++)
-		if (!stat(a->inputs[i], &st) && st.st_size > 0)
-			n += (unsigned long long)st.st_size;
-	return n;
-}
-
-/* $TRACE_KMEM_VALIDATE=never: libtracecmd gets files unchecked (tests
- * of the fault guard) */
-static bool no_validation(void)
-{
-	const char *v = getenv("TRACE_KMEM_VALIDATE");
-
-	return v && !strcmp(v, "never");
-}
-
-/*
- * libtracecmd: the file's buffer instances opened too, before any report
- * is printed (a damaged instance used to fail after the top buffer's).
- */
-static int open_instances(struct input *in, const char *path)
-{
-	int i, n = tracecmd_buffer_instances(in->h);
-
-	if (n <= 0)
-		return 0;
-	in->inst = calloc((size_t)n, sizeof(*in->inst));
-	if (!in->inst)
-		return -1;
-	for (i = 0; i < n; i++) {
-		in->inst[i] = tracecmd_buffer_instance_handle(in->h, i);
-		if (!in->inst[i]) {
-			fprintf(stderr, TK_NAME ": %s: cannot read buffer "
-				"instance %s\n", path,
-				tracecmd_buffer_instance_name(in->h, i));
-			return -1;
-		}
-		in->ninst++;
-	}
-	return 0;
-}
-
-static void close_input(struct input *in)
-{
-	int i;
-
-	for (i = 0; i < in->ninst; i++)
-		tracecmd_close(in->inst[i]);
-	free(in->inst);
-	in->inst = NULL;
-	in->ninst = 0;
-	if (in->h)
-		tracecmd_close(in->h);
-	tdat_close(in->f);
-	in->h = NULL;
-	in->f = NULL;
-}
-
-/* Check and open every input first: a bad one stops before any output. */
-static struct input *open_all(const struct tk_args *a)
-{
-	struct input *h = calloc((size_t)a->nr_inputs, sizeof(*h));
-	int i;
-
-	if (!h)
-		return NULL;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	for (i = 0; i < a->nr_inputs; i++) {
-		if (tk_check_input(a->inputs[i]))
-			goto fail;
-		if (!a->libtracecmd) {
-			int ret = tk_native_open(a->inputs[i], &h[i].f);
-
-			if (ret == TDAT_OK)
-				continue;
-			if (ret == TDAT_BAD)
-				goto fail;
-		} else if (!no_validation() &&
-			   tk_native_validate(a->inputs[i])) {
-			goto fail;
-		}
-		if (tk_memlimit_apply(inputs_size(a)))
-			goto fail;
-		tk_fault_guard(a->inputs[i]);
-		tk_stderr_quiet(true);
-		h[i].h = tk_open_input(a->inputs[i]);
-		tk_stderr_quiet(false);
-		if (!h[i].h) {
-			tk_fault_guard(NULL);
-			fprintf(stderr, TK_NAME ": %s: cannot read the trace "
-					"(truncated or corrupt file)%s\n",
-				a->inputs[i], tk_memlimit_note());
-			goto fail;
-		}
-		if (open_instances(&h[i], a->inputs[i])) {
-			tk_fault_guard(NULL);
-			i++;
-			goto fail;
-		}
-		tk_fault_guard(NULL);
-	}
-	return h;
-fail:
-	while (i-- > 0)
-		close_input(&h[i]);
-	free(h);
-	return NULL;
-}
-
 /**
  * tk_stat - trace-kmem stat
  * @a: the command line
@@ -297,7 +174,7 @@ fail:
 int tk_stat(struct tk_args *a)
 {
 	struct stat_run run = { .a = a };
-	struct input *h;
+	struct tk_input *h;
 	int i, ret = 0;
 
 	if (a->opts.numa) {
@@ -310,7 +187,7 @@ int tk_stat(struct tk_args *a)
 		kmem_numa_release(&run.numa);
 		return TK_ENV;
 	}
-	h = open_all(a);
+	h = tk_open_inputs(a);
 	if (!h) {
 		kmem_outputs_discard(&run.outs);
 		kmem_numa_release(&run.numa);
@@ -331,7 +208,7 @@ int tk_stat(struct tk_args *a)
 	else if (kmem_outputs_finish(&run.outs, stderr))
 		ret = -1;
 	for (i = 0; i < a->nr_inputs; i++)
-		close_input(&h[i]);
+		tk_close_input(&h[i]);
 	free(h);
 	tk_merged_release(&run.merged);
 	kmem_numa_release(&run.numa);

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The trace.dat files of a command line, checked and opened before
+ * anything is read or printed: by the native reader, or by libtracecmd
+ * (--reader=libtracecmd, and the files the native reader leaves to it)
+ * under the memory limit and the fault guard.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fault.h"
+#include "input_check.h"
+#include "inputs.h"
+#include "memlimit.h"
+#include "uncompress.h"
+
+/* The bytes of every input (libtracecmd may map them). */
+static unsigned long long inputs_size(const struct tk_args *a)
+{
+	unsigned long long n = 0;
+	struct stat st;
+	int i;
+
+	for (i = 0; i < a->nr_inputs; i++)
+		if (!stat(a->inputs[i], &st) && st.st_size > 0)
+			n += (unsigned long long)st.st_size;
+	return n;
+}
+
+/* $TRACE_KMEM_VALIDATE=never: libtracecmd gets files unchecked (tests
+ * of the fault guard) */
+static bool no_validation(void)
+{
+	const char *v = getenv("TRACE_KMEM_VALIDATE");
+
+	return v && !strcmp(v, "never");
+}
+
+/*
+ * libtracecmd: the file's buffer instances opened too, before any report
+ * is printed (a damaged instance used to fail after the top buffer's).
+ */
+static int open_instances(struct tk_input *in, const char *path)
+{
+	int i, n = tracecmd_buffer_instances(in->h);
+
+	if (n <= 0)
+		return 0;
+	in->inst = calloc((size_t)n, sizeof(*in->inst));
+	if (!in->inst)
+		return -1;
+	for (i = 0; i < n; i++) {
+		in->inst[i] = tracecmd_buffer_instance_handle(in->h, i);
+		if (!in->inst[i]) {
+			fprintf(stderr, TK_NAME ": %s: cannot read buffer "
+				"instance %s\n", path,
+				tracecmd_buffer_instance_name(in->h, i));
+			return -1;
+		}
+		in->ninst++;
+	}
+	return 0;
+}
+
+/**
+ * tk_close_input - close one input
+ * @in: the input
+ */
+void tk_close_input(struct tk_input *in)
+{
+	int i;
+
+	for (i = 0; i < in->ninst; i++)
+		tracecmd_close(in->inst[i]);
+	free(in->inst);
+	in->inst = NULL;
+	in->ninst = 0;
+	if (in->h)
+		tracecmd_close(in->h);
+	tdat_close(in->f);
+	in->h = NULL;
+	in->f = NULL;
+}
+
+/**
+ * tk_open_inputs - check and open every input, before any output
+ * @a: the command line
+ *
+ * A bad input costs one line on stderr and stops.
+ *
+ * Return: an array of a->nr_inputs inputs (tk_close_input() each, then
+ * free() it), or NULL.
+ */
+struct tk_input *tk_open_inputs(const struct tk_args *a)
+{
+	struct tk_input *h = calloc((size_t)a->nr_inputs, sizeof(*h));
+	int i;
+
+	if (!h)
+		return NULL;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	for (i = 0; i < a->nr_inputs; i++) {
+		if (tk_check_input(a->inputs[i]))
+			goto fail;
+		if (!a->libtracecmd) {
+			int ret = tk_native_open(a->inputs[i], &h[i].f);
+
+			if (ret == TDAT_OK)
+				continue;
+			if (ret == TDAT_BAD)
+				goto fail;
+		} else if (!no_validation() &&
+			   tk_native_validate(a->inputs[i])) {
+			goto fail;
+		}
+		if (tk_memlimit_apply(inputs_size(a)))
+			goto fail;
+		tk_fault_guard(a->inputs[i]);
+		tk_stderr_quiet(true);
+		h[i].h = tk_open_input(a->inputs[i]);
+		tk_stderr_quiet(false);
+		if (!h[i].h) {
+			tk_fault_guard(NULL);
+			fprintf(stderr, TK_NAME ": %s: cannot read the trace "
+					"(truncated or corrupt file)%s\n",
+				a->inputs[i], tk_memlimit_note());
+			goto fail;
+		}
+		if (open_instances(&h[i], a->inputs[i])) {
+			tk_fault_guard(NULL);
+			i++;
+			goto fail;
+		}
+		tk_fault_guard(NULL);
+	}
+	return h;
+fail:
+	while (i-- > 0)
+		tk_close_input(&h[i]);
+	free(h);
+	return NULL;
+}
+

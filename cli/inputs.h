@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The trace.dat files of a command line, opened (see inputs.c).
+ */
+#ifndef TRACE_KMEM_INPUTS_H
+#define TRACE_KMEM_INPUTS_H
+
+#include <trace-cmd.h>
+
+#include "cli.h"
+#include "native.h"
+
+/* One file, opened by one of the readers. */
+struct tk_input {
+	struct tracecmd_input *h;	/* libtracecmd */
+	struct tracecmd_input **inst;	/* ... its buffer instances */
+	int ninst;
+	struct tdat_file *f;		/* native */
+};
+
+struct tk_input *tk_open_inputs(const struct tk_args *a);
+void tk_close_input(struct tk_input *in);
+
+#endif
