@@ -20,12 +20,15 @@ enum {
 	OPT_INTERVAL,
 	OPT_BUFFER,
 	OPT_READER,
+	OPT_INSTANCE,
 };
 
 /* Which subcommands take an option (bit per enum tk_command). */
 #define IN_STAT (1 << TK_STAT)
 #define IN_LIVE (1 << TK_LIVE)
 #define IN_TOPO (1 << TK_TOPOLOGY)
+#define IN_PLOT (1 << TK_PLOT)
+#define IN_READ (IN_STAT | IN_PLOT)	/* the commands reading trace.dat */
 
 struct tk_opt {
 	struct option lo;
@@ -35,18 +38,20 @@ struct tk_opt {
 };
 
 static const struct tk_opt own_opts[] = {
-	{ { "input", required_argument, NULL, 'i' }, IN_STAT, "FILE",
+	{ { "input", required_argument, NULL, 'i' }, IN_READ, "FILE",
 	  "Input file (repeatable; also as plain arguments)" },
-	{ { "time", required_argument, NULL, OPT_TIME }, IN_STAT,
+	{ { "time", required_argument, NULL, OPT_TIME }, IN_READ,
 	  "START,END", "Only records in this time window (seconds)" },
-	{ { "pid", required_argument, NULL, OPT_PID }, IN_STAT | IN_LIVE,
+	{ { "pid", required_argument, NULL, OPT_PID }, IN_READ | IN_LIVE,
 	  "PID[,PID...]", "Only records of these tasks" },
-	{ { "comm", required_argument, NULL, OPT_COMM }, IN_STAT | IN_LIVE,
+	{ { "comm", required_argument, NULL, OPT_COMM }, IN_READ | IN_LIVE,
 	  "NAME", "Only records of tasks with this command name" },
-	{ { "cpu", required_argument, NULL, OPT_CPU }, IN_STAT | IN_LIVE,
+	{ { "cpu", required_argument, NULL, OPT_CPU }, IN_READ | IN_LIVE,
 	  "LIST", "Only records of these CPUs (e.g. 0-3,6)" },
-	{ { "reader", required_argument, NULL, OPT_READER }, IN_STAT,
+	{ { "reader", required_argument, NULL, OPT_READER }, IN_READ,
 	  "native|libtracecmd", "How trace.dat is read (default native)" },
+	{ { "instance", required_argument, NULL, OPT_INSTANCE }, IN_PLOT,
+	  "NAME", "Draw this buffer instance (default: the top-level buffer)" },
 	{ { "duration", required_argument, NULL, 'd' }, IN_LIVE, "SECONDS",
 	  "Stop after SECONDS" },
 	{ { "interval", required_argument, NULL, OPT_INTERVAL }, IN_LIVE,
@@ -55,10 +60,10 @@ static const struct tk_opt own_opts[] = {
 	  "Record kernel stacks of page allocations (call sites)" },
 	{ { "buffer-size", required_argument, NULL, OPT_BUFFER }, IN_LIVE,
 	  "KB", "Ring buffer per CPU (default 8192)" },
-	{ { "help", no_argument, NULL, 'h' }, IN_STAT | IN_LIVE | IN_TOPO,
-	  NULL, "This help" },
-	{ { "version", no_argument, NULL, 'V' }, IN_STAT | IN_LIVE | IN_TOPO,
-	  NULL, "Print the version" },
+	{ { "help", no_argument, NULL, 'h' },
+	  IN_STAT | IN_LIVE | IN_TOPO | IN_PLOT, NULL, "This help" },
+	{ { "version", no_argument, NULL, 'V' },
+	  IN_STAT | IN_LIVE | IN_TOPO | IN_PLOT, NULL, "Print the version" },
 };
 
 #define NR_OWN (sizeof(own_opts) / sizeof(own_opts[0]))
@@ -75,14 +80,30 @@ static int short_of(const char *name)
 	return 0;
 }
 
+/* lib/ options plot takes: what is drawn and where it goes */
+static const char *const plot_opts[] = { "slab", "page", "skip", "lines",
+					 "raw-ip", "json", "output", NULL };
+
+static bool in_plot(const char *name)
+{
+	const char *const *p;
+
+	for (p = plot_opts; *p; p++)
+		if (!strcmp(*p, name))
+			return true;
+	return false;
+}
+
 /* "stat" is the subcommand; -o applies to topology too */
 static int lib_where(const char *name)
 {
+	int plot = in_plot(name) ? IN_PLOT : 0;
+
 	if (!strcmp(name, "stat"))
 		return 0;
 	if (!strcmp(name, "output"))
-		return IN_STAT | IN_LIVE | IN_TOPO;
-	return IN_STAT | IN_LIVE;
+		return IN_STAT | IN_LIVE | IN_TOPO | plot;
+	return IN_STAT | IN_LIVE | plot;
 }
 
 static size_t nr_lib_opts(void)
@@ -120,7 +141,8 @@ static struct option *long_options(void)
 	return lo;
 }
 
-static const char *const cmd_names[] = { "stat", "live", "topology" };
+static const char *const cmd_names[] = { "stat", "live", "topology",
+					 "plot" };
 
 static void print_opt(FILE *f, char sh, const char *name, const char *arg,
 		      bool optional, const char *desc)
@@ -133,6 +155,19 @@ static void print_opt(FILE *f, char sh, const char *name, const char *arg,
 		 arg ? (optional ? "[=" : " ") : "", arg ? arg : "",
 		 arg && optional ? "]" : "");
 	fprintf(f, "  %-30s %s\n", spec, desc);
+}
+
+/* What an option means to plot, where that differs from stat. */
+static const char *plot_desc(const char *name)
+{
+	if (!strcmp(name, "lines"))
+		return "Call sites drawn, by peak live bytes (0: up to 32)";
+	if (!strcmp(name, "output"))
+		return "Write the SVG to FILE (default: stdout)";
+	if (!strcmp(name, "json"))
+		return "Write the JSON document with its \"timeline\" to FILE "
+		       "(default: stdout, instead of the SVG)";
+	return NULL;
 }
 
 static void print_opts(FILE *f, int where)
@@ -156,6 +191,8 @@ static void print_opts(FILE *f, int where)
 			  json || folded || !strcmp(d->name, "output") ? "FILE" :
 								     d->arg,
 			  json || folded,
+			  where == IN_PLOT && plot_desc(d->name) ?
+				  plot_desc(d->name) :
 			  json ? "Write JSON to FILE (default: stdout, "
 				 "instead of the tables)" :
 			  folded ? "Write allocations by stack, folded for "
@@ -195,7 +232,8 @@ void tk_usage(const char *cmd, bool full)
 	       "  " TK_NAME " stat [OPTIONS] [FILE...]\n"
 	       "  " TK_NAME " live [OPTIONS] [-d SECONDS] [-- COMMAND "
 	       "[ARGS...]]\n"
-	       "  " TK_NAME " topology [-o FILE]\n\n"
+	       "  " TK_NAME " topology [-o FILE]\n"
+	       "  " TK_NAME " plot [OPTIONS] [-o FILE.svg] [FILE]\n\n"
 	       "DESCRIPTION\n"
 	       "  stat reads trace.dat files (default: trace.dat) and prints "
 	       "the tables\n"
@@ -211,7 +249,11 @@ void tk_usage(const char *cmd, bool full)
 	       "  tables are printed when COMMAND exits, after -d, or at "
 	       "the first ^C.\n\n"
 	       "  topology writes this machine's CPU and memory to node "
-	       "map, for --numa.\n\n");
+	       "map, for --numa.\n\n"
+	       "  plot draws live slab and page-allocator memory over the "
+	       "trace's time,\n"
+	       "  with the call sites of the highest peaks, as one SVG "
+	       "file.\n\n");
 	if (!cmd || !strcmp(cmd, "stat")) {
 		printf("STAT OPTIONS\n");
 		print_opts(stdout, IN_STAT);
@@ -220,6 +262,11 @@ void tk_usage(const char *cmd, bool full)
 	if (!cmd || !strcmp(cmd, "live")) {
 		printf("LIVE OPTIONS\n");
 		print_opts(stdout, IN_LIVE);
+		putchar('\n');
+	}
+	if (!cmd || !strcmp(cmd, "plot")) {
+		printf("PLOT OPTIONS\n");
+		print_opts(stdout, IN_PLOT);
 		putchar('\n');
 	}
 	printf("EXIT STATUS\n"
@@ -320,10 +367,12 @@ static int where_of(int c)
 {
 	if (c >= 0x1000)
 		return lib_where(kmem_opt_defs[c - 0x1000].name);
-	if (c == 's' || c == 'l')
+	if (c == 's')
 		return IN_STAT | IN_LIVE;
+	if (c == 'l')
+		return IN_STAT | IN_LIVE | IN_PLOT;
 	if (c == 'o')
-		return IN_STAT | IN_LIVE | IN_TOPO;
+		return IN_STAT | IN_LIVE | IN_TOPO | IN_PLOT;
 	return own_where(c);
 }
 
@@ -380,6 +429,9 @@ static int one_option(struct tk_args *a, int c, const struct option *lo)
 		return parse_kb(optarg, &a->buffer_kb);
 	case OPT_READER:
 		return parse_reader(optarg, &a->libtracecmd);
+	case OPT_INSTANCE:
+		a->instance = optarg;
+		return 0;
 	}
 	return -1;
 }
@@ -478,8 +530,8 @@ int tk_parse_args(struct tk_args *a, int argc, char **argv)
 	a->opts.stat = true;
 	a->buffer_kb = 8192;
 	if (argc < 2)
-		return usage_error("no command given (stat, live or topology)",
-				   "");
+		return usage_error("no command given (stat, live, topology or "
+				   "plot)", "");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		tk_usage(argc > 2 ? argv[2] : NULL, true);
@@ -491,8 +543,8 @@ int tk_parse_args(struct tk_args *a, int argc, char **argv)
 	}
 	cmd = command_of(argv[1]);
 	if (cmd < 0)
-		return usage_error("unknown command '%s' (stat, live or "
-				   "topology)", argv[1]);
+		return usage_error("unknown command '%s' (stat, live, topology "
+				   "or plot)", argv[1]);
 	a->cmd = cmd;
 	lo = long_options();
 	if (!lo)

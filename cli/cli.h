@@ -33,7 +33,7 @@ struct tk_filter {
 	int max_cpu;
 };
 
-enum tk_command { TK_STAT, TK_LIVE, TK_TOPOLOGY };
+enum tk_command { TK_STAT, TK_LIVE, TK_TOPOLOGY, TK_PLOT };
 
 struct tk_args {
 	enum tk_command cmd;
@@ -42,6 +42,7 @@ struct tk_args {
 	const char **inputs;		/* stat: the files */
 	int nr_inputs;
 	bool libtracecmd;		/* --reader=libtracecmd */
+	const char *instance;		/* plot: --instance NAME */
 	/* live */
 	double duration;		/* -d, 0: until the command ends or ^C */
 	double interval;		/* --interval, 0: none */
@@ -61,8 +62,9 @@ int tk_filter_pids(struct tk_filter *f, const char *arg);
 int tk_filter_cpus(struct tk_filter *f, const char *arg);
 void tk_filter_release(struct tk_filter *f);
 
-/* stat.c, live.c, topology.c */
+/* stat.c, live.c, topology.c, plot.c */
 int tk_stat(struct tk_args *a);
+int tk_plot(struct tk_args *a);
 int tk_live(struct tk_args *a);
 int tk_topology(struct tk_args *a);
 

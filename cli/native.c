@@ -137,7 +137,7 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: %s\n", s->label,
 			src.why[0] ? src.why : "out of memory");
-	if (d->pages || d->chunks) {
+	if ((d->pages || d->chunks) && !s->quiet) {
 		tk_progress_done(progress);
 		fprintf(stderr,
 			TK_NAME

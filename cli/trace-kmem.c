@@ -5,6 +5,7 @@
  *   trace-kmem stat [OPTIONS] [FILE...]     tables of trace.dat files
  *   trace-kmem live [OPTIONS] [-- COMMAND]  tables of this machine, now
  *   trace-kmem topology                     the CPU/memory -> node map
+ *   trace-kmem plot [OPTIONS] [FILE]        live memory over time, SVG
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -29,6 +30,9 @@ int main(int argc, char **argv)
 		break;
 	case TK_TOPOLOGY:
 		ret = tk_topology(&a);
+		break;
+	case TK_PLOT:
+		ret = tk_plot(&a);
 		break;
 	default:
 		ret = tk_stat(&a);

@@ -68,7 +68,7 @@ int tk_tracecmd_run(struct tracecmd_input *h, struct tk_session *s,
 		return -1;
 	ret = tk_pipeline_run(produce, &src, s, progress);
 	s->agg.skipped_records += src.skipped;
-	if (src.skipped) {
+	if (src.skipped && !s->quiet) {
 		tk_progress_done(progress);
 		fprintf(stderr,
 			TK_NAME ": %s: damaged data skipped: %llu record%s of "

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace-kmem plot: live memory over a trace's time, as an SVG picture
+ * (lib/plot_svg.c) and as the JSON document's "timeline" (--json).
+ *
+ * One buffer of one file, read twice: the first pass finds the time
+ * range and each call site's peak, the second samples the lines chosen
+ * (lib/timeline.h).  Memory stays that of trace-kmem stat.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fault.h"
+#include "input_check.h"
+#include "inputs.h"
+#include "memlimit.h"
+#include "path_label.h"
+#include "plot_svg.h"
+#include "progress.h"
+#include "session.h"
+#include "tep_names.h"
+#include "tracecmd_read.h"
+
+struct plot_run {
+	struct tk_args *a;
+	struct tk_input *in;
+	int buffer;			/* 0: top level, then the instances */
+	struct tracecmd_input *h;	/* libtracecmd: the buffer's handle */
+	char label[PATH_MAX + 64];
+	struct kmem_timeline tl;
+	struct kmem_outputs outs;	/* tables: the SVG */
+};
+
+static struct tep_handle *tep_of(const struct plot_run *p)
+{
+	return p->in->f ? tdat_tep(p->in->f) : tracecmd_get_tep(p->h);
+}
+
+/* --instance NAME: which buffer, or -1 after saying there is none. */
+static int find_buffer(struct plot_run *p, const char *path)
+{
+	const char *name = p->a->instance;
+	int i, n;
+
+	p->h = p->in->h;
+	if (!name)
+		return 0;
+	n = p->in->f ? tdat_nr_buffers(p->in->f) : p->in->ninst + 1;
+	for (i = 1; i < n; i++) {
+		const char *bn = p->in->f ?
+			tdat_buffer_name(p->in->f, i) :
+			tracecmd_buffer_instance_name(p->in->h, i - 1);
+
+		if (bn && !strcmp(bn, name)) {
+			if (!p->in->f)
+				p->h = p->in->inst[i - 1];
+			return i;
+		}
+	}
+	fprintf(stderr, TK_NAME ": %s: no buffer instance '%s'\n", path, name);
+	return -1;
+}
+
+/* One pass over the buffer; the session is left for the caller. */
+static int pass(struct plot_run *p, struct tk_session *s, int nth)
+{
+	struct tep_handle *tep = tep_of(p);
+	struct tk_progress progress;
+	char what[PATH_MAX + 96];
+	int ret;
+
+	if (p->h && !tep_get_page_size(tep))
+		tep_set_page_size(tep, (int)tk_header_page_size(
+					       p->a->inputs[0]));
+	if (tk_session_init(s, tep, p->a, NULL)) {
+		fprintf(stderr, TK_NAME ": out of memory\n");
+		return -1;
+	}
+	snprintf(s->label, sizeof(s->label), "%s", p->label);
+	s->timeline = &p->tl;
+	s->quiet = nth == 2;
+	if (nth == 1 && kmem_timeline_init(&p->tl, &s->agg)) {
+		fprintf(stderr, TK_NAME ": out of memory\n");
+		return -1;
+	}
+	if (nth == 2)
+		kmem_timeline_restart(&p->tl, &s->agg);
+	snprintf(what, sizeof(what), "%s, pass %d of 2", p->label, nth);
+	tk_progress_start(&progress, what);
+	ret = p->in->f ? tk_native_run(p->in->f, p->buffer, s, &progress) :
+			 tk_tracecmd_run(p->h, s, &progress);
+	tk_progress_done(&progress);
+	if (ret < 0) {
+		fprintf(stderr, TK_NAME ": %s: error reading the records%s\n",
+			p->label, p->h ? tk_memlimit_note() : "");
+		return -1;
+	}
+	kmem_tep_finish(&s->agg, &s->sym, tep);
+	kmem_timeline_end(&p->tl, &s->agg);
+	return 0;
+}
+
+/* Which allocators the picture shows: as the tables choose them. */
+static void shown(const struct kmem_opts *o, const struct kmem_agg *agg,
+		  bool *slab, bool *page)
+{
+	*slab = o->slab || (!o->page && agg->slab_events);
+	*page = o->page || (!o->slab && agg->page_events);
+}
+
+static int no_events(const struct plot_run *p, const struct tk_session *s)
+{
+	const struct tk_filter *f = &p->a->filter;
+	bool filters = f->time || f->pids || f->comm || f->cpus;
+
+	fprintf(stderr, TK_NAME ": %s: no %s events to plot%s\n", p->label,
+		p->a->opts.slab && !p->a->opts.page ? "slab allocator" :
+		p->a->opts.page && !p->a->opts.slab ? "page allocator" :
+						      "slab or page allocator",
+		filters && s->filtered ? " (the filters left them all out)" :
+					 "");
+	return -1;
+}
+
+static int write_out(struct plot_run *p, struct tk_session *s)
+{
+	struct kmem_plot_info info = { .label = p->label,
+				       .events = s->agg.slab_events +
+						 s->agg.page_events,
+				       .lost = s->agg.events_lost,
+				       .lost_unknown = s->agg.lost_unknown,
+				       .raw_ip = p->a->opts.raw_ip };
+	struct kmem_input in = { .label = p->label, .filtered = s->filtered };
+	struct kmem_report_ctx r = { &s->agg, &p->a->opts, &s->sym, &in,
+				     &p->tl };
+	int ret = 0;
+
+	if (p->outs.tables.f) {
+		kmem_plot_svg(p->outs.tables.f, &p->tl, &s->sym, &info);
+		ret |= kmem_out_check(&p->outs.tables, stderr);
+	}
+	if (p->outs.json.f) {
+		kmem_report_json(&r, p->outs.json.f);
+		ret |= kmem_out_check(&p->outs.json, stderr);
+	}
+	return ret;
+}
+
+static int plot(struct plot_run *p)
+{
+	struct tk_session s;
+	bool slab, page;
+	int ret;
+
+	ret = pass(p, &s, 1);
+	if (!ret) {
+		shown(&p->a->opts, &s.agg, &slab, &page);
+		if (!(slab && s.agg.slab_events) && !(page && s.agg.page_events))
+			ret = no_events(p, &s);
+	}
+	if (!ret) {
+		if (kmem_timeline_select(&p->tl, p->a->opts.lines, slab,
+					 page)) {
+			fprintf(stderr, TK_NAME ": out of memory\n");
+			ret = -1;
+		}
+	}
+	tk_session_release(&s);
+	if (ret)
+		return ret;
+	/* libtracecmd reads a handle once: the second pass opens it anew */
+	if (!p->in->f) {
+		tk_close_input(p->in);
+		free(p->in);
+		p->in = tk_open_inputs(p->a);
+		if (!p->in || find_buffer(p, p->a->inputs[0]) != p->buffer)
+			return -1;
+	}
+	ret = pass(p, &s, 2);
+	if (!ret)
+		ret = write_out(p, &s);
+	tk_session_release(&s);
+	return ret;
+}
+
+/* The SVG goes to -o FILE, else to stdout unless the JSON goes there. */
+static int open_outputs(struct plot_run *p)
+{
+	const struct kmem_opts *o = &p->a->opts;
+	bool json_out = o->json && !strcmp(o->json, "-");
+
+	if ((o->output || !json_out) && !o->output && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, TK_NAME ": plot writes SVG; give -o FILE.svg "
+				"(or redirect stdout)\n");
+		return -1;
+	}
+	if ((o->output || !json_out) &&
+	    kmem_out_open(&p->outs.tables, o->output ? o->output : "-", "SVG", false,
+			  stderr))
+		return -1;
+	if (o->json &&
+	    kmem_out_open(&p->outs.json, o->json, "JSON", false, stderr)) {
+		kmem_out_discard(&p->outs.tables);
+		return -1;
+	}
+	return 0;
+}
+
+/**
+ * tk_plot - trace-kmem plot
+ * @a: the command line
+ *
+ * Return: the exit status.
+ */
+int tk_plot(struct tk_args *a)
+{
+	struct plot_run p = { .a = a };
+	int ret;
+
+	if (a->nr_inputs != 1) {
+		fprintf(stderr, TK_NAME ": plot draws one file (%d given)\n",
+			a->nr_inputs);
+		return TK_USAGE;
+	}
+	if (open_outputs(&p))
+		return TK_ENV;
+	p.in = tk_open_inputs(a);
+	if (!p.in) {
+		kmem_outputs_discard(&p.outs);
+		return TK_ENV;
+	}
+	kmem_path_label(p.label, sizeof(p.label), a->inputs[0]);
+	p.buffer = find_buffer(&p, a->inputs[0]);
+	if (p.buffer > 0) {
+		size_t n = strlen(p.label);
+
+		snprintf(p.label + n, sizeof(p.label) - n, " (instance %s)",
+			 a->instance);
+	}
+	tk_fault_guard(a->inputs[0]);
+	ret = p.buffer < 0 ? -1 : plot(&p);
+	tk_fault_guard(NULL);
+	if (ret)
+		kmem_outputs_discard(&p.outs);
+	else
+		ret = kmem_outputs_finish(&p.outs, stderr);
+	kmem_timeline_release(&p.tl);
+	if (p.in)
+		tk_close_input(p.in);
+	free(p.in);
+	if (p.outs.broken_pipe)
+		return TK_BROKEN_PIPE;
+	return ret ? TK_ENV : TK_OK;
+}
