@@ -4,9 +4,15 @@
 # fails when something is missing and we may not install it.
 set -e
 pkgs=""
+light=""	# installed without their recommends (chromium's are a desktop)
 need() { # need COMMAND-OR-PKGCONFIG-CHECK PACKAGE
 	if ! sh -c "$1" >/dev/null 2>&1; then
 		pkgs="$pkgs $2"
+	fi
+}
+need_light() { # as need()
+	if ! sh -c "$1" >/dev/null 2>&1; then
+		light="$light $2"
 	fi
 }
 need "command -v cc" gcc
@@ -27,15 +33,24 @@ if [ "${1:-}" = check ]; then
 	need "command -v script" bsdutils
 	need "command -v setpriv" util-linux
 	need "command -v strace" strace
+	# tests/e2e/plot.sh renders the SVG with headless Chromium
+	need_light "command -v chromium" chromium
+	need_light "test -d /usr/share/fonts/truetype/dejavu" fonts-dejavu-core
 fi
-[ -z "$pkgs" ] && exit 0
+[ -z "$pkgs$light" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	echo "deps: installing$pkgs" >&2
+	echo "deps: installing$pkgs$light" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >/dev/null
 	# shellcheck disable=SC2086
-	apt-get install -y -qq $pkgs >/dev/null
+	[ -z "$pkgs" ] || apt-get install -y -qq $pkgs >/dev/null
+	# shellcheck disable=SC2086
+	[ -z "$light" ] ||
+		apt-get install -y -qq --no-install-recommends $light >/dev/null
 	exit 0
 fi
-echo "deps: missing packages; run: sudo apt-get install$pkgs" >&2
+[ -z "$pkgs" ] ||
+	echo "deps: missing packages; run: sudo apt-get install$pkgs" >&2
+[ -z "$light" ] ||
+	echo "deps: missing packages; run: sudo apt-get install --no-install-recommends$light" >&2
 exit 1

@@ -111,6 +111,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kmem_ref  # noqa: E402  (run, Symbols, LINE_RE, DROP_RE, parse_ts, display_path)
+from timeline_rec import Recorder  # noqa: E402
 
 DEFAULT_SKIP = "|".join([
     r"^_*(alloc|get_free|get_zeroed)_pages?", r"^_*alloc_frozen_pages",
@@ -631,7 +632,8 @@ def listing(text):
             fm = FRAME_RE.match(rest)
             if fm:
                 frames.append(fm.group(1))
-            last = ("ev", int(m.group("cpu")), m.group("event"), rest, frames)
+            last = ("ev", int(m.group("cpu")), m.group("event"), rest, frames,
+                    kmem_ref.parse_ts(m.group("ts")))
             out.append(last)
             continue
         fm = FRAME_RE.match(line)
@@ -669,6 +671,78 @@ class Symbols:
 
 
 # ---------------------------------------------------------------- statistics
+
+class PageTimeline:
+    """The page lines of the timeline (timeline_rec.py).  The total
+    changes at each allocation and free.  An allocation counts for its
+    call site once the site is known (kmem-stat-definitions.txt,
+    "Timeline"): at the next kernel_stack or mm_page_alloc record on its
+    CPU (its stack record, when it has one), when its page is allocated
+    again, or at the end of the trace; one freed before that never
+    counts for its call site."""
+
+    def __init__(self, rec):
+        self.rec = rec
+        self.total = 0
+        self.sites = {}     # call site address -> live bytes
+        self.names = {"page": ("page", 0, "page allocator")}
+        self.pending = {}   # cpu -> object waiting for its call site
+        self.changed = set()    # lines the record being read changed
+        self.ts = None          # ... and its time
+
+    def record(self, ts):
+        """A record starts: the values after the one before count."""
+        self.flush()
+        self.ts = ts
+
+    def flush(self):
+        for k in sorted(self.changed, key=str):
+            self.rec.set(k, self.ts,
+                         self.total if k == "page" else self.sites[k[1]])
+        self.changed = set()
+
+    def allocated(self, obj, cpu, caddr, cnames, ts):
+        obj["_cpu"], obj["_site"], obj["_live"] = cpu, caddr, True
+        self.names[("site", caddr)] = ("page_callsite", caddr, cnames[0])
+        self.pending[cpu] = obj
+        self.total += obj["bytes"]
+        self.changed.add("page")
+
+    def _attach(self, obj, ts):
+        obj["_attached"] = True
+        if obj["_live"]:
+            k = obj["_site"]
+            self.sites[k] = self.sites.get(k, 0) + obj["bytes"]
+            self.changed.add(("site", k))
+
+    def site_known(self, cpu, ts):
+        obj = self.pending.pop(cpu, None)
+        if obj is not None:
+            self._attach(obj, ts)
+
+    def pfn_reused(self, old, ts):
+        if self.pending.get(old["_cpu"]) is old:
+            self.site_known(old["_cpu"], ts)
+
+    def gone(self, obj, ts):
+        obj["_live"] = False
+        self.total -= obj["bytes"]
+        self.changed.add("page")
+        if obj.get("_attached"):
+            k = obj["_site"]
+            self.sites[k] -= obj["bytes"]
+            self.changed.add(("site", k))
+
+    def finish(self):
+        self.record(self.rec.end)
+        for cpu in sorted(self.pending):
+            self._attach(self.pending[cpu], self.rec.end)
+        self.pending = {}
+        self.flush()
+
+    def result(self):
+        return self.rec.result(self.names)
+
 
 class Page:
     def __init__(self, path, skip_re):
@@ -788,7 +862,7 @@ class Page:
             if item[0] == "drop":
                 seq.append(item)
                 continue
-            _, cpu, event, text, frames = item
+            _, cpu, event, text, frames, ts = item
             recs = bufs.get(cpu, [])
             i = nxt.get(cpu, 0)
             if i >= len(recs):
@@ -800,7 +874,7 @@ class Page:
             if fmt is None or fmt.name != event:
                 die("CPU %d record %d: listing says %s, buffer has id %d (%s)"
                     % (cpu, i, event, rec.eid, fmt.name if fmt else "?"))
-            seq.append(("ev", rec, fmt, text, frames))
+            seq.append(("ev", rec, fmt, text, frames, ts))
         for c, recs in bufs.items():
             if nxt.get(c, 0) != len(recs):
                 die("CPU %d: %d buffer records, %d listed"
@@ -881,7 +955,7 @@ class Page:
         return "Special"
 
     # ---- the statistics
-    def aggregate(self, seq):
+    def aggregate(self, seq, tl=None):
         e = self.e
         s = dict(allocs=0, alloc_bytes=0, frees=0, batched=0, fail_count=0,
                  fail_bytes=0, af_count=0, af_bytes=0, fo_count=0,
@@ -902,8 +976,12 @@ class Page:
                 else:
                     s["events_lost"] += item[2]
                 continue
-            _, rec, fmt, text, frames_txt = item
+            _, rec, fmt, text, frames_txt, ts = item
             name = fmt.name
+            if tl is not None:
+                tl.record(ts)
+            if tl is not None and name in ("kernel_stack", "mm_page_alloc"):
+                tl.site_known(rec.cpu, ts)
             if name == "kernel_stack":
                 # the listing's %ps names of the first 8 frames
                 ck = (rec.data[8:], tuple(frames_txt))
@@ -994,11 +1072,17 @@ class Page:
                 row["hits"] += 1
                 row["bytes"] += nbytes
                 old = state.get(pfn)
+                if tl is not None and old is not None:
+                    tl.pfn_reused(old, ts)
                 if old is not None:
                     s["missed_count"] += 1
                     s["missed_bytes"] += old["bytes"]
                     self.unlive(old, callsites, pages, pfn)
+                    if tl is not None:
+                        tl.gone(old, ts)
                 state[pfn] = dict(bytes=nbytes, key=key)
+                if tl is not None:
+                    tl.allocated(state[pfn], rec.cpu, caddr, cnames, ts)
                 row["live_count"] += 1
                 row["live_bytes"] += nbytes
                 pr = pages.get(pfn)
@@ -1033,6 +1117,8 @@ class Page:
                 s["af_count"] += 1
                 s["af_bytes"] += obj["bytes"]
                 self.unlive(obj, callsites, pages, pfn)
+                if tl is not None:
+                    tl.gone(obj, ts)
                 pages[pfn]["frees"] += 1
                 state[pfn] = None
             elif name == "mm_page_free_batched":
@@ -1067,6 +1153,8 @@ class Page:
                 if own:
                     row["ownership_changes"] += 1
 
+        if tl is not None:
+            tl.finish()
         live = [o for o in state.values() if o]
         summary = {
             "allocs": s["allocs"], "alloc_bytes": s["alloc_bytes"],
@@ -1463,6 +1551,7 @@ def main(argv):
     skip = DEFAULT_SKIP
     refp = savep = None
     name = None
+    timeline = None
     cases = []
     files = []
     it = iter(argv)
@@ -1484,11 +1573,25 @@ def main(argv):
                 if k not in PAGE_SORT_KEYS + OTHER_SORT_KEYS:
                     die("unknown sort key %r" % k)
             cases.append((c[0], c[1], keys, c[3] == "1", c[4]))
+        elif a.startswith("--timeline="):
+            timeline = a[len("--timeline="):]
         elif a in ("-h", "--help"):
             print(__doc__)
             return 0
         else:
             files.append(a)
+    if timeline:
+        if len(files) != 1:
+            die("--timeline=PLOT.json needs FILE.dat")
+        p = Page(files[0], skip)
+        try:
+            p.run()
+            tl = PageTimeline(Recorder(timeline))
+            p.aggregate(p.seq, tl)
+        except (RuntimeError, ValueError, KeyError) as e:
+            die(str(e))
+        sys.stdout.write(json.dumps(tl.result()) + "\n")
+        return 0
     problems = []
     if refp:
         if files:

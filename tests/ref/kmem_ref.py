@@ -10,6 +10,7 @@ end-to-end tests catch bugs in the C code.
                 [--refree-free-only] [--report-args="ARGS"]
                 [--pid=LIST] [--comm=NAME] [--time=START,END] FILE.dat
     kmem_ref.py --make-edge-trace IN.dat OUT.dat
+    kmem_ref.py --timeline=PLOT.json FILE.dat
 
 prints the JSON document the plugin would write for FILE.dat
 (-O kmem:json=...), as far as it is defined by the documentation.
@@ -18,6 +19,8 @@ lines of those pids, that command name, that time window (trace-kmem
 stat's filters).
 --report-args passes more arguments (filters such as --cpu 0) to
 trace-cmd report: the plugin sees the records trace-cmd prints.
+--timeline=PLOT.json prints, instead, the slab lines of the timeline
+(timeline_rec.py) over the spans that trace-kmem plot --json chose.
 --make-edge-trace writes a copy of a trace with allocation failures,
 zero-size allocations and frees of NULL/ZERO_SIZE_PTR patched in (see
 make_edge_trace()).
@@ -75,6 +78,8 @@ import subprocess
 import sys
 import tempfile
 from fractions import Fraction
+
+from timeline_rec import Recorder
 
 ALLOC_EVENTS = {"kmalloc", "kmalloc_node", "kmem_cache_alloc",
                 "kmem_cache_alloc_node"}
@@ -343,6 +348,10 @@ class Stats:
         # whose last event was a free fits both "freed-only" and "double
         # free" in the definitions; see --refree-free-only.
         self.refree_is_free_only = False
+        # for --timeline: call sites whose live bytes the last event
+        # changed, and the live bytes of every object
+        self.touched = []
+        self.live_total = 0
 
     def anom(self, addr):
         return self.anoms.setdefault(addr, dict(
@@ -384,6 +393,8 @@ class Stats:
         cs = self.callsites[obj["callsite"]]
         cs["live_count"] -= 1
         cs["live_bytes"] -= obj["bytes"]
+        self.touched.append(obj["callsite"])
+        self.live_total -= obj["bytes"]
         c = self.caches[obj["cache"]]
         c["live_count"] -= 1
         c["live_bytes"] -= obj["bytes"]
@@ -436,6 +447,8 @@ class Stats:
         cs["live_count"] += 1
         cs["live_bytes"] += got
         cs["peak_bytes"] = max(cs["peak_bytes"], cs["live_bytes"])
+        self.touched.append(site)
+        self.live_total += got
         c["live_count"] += 1
         c["live_bytes"] += got
         pr = self.ptr(p)
@@ -605,7 +618,7 @@ def make_edge_trace(src, dst):
 # ---------------------------------------------------------------- main
 
 def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
-          extra=()):
+          extra=(), timeline=None):
     syms = Symbols(run(["report", "-f", "-i", path]))
     with tempfile.TemporaryDirectory(prefix="kmem_ref.") as tmp:
         text = raw_report(path, tmp, extra)
@@ -670,6 +683,11 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
             st.alloc(cpu, ts, event, f)
         else:
             st.free(cpu, ts, event, f)
+        if timeline is not None:
+            for cs in st.touched:
+                timeline.set(cs, ts, st.callsites[cs]["live_bytes"])
+            st.touched = []
+            timeline.set("slab", ts, st.live_total)
     if sym_iter is not None and next(sym_iter, None) is not None:
         sys.stderr.write("kmem_ref: symbolic output has more records\n")
         bad_symbols += 1
@@ -689,6 +707,16 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
         if raw_ip:
             return ["0x%x" % addr]
         return syms.names(addr) or ["0x%x" % addr]
+
+    if timeline is not None:
+        names = {"slab": ("slab", 0, "slab allocator")}
+        for addr in st.callsites:
+            names[addr] = ("slab_callsite", addr, site_name(addr)[0])
+        res = timeline.result(names)
+        for addr in st.callsites:
+            k = "slab_callsite:" + site_name(addr)[0]
+            res["series"][k]["aliases"] = site_name(addr)
+        return res, bad_symbols
 
     s = st.s
     summary = {
@@ -815,6 +843,7 @@ def main(argv):
     raw_ip = False
     check = False
     refree = False
+    timeline = None
     extra = []
     files = []
     it = iter(argv)
@@ -829,6 +858,8 @@ def main(argv):
             check = True
         elif a == "--refree-free-only":
             refree = True
+        elif a.startswith("--timeline="):
+            timeline = Recorder(a[len("--timeline="):])
         elif a.startswith("--pid="):
             FILTER["pids"] = {int(x) for x in a[len("--pid="):].split(",")}
         elif a.startswith("--comm="):
@@ -859,7 +890,8 @@ def main(argv):
         if k not in SORT_KEYS:
             die("unknown sort key %r" % k)
     try:
-        doc, bad = build(files[0], sort_keys, raw_ip, check, refree, extra)
+        doc, bad = build(files[0], sort_keys, raw_ip, check, refree, extra,
+                         timeline)
     except RuntimeError as e:
         die(str(e))
     sys.stdout.write(json.dumps(doc) + "\n")

@@ -1,0 +1,178 @@
+#!/bin/bash
+# trace-kmem plot: on every sample the JSON "timeline" agrees point by
+# point with the independent references (kmem_ref.py, kmem_page_ref.py
+# with --timeline), its lines end at the stat report's live bytes, the
+# SVG parses as XML and names its lines; headless Chromium renders it,
+# and the plot area holds the lines' colours.  A crafted trace checks
+# the points counted by hand, the lost-event mark and XML escaping; the
+# options and errors are checked too.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
+[ -x "$TK" ] || { fail plot "no $TK (run make)"; finish; }
+export TRACE_KMEM_CONVERT=never
+REF=$TOP/tests/ref
+
+# svg_ok PLOT.svg PLOT.json: XML, and every series' name in its text
+svg_ok() {
+	python3 - "$@" <<'PY'
+import json, sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
+text = " ".join("".join(t.itertext()) for t in root.iter(
+    "{http://www.w3.org/2000/svg}text"))
+for s in json.load(open(sys.argv[2]))["timeline"]["series"]:
+    name = s["name"] if len(s["name"]) <= 36 else s["name"][:36]
+    assert name in text, (s["name"], "not in the SVG")
+PY
+}
+
+# ends PLOT.json STAT.json: the totals' last points are the live bytes
+ends() {
+	python3 - "$@" <<'PY'
+import json, sys
+tl = json.load(open(sys.argv[1]))["timeline"]
+doc = json.load(open(sys.argv[2]))
+for s in tl["series"]:
+    if s["kind"] in ("slab", "page"):
+        want = doc[s["kind"]]["summary"]["live"]["bytes"]
+        last = s["points"][-1][1] if s["points"] else 0
+        assert last == want, (s["kind"], last, want)
+lost = sum(l["events"] for l in tl["lost"])
+unknown = sum(l["unknown"] for l in tl["lost"])
+assert (lost, unknown) == (doc["events_lost"], doc["lost_unknown"]), \
+    (lost, unknown, doc["events_lost"], doc["lost_unknown"])
+PY
+}
+
+for f in "$TOP"/sample-data/*.dat; do
+	b=$(basename "$f" .dat)
+	"$TK" plot -o "$WORK/$b.svg" --json="$WORK/$b.plot.json" "$f" 2>"$WORK/$b.err"
+	check "plot-$b-exit-0" test $? -eq 0
+	"$TK" stat --json="$WORK/$b.stat.json" -o /dev/null "$f" 2>/dev/null
+	if has_instances "$f"; then
+		# the references read no instances: the top buffer's report
+		python3 -c '
+import json, sys
+t, d = open(sys.argv[1]).read(), json.JSONDecoder()
+json.dump(d.raw_decode(t)[0], open(sys.argv[2], "w"))' "$WORK/$b.stat.json" "$WORK/$b.top.json"
+		check "plot-$b-ends-at-live-bytes" ends "$WORK/$b.plot.json" "$WORK/$b.top.json"
+	else
+		python3 "$REF/kmem_ref.py" --timeline="$WORK/$b.plot.json" "$f" \
+			>"$WORK/$b.rs" 2>/dev/null
+		python3 "$REF/kmem_page_ref.py" --timeline="$WORK/$b.plot.json" "$f" \
+			>"$WORK/$b.rp" 2>/dev/null
+		check "plot-$b-points-as-the-references" \
+			python3 "$REF/check_timeline.py" "$WORK/$b.plot.json" 10 \
+			"$WORK/$b.rs" "$WORK/$b.rp"
+		check "plot-$b-ends-at-live-bytes" ends "$WORK/$b.plot.json" "$WORK/$b.stat.json"
+	fi
+	check "plot-$b-svg-parses-names-lines" svg_ok "$WORK/$b.svg" "$WORK/$b.plot.json"
+done
+
+# fewer call sites, chosen by the same rule
+f=$TOP/sample-data/page-stacktrace.dat
+"$TK" plot -l 3 -o "$WORK/l3.svg" --json="$WORK/l3.json" "$f"
+python3 "$REF/kmem_page_ref.py" --timeline="$WORK/l3.json" "$f" >"$WORK/l3.rp" 2>/dev/null
+check plot-lines-3 python3 "$REF/check_timeline.py" "$WORK/l3.json" 3 "$WORK/l3.rp"
+# the other reader draws the same
+"$TK" plot --reader=libtracecmd -o /dev/null --json="$WORK/ltc.json" "$f"
+check plot-libtracecmd-same cmp -s "$WORK/ltc.json" "$WORK/page-stacktrace.plot.json"
+# --json alone: the document on stdout, no SVG
+"$TK" plot --json "$f" >"$WORK/stdout.json"
+check plot-json-stdout python3 -c '
+import json, sys
+assert "timeline" in json.load(open(sys.argv[1]))' "$WORK/stdout.json"
+
+# an instance
+f=$TOP/sample-data/instance-mixed.dat
+"$TK" plot --instance kmemslab -o /dev/null --json="$WORK/inst.json" "$f" 2>/dev/null
+python3 -c '
+import json, sys
+t, d, i = open(sys.argv[1]).read(), json.JSONDecoder(), 0
+while t[i:].strip():
+    i += len(t[i:]) - len(t[i:].lstrip())
+    doc, n = d.raw_decode(t[i:])
+    i += n
+    if doc["file"].endswith("(instance kmemslab)"):
+        json.dump(doc, open(sys.argv[2], "w"))' "$WORK/instance-mixed.stat.json" "$WORK/inst.stat.json"
+check plot-instance-ends-at-live-bytes ends "$WORK/inst.json" "$WORK/inst.stat.json"
+check plot-instance-title grep -q '(instance kmemslab)' "$WORK/inst.json"
+
+# options that choose, filters, and errors
+f=$TOP/sample-data/slab-fork-exec.dat
+"$TK" plot --page -o "$WORK/x.svg" "$f" 2>"$WORK/x.err"
+check plot-no-page-events-exit-2 test $? -eq 2
+check plot-no-page-events-said grep -q 'no page allocator events to plot' "$WORK/x.err"
+check plot-no-svg-left test ! -e "$WORK/x.svg"
+"$TK" plot --pid 1 -o "$WORK/x.svg" "$f" 2>"$WORK/x.err"
+check plot-filtered-out-said grep -q 'the filters left them all out' "$WORK/x.err"
+"$TK" plot -o "$WORK/x.svg" "$f" "$f" 2>"$WORK/x.err"
+check plot-two-files-usage test $? -eq 1
+"$TK" plot --instance nosuch -o "$WORK/x.svg" "$f" 2>"$WORK/x.err"
+check plot-no-instance-said grep -q "no buffer instance 'nosuch'" "$WORK/x.err"
+start=$(python3 -c '
+import json, sys
+print(json.load(open(sys.argv[1]))["timeline"]["start_ns"])' "$WORK/slab-fork-exec.plot.json")
+from=$(python3 -c "print('%d.%09d' % divmod($start + 100000000, 10**9))")
+"$TK" plot --time "$from," -o /dev/null --json="$WORK/t.json" "$f"
+check plot-time-window python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["timeline"]
+assert t["start_ns"] >= int(sys.argv[2]), t["start_ns"]' "$WORK/t.json" "$((start + 100000000))"
+
+# crafted: points counted by hand, a loss, a name to escape
+printf '%s\n' '[kallsyms]' 'ffffffff81200000 T site_a' 'ffffffff81300000 T x<y&z' \
+	'ffffffff81400000 T _etext' '[buffer]' \
+	'0 1.000001000 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000100 bytes_req=40 bytes_alloc=64 node=-1' \
+	'0 1.000002000 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000200 bytes_req=8 bytes_alloc=8 node=-1' \
+	'0 1.000003000 kfree call_site=0xffffffff81300020 ptr=0xffff888100000100' \
+	'lost 0 500' \
+	'0 1.000004000 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000300 bytes_req=40 bytes_alloc=64 node=-1' \
+	>"$WORK/c.spec"
+python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/c.spec" -o "$WORK/c.dat" \
+	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 6 >/dev/null 2>"$WORK/c.err" ||
+	{ fail plot-crafted "tdat_writer: $(tail -2 "$WORK/c.err")"; finish; }
+"$TK" plot -o "$WORK/c.svg" --json="$WORK/c.json" "$WORK/c.dat"
+check plot-crafted-by-hand python3 - "$WORK/c.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["timeline"]
+s = {x["name"]: x for x in t["series"]}
+a, b, c, d = 1000001000, 1000002000, 1000003000, 1000004000
+assert (t["start_ns"], t["end_ns"], t["span_ns"]) == (a, d, 8), t
+assert s["slab allocator"]["points"] == [[a, 64], [b, 72], [c, 8], [d, 72]], s
+assert s["site_a+0x10"]["points"] == [[a, 64], [c, 0], [d, 64]], s
+assert s["x<y&z+0x10"]["points"] == [[b, 8]], s
+assert [x["name"] for x in t["series"]] == \
+    ["slab allocator", "site_a+0x10", "x<y&z+0x10"], t["series"]
+assert t["lost"] == [{"ns": d, "events": 500, "unknown": 0}], t["lost"]
+PY
+check plot-crafted-svg-escapes svg_ok "$WORK/c.svg" "$WORK/c.json"
+
+# rendered by a browser: the plot area holds the lines' colours
+if ! command -v chromium >/dev/null; then
+	skip plot-rendered "no chromium (apt-get install chromium)"
+	finish
+fi
+render() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--user-data-dir="$WORK/chromium" --window-size=1200,640 \
+		--screenshot="$2" "file://$1" >/dev/null 2>&1
+}
+# ink PNG COLOUR...: pixels of each colour in the plot area
+ink() { python3 "$TOP/tests/lib/png_ink.py" $TOL "$1" 97 73 859 559 "${@:2}"; }
+TOL=
+render "$WORK/slab-fork-exec.svg" "$WORK/fork.png"
+read -r slab site <<<"$(ink "$WORK/fork.png" 1f3f7a 4e79a7)"
+check plot-rendered-slab-line test "${slab:-0}" -gt 1000
+check plot-rendered-call-site-line test "${site:-0}" -gt 200
+render "$WORK/page-stacktrace.svg" "$WORK/page.png"
+read -r page <<<"$(ink "$WORK/page.png" b35000)"
+check plot-rendered-page-line test "${page:-0}" -gt 500
+render "$WORK/slab-lost-events.svg" "$WORK/lost.png"
+TOL="--tol 70"	# a thin dashed line: its pixels are blended
+read -r lost <<<"$(ink "$WORK/lost.png" d0021b)"
+check plot-rendered-loss-mark test "${lost:-0}" -gt 50
+finish

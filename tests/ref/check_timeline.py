@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1
+"""Check trace-kmem plot's "timeline" against the references.
+
+    check_timeline.py PLOT.json LINES REF.json [REF.json]
+
+REF.json: the output of kmem_ref.py or kmem_page_ref.py with
+--timeline=PLOT.json.  Every series of the plot must be a series of a
+reference with the same points (as a set: the lowest, highest and last
+value of each span, at the times reached) and peak; its points in time
+order, at most 3 a span; the call-site series the LINES call sites of
+the references with the highest peaks (ties: slab before page, then the
+lower address), in that order.  Prints what differs; exit status 1.
+"""
+
+import json
+import sys
+
+
+def main(argv):
+    plot = json.load(open(argv[0]))
+    tl = plot["timeline"]
+    lines = int(argv[1])
+    ref = {}
+    for p in argv[2:]:
+        ref.update(json.load(open(p))["series"])
+    bad = []
+    kinds = {s["kind"] for s in tl["series"]}
+    for s in tl["series"]:
+        k = s["kind"] + ":" + s["name"]
+        r = ref.get(k)
+        if r is None:
+            r = next((x for x in ref.values() if x["kind"] == s["kind"] and
+                      s["name"] in x.get("aliases", ())), None)
+        if r is None:
+            bad.append("%s: no such line in the references" % k)
+            continue
+        pts = [tuple(p) for p in s["points"]]
+        if pts != sorted(pts, key=lambda p: p[0]):
+            bad.append("%s: points not in time order" % k)
+        if len(pts) > 3 * tl["spans"]:
+            bad.append("%s: %d points for %d spans" % (k, len(pts),
+                                                       tl["spans"]))
+        want = {tuple(p) for p in r["points"]}
+        if set(pts) != want:
+            bad.append("%s: points differ: plot only %s, reference only %s"
+                       % (k, sorted(set(pts) - want)[:3],
+                          sorted(want - set(pts))[:3]))
+        if s["peak_bytes"] != r["peak"]:
+            bad.append("%s: peak %d, reference %d" % (k, s["peak_bytes"],
+                                                      r["peak"]))
+    # the call sites drawn: the highest peaks of the allocators shown
+    shown = {k.split("_")[0] for k in kinds if k in ("slab", "page")}
+    cands = [x for x in ref.values() if x["kind"].endswith("_callsite") and
+             x["kind"].split("_")[0] in shown and x["peak"] > 0]
+    cands.sort(key=lambda x: (-x["peak"], x["kind"] != "slab_callsite",
+                              x["address"]))
+    want = [x["name"] for x in cands[:lines or 32]]
+    got = [s["name"] for s in tl["series"] if s["kind"].endswith("_callsite")]
+    cmp_got = [next((x["name"] for x in cands if g in x.get("aliases", ())),
+                    g) for g in got]
+    if cmp_got != want:
+        bad.append("call sites drawn %s, the highest peaks %s" % (got, want))
+    for b in bad:
+        print("    " + b)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
