@@ -123,6 +123,16 @@ import json, sys
 t = json.load(open(sys.argv[1]))["timeline"]
 assert t["start_ns"] >= int(sys.argv[2]), t["start_ns"]' "$WORK/t.json" "$((start + 100000000))"
 
+# damaged and hostile files (tests/regress/corpus): a picture, or one
+# line and exit 2; damage is said once, not once a pass
+for f in "$TOP"/tests/regress/corpus/*.dat; do
+	b=$(basename "$f" .dat)
+	"$TK" plot -o "$WORK/r.svg" "$f" >/dev/null 2>"$WORK/r.err"
+	rc=$?
+	check "plot-regress-$b-outcome" test "$rc" -eq 0 -o \( "$rc" -eq 2 -a "$(wc -l <"$WORK/r.err")" -eq 1 \)
+	check "plot-regress-$b-said-once" test "$(grep -c 'damaged data skipped' "$WORK/r.err")" -le 1
+done
+
 # crafted: points counted by hand, a loss, a name to escape
 printf '%s\n' '[kallsyms]' 'ffffffff81200000 T site_a' 'ffffffff81300000 T x<y&z' \
 	'ffffffff81400000 T _etext' '[buffer]' \
