@@ -161,6 +161,30 @@ assert t["lost"] == [{"ns": d, "events": 500, "unknown": 0}], t["lost"]
 PY
 check plot-crafted-svg-escapes svg_ok "$WORK/c.svg" "$WORK/c.json"
 
+# crafted: five events in the first span, one in the last; the span
+# keeps its highest (128), lowest (0) and last value (32), in time order
+printf '%s\n' '[kallsyms]' 'ffffffff81200000 T site_a' 'ffffffff81400000 T _etext' '[buffer]' \
+	'0 1.000001000 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000100 bytes_req=64 bytes_alloc=64 node=-1' \
+	'0 1.000002000 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000200 bytes_req=64 bytes_alloc=64 node=-1' \
+	'0 1.000003000 kfree call_site=0xffffffff81200020 ptr=0xffff888100000100' \
+	'0 1.000004000 kfree call_site=0xffffffff81200020 ptr=0xffff888100000200' \
+	'0 1.000005000 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000300 bytes_req=32 bytes_alloc=32 node=-1' \
+	'0 2.000001000 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000400 bytes_req=8 bytes_alloc=8 node=-1' \
+	>"$WORK/s.spec"
+python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/s.spec" -o "$WORK/s.dat" \
+	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 6 >/dev/null 2>"$WORK/s.err" ||
+	{ fail plot-crafted-span "tdat_writer: $(tail -2 "$WORK/s.err")"; finish; }
+"$TK" plot -o /dev/null --json="$WORK/s.json" "$WORK/s.dat"
+check plot-crafted-span-extremes python3 - "$WORK/s.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["timeline"]
+assert t["span_ns"] == 10**9 // 400 + 1, t["span_ns"]
+s = t["series"][0]
+assert s["name"] == "slab allocator" and s["peak_bytes"] == 128, s
+assert s["points"] == [[1000002000, 128], [1000004000, 0], [1000005000, 32],
+                       [2000001000, 40]], s["points"]
+PY
+
 # rendered by a browser: the plot area holds the lines' colours
 if ! command -v chromium >/dev/null; then
 	skip plot-rendered "no chromium (apt-get install chromium)"
