@@ -38,14 +38,26 @@ static bool no_validation(void)
 	return v && !strcmp(v, "never");
 }
 
+/* libtracecmd leaves the machine's page size out of the tep: the file's */
+static void set_page_size(struct tracecmd_input *h, unsigned int page_size)
+{
+	struct tep_handle *tep = tracecmd_get_tep(h);
+
+	if (!tep_get_page_size(tep))
+		tep_set_page_size(tep, (int)page_size);
+}
+
 /*
  * libtracecmd: the file's buffer instances opened too, before any report
- * is printed (a damaged instance used to fail after the top buffer's).
+ * is printed (a damaged instance used to fail after the top buffer's),
+ * and every handle given the file's page size.
  */
 static int open_instances(struct tk_input *in, const char *path)
 {
 	int i, n = tracecmd_buffer_instances(in->h);
+	unsigned int page_size = tk_header_page_size(path);
 
+	set_page_size(in->h, page_size);
 	if (n <= 0)
 		return 0;
 	in->inst = calloc((size_t)n, sizeof(*in->inst));
@@ -59,6 +71,7 @@ static int open_instances(struct tk_input *in, const char *path)
 				tracecmd_buffer_instance_name(in->h, i));
 			return -1;
 		}
+		set_page_size(in->inst[i], page_size);
 		in->ninst++;
 	}
 	return 0;

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "fault.h"
-#include "input_check.h"
 #include "inputs.h"
 #include "memlimit.h"
 #include "path_label.h"
@@ -71,9 +70,6 @@ static int pass(struct plot_run *p, struct tk_session *s, int nth)
 	char what[PATH_MAX + 96];
 	int ret;
 
-	if (p->h && !tep_get_page_size(tep))
-		tep_set_page_size(tep, (int)tk_header_page_size(
-					       p->a->inputs[0]));
 	if (tk_session_init(s, tep, p->a, NULL)) {
 		fprintf(stderr, TK_NAME ": out of memory\n");
 		return -1;
@@ -99,6 +95,10 @@ static int pass(struct plot_run *p, struct tk_session *s, int nth)
 	}
 	kmem_tep_finish(&s->agg, &s->sym, tep);
 	kmem_timeline_end(&p->tl, &s->agg);
+	if (p->tl.oom) {
+		fprintf(stderr, TK_NAME ": out of memory\n");
+		return -1;
+	}
 	return 0;
 }
 

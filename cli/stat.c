@@ -18,7 +18,6 @@
 #include <trace-cmd.h>
 
 #include "fault.h"
-#include "input_check.h"
 #include "inputs.h"
 #include "memlimit.h"
 #include "native.h"
@@ -35,7 +34,6 @@ struct stat_run {
 	struct kmem_outputs outs;
 	int reports;
 	int ret;
-	int page_size;		/* of the libtracecmd file being read */
 	/* the buffers of the file being read */
 	bool keep_empty;	/* report a buffer with no records too */
 	int with_data;		/* buffers that had records */
@@ -61,10 +59,6 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 		   const char *name)
 {
 	struct tep_handle *tep = f ? tdat_tep(f) : tracecmd_get_tep(h);
-
-	/* libtracecmd leaves the machine's page size out of the tep */
-	if (h && !tep_get_page_size(tep))
-		tep_set_page_size(tep, run->page_size);
 	struct tk_progress progress;
 	struct tk_session s;
 	int ret;
@@ -154,7 +148,6 @@ static int analyse_file(struct stat_run *run, const struct tk_input *in,
 		ret = analyse_native(run, in->f, base);
 		return ret ? ret : finish_file(run, in, base);
 	}
-	run->page_size = (int)tk_header_page_size(path);
 	ret = analyse(run, in->h, NULL, 0, base, "");
 	for (i = 0; i < in->ninst && !ret; i++) {
 		snprintf(label, sizeof(label), "%s (instance %s)", base,

@@ -3,6 +3,7 @@
  * The timeline as SVG (see plot_svg.h).  Lines are steps: a value holds
  * until the next point, as live memory does between events.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,52 +165,43 @@ static void byte_unit(struct scale *y)
 	}
 }
 
-static void x_axis(FILE *out, const struct scale *x)
+/*
+ * An axis's grid lines, tick labels and title: the time axis under the
+ * plot area (@x true), or the bytes axis beside it.
+ */
+static void axis(FILE *out, const struct scale *sc, bool x)
 {
-	double range = (double)(x->hi - x->lo) / x->unit;
-	double step = nice_step(range, 8), v;
+	double range = (double)(sc->hi - sc->lo) / sc->unit;
+	double step = nice_step(range, x ? 8 : 6), v, at;
 	int dec = decimals_of(step);
 	char buf[NUMFMT_LEN];
 
-	fprintf(out, "<g class=\"x-axis\" font-size=\"12\" "
-		     "text-anchor=\"middle\" fill=\"#333\">\n");
+	fprintf(out, "<g class=\"%s\" font-size=\"12\" text-anchor=\"%s\" "
+		     "fill=\"#333\">\n", x ? "x-axis" : "y-axis",
+		x ? "middle" : "end");
 	for (v = 0; v <= range * (1 + 1e-9); v += step) {
-		double px = X0 + (range > 0 ? v / range : 0) * (X1 - X0);
+		double f = range > 0 ? v / range : 0;
 
+		at = x ? X0 + f * (X1 - X0) : Y1 - f * (Y1 - Y0);
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			     "y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n",
-			px, Y0, px, Y1);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px,
-			Y1 + 18, fmt_tick(buf, v, dec));
+			x ? at : X0, x ? Y0 : at, x ? at : X1, x ? Y1 : at);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			x ? at : X0 - 8, x ? Y1 + 18 : at + 4,
+			fmt_tick(buf, v, dec));
 		if (range <= 0)
 			break;
 	}
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">"
-		     "time since the first event (%s)</text>\n</g>\n",
-		(X0 + X1) / 2, Y1 + 42, x->name);
-}
-
-static void y_axis(FILE *out, const struct scale *y)
-{
-	double range = (double)y->hi / y->unit;
-	double step = nice_step(range, 6), v;
-	int dec = decimals_of(step);
-	char buf[NUMFMT_LEN];
-
-	fprintf(out, "<g class=\"y-axis\" font-size=\"12\" "
-		     "text-anchor=\"end\" fill=\"#333\">\n");
-	for (v = 0; v <= range * (1 + 1e-9); v += step) {
-		double py = Y1 - v / range * (Y1 - Y0);
-
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			     "y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n",
-			X0, py, X1, py);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-			X0 - 8, py + 4, fmt_tick(buf, v, dec));
-	}
-	fprintf(out, "<text transform=\"translate(22 %.1f) rotate(-90)\" "
-		     "text-anchor=\"middle\" font-size=\"13\">live memory (%s)"
-		     "</text>\n</g>\n", (Y0 + Y1) / 2, y->name);
+	if (x)
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">"
+			     "time since the first event (%s)</text>\n",
+			(X0 + X1) / 2, Y1 + 42, sc->name);
+	else
+		fprintf(out, "<text transform=\"translate(22 %.1f) "
+			     "rotate(-90)\" font-size=\"13\" text-anchor=\""
+			     "middle\">live memory (%s)</text>\n",
+			(Y0 + Y1) / 2, sc->name);
+	fprintf(out, "</g>\n");
 }
 
 struct style {
@@ -241,12 +233,11 @@ static void stroke(FILE *out, const struct style *s)
 		fprintf(out, " stroke-dasharray=\"%s\"", s->dash);
 }
 
-static void line_path(FILE *out, const struct kmem_timeline *tl,
-		      const struct kmem_tl_line *l, const struct style *st,
+static void line_path(FILE *out, const struct kmem_tl_line *l, const struct style *st,
 		      const struct scale *x, const struct scale *y,
 		      uint64_t (*pt)[2])
 {
-	size_t i, n = kmem_timeline_points(tl, l, pt);
+	size_t i, n = kmem_timeline_points(l, pt);
 
 	fprintf(out, "<path class=\"line\" ");
 	stroke(out, st);
@@ -405,8 +396,8 @@ void kmem_plot_svg(FILE *out, const struct kmem_timeline *tl,
 	byte_unit(&y);
 	time_unit(&x);
 	header(out, tl, info);
-	y_axis(out, &y);
-	x_axis(out, &x);
+	axis(out, &y, false);
+	axis(out, &x, true);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		     "height=\"%.1f\" fill=\"none\" stroke=\"#999\"/>\n",
 		X0, Y0, X1 - X0, Y1 - Y0);
@@ -416,13 +407,13 @@ void kmem_plot_svg(FILE *out, const struct kmem_timeline *tl,
 	for (i = tl->nr_drawn; i-- > 0;) {
 		l = &tl->lines[tl->drawn[i]];
 		st = style_of(l, i);
-		line_path(out, tl, l, &st, &x, &y, pt);
+		line_path(out, l, &st, &x, &y, pt);
 	}
 	for (i = 2; i-- > 0;) {
 		if (!tl->lines[i].spans)
 			continue;
 		st = style_of(&tl->lines[i], 0);
-		line_path(out, tl, &tl->lines[i], &st, &x, &y, pt);
+		line_path(out, &tl->lines[i], &st, &x, &y, pt);
 	}
 	fprintf(out, "</g>\n<g class=\"legend\">\n");
 	for (i = 0; i < 2; i++) {

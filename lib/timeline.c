@@ -100,26 +100,43 @@ static void set_value(struct kmem_timeline *tl, struct kmem_tl_line *l,
 	sp->tlast = ts;
 }
 
+/* Room for @n entries of @size in *@arr, doubling: 0, or -1 (no memory) */
+static int reserve(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *p;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	p = realloc(*arr, c * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
 /* The line of slab site row @r (rows are never removed). */
 static struct kmem_tl_line *slab_row_line(struct kmem_timeline *tl,
 					  const struct slab_stats *st,
 					  uint32_t r)
 {
+	size_t i;
+
 	if (r >= st->nr_sites)
 		return NULL;
 	if (r >= tl->nr_slab_rows) {
-		size_t n = st->nr_sites, i;
-		uint32_t *m = realloc(tl->slab_line, n * sizeof(*m));
-
-		if (!m) {
+		if (reserve((void **)&tl->slab_line, &tl->cap_slab_rows,
+			    st->nr_sites, sizeof(*tl->slab_line))) {
 			tl->oom++;
 			return NULL;
 		}
-		tl->slab_line = m;
-		for (i = tl->nr_slab_rows; i < n; i++)
-			m[i] = new_line(tl, KMEM_TL_SLAB_SITE,
-					st->sites[i].call_site);
-		tl->nr_slab_rows = n;
+		for (i = tl->nr_slab_rows; i < st->nr_sites; i++)
+			tl->slab_line[i] = new_line(tl, KMEM_TL_SLAB_SITE,
+						    st->sites[i].call_site);
+		tl->nr_slab_rows = st->nr_sites;
 	}
 	if (tl->slab_line[r] == U64_INDEX_NONE)
 		return NULL;
@@ -132,29 +149,26 @@ static void page_row_changed(struct kmem_timeline *tl,
 			     uint64_t ts)
 {
 	struct kmem_tl_line *l;
+	size_t i, cap;
 	uint64_t v;
 
 	if (r >= st->nr_sites)
 		return;
 	if (r >= tl->nr_page_rows) {
-		size_t n = st->nr_sites, i;
-		uint32_t *m = realloc(tl->page_line, n * sizeof(*m));
-		uint64_t *p;
-
-		if (m)
-			tl->page_line = m;
-		p = m ? realloc(tl->page_prev, n * sizeof(*p)) : NULL;
-		if (!p) {
+		cap = tl->cap_page_rows;
+		if (reserve((void **)&tl->page_line, &cap, st->nr_sites,
+			    sizeof(*tl->page_line)) ||
+		    reserve((void **)&tl->page_prev, &tl->cap_page_rows,
+			    st->nr_sites, sizeof(*tl->page_prev))) {
 			tl->oom++;
 			return;
 		}
-		tl->page_prev = p;
-		for (i = tl->nr_page_rows; i < n; i++) {
-			m[i] = new_line(tl, KMEM_TL_PAGE_SITE,
-					st->sites[i].callsite);
-			p[i] = 0;
+		for (i = tl->nr_page_rows; i < st->nr_sites; i++) {
+			tl->page_line[i] = new_line(tl, KMEM_TL_PAGE_SITE,
+						    st->sites[i].callsite);
+			tl->page_prev[i] = 0;
 		}
-		tl->nr_page_rows = n;
+		tl->nr_page_rows = st->nr_sites;
 	}
 	if (tl->page_line[r] == U64_INDEX_NONE)
 		return;
@@ -320,10 +334,8 @@ int kmem_timeline_select(struct kmem_timeline *tl, unsigned int n, bool slab,
  * kmem_timeline_restart - start the second pass over the same records
  * @tl: the timeline, after kmem_timeline_select()
  * @agg: a new aggregate, before its first event
- *
- * Return: 0.
  */
-int kmem_timeline_restart(struct kmem_timeline *tl, struct kmem_agg *agg)
+void kmem_timeline_restart(struct kmem_timeline *tl, struct kmem_agg *agg)
 {
 	size_t i;
 
@@ -333,7 +345,6 @@ int kmem_timeline_restart(struct kmem_timeline *tl, struct kmem_agg *agg)
 	tl->nr_slab_rows = 0;
 	tl->nr_page_rows = 0;
 	follow(agg, true);
-	return 0;
 }
 
 /**
@@ -417,20 +428,17 @@ static size_t span_points(const struct kmem_tl_span *sp, uint64_t (*pt)[2])
 
 /**
  * kmem_timeline_points - a drawn line's points, in time order
- * @tl: the timeline, after the second pass
- * @l: a line with spans
+ * @l: a line with spans, after the second pass
  * @pt: room for 3 * KMEM_TL_BUCKETS points (time in ns, bytes), or NULL
  *	to count them
  *
  * Return: the number of points.
  */
-size_t kmem_timeline_points(const struct kmem_timeline *tl,
-			    const struct kmem_tl_line *l, uint64_t (*pt)[2])
+size_t kmem_timeline_points(const struct kmem_tl_line *l, uint64_t (*pt)[2])
 {
 	uint64_t tmp[3][2];
 	size_t i, n = 0;
 
-	(void)tl;
 	if (!l->spans)
 		return 0;
 	for (i = 0; i < KMEM_TL_BUCKETS; i++) {
@@ -444,14 +452,13 @@ size_t kmem_timeline_points(const struct kmem_timeline *tl,
 static const char *const kind_names[] = { "slab", "page", "slab_callsite",
 					  "page_callsite" };
 
-static void json_line(const struct kmem_timeline *tl,
-		      const struct kmem_tl_line *l,
+static void json_line(const struct kmem_tl_line *l,
 		      const struct kmem_symbolizer *sym, int raw_ip,
 		      struct json *j)
 {
 	uint64_t pt[3 * KMEM_TL_BUCKETS][2];
 	char name[KMEM_SYM_LEN];
-	size_t i, n = kmem_timeline_points(tl, l, pt);
+	size_t i, n = kmem_timeline_points(l, pt);
 
 	json_open(j, NULL, '{');
 	json_str(j, "kind", kind_names[l->kind]);
@@ -489,9 +496,9 @@ void kmem_timeline_json(const struct kmem_timeline *tl,
 	json_open(j, "series", '[');
 	for (i = 0; i < 2; i++)
 		if (tl->lines[i].spans)
-			json_line(tl, &tl->lines[i], sym, raw_ip, j);
+			json_line(&tl->lines[i], sym, raw_ip, j);
 	for (i = 0; i < tl->nr_drawn; i++)
-		json_line(tl, &tl->lines[tl->drawn[i]], sym, raw_ip, j);
+		json_line(&tl->lines[tl->drawn[i]], sym, raw_ip, j);
 	json_close(j, ']');
 	json_open(j, "lost", '[');
 	for (i = 0; tl->losses && i < KMEM_TL_BUCKETS; i++) {

@@ -72,15 +72,16 @@ struct kmem_timeline {
 	struct u64_index slab_ix;	/* call site -> line */
 	struct u64_index page_ix;
 	uint32_t *slab_line;		/* slab site row -> line */
-	size_t nr_slab_rows;
+	size_t nr_slab_rows, cap_slab_rows;
 	uint32_t *page_line;		/* page site row -> line */
 	uint64_t *page_prev;		/* ... its live bytes last seen */
-	size_t nr_page_rows;
+	size_t nr_page_rows, cap_page_rows;
 
 	uint32_t *drawn;		/* the call-site lines drawn */
 	size_t nr_drawn;
 	struct kmem_tl_loss *losses;	/* KMEM_TL_BUCKETS (pass 2) */
-	uint64_t oom;			/* rows not followed: no memory */
+	uint64_t oom;			/* rows not followed: no memory
+					 * (the lines are wrong then) */
 };
 
 int kmem_timeline_init(struct kmem_timeline *tl, struct kmem_agg *agg);
@@ -91,12 +92,11 @@ void kmem_timeline_loss(struct kmem_timeline *tl, uint64_t ts,
 void kmem_timeline_end(struct kmem_timeline *tl, struct kmem_agg *agg);
 int kmem_timeline_select(struct kmem_timeline *tl, unsigned int n,
 			 bool slab, bool page);
-int kmem_timeline_restart(struct kmem_timeline *tl, struct kmem_agg *agg);
+void kmem_timeline_restart(struct kmem_timeline *tl, struct kmem_agg *agg);
 void kmem_timeline_release(struct kmem_timeline *tl);
 char *kmem_timeline_name(char *buf, const struct kmem_tl_line *l,
 			 const struct kmem_symbolizer *sym, int raw_ip);
-size_t kmem_timeline_points(const struct kmem_timeline *tl,
-			    const struct kmem_tl_line *l, uint64_t (*pt)[2]);
+size_t kmem_timeline_points(const struct kmem_tl_line *l, uint64_t (*pt)[2]);
 void kmem_timeline_json(const struct kmem_timeline *tl,
 			const struct kmem_symbolizer *sym, int raw_ip,
 			struct json *j);

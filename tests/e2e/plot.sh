@@ -133,6 +133,14 @@ for f in "$TOP"/tests/regress/corpus/*.dat; do
 	check "plot-regress-$b-said-once" test "$(grep -c 'damaged data skipped' "$WORK/r.err")" -le 1
 done
 
+# craft NAME CHECK: $WORK/NAME.dat from $WORK/NAME.spec (tdat_writer.py)
+craft() {
+	python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/$1.spec" -o "$WORK/$1.dat" \
+		--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 6 \
+		>/dev/null 2>"$WORK/$1.err" ||
+		{ fail "$2" "tdat_writer: $(tail -2 "$WORK/$1.err")"; finish; }
+}
+
 # crafted: points counted by hand, a loss, a name to escape
 printf '%s\n' '[kallsyms]' 'ffffffff81200000 T site_a' 'ffffffff81300000 T x<y&z' \
 	'ffffffff81400000 T _etext' '[buffer]' \
@@ -142,9 +150,7 @@ printf '%s\n' '[kallsyms]' 'ffffffff81200000 T site_a' 'ffffffff81300000 T x<y&z
 	'lost 0 500' \
 	'0 1.000004000 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000300 bytes_req=40 bytes_alloc=64 node=-1' \
 	>"$WORK/c.spec"
-python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/c.spec" -o "$WORK/c.dat" \
-	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 6 >/dev/null 2>"$WORK/c.err" ||
-	{ fail plot-crafted "tdat_writer: $(tail -2 "$WORK/c.err")"; finish; }
+craft c plot-crafted
 "$TK" plot -o "$WORK/c.svg" --json="$WORK/c.json" "$WORK/c.dat"
 check plot-crafted-by-hand python3 - "$WORK/c.json" <<'PY'
 import json, sys
@@ -171,9 +177,7 @@ printf '%s\n' '[kallsyms]' 'ffffffff81200000 T site_a' 'ffffffff81400000 T _etex
 	'0 1.000005000 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000300 bytes_req=32 bytes_alloc=32 node=-1' \
 	'0 2.000001000 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000400 bytes_req=8 bytes_alloc=8 node=-1' \
 	>"$WORK/s.spec"
-python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/s.spec" -o "$WORK/s.dat" \
-	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 6 >/dev/null 2>"$WORK/s.err" ||
-	{ fail plot-crafted-span "tdat_writer: $(tail -2 "$WORK/s.err")"; finish; }
+craft s plot-crafted-span
 "$TK" plot -o /dev/null --json="$WORK/s.json" "$WORK/s.dat"
 check plot-crafted-span-extremes python3 - "$WORK/s.json" <<'PY'
 import json, sys

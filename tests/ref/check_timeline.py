@@ -8,7 +8,8 @@ REF.json: the output of kmem_ref.py or kmem_page_ref.py with
 --timeline=PLOT.json.  Every series of the plot must be a series of a
 reference with the same points (as a set: the lowest, highest and last
 value of each span, at the times reached) and peak; its points in time
-order, at most 3 a span; the call-site series the LINES call sites of
+order, at most 3 a span; a line for each allocator with a peak in the
+references; the call-site series the LINES call sites of
 the references with the highest peaks (ties: slab before page, then the
 lower address), in that order.  Prints what differs; exit status 1.
 """
@@ -49,6 +50,12 @@ def main(argv):
         if s["peak_bytes"] != r["peak"]:
             bad.append("%s: peak %d, reference %d" % (k, s["peak_bytes"],
                                                       r["peak"]))
+    # every allocator with live memory in the references has its line
+    for r in ref.values():
+        if r["kind"] in ("slab", "page") and r["peak"] > 0 and \
+                r["kind"] not in kinds:
+            bad.append("no %s allocator line, reference peak %d"
+                       % (r["kind"], r["peak"]))
     # the call sites drawn: the highest peaks of the allocators shown
     shown = {k.split("_")[0] for k in kinds if k in ("slab", "page")}
     cands = [x for x in ref.values() if x["kind"].endswith("_callsite") and
