@@ -61,6 +61,10 @@ static const char *const page_events[] = {
 	"mm_page_alloc_zone_locked", "mm_page_pcpu_drain",
 	"mm_page_alloc_extfrag", NULL,
 };
+static const char *const percpu_events[] = {
+	"percpu_alloc_percpu", "percpu_free_percpu", "percpu_alloc_percpu_fail",
+	"percpu_create_chunk", "percpu_destroy_chunk", NULL,
+};
 
 static int env_error(const char *what, const char *fix)
 {
@@ -136,7 +140,7 @@ static int check_environment(void)
 
 static int load_formats(struct live *l)
 {
-	const char *systems[] = { "kmem", "ftrace", NULL };
+	const char *systems[] = { "kmem", "ftrace", "percpu", NULL };
 
 	l->tep = tracefs_local_events_system(NULL, systems);
 	if (!l->tep || (!tep_find_event_by_name(l->tep, "kmem", "kmalloc") &&
@@ -149,14 +153,15 @@ static int load_formats(struct live *l)
 }
 
 /* Enable the events of @names this kernel has; how many it had. */
-static int enable_events(struct live *l, const char *const *names)
+static int enable_events(struct live *l, const char *sys,
+			 const char *const *names)
 {
 	int i, n = 0;
 
 	for (i = 0; names[i]; i++) {
-		if (!tep_find_event_by_name(l->tep, "kmem", names[i]))
+		if (!tep_find_event_by_name(l->tep, sys, names[i]))
 			continue;
-		if (tracefs_event_enable(l->inst, "kmem", names[i]))
+		if (tracefs_event_enable(l->inst, sys, names[i]))
 			return -1;
 		n++;
 	}
@@ -166,16 +171,26 @@ static int enable_events(struct live *l, const char *const *names)
 static int set_events(struct live *l)
 {
 	const struct kmem_opts *o = &l->a->opts;
-	bool slab = o->slab || !o->page, page = o->page || !o->slab;
-	int ns = 0, np = 0;
+	bool slab = kmem_opts_allocator(o, o->slab);
+	bool page = kmem_opts_allocator(o, o->page);
+	bool percpu = kmem_opts_allocator(o, o->percpu);
+	int ns = 0, np = 0, nc = 0;
 
 	if (slab)
-		ns = enable_events(l, slab_events);
+		ns = enable_events(l, "kmem", slab_events);
 	if (page)
-		np = enable_events(l, page_events);
-	if (ns < 0 || np < 0)
+		np = enable_events(l, "kmem", page_events);
+	if (percpu)
+		nc = enable_events(l, "percpu", percpu_events);
+	if (ns < 0 || np < 0 || nc < 0)
 		return env_error("cannot enable the kmem events",
-				 "check events/kmem in tracefs");
+				 "check events/kmem and events/percpu in "
+				 "tracefs");
+	/* by default, a kernel without the per-CPU events is fine */
+	if (o->percpu && !nc)
+		return env_error("the per-CPU allocator events "
+				 "(percpu:percpu_alloc_percpu ...) are missing",
+				 "use a kernel that has them (4.14 or later)");
 	if ((slab && !ns) || (page && !np))
 		return env_error(slab && !ns ? "the slab events (kmem:kmalloc "
 					       "...) are missing" :

@@ -16,6 +16,7 @@ void kmem_agg_init(struct kmem_agg *a)
 	slab_stats_init(&a->slab);
 	kmem_folded_init(&a->folded);
 	page_stats_init(&a->page, NULL, NULL, NULL, 0);
+	percpu_stats_init(&a->percpu);
 }
 
 /**
@@ -59,8 +60,9 @@ void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o)
 	slab_stats_keep_rows(&a->slab, rows);
 	page_stats_keep_rows(&a->page, rows);
 	if (o->folded)		/* and the stacks, when they are asked for */
-		kmem_folded_enable(&a->folded, o->live, o->slab || !o->page,
-				   o->page || !o->slab);
+		kmem_folded_enable(&a->folded, o->live,
+				   kmem_opts_allocator(o, o->slab),
+				   kmem_opts_allocator(o, o->page));
 }
 
 /**
@@ -94,6 +96,7 @@ void kmem_agg_release(struct kmem_agg *a)
 {
 	slab_stats_release(&a->slab);
 	page_stats_release(&a->page);
+	percpu_stats_release(&a->percpu);
 	kmem_folded_release(&a->folded);
 }
 
@@ -121,6 +124,14 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 	case KMEM_EV_PAGE_EXTFRAG:
 		a->page_events++;
 		page_account(&a->page, ev);
+		break;
+	case KMEM_EV_PERCPU_ALLOC:
+	case KMEM_EV_PERCPU_FREE:
+	case KMEM_EV_PERCPU_FAIL:
+	case KMEM_EV_PERCPU_CHUNK_NEW:
+	case KMEM_EV_PERCPU_CHUNK_DEL:
+		a->percpu_events++;
+		percpu_account(&a->percpu, ev);
 		break;
 	case KMEM_EV_NONE:
 		break;
@@ -198,6 +209,7 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 {
 	to->slab_events += from->slab_events;
 	to->page_events += from->page_events;
+	to->percpu_events += from->percpu_events;
 	to->events_lost += from->events_lost;
 	to->lost_unknown += from->lost_unknown;
 	to->undecodable += from->undecodable;
@@ -208,6 +220,8 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->slab.oom += from->slab.oom;
 	merge_page(&to->page.sum, &from->page.sum, old_migratetypes);
 	to->page.oom += from->page.oom;
+	ADD_COUNTERS(&to->percpu.sum, &from->percpu.sum);
+	to->percpu.oom += from->percpu.oom;
 	to->slab.saturated += from->slab.saturated;
 	to->page.saturated += from->page.saturated;
 }

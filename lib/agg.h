@@ -14,14 +14,17 @@
 #include "kmem_event.h"
 #include "options.h"
 #include "page.h"
+#include "percpu.h"
 #include "slab.h"
 
 struct kmem_agg {
 	struct slab_stats slab;
 	struct page_stats page;
+	struct percpu_stats percpu;
 	struct kmem_folded folded;	/* by stack, with kmem:folded */
 	uint64_t slab_events;	/* slab records accounted */
 	uint64_t page_events;	/* page allocator records accounted */
+	uint64_t percpu_events;	/* per-CPU allocator records accounted */
 	uint64_t events_lost;	/* events the ring buffer reported lost */
 	uint64_t lost_unknown;	/* losses whose size was not recorded */
 	uint64_t undecodable;	/* records of an event lacking fields */

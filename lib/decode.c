@@ -2,7 +2,7 @@
 /*
  * Record decoding for the kmem events (see decode.h).
  *
- * Field layouts handled: kmalloc/kmem_cache_alloc with or without
+ * Slab field layouts handled: kmalloc/kmem_cache_alloc with or without
  * node (separate *_node events before Linux 6.1), with or without
  * name (kmem_cache_free since 5.12, kmem_cache_alloc since 6.18) and
  * accounted; kfree/kmem_cache_free with or without name.  Field sizes and byte order come from the
@@ -30,6 +30,11 @@ static const char *const slot_names[KMEM_NR_SLOTS] = {
 	[KMEM_SLOT_PAGE_PCPU_DRAIN] = "mm_page_pcpu_drain",
 	[KMEM_SLOT_PAGE_EXTFRAG] = "mm_page_alloc_extfrag",
 	[KMEM_SLOT_KERNEL_STACK] = "kernel_stack",
+	[KMEM_SLOT_PERCPU_ALLOC] = "percpu_alloc_percpu",
+	[KMEM_SLOT_PERCPU_FREE] = "percpu_free_percpu",
+	[KMEM_SLOT_PERCPU_FAIL] = "percpu_alloc_percpu_fail",
+	[KMEM_SLOT_PERCPU_CREATE_CHUNK] = "percpu_create_chunk",
+	[KMEM_SLOT_PERCPU_DESTROY_CHUNK] = "percpu_destroy_chunk",
 };
 
 /**
@@ -47,10 +52,13 @@ const char *kmem_slot_event_name(enum kmem_slot slot)
  * kmem_slot_system - the event system of a slot
  * @slot: the slot
  *
- * Return: "ftrace" for kernel_stack, else "kmem".
+ * Return: "ftrace" for kernel_stack, "percpu" for the per-CPU
+ * allocator's events, else "kmem".
  */
 const char *kmem_slot_system(enum kmem_slot slot)
 {
+	if (kmem_slot_is_percpu(slot))
+		return "percpu";
 	return slot == KMEM_SLOT_KERNEL_STACK ? "ftrace" : "kmem";
 }
 
@@ -63,6 +71,17 @@ const char *kmem_slot_system(enum kmem_slot slot)
 bool kmem_slot_is_slab(enum kmem_slot slot)
 {
 	return slot < KMEM_NR_SLAB_SLOTS;
+}
+
+/**
+ * kmem_slot_is_percpu - does the slot belong to the per-CPU allocator?
+ * @slot: the slot
+ *
+ * Return: true for the percpu system's events.
+ */
+bool kmem_slot_is_percpu(enum kmem_slot slot)
+{
+	return slot >= KMEM_SLOT_PERCPU_ALLOC && slot < KMEM_NR_SLOTS;
 }
 
 /**
@@ -114,6 +133,10 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	f->pid = tep_find_common_field(event, "common_pid");
 	f->swap = tep_is_file_bigendian(event->tep) !=
 		  tep_is_local_bigendian(event->tep);
+	if (kmem_slot_is_percpu(slot)) {
+		kmem_percpu_fields_init(f);
+		return;
+	}
 	if (!kmem_slot_is_slab(slot)) {
 		kmem_page_fields_init(f);
 		return;
@@ -201,6 +224,8 @@ int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 {
 	if (rec->cpu < 0 || rec->cpu > KMEM_MAX_CPU)
 		return -1;
+	if (kmem_slot_is_percpu(f->slot))
+		return kmem_percpu_decode(f, rec, ev);
 	if (!kmem_slot_is_slab(f->slot))
 		return kmem_page_decode(f, rec, ev);
 	kmem_decode_common(f, rec, ev);

@@ -29,6 +29,11 @@ enum kmem_slot {
 	KMEM_SLOT_PAGE_PCPU_DRAIN,
 	KMEM_SLOT_PAGE_EXTFRAG,
 	KMEM_SLOT_KERNEL_STACK,		/* system "ftrace" */
+	KMEM_SLOT_PERCPU_ALLOC,		/* system "percpu" */
+	KMEM_SLOT_PERCPU_FREE,
+	KMEM_SLOT_PERCPU_FAIL,
+	KMEM_SLOT_PERCPU_CREATE_CHUNK,
+	KMEM_SLOT_PERCPU_DESTROY_CHUNK,
 	KMEM_NR_SLOTS,
 };
 
@@ -61,11 +66,16 @@ struct kmem_fields {
 	struct tep_format_field *stack_size;
 	struct tep_format_field *caller;
 	int long_size;
+	/* per-CPU allocator (size: bytes_req) */
+	struct tep_format_field *align;
+	struct tep_format_field *reserved;
+	struct tep_format_field *is_atomic;
 };
 
 const char *kmem_slot_system(enum kmem_slot slot);
 const char *kmem_slot_event_name(enum kmem_slot slot);
 bool kmem_slot_is_slab(enum kmem_slot slot);
+bool kmem_slot_is_percpu(enum kmem_slot slot);
 int kmem_slot_by_name(const char *system, const char *name);
 void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 		      enum kmem_slot slot);
@@ -78,5 +88,10 @@ int kmem_page_decode(const struct kmem_fields *f,
 		     const struct tep_record *rec, struct kmem_event *ev);
 int kmem_read_call_site(const struct kmem_fields *f,
 			const struct tep_record *rec, unsigned long long *val);
+
+/* decode_percpu.c */
+void kmem_percpu_fields_init(struct kmem_fields *f);
+int kmem_percpu_decode(const struct kmem_fields *f,
+		       const struct tep_record *rec, struct kmem_event *ev);
 
 #endif

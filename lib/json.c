@@ -161,3 +161,18 @@ void json_count_bytes(struct json *j, const char *key, uint64_t n,
 	json_u64(j, "bytes", bytes);
 	json_close(j, '}');
 }
+
+/**
+ * json_mean - write the mean of @n values, or null if there are none
+ * @j: the writer
+ * @key: member name or NULL
+ * @sum: the sum of the values
+ * @n: how many (the mean is @sum / @n, truncated)
+ */
+void json_mean(struct json *j, const char *key, uint64_t sum, uint64_t n)
+{
+	if (n)
+		json_u64(j, key, sum / n);
+	else
+		json_str(j, key, NULL);
+}

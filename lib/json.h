@@ -28,5 +28,6 @@ void json_i64(struct json *j, const char *key, int64_t v);
 void json_pct(struct json *j, const char *key, double v);
 void json_str(struct json *j, const char *key, const char *s);
 void json_bool(struct json *j, const char *key, bool v);
+void json_mean(struct json *j, const char *key, uint64_t sum, uint64_t n);
 
 #endif

@@ -27,6 +27,12 @@ enum kmem_ev_kind {
 	KMEM_EV_PAGE_PCPU_DRAIN, /* mm_page_pcpu_drain */
 	KMEM_EV_PAGE_EXTFRAG,	/* mm_page_alloc_extfrag */
 	KMEM_EV_STACK,		/* ftrace kernel_stack */
+	/* the per-CPU allocator's: keep them last (timeline.c) */
+	KMEM_EV_PERCPU_ALLOC,	/* percpu_alloc_percpu */
+	KMEM_EV_PERCPU_FREE,	/* percpu_free_percpu */
+	KMEM_EV_PERCPU_FAIL,	/* percpu_alloc_percpu_fail */
+	KMEM_EV_PERCPU_CHUNK_NEW, /* percpu_create_chunk */
+	KMEM_EV_PERCPU_CHUNK_DEL, /* percpu_destroy_chunk */
 };
 
 /* Pointers at or below this value are NULL or ZERO_SIZE_PTR. */
@@ -77,6 +83,14 @@ struct kmem_event {
 	int migratetype;
 	int fallback_order;	/* mm_page_alloc_extfrag */
 	int fallback_migratetype;
+
+	/* per-CPU allocator events (bytes_req: the size asked, per CPU) */
+	uint64_t align;
+	bool reserved;		/* served from the reserved chunk */
+	bool atomic;		/* is_atomic: may not sleep */
+	bool has_call_site;	/* the format has these fields (6.0+) */
+	bool has_bytes_alloc;	/* else bytes_alloc holds bytes_req */
+	bool has_align;
 
 	/* kernel_stack: frames[0] is the innermost */
 	unsigned int nr_frames;

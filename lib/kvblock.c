@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kvblock.h"
+#include "numfmt.h"
 
 /**
  * kv_init - start an empty block
@@ -40,6 +41,40 @@ struct kv_line *kv_add(struct kvblock *b, const char *label,
 	snprintf(l->value, sizeof(l->value), "%s", value);
 	l->gap_before = b->pending_gap;
 	b->pending_gap = 0;
+	return l;
+}
+
+/**
+ * kv_add_count - append a line whose value is a count
+ * @b: the block
+ * @label: the label, without the colon
+ * @v: the count, printed with thousands separators
+ *
+ * Return: the line (see kv_add()).
+ */
+struct kv_line *kv_add_count(struct kvblock *b, const char *label,
+			     uint64_t v)
+{
+	char buf[NUMFMT_LEN];
+
+	return kv_add(b, label, fmt_count(buf, v));
+}
+
+/**
+ * kv_add_count_bytes - append a line of a count and its bytes
+ * @b: the block
+ * @label: the label, without the colon
+ * @count: the count
+ * @bytes: the bytes, printed in the bracket
+ *
+ * Return: the line (see kv_add()).
+ */
+struct kv_line *kv_add_count_bytes(struct kvblock *b, const char *label,
+				   uint64_t count, uint64_t bytes)
+{
+	struct kv_line *l = kv_add_count(b, label, count);
+
+	fmt_count(l->bytes, bytes);
 	return l;
 }
 

@@ -6,6 +6,7 @@
 #ifndef KMEM_KVBLOCK_H
 #define KMEM_KVBLOCK_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #define KV_MAX_LINES 32
@@ -29,6 +30,10 @@ struct kvblock {
 void kv_init(struct kvblock *b);
 struct kv_line *kv_add(struct kvblock *b, const char *label,
 		       const char *value);
+struct kv_line *kv_add_count(struct kvblock *b, const char *label,
+			     uint64_t v);
+struct kv_line *kv_add_count_bytes(struct kvblock *b, const char *label,
+				   uint64_t count, uint64_t bytes);
 void kv_gap(struct kvblock *b);
 void kv_print(const struct kvblock *b, FILE *out);
 

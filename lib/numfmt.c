@@ -114,6 +114,21 @@ char *fmt_duration(char *buf, uint64_t ns)
 }
 
 /**
+ * fmt_mean_duration - the mean of durations, or "-" if there are none
+ * @buf: NUMFMT_LEN bytes
+ * @sum: the sum of the durations (ns)
+ * @n: how many
+ *
+ * Return: @buf, as fmt_duration() of @sum / @n.
+ */
+char *fmt_mean_duration(char *buf, uint64_t sum, uint64_t n)
+{
+	if (!n)
+		return strcpy(buf, "-");
+	return fmt_duration(buf, sum / n);
+}
+
+/**
  * fmt_total_size - "total/mean size" for a TBL_PAIR cell
  * @buf: NUMFMT_PAIR_LEN bytes
  * @total: the total bytes

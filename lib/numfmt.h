@@ -17,6 +17,7 @@ char *fmt_count_dot(char *buf, uint64_t v);
 char *fmt_signed(char *buf, int64_t v);
 char *fmt_pct(char *buf, double pct);
 char *fmt_duration(char *buf, uint64_t ns);
+char *fmt_mean_duration(char *buf, uint64_t sum, uint64_t n);
 double pct_of(uint64_t part, uint64_t whole);
 char *fmt_total_size(char *buf, uint64_t total, uint64_t n);
 char *fmt_count_bytes(char *buf, uint64_t count, uint64_t bytes);

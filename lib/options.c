@@ -26,6 +26,8 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	{ "all", NULL, NULL,
 	  "Show every table (default: the summaries and the call sites)" },
 	{ "page", NULL, NULL, "Analyse the page allocator (mm_page_*)" },
+	{ "percpu", NULL, NULL,
+	  "Analyse the per-CPU allocator (percpu_alloc_percpu, ...)" },
 	{ "live", NULL, NULL, "Page tables: only pages still allocated at the end" },
 	{ "per-process", NULL, NULL, "Page allocator activity per process" },
 	{ "merge-pids", NULL, NULL, "Per-process table per command, not pid" },
@@ -236,6 +238,8 @@ static bool *flag_of(struct kmem_opts *o, const char *name)
 		return &o->raw_ip;
 	if (!strcmp(name, "page"))
 		return &o->page;
+	if (!strcmp(name, "percpu"))
+		return &o->percpu;
 	if (!strcmp(name, "live"))
 		return &o->live;
 	if (!strcmp(name, "per-process"))
@@ -356,6 +360,22 @@ bool kmem_opts_keep_rows(const struct kmem_opts *o)
 }
 
 /**
+ * kmem_opts_allocator - may an allocator's analysis be shown?
+ * @o: the options
+ * @selected: its flag (o->slab, o->page or o->percpu)
+ *
+ * kmem:slab, kmem:page and kmem:percpu select the analyses shown,
+ * exactly those given; with none of them each allocator whose events
+ * are in the trace is shown.
+ *
+ * Return: true if it is selected, or none is.
+ */
+bool kmem_opts_allocator(const struct kmem_opts *o, bool selected)
+{
+	return selected || (!o->slab && !o->page && !o->percpu);
+}
+
+/**
  * kmem_opts_check_sort - is every sort key in a table that is shown?
  * @o: the options
  * @err: where a key in none of them is said, in one line
@@ -369,7 +389,9 @@ bool kmem_opts_keep_rows(const struct kmem_opts *o)
  */
 int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 {
-	bool slab = o->slab || !o->page, page = o->page || !o->slab;
+	bool slab = kmem_opts_allocator(o, o->slab);
+	bool page = kmem_opts_allocator(o, o->page);
+	bool percpu = kmem_opts_allocator(o, o->percpu);
 	bool caller = kmem_opts_text_table(o, KMEM_T_CALLER) ||
 		      (o->json && kmem_opts_json_table(o, KMEM_T_CALLER));
 	bool alloc = kmem_opts_text_table(o, KMEM_T_ALLOC) ||
@@ -389,9 +411,11 @@ int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 		{ slab && anom, SORT_KEYS_SLAB_ANOMALY, "slab anomalies" },
 		{ page && caller, SORT_KEYS_PAGE_CALLER, "page call sites" },
 		{ page && alloc, SORT_KEYS_PAGE_PFN, "pages" },
+		{ percpu && caller, SORT_KEYS_PERCPU_CALLER,
+		  "per-CPU call sites" },
 	};
 	unsigned int shown = 0;
-	char names[128] = "";
+	char names[160] = "";
 	size_t j;
 	int i;
 

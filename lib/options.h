@@ -49,6 +49,7 @@ struct kmem_opts {
 	bool anomalies;		/* the anomaly table */
 	bool raw_ip;		/* addresses instead of symbols */
 	bool page;		/* page allocator analysis selected */
+	bool percpu;		/* per-CPU allocator analysis selected */
 	bool live;		/* page tables: only pages live at the end */
 	bool per_process;	/* page allocator activity per process */
 	bool merge_pids;	/* ... per command name */
@@ -91,5 +92,6 @@ bool kmem_opts_json_table(const struct kmem_opts *o,
 			  enum kmem_table_kind t);
 bool kmem_opts_keep_rows(const struct kmem_opts *o);
 int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err);
+bool kmem_opts_allocator(const struct kmem_opts *o, bool selected);
 
 #endif

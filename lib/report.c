@@ -69,28 +69,43 @@ static void print_elsewhere(const struct kmem_report_ctx *r, FILE *out)
  * report_slab_wanted - is there a slab analysis to show?
  * @r: the report
  *
- * Return: slab selected, or neither slab nor page selected and the
- * trace holds slab records (or another plugin took them).
+ * Return: slab selected, or no allocator selected and the trace holds
+ * slab records (or another plugin took them).
  */
 bool report_slab_wanted(const struct kmem_report_ctx *r)
 {
 	if (r->o->slab)
 		return true;
-	return !r->o->page && (r->agg->slab_events || r->in->nr_elsewhere);
+	return kmem_opts_allocator(r->o, false) &&
+	       (r->agg->slab_events || r->in->nr_elsewhere);
 }
 
 /**
  * report_page_wanted - is there a page allocator analysis to show?
  * @r: the report
  *
- * Return: page selected, or neither selected and the trace holds page
- * allocator records.
+ * Return: page selected, or no allocator selected and the trace holds
+ * page allocator records.
  */
 bool report_page_wanted(const struct kmem_report_ctx *r)
 {
 	if (r->o->page)
 		return true;
-	return !r->o->slab && r->agg->page_events;
+	return kmem_opts_allocator(r->o, false) && r->agg->page_events;
+}
+
+/**
+ * report_percpu_wanted - is there a per-CPU allocator analysis to show?
+ * @r: the report
+ *
+ * Return: percpu selected, or no allocator selected and the trace holds
+ * per-CPU allocator records.
+ */
+bool report_percpu_wanted(const struct kmem_report_ctx *r)
+{
+	if (r->o->percpu)
+		return true;
+	return kmem_opts_allocator(r->o, false) && r->agg->percpu_events;
 }
 
 /**
@@ -208,8 +223,8 @@ static void print_section(FILE *out, const char *name, const char *events)
 }
 
 /*
- * An allocator with nothing to show (@what: "slab", "page" or "slab or
- * page"): say whether the front end's filters or the trace are why;
+ * An allocator with nothing to show (@what: "slab", "page", "per-CPU",
+ * or all three): say whether the front end's filters or the trace are why;
  * @more: another section may follow (a blank line after).
  */
 static void print_none(const struct kmem_report_ctx *r, FILE *out,
@@ -247,9 +262,11 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 		fprintf(out, "\n kmem statistics: %s\n\n", r->in->label);
 	print_lost(r, out);
 	print_skipped(r->agg, out);
-	if (!report_slab_wanted(r) && !report_page_wanted(r)) {
-		print_none(r, out, "slab or page",
-			   "kmem:kmalloc, kmem:mm_page_alloc ...", false);
+	if (!report_slab_wanted(r) && !report_page_wanted(r) &&
+	    !report_percpu_wanted(r)) {
+		print_none(r, out, "slab, page or per-CPU",
+			   "kmem:kmalloc, kmem:mm_page_alloc, "
+			   "percpu:percpu_alloc_percpu ...", false);
 		return;
 	}
 	if (report_slab_wanted(r))
@@ -271,6 +288,20 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 			   "kmem:mm_page_alloc, kmem:mm_page_free ...", true);
 	else if (report_page_wanted(r))
 		page_print(r, out);
+	if (report_percpu_wanted(r) &&
+	    (report_slab_wanted(r) || report_page_wanted(r)))
+		fputc('\n', out);	/* after the last summary's last line */
+	if (report_percpu_wanted(r))
+		print_section(out, "Per-CPU allocator",
+			      "percpu_alloc_percpu, percpu_free_percpu and "
+			      "the others");
+	if (report_percpu_wanted(r) && !r->in->merged &&
+	    !r->agg->percpu_events)
+		print_none(r, out, "per-CPU",
+			   "percpu:percpu_alloc_percpu, "
+			   "percpu:percpu_free_percpu ...", true);
+	else if (report_percpu_wanted(r))
+		percpu_print(r, out);
 	if (r->agg->undecodable)
 		fprintf(out, "\n WARNING: %s records could not be decoded "
 			     "(a field this tool needs is\n          missing "
@@ -327,6 +358,8 @@ void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
 		slab_json(r, &j);
 	if (report_page_wanted(r))
 		page_json(r, &j);
+	if (report_percpu_wanted(r))
+		percpu_json(r, &j);
 	if (r->timeline)
 		kmem_timeline_json(r->timeline, r->sym, r->o->raw_ip, &j);
 	json_close(&j, '}');

@@ -67,6 +67,7 @@ int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,
 		  struct sort_set *s);
 bool report_slab_wanted(const struct kmem_report_ctx *r);
 bool report_page_wanted(const struct kmem_report_ctx *r);
+bool report_percpu_wanted(const struct kmem_report_ctx *r);
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json(const struct kmem_report_ctx *r, FILE *out);
 
@@ -77,5 +78,9 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j);
 /* report_page.c */
 void page_print(const struct kmem_report_ctx *r, FILE *out);
 void page_json(const struct kmem_report_ctx *r, struct json *j);
+
+/* report_percpu.c */
+void percpu_print(const struct kmem_report_ctx *r, FILE *out);
+void percpu_json(const struct kmem_report_ctx *r, struct json *j);
 
 #endif

@@ -40,13 +40,6 @@ static const struct table_col anomaly_cols[] = {
 	{ "Missed frees/Bytes", TBL_PAIR }, { "Callsite", TBL_LEFT },
 };
 
-static char *fmt_lifetime(char *buf, uint64_t sum, uint64_t n)
-{
-	if (!n)
-		return strcpy(buf, "-");
-	return fmt_duration(buf, sum / n);
-}
-
 /* Bytes lost to internal fragmentation (0 if a record claims less). */
 static uint64_t wasted(uint64_t req, uint64_t alloc)
 {
@@ -165,7 +158,7 @@ static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	fmt_pct(c[4], frag_pct(s->bytes_req, s->bytes_alloc));
 	fmt_count_bytes(c[5], s->live_count, s->live_bytes);
 	fmt_count_dot(c[6], s->peak_bytes);
-	fmt_lifetime(c[7], s->lifetime_sum, s->frees);
+	fmt_mean_duration(c[7], s->lifetime_sum, s->frees);
 	fmt_callsite(c[8], r->sym, s->call_site, r->o->raw_ip);
 }
 
@@ -182,7 +175,7 @@ static void ptr_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	fmt_count_dot(c[3], p->pingpong);
 	fmt_pct(c[4], frag_pct(p->bytes_req, p->bytes_alloc));
 	fmt_count_dot(c[5], live ? p->o.bytes : 0);
-	fmt_lifetime(c[6], p->lifetime_sum, p->frees);
+	fmt_mean_duration(c[6], p->lifetime_sum, p->frees);
 	fmt_addr(c[7], p->o.ptr);
 	fmt_callsite(c[8], r->sym, st->sites[p->o.site].call_site,
 		     r->o->raw_ip);
@@ -220,36 +213,20 @@ static void print_table(const struct kmem_report_ctx *r, FILE *out,
 	report_table(r, out, &tables[which]);
 }
 
-static void add_count(struct kvblock *b, const char *label, uint64_t v)
-{
-	char buf[NUMFMT_LEN];
-
-	kv_add(b, label, fmt_count(buf, v));
-}
-
-static void add_count_bytes(struct kvblock *b, const char *label,
-			    uint64_t count, uint64_t bytes)
-{
-	char buf[NUMFMT_LEN];
-	struct kv_line *l = kv_add(b, label, fmt_count(buf, count));
-
-	fmt_count(l->bytes, bytes);
-}
-
 static void summary_groups(const struct slab_summary *s, struct kvblock *b)
 {
 	struct kv_line *l;
 
-	add_count_bytes(b, "Allocated+freed", s->alloc_freed_count,
+	kv_add_count_bytes(b, "Allocated+freed", s->alloc_freed_count,
 			s->alloc_freed_bytes);
-	add_count_bytes(b, "Allocated-only", slab_alloc_only_count(s),
+	kv_add_count_bytes(b, "Allocated-only", slab_alloc_only_count(s),
 			slab_alloc_only_bytes(s));
-	add_count(b, "Freed-only", s->free_only);
-	add_count(b, "Allocation failures", s->alloc_failures);
+	kv_add_count(b, "Freed-only", s->free_only);
+	kv_add_count(b, "Allocation failures", s->alloc_failures);
 	kv_gap(b);
-	add_count(b, "Total bytes requested", s->bytes_req);
-	add_count(b, "Total bytes allocated", s->bytes_alloc);
-	add_count(b, "Total bytes freed", s->alloc_freed_bytes);
+	kv_add_count(b, "Total bytes requested", s->bytes_req);
+	kv_add_count(b, "Total bytes allocated", s->bytes_alloc);
+	kv_add_count(b, "Total bytes freed", s->alloc_freed_bytes);
 	l = kv_add(b, "Net total bytes allocated", "");
 	fmt_signed(l->value, (int64_t)(s->bytes_alloc - s->alloc_freed_bytes));
 	l = kv_add(b, "Total bytes wasted", "");
@@ -260,7 +237,7 @@ static void summary_groups(const struct slab_summary *s, struct kvblock *b)
 	fmt_count(l->value, s->cross_cpu_frees);
 	snprintf(l->note, sizeof(l->note), "(%.2f%% of matched frees)",
 		 pct_of(s->cross_cpu_frees, s->alloc_freed_count));
-	add_count_bytes(b, "Live at end of trace", s->live_count,
+	kv_add_count_bytes(b, "Live at end of trace", s->live_count,
 			s->live_bytes);
 }
 
@@ -296,7 +273,7 @@ static void summary_anomalies(const struct slab_stats *st, struct kvblock *b)
 			 "(a kernel bug, or an allocation not recorded)");
 	}
 	if (s->missed_frees) {
-		add_count_bytes(b, "Missed frees", s->missed_frees,
+		kv_add_count_bytes(b, "Missed frees", s->missed_frees,
 				s->missed_free_bytes);
 		snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
 			 "(address reused; its free was not recorded)");
@@ -308,11 +285,11 @@ static void summary_anomalies(const struct slab_stats *st, struct kvblock *b)
 			 "(no-ops, not counted as frees)");
 	}
 	if (s->zero_size_allocs)
-		add_count(b, "Zero-size allocations", s->zero_size_allocs);
+		kv_add_count(b, "Zero-size allocations", s->zero_size_allocs);
 	if (st->oom)
-		add_count(b, "Events not counted (out of memory)", st->oom);
+		kv_add_count(b, "Events not counted (out of memory)", st->oom);
 	if (st->saturated)
-		add_count(b, "Per-pointer counts past 2^32 (not counted)",
+		kv_add_count(b, "Per-pointer counts past 2^32 (not counted)",
 			  st->saturated);
 }
 
@@ -403,14 +380,6 @@ void slab_print(const struct kmem_report_ctx *r, FILE *out)
 	print_summary(r, out);
 }
 
-static void json_lifetime(struct json *j, uint64_t sum, uint64_t n)
-{
-	if (n)
-		json_u64(j, "mean_lifetime_ns", sum / n);
-	else
-		json_str(j, "mean_lifetime_ns", NULL);
-}
-
 static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct slab_summary *s = &r->agg->slab.sum;
@@ -477,7 +446,7 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 	json_u64(j, "live_count", s->live_count);
 	json_u64(j, "live_bytes", s->live_bytes);
 	json_u64(j, "peak_bytes", s->peak_bytes);
-	json_lifetime(j, s->lifetime_sum, s->frees);
+	json_mean(j, "mean_lifetime_ns", s->lifetime_sum, s->frees);
 	json_close(j, '}');
 }
 
@@ -500,7 +469,7 @@ static void json_ptr(const struct kmem_report_ctx *r, struct json *j,
 	json_pct(j, "frag_pct", frag_pct(p->bytes_req, p->bytes_alloc));
 	json_bool(j, "live", live);
 	json_u64(j, "live_bytes", live ? p->o.bytes : 0);
-	json_lifetime(j, p->lifetime_sum, p->frees);
+	json_mean(j, "mean_lifetime_ns", p->lifetime_sum, p->frees);
 	json_close(j, '}');
 }
 

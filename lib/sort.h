@@ -35,6 +35,10 @@
 	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_ORDER) | \
 	 SK(SORT_MIGTYPE) | SK(SORT_GFP) | SK(SORT_LIVE))
 #define SORT_KEYS_PAGE_PFN (SORT_KEYS_PAGE_CALLER | SK(SORT_PAGE))
+#define SORT_KEYS_PERCPU_CALLER                                            \
+	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_LIVE) | \
+	 SK(SORT_PEAK))
+#define SORT_KEYS_PERCPU_FAIL (SK(SORT_BYTES) | SK(SORT_HIT))
 
 /* sort= keys and the two defaults */
 #define SORT_SET_KEYS (KMEM_MAX_SORT_KEYS + 2)

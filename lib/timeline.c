@@ -224,6 +224,8 @@ static void saw(struct kmem_timeline *tl, uint64_t ts)
 void kmem_timeline_event(struct kmem_timeline *tl, struct kmem_agg *agg,
 			 const struct kmem_event *ev)
 {
+	if (ev->kind >= KMEM_EV_PERCPU_ALLOC)
+		return;		/* the slab and page allocators are drawn */
 	saw(tl, ev->ts);
 	read_rows(tl, agg, ev->ts);
 }

@@ -4,7 +4,8 @@
  * records trace-cmd prints to the statistics.
  *
  * Slab events print the "(func+0xoff) " prefix of libtraceevent's
- * plugin_kmem.  Page allocator events print as without a plugin.
+ * plugin_kmem.  Page and per-CPU allocator events print as without a
+ * plugin.
  * ftrace:kernel_stack belongs to plugin_function, whose printing
  * depends on its own options: its handler is wrapped, not replaced,
  * once the first page allocation shows that stacks are wanted.
@@ -137,8 +138,27 @@ static int page_handler(struct trace_seq *s, struct tep_record *rec,
 	return 1;
 }
 
+static int percpu_handler(struct trace_seq *s, struct tep_record *rec,
+			  struct tep_event *event, void *context)
+{
+	struct slot_ctx *sc = context;
+
+	(void)s;
+	if (sc->kp->active)
+		account(sc->kp, fields(sc, event), rec);
+	return 1;
+}
+
+/* The print handler of a slot (kernel_stack has none of its own). */
+static tep_event_handler_func handler_of(enum kmem_slot slot)
+{
+	if (kmem_slot_is_slab(slot))
+		return slab_handler;
+	return kmem_slot_is_percpu(slot) ? percpu_handler : page_handler;
+}
+
 /**
- * register_handlers - claim the slab and page allocator events
+ * register_handlers - claim the slab, page and per-CPU allocator events
  * @kp: the plugin state
  *
  * The events are not parsed yet when a plugin loads: libtraceevent
@@ -148,17 +168,15 @@ void register_handlers(struct kmem_plugin *kp)
 {
 	int i;
 
-	for (i = 0; i < KMEM_SLOT_KERNEL_STACK; i++) {
+	for (i = 0; i < KMEM_NR_SLOTS; i++) {
 		kp->slots[i].kp = kp;
 		kp->slots[i].slot = i;
-		tep_register_event_handler(kp->tep, -1, "kmem",
+		if (i == KMEM_SLOT_KERNEL_STACK)
+			continue;	/* wrapped later, see hook_stacks() */
+		tep_register_event_handler(kp->tep, -1, kmem_slot_system(i),
 					   kmem_slot_event_name(i),
-					   kmem_slot_is_slab(i) ? slab_handler :
-								  page_handler,
-					   &kp->slots[i]);
+					   handler_of(i), &kp->slots[i]);
 	}
-	kp->slots[KMEM_SLOT_KERNEL_STACK].kp = kp;
-	kp->slots[KMEM_SLOT_KERNEL_STACK].slot = KMEM_SLOT_KERNEL_STACK;
 }
 
 /**
@@ -171,12 +189,12 @@ void unregister_handlers(struct kmem_plugin *kp)
 	struct tep_event *ev = kp->stack.event;
 	int i;
 
-	for (i = 0; i < KMEM_SLOT_KERNEL_STACK; i++)
-		tep_unregister_event_handler(kp->tep, -1, "kmem",
-					     kmem_slot_event_name(i),
-					     kmem_slot_is_slab(i) ? slab_handler :
-								    page_handler,
-					     &kp->slots[i]);
+	for (i = 0; i < KMEM_NR_SLOTS; i++)
+		if (i != KMEM_SLOT_KERNEL_STACK)
+			tep_unregister_event_handler(
+				kp->tep, -1, kmem_slot_system(i),
+				kmem_slot_event_name(i), handler_of(i),
+				&kp->slots[i]);
 	/*
 	 * Not back to the wrapped handler: its plugin may be unloaded
 	 * already (plugins in one directory unload in readdir order).

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Per-CPU allocator statistics (see percpu.h and
+ * Documentation/kmem-stat-definitions.txt).
+ *
+ * The per-event functions only look keys up in hash indexes and append
+ * to arrays that double when full: no per-event allocation, no string
+ * formatting, no linear search.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "percpu.h"
+
+/**
+ * percpu_stats_init - set up empty per-CPU allocator statistics
+ * @st: the statistics
+ */
+void percpu_stats_init(struct percpu_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	addr_table_init(&st->objs, sizeof(struct percpu_obj));
+	addr_table_init(&st->freed_only, sizeof(uint64_t));
+}
+
+/**
+ * percpu_stats_release - free everything percpu_account() allocated
+ * @st: the statistics
+ */
+void percpu_stats_release(struct percpu_stats *st)
+{
+	u64_index_free(&st->site_ix);
+	u64_index_free(&st->fail_ix);
+	free(st->sites);
+	free(st->fails);
+	addr_table_release(&st->objs);
+	addr_table_release(&st->freed_only);
+	memset(st, 0, sizeof(*st));
+}
+
+static uint32_t get_site(struct percpu_stats *st, uint64_t call_site)
+{
+	bool added;
+	uint32_t i = index_get(&st->site_ix, (void **)&st->sites,
+			       &st->cap_sites, &st->nr_sites,
+			       sizeof(*st->sites), call_site, &added);
+
+	if (added && i != U64_INDEX_NONE)
+		st->sites[i].call_site = call_site;
+	return i;
+}
+
+static uint64_t fail_key(uint64_t size, uint64_t align, bool atomic,
+			 bool reserved)
+{
+	uint64_t h = size * 0x9e3779b97f4a7c15ULL;
+
+	h ^= (align + (atomic ? 1 : 0) * 2 + (reserved ? 1 : 0)) *
+	     0xc2b2ae3d27d4eb4fULL;
+	return h ^ (h >> 29);
+}
+
+/* A failed allocation, counted by its request. */
+static void failure(struct percpu_stats *st, const struct kmem_event *ev,
+		    uint64_t align)
+{
+	uint64_t key = fail_key(ev->bytes_req, align, ev->atomic,
+				ev->reserved);
+	size_t pos = SIZE_MAX;
+	struct percpu_fail *f;
+	uint32_t i;
+
+	st->sum.alloc_failures++;
+	while ((i = u64_index_next(&st->fail_ix, key, &pos)) !=
+	       U64_INDEX_NONE) {
+		f = &st->fails[i];
+		if (f->size == ev->bytes_req && f->align == align &&
+		    f->atomic == ev->atomic && f->reserved == ev->reserved) {
+			f->count++;
+			return;
+		}
+	}
+	i = index_append(&st->fail_ix, (void **)&st->fails, &st->cap_fails,
+			 &st->nr_fails, sizeof(*st->fails), key);
+	if (i == U64_INDEX_NONE) {
+		st->oom++;
+		return;
+	}
+	f = &st->fails[i];
+	f->size = ev->bytes_req;
+	f->align = align;
+	f->atomic = ev->atomic;
+	f->reserved = ev->reserved;
+	f->count = 1;
+}
+
+static void drop_live(struct percpu_stats *st, struct percpu_obj *p)
+{
+	struct percpu_site *s = &st->sites[p->site];
+
+	s->live_count--;
+	s->live_bytes -= p->bytes;
+	st->sum.live_count--;
+	st->sum.live_bytes -= p->bytes;
+	p->flags &= (uint16_t)~PERCPU_OBJ_LIVE;
+}
+
+static void percpu_alloc(struct percpu_stats *st, const struct kmem_event *ev)
+{
+	uint64_t cs = ev->has_call_site ? ev->call_site : 0;
+	uint32_t site, pi;
+	struct percpu_site *s;
+	struct percpu_obj *p;
+
+	if (!ev->ptr) {		/* no kernel traces this; a failure */
+		failure(st, ev, ev->has_align ? ev->align : UINT64_MAX);
+		return;
+	}
+	site = get_site(st, cs);
+	if (site == U64_INDEX_NONE)
+		goto oom;
+	pi = addr_table_find(&st->objs, ev->ptr);
+	if (pi == ADDR_NONE) {
+		pi = addr_table_add(&st->objs, ev->ptr);
+		if (pi == ADDR_NONE)
+			goto oom;
+	} else if (percpu_obj_at(st, pi)->flags & PERCPU_OBJ_LIVE) {
+		p = percpu_obj_at(st, pi);
+		st->sum.missed_frees++;
+		st->sum.missed_free_bytes += p->bytes;
+		drop_live(st, p);
+	}
+	s = &st->sites[site];
+	s->hits++;
+	s->atomic += ev->atomic;
+	s->reserved += ev->reserved;
+	s->bytes_req += ev->bytes_req;
+	s->bytes += ev->bytes_alloc;
+	st->sum.allocs++;
+	st->sum.bytes_req += ev->bytes_req;
+	st->sum.bytes += ev->bytes_alloc;
+	if (ev->has_bytes_alloc)
+		st->sum.bytes_alloc += ev->bytes_alloc;
+	else
+		st->sum.size_bytes++;
+	st->sum.no_call_site += !ev->has_call_site;
+	st->sum.atomic += ev->atomic;
+	st->sum.reserved += ev->reserved;
+
+	p = percpu_obj_at(st, pi);
+	p->ts = ev->ts;
+	p->bytes = (uint32_t)ev->bytes_alloc;
+	p->size = (uint32_t)ev->bytes_req;
+	p->site = site;
+	p->cpu = (uint16_t)ev->cpu;
+	p->flags = PERCPU_OBJ_LIVE;
+	s->live_count++;
+	s->live_bytes += ev->bytes_alloc;
+	if (s->live_bytes > s->peak_bytes)
+		s->peak_bytes = s->live_bytes;
+	st->sum.live_count++;
+	st->sum.live_bytes += ev->bytes_alloc;
+	return;
+oom:
+	st->oom++;
+}
+
+static void percpu_free(struct percpu_stats *st, const struct kmem_event *ev)
+{
+	struct percpu_site *s;
+	struct percpu_obj *p;
+	uint64_t life;
+	uint32_t pi;
+
+	if (!ev->ptr)		/* free_percpu(NULL) returns before tracing */
+		return;
+	st->sum.frees++;
+	pi = addr_table_find(&st->objs, ev->ptr);
+	if (pi == ADDR_NONE) {
+		if (addr_table_find(&st->freed_only, ev->ptr) != ADDR_NONE) {
+			st->sum.double_frees++;
+			return;
+		}
+		st->sum.free_only++;
+		if (addr_table_add(&st->freed_only, ev->ptr) == ADDR_NONE)
+			st->oom++;
+		return;
+	}
+	p = percpu_obj_at(st, pi);
+	if (!(p->flags & PERCPU_OBJ_LIVE)) {
+		st->sum.double_frees++;
+		return;
+	}
+	s = &st->sites[p->site];
+	life = ev->ts > p->ts ? ev->ts - p->ts : 0;
+	st->sum.alloc_freed_count++;
+	st->sum.alloc_freed_bytes += p->bytes;
+	st->sum.cross_cpu_frees += ev->cpu != p->cpu;
+	s->frees++;
+	s->lifetime_sum += life;
+	drop_live(st, p);
+}
+
+/**
+ * percpu_account - add one per-CPU allocator event to the statistics
+ * @st: the statistics
+ * @ev: a decoded KMEM_EV_PERCPU_* event
+ *
+ * Events of other kinds are ignored.  As for the slab allocator, an
+ * allocation of a pointer still live counts as a missed free, a free of
+ * a pointer already freed as a double free.
+ */
+void percpu_account(struct percpu_stats *st, const struct kmem_event *ev)
+{
+	switch (ev->kind) {
+	case KMEM_EV_PERCPU_ALLOC:
+		percpu_alloc(st, ev);
+		break;
+	case KMEM_EV_PERCPU_FREE:
+		percpu_free(st, ev);
+		break;
+	case KMEM_EV_PERCPU_FAIL:
+		failure(st, ev, ev->has_align ? ev->align : UINT64_MAX);
+		break;
+	case KMEM_EV_PERCPU_CHUNK_NEW:
+		st->sum.chunks_created++;
+		break;
+	case KMEM_EV_PERCPU_CHUNK_DEL:
+		st->sum.chunks_destroyed++;
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * percpu_alloc_only_count - allocations whose free was not traced
+ * @s: the summary
+ *
+ * Return: allocs - allocations matched by a free.
+ */
+uint64_t percpu_alloc_only_count(const struct percpu_summary *s)
+{
+	return s->allocs - s->alloc_freed_count;
+}
+
+/**
+ * percpu_alloc_only_bytes - bytes of the allocations whose free was not
+ * traced
+ * @s: the summary
+ *
+ * Return: bytes allocated - bytes of the allocations matched by a free.
+ */
+uint64_t percpu_alloc_only_bytes(const struct percpu_summary *s)
+{
+	return s->bytes - s->alloc_freed_bytes;
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Per-CPU allocator statistics (alloc_percpu() and free_percpu(), the
+ * "percpu" trace events): live objects, call sites, failures.
+ *
+ * Fed one struct kmem_event at a time; every definition is in
+ * Documentation/kmem-stat-definitions.txt.  Objects are matched by
+ * their per-CPU pointer (the events' ptr).  An object's bytes are the
+ * event's bytes_alloc (the size times the possible CPUs, 6.0 and
+ * later), else its size: percpu_summary.size_bytes says how many were
+ * measured so.
+ */
+#ifndef KMEM_PERCPU_H
+#define KMEM_PERCPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "addrtab.h"
+#include "hashtab.h"
+#include "kmem_event.h"
+
+/* Per call site of the allocation (one row, 0, when no call_site). */
+struct percpu_site {
+	uint64_t call_site;
+	uint64_t hits;
+	uint64_t atomic;	/* is_atomic allocations */
+	uint64_t reserved;	/* from the reserved chunk */
+	uint64_t bytes_req;	/* sum of size */
+	uint64_t bytes;		/* sum of bytes (see above) */
+	uint64_t frees;		/* traced frees of objects allocated here */
+	uint64_t lifetime_sum;
+	uint64_t live_count;
+	uint64_t live_bytes;
+	uint64_t peak_bytes;
+};
+
+/* Per address: the object allocated there last (32 bytes). */
+struct percpu_obj {
+	uint64_t ptr;
+	uint64_t ts;
+	uint32_t bytes;
+	uint32_t site;
+	uint32_t size;		/* the size asked */
+	uint16_t cpu;
+	uint16_t flags;		/* PERCPU_OBJ_* */
+};
+
+#define PERCPU_OBJ_LIVE 1
+
+/* Failed allocations of one request: size, alignment and kind. */
+struct percpu_fail {
+	uint64_t size;
+	uint64_t align;		/* UINT64_MAX: the format has none */
+	uint64_t count;
+	bool atomic;
+	bool reserved;
+};
+
+/* Counters only (kmem_agg_merge() adds them word by word). */
+struct percpu_summary {
+	uint64_t allocs;
+	uint64_t frees;
+	uint64_t bytes_req;
+	uint64_t bytes;			/* of all allocations */
+	uint64_t bytes_alloc;		/* ... of those with bytes_alloc */
+	uint64_t size_bytes;		/* allocations measured by size */
+	uint64_t no_call_site;		/* allocations without call_site */
+	uint64_t atomic;
+	uint64_t reserved;
+	uint64_t alloc_failures;
+	uint64_t alloc_freed_count;
+	uint64_t alloc_freed_bytes;
+	uint64_t free_only;
+	uint64_t double_frees;
+	uint64_t missed_frees;
+	uint64_t missed_free_bytes;
+	uint64_t cross_cpu_frees;
+	uint64_t live_count;
+	uint64_t live_bytes;
+	uint64_t chunks_created;
+	uint64_t chunks_destroyed;
+};
+
+struct percpu_stats {
+	struct percpu_summary sum;
+
+	struct percpu_site *sites;
+	size_t nr_sites, cap_sites;
+	struct u64_index site_ix;
+
+	struct addr_table objs;		/* struct percpu_obj */
+	struct addr_table freed_only;	/* freed, never allocated here */
+
+	struct percpu_fail *fails;
+	size_t nr_fails, cap_fails;
+	struct u64_index fail_ix;	/* hash of the request */
+
+	uint64_t oom;			/* events dropped: out of memory */
+};
+
+void percpu_stats_init(struct percpu_stats *st);
+void percpu_stats_release(struct percpu_stats *st);
+void percpu_account(struct percpu_stats *st, const struct kmem_event *ev);
+uint64_t percpu_alloc_only_count(const struct percpu_summary *s);
+uint64_t percpu_alloc_only_bytes(const struct percpu_summary *s);
+
+/**
+ * percpu_obj_at - the object state of an address
+ * @st: the statistics
+ * @i: the address's entry, below st->objs.len
+ *
+ * Return: the entry.
+ */
+static inline struct percpu_obj *percpu_obj_at(const struct percpu_stats *st,
+					       uint32_t i)
+{
+	return (struct percpu_obj *)addr_table_at(&st->objs, i);
+}
+
+#endif
