@@ -9,10 +9,10 @@
  *	byte 0		the layout (modulo their number)
  *	byte 1		the report's options (see report())
  *	records		until the input ends:
- *	  selector	bits 0-3: the kmem slot (enum kmem_slot; 15: no
- *			event, the payload is a lost-events count); bits
- *			4-5: the CPU; bit 6: the record follows lost
- *			events; bit 7: a time jump of about a second
+ *	  selector	bits 0-4: the kmem slot (enum kmem_slot; 20 and
+ *			more: no event, the payload is a lost-events
+ *			count); bit 5: the CPU; bit 6: the record follows
+ *			lost events; bit 7: a time jump of about a second
  *	  size		< 192: that many bytes; else 192 + (size - 192) * 16
  *			(up to 1200: kernel_stack records of 64 frames and
  *			more)
@@ -45,6 +45,7 @@
 
 struct layout {
 	const char *files[3]; /* slab, page, more page events */
+	const char *percpu;   /* per-CPU allocator events */
 	int long_size;
 	bool big;
 	struct tep_handle *tep;
@@ -53,30 +54,39 @@ struct layout {
 };
 
 #define PAGE_FREE "../tdat/formats/page-free-linux-6.18-x86_64.txt"
+#define PCPU_OLD "percpu-linux-5.15-x86_64.txt"
+#define PCPU "percpu-linux-6.18-x86_64.txt"
 
 static struct layout layouts[] = {
 	{ .files = { "linux-2.6.32-x86_64.txt",
 		     "page-linux-2.6.32-x86_64.txt" },
+	  .percpu = PCPU_OLD,
 	  .long_size = 8 },
 	{ .files = { "linux-5.15-x86_64.txt", "page-linux-6.18-x86_64.txt",
 		     PAGE_FREE },
+	  .percpu = PCPU_OLD,
 	  .long_size = 8 },
 	{ .files = { "linux-6.0-x86_64.txt", "page-linux-6.18-x86_64.txt",
 		     PAGE_FREE },
+	  .percpu = PCPU,
 	  .long_size = 8 },
 	{ .files = { "linux-6.1-ppc32.txt",
 		     "../tdat/formats/page-linux-6.1-ppc32.txt" },
+	  .percpu = PCPU,
 	  .long_size = 4,
 	  .big = true },
 	{ .files = { "linux-6.18-x86_64.txt", "page-linux-6.18-x86_64.txt",
 		     PAGE_FREE },
+	  .percpu = PCPU,
 	  .long_size = 8 },
 	{ .files = { "linux-6.18-x86_64.txt", "page-linux-6.18-x86_64.txt",
 		     PAGE_FREE },
+	  .percpu = PCPU,
 	  .long_size = 8,
 	  .big = true },
 	{ .files = { "synthetic-rel_loc-x86_64.txt",
 		     "page-linux-6.18-x86_64.txt", PAGE_FREE },
+	  .percpu = PCPU,
 	  .long_size = 8 },
 };
 
@@ -143,7 +153,8 @@ static void parse_file(struct tep_handle *tep, const char *name)
 		next = strstr(p + 1, "\nname: ");
 		if (next)
 			*next++ = '\0';
-		sys = strstr(p, "name: kernel_stack") ? "ftrace" : "kmem";
+		sys = strstr(p, "name: kernel_stack") ? "ftrace" :
+		      strstr(p, "name: percpu_") ? "percpu" : "kmem";
 		tep_parse_event(tep, p, strlen(p), sys);
 	}
 	free(buf);
@@ -168,6 +179,7 @@ static void load(struct layout *l)
 #endif
 	for (i = 0; i < 3 && l->files[i]; i++)
 		parse_file(tep, l->files[i]);
+	parse_file(tep, l->percpu);
 	for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
 		tep_register_function(tep, (char *)funcs[i].name, funcs[i].addr,
 				      NULL);
@@ -253,7 +265,7 @@ static void replay(const uint8_t *data, size_t size, struct layout *l,
 		uint8_t sel = data[pos], sz = data[pos + 1];
 		size_t n = sz < 192 ? sz : 192 + (size_t)(sz - 192) * 16;
 		struct tep_record rec;
-		int slot = sel & 15, cpu = (sel >> 4) & 3;
+		int slot = sel & 31, cpu = (sel >> 5) & 1;
 		uint8_t *copy;
 
 		pos += 2;
