@@ -4,7 +4,9 @@
 # allocator events (kmalloc, kfree, kmem_cache_alloc, kmem_cache_free), with
 # -e also or instead the page allocator events (mm_page_alloc, mm_page_free,
 # mm_page_free_batched, mm_page_alloc_zone_locked, mm_page_pcpu_drain,
-# mm_page_alloc_extfrag), optionally with kernel stacks (-T: a kernel_stack
+# mm_page_alloc_extfrag) or the per-CPU allocator's (percpu_alloc_percpu,
+# percpu_free_percpu, percpu_alloc_percpu_fail, percpu_create_chunk,
+# percpu_destroy_chunk), optionally with kernel stacks (-T: a kernel_stack
 # record after every event; -t: after every mm_page_alloc only).  The files
 # in sample-data/ were made with it; see sample-data/README.md.
 #
@@ -13,7 +15,7 @@
 # `trace-cmd record` FAILS with EPERM writing tracefs set_ftrace_pid and
 # /proc/sys/kernel/ftrace_enabled.  This script therefore does by hand what
 # record would do: it enables the events by writing tracefs files
-# (events/kmem/NAME/enable, buffer_size_kb, set_event_pid, options/event-fork,
+# (events/kmem/NAME/enable, events/percpu/NAME/enable, buffer_size_kb, set_event_pid, options/event-fork,
 # options/stacktrace, events/kmem/mm_page_alloc/trigger, tracing_on), runs
 # the workload, stops tracing, and saves the ring buffer
 # with `trace-cmd extract`, which also stores /proc/kallsyms (call sites then
@@ -48,7 +50,8 @@ Usage: $prog [-o OUT.dat] [-b BUFFER_KB] [-e EVENTS] [-T | -t] [-a] [-f]
        $prog -h | --help
 
 Record kmem events of WORKLOAD into OUT.dat: slab allocator events by
-default, page allocator events with -e page (or both: -e slab,page).
+default, page allocator events with -e page, per-CPU allocator events with
+-e percpu (or several: -e slab,page,percpu).
 
 NOTE: \`trace-cmd record\` fails on machines like the one this was written
 on (EPERM writing set_ftrace_pid and /proc/sys/kernel/ftrace_enabled), so
@@ -77,22 +80,33 @@ and nothing else is recorded) or one of these built-in workloads:
               once the free pages of unmovable pageblocks (see
               /proc/pagetypeinfo) run out: run a larger pipe-fill outside
               the recording first to use them up (sample-data/README.md)
+  netns       per-CPU allocator: \$N (default 40) network namespaces made
+              and removed one after the other (\`unshare -n true\`: each
+              netns's per-CPU SNMP and device counters), then \$HELD
+              (default 150) held 2 s at once (\`unshare -n sleep 2\` in
+              parallel: enough per-CPU memory for the allocator to add
+              chunks), then \$SETTLE (default 2) s for the kernel's cleanup_net
+              worker to free them (record with -a: the frees run in that
+              worker, not in the workload)
 
 Options:
   -o OUT.dat     output file (default slab.dat when only slab events are
                  recorded, page.dat when only page events, else kmem.dat)
   -b BUFFER_KB   per-CPU ring buffer size in KB (default 20000); too small
                  a buffer loses events (the count is printed at the end)
-  -e EVENTS      comma-separated kmem events to enable (default: slab), any
+  -e EVENTS      comma-separated events to enable (default: slab), any
                  of kmalloc, kfree, kmem_cache_alloc, kmem_cache_free (also
                  kmalloc_node, kmem_cache_alloc_node on kernels before 6.1),
                  mm_page_alloc, mm_page_free, ... (see events/kmem in
-                 tracefs), or the shorthands
-                   slab  kmalloc,kfree,kmem_cache_alloc,kmem_cache_free
-                   page  mm_page_alloc,mm_page_free,mm_page_free_batched,
-                         mm_page_alloc_zone_locked,mm_page_pcpu_drain,
-                         mm_page_alloc_extfrag (those this kernel has)
-                 e.g. -e page, -e slab,page, -e mm_page_alloc,mm_page_free
+                 tracefs), percpu:NAME (events/percpu), or the shorthands
+                   slab    kmalloc,kfree,kmem_cache_alloc,kmem_cache_free
+                   page    mm_page_alloc,mm_page_free,mm_page_free_batched,
+                           mm_page_alloc_zone_locked,mm_page_pcpu_drain,
+                           mm_page_alloc_extfrag (those this kernel has)
+                   percpu  percpu_alloc_percpu,percpu_free_percpu,
+                           percpu_alloc_percpu_fail,percpu_create_chunk,
+                           percpu_destroy_chunk (those this kernel has)
+                 e.g. -e page, -e slab,percpu, -e mm_page_alloc,mm_page_free
   -T             kernel stacks for every event: options/stacktrace, a
                  kernel_stack record after each recorded event (large:
                  ~100-300 bytes each; raise -b for long workloads)
@@ -103,8 +117,8 @@ Options:
   -h, --help     this text
 
 Must run as root.  tracefs state is restored on exit (see the script's
-header comment).  The summary line at the end counts slab, page and
-kernel_stack records and the events the ring buffer lost.
+header comment).  The summary line at the end counts slab, page, per-CPU
+and kernel_stack records and the events the ring buffer lost.
 EOF
 }
 
@@ -234,6 +248,16 @@ pipe-fill)
 	case ${N:-64} in '' | *[!0-9]*) die "pipe-fill: N must be a number" ;; esac
 	set -- "$py" -c "$pypipes" "${N:-64}"
 	;;
+netns)
+	[ $# -eq 1 ] || die "netns takes no arguments"
+	command -v unshare >/dev/null || die "netns needs unshare (util-linux)"
+	case ${N:-40}${HELD:-150}${SETTLE:-2} in
+	'' | *[!0-9]*) die "netns: N, HELD and SETTLE must be numbers" ;;
+	esac
+	set -- sh -c 'i=0; while [ $i -lt '"${N:-40}"' ]; do unshare -n true; i=$((i + 1)); done
+		i=0; while [ $i -lt '"${HELD:-150}"' ]; do unshare -n sleep 2 & i=$((i + 1)); done
+		wait; sleep '"${SETTLE:-2}"
+	;;
 esac
 
 # tracefs
@@ -251,6 +275,8 @@ fi
 
 SLAB_EVENTS="kmalloc kfree kmem_cache_alloc kmem_cache_free"
 PAGE_EVENTS="mm_page_alloc mm_page_free mm_page_free_batched mm_page_alloc_zone_locked mm_page_pcpu_drain mm_page_alloc_extfrag"
+PERCPU_EVENTS="percpu_alloc_percpu percpu_free_percpu percpu_alloc_percpu_fail percpu_create_chunk percpu_destroy_chunk"
+# entries are SYSTEM/EVENT: kmem/kmalloc, percpu/percpu_alloc_percpu
 evlist=()
 declare -A seen=()
 add_event() {
@@ -259,44 +285,52 @@ add_event() {
 	evlist+=("$1")
 }
 IFS=, read -r -a evnames <<<"$events"
+add_present() { # system, events...: those this kernel has
+	local sys=$1 s
+	shift
+	for s in "$@"; do
+		if [ -f "$T/events/$sys/$s/enable" ]; then
+			add_event "$sys/$s"
+		else
+			echo "$prog: warning: this kernel has no $sys/$s; not recorded" >&2
+		fi
+	done
+}
 for e in "${evnames[@]}"; do
-	e=${e#kmem:}
-	e=${e#kmem/}
+	case $e in
+	percpu:* | percpu/*) sys=percpu e=${e#percpu[:/]} ;;
+	*) sys=kmem e=${e#kmem[:/]} ;;
+	esac
 	case $e in
 	'') ;;
-	slab) for s in $SLAB_EVENTS; do add_event "$s"; done ;;
-	page)
-		for s in $PAGE_EVENTS; do
-			if [ -f "$T/events/kmem/$s/enable" ]; then
-				add_event "$s"
-			else
-				echo "$prog: warning: this kernel has no kmem/$s; not recorded" >&2
-			fi
-		done
-		;;
+	slab) for s in $SLAB_EVENTS; do add_event "kmem/$s"; done ;;
+	page) add_present kmem $PAGE_EVENTS ;;
+	percpu) add_present percpu $PERCPU_EVENTS ;;
 	*)
-		[ -f "$T/events/kmem/$e/enable" ] || die "no such event: kmem/$e"
-		add_event "$e"
+		[ -f "$T/events/$sys/$e/enable" ] || die "no such event: $sys/$e"
+		add_event "$sys/$e"
 		;;
 	esac
 done
 [ ${#evlist[@]} -gt 0 ] || die "no events given"
-nslab=0 npage=0
+nslab=0 npage=0 npcpu=0
 for e in "${evlist[@]}"; do
 	case $e in
-	mm_*) npage=$((npage + 1)) ;;
+	kmem/mm_*) npage=$((npage + 1)) ;;
+	percpu/*) npcpu=$((npcpu + 1)) ;;
 	*) nslab=$((nslab + 1)) ;;
 	esac
 done
 if [ -z "$out" ]; then
-	if [ "$npage" -eq 0 ]; then out=slab.dat
-	elif [ "$nslab" -eq 0 ]; then out=page.dat
+	if [ "$npage" -eq 0 ] && [ "$npcpu" -eq 0 ]; then out=slab.dat
+	elif [ "$nslab" -eq 0 ] && [ "$npcpu" -eq 0 ]; then out=page.dat
+	elif [ "$nslab" -eq 0 ] && [ "$npage" -eq 0 ]; then out=percpu.dat
 	else out=kmem.dat
 	fi
 fi
 TRIG=$T/events/kmem/mm_page_alloc/trigger
 if [ "$trig" -eq 1 ]; then
-	[ -n "${seen[mm_page_alloc]:-}" ] || die "-t needs mm_page_alloc among the events (-e)"
+	[ -n "${seen[kmem/mm_page_alloc]:-}" ] || die "-t needs mm_page_alloc among the events (-e)"
 	[ -w "$TRIG" ] || die "no $TRIG (event triggers need Linux 3.14 or later)"
 fi
 [ -w "$T/options/stacktrace" ] || [ "$stack" -eq 0 ] ||
@@ -309,8 +343,8 @@ if [ "$force" -eq 0 ]; then
 	[ "$(cat "$T/current_tracer")" = nop ] || busy="$busy current_tracer is $(cat "$T/current_tracer");"
 	[ "$(cat "$T/options/stacktrace" 2>/dev/null || echo 0)" = 0 ] || busy="$busy options/stacktrace on;"
 	for e in "${evlist[@]}"; do
-		[ -z "$(grep -v '^#' "$T/events/kmem/$e/trigger" 2>/dev/null)" ] ||
-			busy="$busy a trigger on kmem/$e;"
+		[ -z "$(grep -v '^#' "$T/events/$e/trigger" 2>/dev/null)" ] ||
+			busy="$busy a trigger on $e;"
 	done
 	[ -z "$busy" ] ||
 		die "tracefs buffer looks in use ($busy); stop that first or use -f"
@@ -335,7 +369,7 @@ X)
 esac
 declare -A old_en=()
 for e in "${evlist[@]}"; do
-	old_en[$e]=$(cat "$T/events/kmem/$e/enable")
+	old_en[$e]=$(cat "$T/events/$e/enable")
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/record-kmem.XXXXXX")
@@ -352,7 +386,7 @@ restore() {
 	for e in "${!old_en[@]}"; do
 		# "X" (partly enabled) cannot be written back; leave it disabled
 		case ${old_en[$e]} in 0 | 1) echo "${old_en[$e]}" ;; *) echo 0 ;; esac \
-			>"$T/events/kmem/$e/enable"
+			>"$T/events/$e/enable"
 	done
 	: >"$T/set_event_pid"
 	for p in $old_pids; do echo "$p" >>"$T/set_event_pid"; done
@@ -381,7 +415,7 @@ echo 0 >"$T/tracing_on"
 : >"$T/trace"
 echo "$bufkb" >"$T/buffer_size_kb"
 : >"$T/set_event_pid"
-for e in "${evlist[@]}"; do echo 0 >"$T/events/kmem/$e/enable"; done
+for e in "${evlist[@]}"; do echo 0 >"$T/events/$e/enable"; done
 [ -z "$old_stack" ] || echo "$stack" >"$T/options/stacktrace"
 [ "$trig" -eq 0 ] ||
 	echo stacktrace >>"$TRIG" || die "cannot set a stacktrace trigger in $TRIG"
@@ -395,7 +429,7 @@ if [ "$allpids" -eq 0 ]; then
 	echo 1 >"$T/options/event-fork"
 	echo "$wpid" >"$T/set_event_pid"
 fi
-for e in "${evlist[@]}"; do echo 1 >"$T/events/kmem/$e/enable"; done
+for e in "${evlist[@]}"; do echo 1 >"$T/events/$e/enable"; done
 echo 1 >"$T/tracing_on"
 
 start=$(date +%s.%N)
@@ -405,7 +439,7 @@ wait "$wpid" || wrc=$?
 wpid=
 echo 0 >"$T/tracing_on"
 end=$(date +%s.%N)
-for e in "${evlist[@]}"; do echo 0 >"$T/events/kmem/$e/enable"; done
+for e in "${evlist[@]}"; do echo 0 >"$T/events/$e/enable"; done
 [ "$wrc" -eq 0 ] || echo "$prog: warning: workload exited with status $wrc" >&2
 
 # Events the ring buffer lost: overwritten (overwrite mode) or dropped.
@@ -426,7 +460,8 @@ trace-cmd dump --summary "$out" 2>/dev/null | grep -q 'Kallsyms' ||
 trace-cmd report -N "$out" >"$tmp/report" 2>/dev/null || true
 nslabrec=$(grep -cE ' (kmalloc|kmalloc_node|kfree|kmem_cache_alloc|kmem_cache_alloc_node|kmem_cache_free): ' "$tmp/report" || true)
 npagerec=$(grep -cE ' mm_page_[a-z_]+: ' "$tmp/report" || true)
+npcpurec=$(grep -cE ' percpu_[a-z_]+: ' "$tmp/report" || true)
 nstack=$(grep -cE ' kernel_stack: ' "$tmp/report" || true)
-printf '%s: %s: workload ran %.2f s, %s slab records, %s page records, %s kernel_stack records, %s KB, events lost: %s\n' \
-	"$prog" "$out" "$(awk "BEGIN { print $end - $start }")" "$nslabrec" "$npagerec" "$nstack" \
+printf '%s: %s: workload ran %.2f s, %s slab records, %s page records, %s per-CPU records, %s kernel_stack records, %s KB, events lost: %s\n' \
+	"$prog" "$out" "$(awk "BEGIN { print $end - $start }")" "$nslabrec" "$npagerec" "$npcpurec" "$nstack" \
 	"$(du -k "$out" | cut -f1)" "$lost"
