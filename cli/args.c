@@ -131,7 +131,8 @@ static struct option *long_options(void)
 		lo[n].name = d->name;
 		lo[n].has_arg = !d->arg ? no_argument :
 				!strcmp(d->name, "json") ||
-				!strcmp(d->name, "folded") ? optional_argument :
+				!strcmp(d->name, "folded") ||
+				kmem_opt_optional(d) ? optional_argument :
 							   required_argument;
 		lo[n].val = 0x1000 + (int)i;
 		n++;
@@ -190,7 +191,7 @@ static void print_opts(FILE *f, int where)
 		print_opt(f, (char)short_of(d->name), d->name,
 			  json || folded || !strcmp(d->name, "output") ? "FILE" :
 								     d->arg,
-			  json || folded,
+			  json || folded || kmem_opt_optional(d),
 			  where == IN_PLOT && plot_desc(d->name) ?
 				  plot_desc(d->name) :
 			  json ? "Write JSON to FILE (default: stdout, "

@@ -49,8 +49,8 @@ int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
  * @a: the aggregate, before its first event
  * @o: the options: the per-allocation tables (kmem_opts_keep_rows())
  *
- * Without them an address costs 32 bytes (slab) or 16 (page) and its
- * index slot, instead of 72 or 32.  With kmem:folded, the stacks are
+ * Without them an address costs 32 bytes (slab) or 24 (page) and its
+ * index slot, instead of 72 or 40.  With kmem:folded, the stacks are
  * collected too (what is live at the end only, with kmem:live).
  */
 void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o)
@@ -107,6 +107,9 @@ void kmem_agg_release(struct kmem_agg *a)
  */
 void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 {
+	/* not kernel_stack: the plugin sees those only with page stacks */
+	if (ev->kind != KMEM_EV_STACK && ev->ts > a->last_ts)
+		a->last_ts = ev->ts;
 	switch (ev->kind) {
 	case KMEM_EV_SLAB_ALLOC:
 	case KMEM_EV_SLAB_FREE:
@@ -213,6 +216,8 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->events_lost += from->events_lost;
 	to->lost_unknown += from->lost_unknown;
 	to->undecodable += from->undecodable;
+	if (from->last_ts > to->last_ts)
+		to->last_ts = from->last_ts;
 	to->skipped_records += from->skipped_records;
 	to->damaged_pages += from->damaged_pages;
 	to->damaged_chunks += from->damaged_chunks;

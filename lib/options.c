@@ -23,8 +23,12 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	{ "cache", NULL, NULL, "Show the per-cache table" },
 	{ "anomalies", NULL, NULL,
 	  "Show where freed-only, double and missed frees happen" },
+	{ "leaks", "AGE", "0",
+	  "Show what was not freed by the end, allocated AGE (ns, us, ms, s) "
+	  "or more before it" },
 	{ "all", NULL, NULL,
-	  "Show every table (default: the summaries and the call sites)" },
+	  "Show every table but leaks (default: the summaries and the call "
+	  "sites)" },
 	{ "page", NULL, NULL, "Analyse the page allocator (mm_page_*)" },
 	{ "percpu", NULL, NULL,
 	  "Analyse the per-CPU allocator (percpu_alloc_percpu, ...)" },
@@ -182,6 +186,40 @@ static int parse_width(struct kmem_opts *o, const char *v, FILE *err)
 	return 0;
 }
 
+/* An age: a number (decimals allowed) and its unit, or 0. */
+static int parse_age(struct kmem_opts *o, const char *v, FILE *err)
+{
+	static const struct {
+		const char *unit;
+		double ns;
+	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	double n;
+	char *end;
+	size_t i;
+
+	o->leaks = true;
+	if (!v || !*v) {
+		o->leak_age = 0;
+		return 0;
+	}
+	errno = 0;
+	n = strtod(v, &end);
+	if (end != v && !errno && n >= 0 && n < 1e10 && *v != '-') {
+		if (!*end && n == 0) {
+			o->leak_age = 0;
+			return 0;
+		}
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcmp(end, units[i].unit)) {
+				o->leak_age = (uint64_t)(n * units[i].ns + 0.5);
+				return 0;
+			}
+	}
+	return bad(o, err, "0",
+		   "bad %sleaks=%s (an age and its unit: 500ms, 2s, 100us, "
+		   "1500ns; or 0)", dashes(o), v);
+}
+
 static int set_string(const struct kmem_opts *o, char **dst,
 		      const char *name, const char *v, const char *arg,
 		      FILE *err)
@@ -272,6 +310,8 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		return parse_sort(o, value ? value : "", err);
 	if (!strcmp(name, "lines"))
 		return parse_lines(o, value ? value : "", err);
+	if (!strcmp(name, "leaks"))
+		return parse_age(o, value, err);
 	if (!strcmp(name, "width"))
 		return parse_width(o, value ? value : "", err);
 	if (!strcmp(name, "json"))
@@ -304,24 +344,30 @@ const char *kmem_prog = "kmem";
  * @t: the table
  *
  * By default the summaries and the call-site tables (of each allocator)
- * are printed; kmem:caller, alloc, cache and anomalies select the
- * tables printed, exactly those given; kmem:all prints every table.
+ * are printed; kmem:caller, alloc, cache, anomalies and leaks select the
+ * tables printed, exactly those given; kmem:all prints every table but
+ * the leaks (which take an age).
  *
  * Return: true if it is.
  */
 bool kmem_opts_text_table(const struct kmem_opts *o, enum kmem_table_kind t)
 {
+	if (t == KMEM_T_LEAKS)
+		return o->leaks;
 	if (o->all)
 		return true;
 	switch (t) {
 	case KMEM_T_CALLER:
-		return o->caller || (!o->alloc && !o->cache && !o->anomalies);
+		return o->caller || (!o->alloc && !o->cache && !o->anomalies &&
+				     !o->leaks);
 	case KMEM_T_ALLOC:
 		return o->alloc;
 	case KMEM_T_CACHE:
 		return o->cache;
 	case KMEM_T_ANOMALY:
 		return o->anomalies;
+	case KMEM_T_LEAKS:
+		return o->leaks;
 	}
 	return false;
 }
@@ -332,13 +378,17 @@ bool kmem_opts_text_table(const struct kmem_opts *o, enum kmem_table_kind t)
  * @t: the table
  *
  * The JSON document holds every table unless tables are selected
- * (kmem:caller, alloc, cache, anomalies): then those printed.
+ * (kmem:caller, alloc, cache, anomalies, leaks): then those printed.
+ * The leak tables are there with kmem:leaks only.
  *
  * Return: true if it does.
  */
 bool kmem_opts_json_table(const struct kmem_opts *o, enum kmem_table_kind t)
 {
-	if (!o->caller && !o->alloc && !o->cache && !o->anomalies)
+	if (t == KMEM_T_LEAKS)
+		return o->leaks;
+	if (!o->caller && !o->alloc && !o->cache && !o->anomalies &&
+	    !o->leaks)
 		return true;
 	return kmem_opts_text_table(o, t);
 }
@@ -357,6 +407,20 @@ bool kmem_opts_keep_rows(const struct kmem_opts *o)
 {
 	return kmem_opts_text_table(o, KMEM_T_ALLOC) ||
 	       (o->json && kmem_opts_json_table(o, KMEM_T_ALLOC));
+}
+
+/**
+ * kmem_opt_optional - may an option's argument be left out?
+ * @d: an entry of kmem_opt_defs
+ *
+ * kmem:leaks is a flag and takes an age: -O kmem:leaks is
+ * -O kmem:leaks=0, as --leaks is --leaks=0.
+ *
+ * Return: true for such options.
+ */
+bool kmem_opt_optional(const struct kmem_opt_def *d)
+{
+	return d->arg && !strcmp(d->name, "leaks");
 }
 
 /**
@@ -413,6 +477,7 @@ int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 		{ page && alloc, SORT_KEYS_PAGE_PFN, "pages" },
 		{ percpu && caller, SORT_KEYS_PERCPU_CALLER,
 		  "per-CPU call sites" },
+		{ o->leaks, SORT_KEYS_LEAKS, "leaks" },
 	};
 	unsigned int shown = 0;
 	char names[160] = "";

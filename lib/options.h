@@ -8,6 +8,7 @@
 
 #include <regex.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum kmem_sort_key {
@@ -35,6 +36,7 @@ enum kmem_table_kind {
 	KMEM_T_ALLOC,		/* per address: slab pointers, page frames */
 	KMEM_T_CACHE,		/* per slab cache */
 	KMEM_T_ANOMALY,		/* where freed-only, double, missed frees are */
+	KMEM_T_LEAKS,		/* live at the end, by call site, with ages */
 };
 /* how skip= regexes compile */
 #define KMEM_SKIP_REGFLAGS (REG_EXTENDED | REG_NOSUB)
@@ -53,6 +55,8 @@ struct kmem_opts {
 	bool live;		/* page tables: only pages live at the end */
 	bool per_process;	/* page allocator activity per process */
 	bool merge_pids;	/* ... per command name */
+	bool leaks;		/* the leak tables */
+	uint64_t leak_age;	/* ... of objects at least this old (ns) */
 	char *skip;		/* frames to skip for page call sites */
 	char *numa;		/* topology file for cross-node figures */
 	unsigned int lines;	/* rows per table, 0 = all */
@@ -93,5 +97,6 @@ bool kmem_opts_json_table(const struct kmem_opts *o,
 bool kmem_opts_keep_rows(const struct kmem_opts *o);
 int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err);
 bool kmem_opts_allocator(const struct kmem_opts *o, bool selected);
+bool kmem_opt_optional(const struct kmem_opt_def *d);
 
 #endif

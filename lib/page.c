@@ -293,6 +293,7 @@ static void make_live(struct page_stats *st, uint32_t pi,
 		page_row_at(st, pi)->bytes += bytes;
 	}
 	p->border = (uint8_t)(ev->order < 0 || ev->order > 30 ? 0 : ev->order);
+	p->ts = ev->ts;
 	p->cpu = (uint16_t)ev->cpu;
 	p->site = U64_INDEX_NONE;
 	p->flags = PAGE_OBJ_LIVE;

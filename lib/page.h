@@ -43,13 +43,14 @@ struct page_site {
 
 /*
  * Per page frame (or struct page address on old kernels): the
- * allocation there last (16 bytes).  Its order, migration type and GFP
+ * allocation there last (24 bytes).  Its order, migration type and GFP
  * flags are those of its call site row (page_site), which is known once
  * the kernel_stack record that may follow has been seen; until then they
  * wait in the CPU's page_pending.
  */
 struct page_obj {
 	uint64_t pfn;
+	uint64_t ts;		/* when it was allocated */
 	uint32_t site;		/* U64_INDEX_NONE until its stack is seen */
 	uint16_t cpu;		/* allocating CPU */
 	uint8_t flags;		/* PAGE_OBJ_* */
@@ -59,7 +60,7 @@ struct page_obj {
 #define PAGE_OBJ_LIVE 1		/* not freed yet */
 #define PAGE_OBJ_PENDING 2	/* waiting for a stack on its CPU */
 
-/* The same with its row of the per-page table (32 bytes), when kept. */
+/* The same with its row of the per-page table (40 bytes), when kept. */
 struct page_obj_row {
 	struct page_obj o;
 	uint32_t hits;

@@ -12,6 +12,7 @@
 #include "output.h"
 #include "decode.h"
 #include "json.h"
+#include "leaks.h"
 #include "options.h"
 #include "sort.h"
 #include "table.h"
@@ -78,6 +79,12 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j);
 /* report_page.c */
 void page_print(const struct kmem_report_ctx *r, FILE *out);
 void page_json(const struct kmem_report_ctx *r, struct json *j);
+
+/* report_leaks.c */
+void leaks_print(const struct kmem_report_ctx *r, FILE *out,
+		 enum kmem_allocator which);
+void leaks_json(const struct kmem_report_ctx *r, struct json *j,
+		enum kmem_allocator which);
 
 /* report_percpu.c */
 void percpu_print(const struct kmem_report_ctx *r, FILE *out);

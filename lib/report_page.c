@@ -365,6 +365,7 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 		report_table(r, out, &site_table);
 	if (tables && kmem_opts_text_table(o, KMEM_T_ALLOC) && r->agg->page.rows)
 		report_table(r, out, &pfn_table);
+	leaks_print(r, out, KMEM_A_PAGE);
 	fprintf(out, " SUMMARY (page allocator)\n"
 		     " ========================\n\n");
 	kv_init(&b);
@@ -562,6 +563,7 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 			json_sites(r, j);
 		if (kmem_opts_json_table(r->o, KMEM_T_ALLOC))
 			json_pfns(r, j);
+		leaks_json(r, j, KMEM_A_PAGE);
 	}
 	json_extfrag(r, j);
 	if (!r->in->merged)

@@ -221,6 +221,7 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 		fprintf(out, " Failed allocations, by request\n");
 		report_table(r, out, &tables[T_FAIL]);
 	}
+	leaks_print(r, out, KMEM_A_PERCPU);
 	print_summary(r, out);
 }
 
@@ -357,5 +358,6 @@ void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 	json_summary(r, j);
 	if (!r->in->merged && kmem_opts_json_table(r->o, KMEM_T_CALLER))
 		json_sites(r, j);
+	leaks_json(r, j, KMEM_A_PERCPU);
 	json_close(j, '}');
 }

@@ -377,6 +377,7 @@ void slab_print(const struct kmem_report_ctx *r, FILE *out)
 		print_table(r, out, T_CACHE);
 	if (kmem_opts_text_table(o, KMEM_T_ANOMALY))
 		print_table(r, out, T_ANOMALY);
+	leaks_print(r, out, KMEM_A_SLAB);
 	print_summary(r, out);
 }
 
@@ -565,6 +566,7 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 			json_rows(r, j, T_CACHE);
 		if (kmem_opts_json_table(r->o, KMEM_T_ANOMALY))
 			json_rows(r, j, T_ANOMALY);
+		leaks_json(r, j, KMEM_A_SLAB);
 	}
 	json_close(j, '}');
 }

@@ -27,10 +27,10 @@ struct tep_plugin_option *plugin_options_new(void)
 {
 	const struct kmem_opt_def *d;
 	struct tep_plugin_option *o;
-	size_t n = 0;
+	size_t n = 0, k;
 
 	for (d = kmem_opt_defs; d->name; d++)
-		n++;
+		n += kmem_opt_optional(d) ? 2 : 1;
 	o = calloc(n + 1, sizeof(*o));
 	if (!o)
 		return NULL;
@@ -41,19 +41,35 @@ struct tep_plugin_option *plugin_options_new(void)
 		o[n].description = (char *)d->desc;
 		o[n].value = d->arg ? d->def : NULL;
 	}
+	/*
+	 * An option whose argument may be left out is a flag too: a second
+	 * entry of that name, without a value, which libtraceevent sets for
+	 * "-O kmem:NAME" (it ignores a bare name given to an option with a
+	 * value, and a value given to a flag).
+	 */
+	for (k = n, d = kmem_opt_defs; d->name; d++) {
+		if (!kmem_opt_optional(d))
+			continue;
+		o[k].file = "plugin_kmem";
+		o[k].plugin_alias = "kmem";
+		o[k].name = (char *)d->name;
+		o[k].description = "The same without a value: an age of 0";
+		k++;
+	}
 	return o;
 }
 
 /**
- * plugin_options_read - the options the user gave, parsed
- * @kp: the plugin state; its options table was passed to libtraceevent
+ * plugin_options_read - the options this load was given
+ * @kp: the plugin state, with its option table filled in by
+ *	libtraceevent
  *
- * A bad value is reported on stderr in one line; the default stays.
+ * A bad value is reported in one line and leaves that option's default.
  */
 void plugin_options_read(struct kmem_plugin *kp)
 {
 	const struct kmem_opt_def *d;
-	size_t i;
+	size_t i, k;
 
 	kmem_opts_init(&kp->opts);
 	for (i = 0, d = kmem_opt_defs; d->name; d++, i++) {
@@ -65,6 +81,10 @@ void plugin_options_read(struct kmem_plugin *kp)
 		else if (d->arg && op->value != d->def)
 			kmem_opts_set(&kp->opts, d->name, op->value, stderr);
 	}
+	for (k = i, d = kmem_opt_defs; d->name; d++)
+		if (kmem_opt_optional(d) && kp->options[k++].set &&
+		    kp->options[d - kmem_opt_defs].value == d->def)
+			kmem_opts_set(&kp->opts, d->name, NULL, stderr);
 }
 
 /* The option of lib/'s table named @name (NUL or '=' ends it), or NULL. */
@@ -101,7 +121,7 @@ static void check_one(const char *name, const char *val, FILE *err)
 	else if (!d->arg && *eq && !is_bool_word(val))
 		fprintf(err, "kmem: -O %s=%s: %s takes no value (-O kmem:%s, "
 			     "or =1 and =0)\n", name, val, d->name, d->name);
-	else if (d->arg && !*eq)
+	else if (d->arg && !*eq && !kmem_opt_optional(d))
 		fprintf(err, "kmem: -O %s: %s needs a value (-O kmem:%s=%s)\n",
 			name, d->name, d->name, d->arg);
 }

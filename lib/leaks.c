@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The leak report's rows (see leaks.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "leaks.h"
+
+/* One live object old enough: its call site, age, bytes, entry. */
+struct leak_item {
+	uint64_t call_site;
+	uint64_t age;
+	uint64_t bytes;
+	uint64_t entry;
+};
+
+struct items {
+	struct leak_item *v;
+	size_t n, cap;
+	bool oom;
+};
+
+static void add(struct items *it, uint64_t end, uint64_t older_than,
+		uint64_t cs, uint64_t ts, uint64_t bytes, uint64_t entry)
+{
+	uint64_t age = end > ts ? end - ts : 0;
+	struct leak_item *p;
+
+	if (age < older_than || it->oom)
+		return;
+	if (it->n == it->cap) {
+		size_t cap = it->cap ? it->cap * 2 : 256;
+
+		p = realloc(it->v, cap * sizeof(*p));
+		if (!p) {
+			it->oom = true;
+			return;
+		}
+		it->v = p;
+		it->cap = cap;
+	}
+	it->v[it->n++] = (struct leak_item){ cs, age, bytes, entry };
+}
+
+static void collect_slab(struct items *it, const struct slab_stats *st,
+			 uint64_t end, uint64_t older)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->objs.len; i++) {
+		const struct slab_obj *p = slab_obj_at(st, i);
+
+		if (p->flags & SLAB_OBJ_LIVE)
+			add(it, end, older, st->sites[p->site].call_site,
+			    p->ts, p->bytes, i);
+	}
+}
+
+static void collect_page(struct items *it, const struct page_stats *st,
+			 uint64_t end, uint64_t older)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->objs.len; i++) {
+		const struct page_obj *p = page_obj_at(st, i);
+		uint64_t cs = PAGE_NO_STACK;
+
+		if (!(p->flags & PAGE_OBJ_LIVE))
+			continue;
+		if (p->site != U64_INDEX_NONE)
+			cs = st->sites[p->site].callsite;
+		add(it, end, older, cs, p->ts, page_obj_bytes(st, p), i);
+	}
+}
+
+static void collect_percpu(struct items *it, const struct percpu_stats *st,
+			   uint64_t end, uint64_t older)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->objs.len; i++) {
+		const struct percpu_obj *p = percpu_obj_at(st, i);
+
+		if (p->flags & PERCPU_OBJ_LIVE)
+			add(it, end, older, st->sites[p->site].call_site,
+			    p->ts, p->bytes, i);
+	}
+}
+
+static int by_site_age(const void *a, const void *b)
+{
+	const struct leak_item *x = a, *y = b;
+
+	if (x->call_site != y->call_site)
+		return x->call_site < y->call_site ? -1 : 1;
+	if (x->age != y->age)
+		return x->age < y->age ? -1 : 1;
+	return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* The rows of @it's items, sorted by call site then age. */
+static int group(struct leak_set *ls, const struct items *it)
+{
+	size_t i = 0, j, k, nr = 0;
+
+	ls->rows = calloc(it->n ? it->n : 1, sizeof(*ls->rows));
+	if (!ls->rows)
+		return -1;
+	while (i < it->n) {
+		struct leak_row *r = &ls->rows[nr++];
+
+		for (j = i; j < it->n && it->v[j].call_site == it->v[i].call_site;
+		     j++)
+			;
+		r->call_site = it->v[i].call_site;
+		r->count = j - i;
+		r->first = it->v[i].entry;
+		for (k = i; k < j; k++) {
+			r->bytes += it->v[k].bytes;
+			if (it->v[k].entry < r->first)
+				r->first = it->v[k].entry;
+		}
+		r->oldest_ns = it->v[j - 1].age;
+		r->median_ns = it->v[i + (r->count - 1) / 2].age;
+		ls->count += r->count;
+		ls->bytes += r->bytes;
+		i = j;
+	}
+	ls->nr = nr;
+	return 0;
+}
+
+/**
+ * kmem_leaks_build - the leak rows of one allocator
+ * @ls: filled in; kmem_leaks_release() it
+ * @a: a finished input's statistics
+ * @which: the allocator
+ * @older_than_ns: only objects at least this old at the end
+ *
+ * The end of the trace is its last allocator record (a->last_ts: of
+ * the slab, page or per-CPU allocator, not a kernel stack); an
+ * object's age is the end minus its allocation's time.  Rows are in the
+ * order of their call sites' addresses; ls->oom says memory ran out
+ * (no rows then).
+ */
+void kmem_leaks_build(struct leak_set *ls, const struct kmem_agg *a,
+		      enum kmem_allocator which, uint64_t older_than_ns)
+{
+	struct items it = { 0 };
+
+	memset(ls, 0, sizeof(*ls));
+	ls->end_ns = a->last_ts;
+	ls->older_than_ns = older_than_ns;
+	if (which == KMEM_A_SLAB)
+		collect_slab(&it, &a->slab, a->last_ts, older_than_ns);
+	else if (which == KMEM_A_PAGE)
+		collect_page(&it, &a->page, a->last_ts, older_than_ns);
+	else
+		collect_percpu(&it, &a->percpu, a->last_ts, older_than_ns);
+	if (!it.oom && it.n)
+		qsort(it.v, it.n, sizeof(*it.v), by_site_age);
+	if (it.oom || group(ls, &it)) {
+		free(ls->rows);
+		ls->rows = NULL;
+		ls->nr = 0;
+		ls->count = ls->bytes = 0;
+		ls->oom = true;
+	}
+	free(it.v);
+}
+
+/**
+ * kmem_leaks_release - free the rows
+ * @ls: built by kmem_leaks_build()
+ */
+void kmem_leaks_release(struct leak_set *ls)
+{
+	free(ls->rows);
+	memset(ls, 0, sizeof(*ls));
+}

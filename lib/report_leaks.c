@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The leak tables (kmem:leaks[=AGE]) of each allocator, text and JSON.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "leaks.h"
+#include "numfmt.h"
+#include "report.h"
+
+static const struct table_col leak_cols[] = {
+	{ "Objects", TBL_RIGHT },    { "Bytes", TBL_RIGHT },
+	{ "Oldest", TBL_RIGHT },     { "Median age", TBL_RIGHT },
+	{ "Callsite", TBL_LEFT },
+};
+
+static const char *const names[] = {
+	[KMEM_A_SLAB] = "slab allocator",
+	[KMEM_A_PAGE] = "page allocator",
+	[KMEM_A_PERCPU] = "per-CPU allocator",
+};
+
+/* The report with the rows being printed, for the table's callbacks. */
+struct leak_ctx {
+	struct kmem_report_ctx r;
+	const struct leak_set *ls;
+	enum kmem_allocator which;
+};
+
+static const struct leak_ctx *ctx_of(const struct kmem_report_ctx *r)
+{
+	return (const struct leak_ctx *)((const char *)r -
+					 offsetof(struct leak_ctx, r));
+}
+
+static void leak_rows(const struct kmem_report_ctx *r, struct sort_set *set)
+{
+	const struct leak_set *ls = ctx_of(r)->ls;
+	size_t i;
+
+	for (i = 0; i < ls->nr; i++) {
+		sort_key(set, SORT_CALLSITE, ls->rows[i].call_site);
+		sort_key(set, SORT_BYTES, ls->rows[i].bytes);
+		sort_key(set, SORT_HIT, ls->rows[i].count);
+		sort_add(set, (uint32_t)i);
+	}
+}
+
+/* "(no stack)" for the page allocator, "(no call_site field)" per-CPU */
+static char *site_name(char *buf, const struct leak_ctx *lc, uint64_t cs)
+{
+	if (cs)
+		return fmt_callsite(buf, lc->r.sym, cs, lc->r.o->raw_ip);
+	return strcpy(buf, lc->which == KMEM_A_PAGE ? "(no stack)" :
+			   lc->which == KMEM_A_PERCPU ? "(no call_site field)" :
+							"0x0");
+}
+
+static void leak_cells(const struct kmem_report_ctx *r, uint32_t idx,
+		       char c[][KMEM_SYM_LEN])
+{
+	const struct leak_ctx *lc = ctx_of(r);
+	const struct leak_row *row = &lc->ls->rows[idx];
+
+	fmt_count(c[0], row->count);
+	fmt_count(c[1], row->bytes);
+	fmt_duration(c[2], row->oldest_ns);
+	fmt_duration(c[3], row->median_ns);
+	site_name(c[4], lc, row->call_site);
+}
+
+static const struct kmem_table leak_table = {
+	leak_cols, TABLE_NCOLS(leak_cols), leak_rows, leak_cells,
+	SORT_KEYS_LEAKS,
+};
+
+/* What can make an object look live though it was freed. */
+static void caveats(const struct kmem_agg *a, enum kmem_allocator which,
+		    uint64_t *missed, uint64_t *lost)
+{
+	*missed = which == KMEM_A_SLAB ? a->slab.sum.missed_frees :
+		  which == KMEM_A_PAGE ? a->page.sum.missed_frees :
+					 a->percpu.sum.missed_frees;
+	*lost = a->events_lost + a->lost_unknown;
+}
+
+static void print_title(const struct leak_ctx *lc, FILE *out)
+{
+	const struct kmem_agg *a = lc->r.agg;
+	char age[NUMFMT_LEN], b1[NUMFMT_LEN], b2[NUMFMT_LEN];
+	uint64_t missed, lost;
+
+	fprintf(out, " Leaks (%s): live at the end of the trace", names[lc->which]);
+	if (lc->ls->older_than_ns)
+		fprintf(out, ", allocated %s or more before it",
+			fmt_duration(age, lc->ls->older_than_ns));
+	fputc('\n', out);
+	caveats(a, lc->which, &missed, &lost);
+	if (!missed && !lost)
+		return;
+	fprintf(out, " Some may have been freed unseen:");
+	if (missed)
+		fprintf(out, " %s missed frees", fmt_count(b1, missed));
+	if (missed && lost)
+		fprintf(out, ",");
+	if (a->events_lost)
+		fprintf(out, " %s events lost", fmt_count(b2, a->events_lost));
+	if (a->events_lost && a->lost_unknown)
+		fprintf(out, " and");
+	if (a->lost_unknown)
+		fprintf(out, " losses of unknown size at %s place%s",
+			fmt_count(b2, a->lost_unknown),
+			a->lost_unknown > 1 ? "s" : "");
+	fputc('\n', out);
+}
+
+/**
+ * leaks_print - print an allocator's leak table (kmem:leaks)
+ * @r: what to print
+ * @out: where to
+ * @which: the allocator
+ *
+ * Rows are sorted by the sort keys it has (callsite, bytes, hit: the
+ * count), and lines= cuts them; a line under it gives the totals.
+ */
+void leaks_print(const struct kmem_report_ctx *r, FILE *out,
+		 enum kmem_allocator which)
+{
+	struct leak_ctx lc = { *r, NULL, which };
+	char b1[NUMFMT_LEN], b2[NUMFMT_LEN];
+	struct leak_set ls;
+
+	if (!kmem_opts_text_table(r->o, KMEM_T_LEAKS) || r->in->merged)
+		return;
+	kmem_leaks_build(&ls, r->agg, which, r->o->leak_age);
+	lc.ls = &ls;
+	print_title(&lc, out);
+	if (ls.oom)
+		fprintf(out, " (out of memory: table left out)\n\n");
+	else if (!ls.nr)
+		fprintf(out, " None.\n\n");
+	else
+		report_table(&lc.r, out, &leak_table);
+	if (ls.nr)
+		fprintf(out, " %s objects, %s bytes not freed\n\n",
+			fmt_count(b1, ls.count), fmt_count(b2, ls.bytes));
+	kmem_leaks_release(&ls);
+}
+
+/**
+ * leaks_json - write an allocator's "leaks" array (kmem:leaks)
+ * @r: what to write
+ * @j: the writer, inside the allocator's member
+ * @which: the allocator
+ *
+ * With "leaks_older_than_ns" and "leaks_end_ns" before it; every row, in
+ * table order.
+ */
+void leaks_json(const struct kmem_report_ctx *r, struct json *j,
+		enum kmem_allocator which)
+{
+	struct leak_ctx lc = { *r, NULL, which };
+	char buf[KMEM_SYM_LEN];
+	struct leak_set ls;
+	struct sort_set set;
+	size_t i;
+
+	if (!kmem_opts_json_table(r->o, KMEM_T_LEAKS) || r->in->merged)
+		return;
+	kmem_leaks_build(&ls, r->agg, which, r->o->leak_age);
+	lc.ls = &ls;
+	json_u64(j, "leaks_older_than_ns", ls.older_than_ns);
+	json_u64(j, "leaks_end_ns", ls.end_ns);
+	if (ls.oom || report_sorted(&lc.r, &leak_table, &set)) {
+		kmem_leaks_release(&ls);
+		return;	/* out of memory: the array is left out */
+	}
+	json_open(j, "leaks", '[');
+	for (i = 0; i < set.held; i++) {
+		const struct leak_row *row = &ls.rows[sort_idx(&set, i)];
+
+		json_open(j, NULL, '{');
+		json_str(j, "callsite", site_name(buf, &lc, row->call_site));
+		json_str(j, "address", fmt_addr(buf, row->call_site));
+		json_u64(j, "count", row->count);
+		json_u64(j, "bytes", row->bytes);
+		json_u64(j, "oldest_ns", row->oldest_ns);
+		json_u64(j, "median_age_ns", row->median_ns);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	sort_set_release(&set);
+	kmem_leaks_release(&ls);
+}

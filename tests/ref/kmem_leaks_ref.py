@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1
+"""Independent reference of the leak report (kmem:leaks[=AGE]).
+
+Written from Documentation/kmem-stat-definitions.txt ("LEAKS") and
+kmem-json.txt only, not from lib/.
+
+    kmem_leaks_ref.py --check DOC.json [--age NS] FILE.dat
+
+compares the "leaks" arrays of DOC.json (trace-kmem stat --leaks=AGE
+--json, or the plugin's) with what the listing of FILE.dat gives
+(`trace-cmd report -N -R -t`, read by libtraceevent):
+
+  slab, per-CPU  every row (callsite, count, bytes, oldest_ns,
+                 median_age_ns) as a set, keyed by the call site
+                 libtraceevent prints; the order of the rows (bytes,
+                 then count, descending); the end of the trace
+  page           the totals (count, bytes) and the oldest age: a page's
+                 call site comes from its kernel stack, whose rules
+                 kmem_page_ref.py checks
+
+Exit 1 listing each difference, 2 when DOC.json has no leaks.
+"""
+
+import json
+import re
+import subprocess
+import sys
+
+LINE = re.compile(r"^\s*(?P<comm>.*)-(?P<pid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+"
+                  r"(?P<ts>\d+\.\d+):\s+(?P<event>\w+):\s*(?P<fields>.*)$")
+SLAB_ALLOC = {"kmalloc", "kmalloc_node", "kmem_cache_alloc",
+              "kmem_cache_alloc_node"}
+SLAB_FREE = {"kfree", "kmem_cache_free"}
+PAGE_FREE = {"mm_page_free", "mm_page_free_direct", "mm_pagevec_free"}
+OURS = SLAB_ALLOC | SLAB_FREE | PAGE_FREE | {
+    "mm_page_alloc", "mm_page_free_batched", "mm_page_alloc_zone_locked",
+    "mm_page_pcpu_drain", "mm_page_alloc_extfrag",
+    "percpu_alloc_percpu", "percpu_free_percpu", "percpu_alloc_percpu_fail",
+    "percpu_create_chunk", "percpu_destroy_chunk"}
+
+
+def addr(v):
+    """A %p value: hex, or (nil)."""
+    return 0 if v == "(nil)" else int(v, 16)
+
+
+def ns(ts):
+    s, frac = ts.split(".")
+    return int(s) * 10**9 + int(frac.ljust(9, "0")[:9])
+
+
+def live_objects(path, page_size=4096):
+    """{allocator: {key: (callsite, bytes, ts)}} at the end, and the end."""
+    out = subprocess.run(["trace-cmd", "report", "-N", "-R", "-t", path],
+                         capture_output=True, text=True, check=True).stdout
+    live = {"slab": {}, "page": {}, "percpu": {}}
+    end = 0
+    for line in out.splitlines():
+        m = LINE.match(line)
+        if not m or m.group("event") not in OURS:
+            continue
+        ev, ts = m.group("event"), ns(m.group("ts"))
+        end = max(end, ts)
+        f = dict(re.findall(r"(\w+)=(\S+)", m.group("fields")))
+        if ev in SLAB_ALLOC:
+            ptr = addr(f["ptr"])
+            if ptr > 16:
+                live["slab"][ptr] = (f["call_site"], int(f["bytes_alloc"]),
+                                     ts)
+        elif ev in SLAB_FREE:
+            live["slab"].pop(addr(f["ptr"]), None)
+        elif ev == "mm_page_alloc":
+            key = f.get("pfn", f.get("page"))
+            if key in ("0xffffffffffffffff", "18446744073709551615",
+                       "0", "(nil)"):
+                continue
+            order = int(f.get("order", "0"))
+            live["page"][int(key, 0)] = (None, page_size << order, ts)
+        elif ev in PAGE_FREE:
+            key = f.get("pfn", f.get("page"))
+            live["page"].pop(int(key, 0), None)
+        elif ev == "percpu_alloc_percpu":
+            nbytes = int(f.get("bytes_alloc", f["size"]))
+            live["percpu"][addr(f["ptr"])] = (f.get("call_site"), nbytes, ts)
+        elif ev == "percpu_free_percpu":
+            live["percpu"].pop(addr(f["ptr"]), None)
+    return live, end
+
+
+def rows(objs, end, age):
+    by = {}
+    for cs, nbytes, ts in objs.values():
+        a = end - ts
+        if a >= age:
+            by.setdefault(cs, []).append((a, nbytes))
+    out = {}
+    for cs, items in by.items():
+        ages = sorted(a for a, _ in items)
+        out[cs] = {"count": len(items), "bytes": sum(b for _, b in items),
+                   "oldest_ns": ages[-1],
+                   "median_age_ns": ages[(len(ages) - 1) // 2]}
+    return out
+
+
+def main(argv):
+    args = argv[1:]
+    doc_path, age = None, 0
+    while args and args[0].startswith("--"):
+        opt = args.pop(0)
+        if opt == "--check":
+            doc_path = args.pop(0)
+        elif opt == "--age":
+            age = int(args.pop(0))
+        else:
+            sys.exit("kmem_leaks_ref.py: unknown option " + opt)
+    if not doc_path or len(args) != 1:
+        sys.exit(__doc__)
+    doc = json.load(open(doc_path))
+    live, end = live_objects(args[0])
+    bad, seen = [], 0
+    for kind in ("slab", "page", "percpu"):
+        sec = doc.get(kind)
+        if not sec or "leaks" not in sec:
+            continue
+        seen += 1
+        if sec["leaks_end_ns"] != end:
+            bad.append("%s.leaks_end_ns: %d, reference %d"
+                       % (kind, sec["leaks_end_ns"], end))
+        if sec["leaks_older_than_ns"] != age:
+            bad.append("%s.leaks_older_than_ns: %d, asked %d"
+                       % (kind, sec["leaks_older_than_ns"], age))
+        got = sec["leaks"]
+        keys = [(r["bytes"], r["count"]) for r in got]
+        if keys != sorted(keys, reverse=True):
+            bad.append("%s.leaks: not sorted by bytes, then count" % kind)
+        want = rows(live[kind], end, age)
+        if kind == "page":
+            tot = (sum(r["count"] for r in got), sum(r["bytes"] for r in got),
+                   max((r["oldest_ns"] for r in got), default=None))
+            ref = (sum(r["count"] for r in want.values()),
+                   sum(r["bytes"] for r in want.values()),
+                   max((r["oldest_ns"] for r in want.values()), default=None))
+            if tot != ref:
+                bad.append("page.leaks totals %s, reference %s" % (tot, ref))
+            continue
+        gotd = {r["callsite"] if r["address"] != "0x0" else None: r
+                for r in got}
+        for cs in sorted(set(gotd) | set(want), key=str):
+            if cs not in want:
+                bad.append("%s.leaks: %s not in the reference" % (kind, cs))
+            elif cs not in gotd:
+                bad.append("%s.leaks: %s missing (reference %s)"
+                           % (kind, cs, want[cs]))
+            else:
+                for k, v in want[cs].items():
+                    if gotd[cs][k] != v:
+                        bad.append("%s.leaks[%s].%s: %s, reference %s"
+                                   % (kind, cs, k, gotd[cs][k], v))
+    for line in bad[:40]:
+        print(line)
+    if not seen:
+        print("no leaks in", doc_path)
+        return 2
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
