@@ -59,6 +59,8 @@ void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o)
 
 	slab_stats_keep_rows(&a->slab, rows);
 	page_stats_keep_rows(&a->page, rows);
+	a->slab.life.on = o->lifetimes;		/* kmem:lifetimes */
+	a->percpu.life.on = o->lifetimes;
 	if (o->folded)		/* and the stacks, when they are asked for */
 		kmem_folded_enable(&a->folded, o->live,
 				   kmem_opts_allocator(o, o->slab),

@@ -26,6 +26,8 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	{ "leaks", "AGE", "0",
 	  "Show what was not freed by the end, allocated AGE (ns, us, ms, s) "
 	  "or more before it" },
+	{ "lifetimes", NULL, NULL,
+	  "Lifetime histograms (log2) of the top call sites' freed objects" },
 	{ "all", NULL, NULL,
 	  "Show every table but leaks (default: the summaries and the call "
 	  "sites)" },
@@ -284,6 +286,8 @@ static bool *flag_of(struct kmem_opts *o, const char *name)
 		return &o->per_process;
 	if (!strcmp(name, "merge-pids"))
 		return &o->merge_pids;
+	if (!strcmp(name, "lifetimes"))
+		return &o->lifetimes;
 	return NULL;
 }
 

@@ -56,6 +56,7 @@ struct kmem_opts {
 	bool per_process;	/* page allocator activity per process */
 	bool merge_pids;	/* ... per command name */
 	bool leaks;		/* the leak tables */
+	bool lifetimes;		/* the lifetime histograms */
 	uint64_t leak_age;	/* ... of objects at least this old (ns) */
 	char *skip;		/* frames to skip for page call sites */
 	char *numa;		/* topology file for cross-node figures */

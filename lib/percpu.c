@@ -35,6 +35,7 @@ void percpu_stats_release(struct percpu_stats *st)
 	free(st->fails);
 	addr_table_release(&st->objs);
 	addr_table_release(&st->freed_only);
+	kmem_life_release(&st->life);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -198,6 +199,7 @@ static void percpu_free(struct percpu_stats *st, const struct kmem_event *ev)
 	st->sum.cross_cpu_frees += ev->cpu != p->cpu;
 	s->frees++;
 	s->lifetime_sum += life;
+	kmem_life_add(&st->life, p->site, life);
 	drop_live(st, p);
 }
 

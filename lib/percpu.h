@@ -19,6 +19,7 @@
 #include "addrtab.h"
 #include "hashtab.h"
 #include "kmem_event.h"
+#include "lifetime.h"
 
 /* Per call site of the allocation (one row, 0, when no call_site). */
 struct percpu_site {
@@ -96,6 +97,7 @@ struct percpu_stats {
 	size_t nr_fails, cap_fails;
 	struct u64_index fail_ix;	/* hash of the request */
 
+	struct kmem_lifetimes life;	/* by site, with kmem:lifetimes */
 	uint64_t oom;			/* events dropped: out of memory */
 };
 

@@ -86,6 +86,12 @@ void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 void leaks_json(const struct kmem_report_ctx *r, struct json *j,
 		enum kmem_allocator which);
 
+/* report_lifetimes.c */
+void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
+		     enum kmem_allocator which);
+void lifetimes_json_site(struct json *j, const struct kmem_lifetimes *l,
+			 uint32_t site);
+
 /* report_percpu.c */
 void percpu_print(const struct kmem_report_ctx *r, FILE *out);
 void percpu_json(const struct kmem_report_ctx *r, struct json *j);

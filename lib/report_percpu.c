@@ -221,6 +221,7 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 		fprintf(out, " Failed allocations, by request\n");
 		report_table(r, out, &tables[T_FAIL]);
 	}
+	lifetimes_print(r, out, KMEM_A_PERCPU);
 	leaks_print(r, out, KMEM_A_PERCPU);
 	print_summary(r, out);
 }
@@ -309,6 +310,8 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 	json_u64(j, "live_bytes", s->live_bytes);
 	json_u64(j, "peak_bytes", s->peak_bytes);
 	json_mean(j, "mean_lifetime_ns", s->lifetime_sum, s->frees);
+	lifetimes_json_site(j, &r->agg->percpu.life,
+			    (uint32_t)(s - r->agg->percpu.sites));
 	json_close(j, '}');
 }
 

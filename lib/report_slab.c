@@ -377,6 +377,7 @@ void slab_print(const struct kmem_report_ctx *r, FILE *out)
 		print_table(r, out, T_CACHE);
 	if (kmem_opts_text_table(o, KMEM_T_ANOMALY))
 		print_table(r, out, T_ANOMALY);
+	lifetimes_print(r, out, KMEM_A_SLAB);
 	leaks_print(r, out, KMEM_A_SLAB);
 	print_summary(r, out);
 }
@@ -448,6 +449,8 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 	json_u64(j, "live_bytes", s->live_bytes);
 	json_u64(j, "peak_bytes", s->peak_bytes);
 	json_mean(j, "mean_lifetime_ns", s->lifetime_sum, s->frees);
+	lifetimes_json_site(j, &r->agg->slab.life,
+			    (uint32_t)(s - r->agg->slab.sites));
 	json_close(j, '}');
 }
 

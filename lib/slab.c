@@ -57,6 +57,7 @@ void slab_stats_release(struct slab_stats *st)
 	addr_table_release(&st->freed_only);
 	free(st->caches);
 	free(st->names);
+	kmem_life_release(&st->life);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -375,6 +376,7 @@ static void matched_free(struct slab_stats *st, uint32_t pi,
 	s->frees++;
 	s->pingpong += cross;
 	s->lifetime_sum += life;
+	kmem_life_add(&st->life, p->site, life);
 	if (st->rows) {
 		struct slab_obj_row *r = slab_row_at(st, pi);
 

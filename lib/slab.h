@@ -15,6 +15,7 @@
 #include "addrtab.h"
 #include "hashtab.h"
 #include "kmem_event.h"
+#include "lifetime.h"
 #include "numa.h"
 #include "touched.h"
 
@@ -145,6 +146,7 @@ struct slab_stats {
 
 	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
 	struct kmem_touched touched;	/* sites whose live bytes changed */
+	struct kmem_lifetimes life;	/* by site, with kmem:lifetimes */
 	uint64_t oom;			/* events dropped: out of memory */
 	uint64_t saturated;		/* per-address counts at 2^32-1 */
 };

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1
-"""Independent reference of the leak report (kmem:leaks[=AGE]).
+"""Independent reference of the leak report (kmem:leaks[=AGE]) and of
+the lifetime histograms (kmem:lifetimes).
 
 Written from Documentation/kmem-stat-definitions.txt ("LEAKS") and
 kmem-json.txt only, not from lib/.
@@ -19,7 +20,14 @@ compares the "leaks" arrays of DOC.json (trace-kmem stat --leaks=AGE
                  call site comes from its kernel stack, whose rules
                  kmem_page_ref.py checks
 
-Exit 1 listing each difference, 2 when DOC.json has no leaks.
+    kmem_leaks_ref.py --check-lifetimes DOC.json FILE.dat
+
+compares every slab and per-CPU call site's "lifetime_hist" (exactly)
+and "lifetime_p50_ns" / "lifetime_p99_ns" (the estimate defined in the
+documentation, and in the same bucket as the exact percentile of the
+lifetimes) with the listing's matched frees.
+
+Exit 1 listing each difference, 2 when DOC.json has none of them.
 """
 
 import json
@@ -50,8 +58,9 @@ def ns(ts):
     return int(s) * 10**9 + int(frac.ljust(9, "0")[:9])
 
 
-def live_objects(path, page_size=4096):
-    """{allocator: {key: (callsite, bytes, ts)}} at the end, and the end."""
+def live_objects(path, page_size=4096, lifetimes=None):
+    """{allocator: {key: (callsite, bytes, ts)}} at the end, and the end;
+    the lifetimes of matched frees into lifetimes[(allocator, callsite)]."""
     out = subprocess.run(["trace-cmd", "report", "-N", "-R", "-t", path],
                          capture_output=True, text=True, check=True).stdout
     live = {"slab": {}, "page": {}, "percpu": {}}
@@ -69,7 +78,10 @@ def live_objects(path, page_size=4096):
                 live["slab"][ptr] = (f["call_site"], int(f["bytes_alloc"]),
                                      ts)
         elif ev in SLAB_FREE:
-            live["slab"].pop(addr(f["ptr"]), None)
+            o = live["slab"].pop(addr(f["ptr"]), None)
+            if o and lifetimes is not None:
+                lifetimes.setdefault(("slab", o[0]), []).append(
+                    max(0, ts - o[2]))
         elif ev == "mm_page_alloc":
             key = f.get("pfn", f.get("page"))
             if key in ("0xffffffffffffffff", "18446744073709551615",
@@ -84,7 +96,10 @@ def live_objects(path, page_size=4096):
             nbytes = int(f.get("bytes_alloc", f["size"]))
             live["percpu"][addr(f["ptr"])] = (f.get("call_site"), nbytes, ts)
         elif ev == "percpu_free_percpu":
-            live["percpu"].pop(addr(f["ptr"]), None)
+            o = live["percpu"].pop(addr(f["ptr"]), None)
+            if o and lifetimes is not None:
+                lifetimes.setdefault(("percpu", o[0]), []).append(
+                    max(0, ts - o[2]))
     return live, end
 
 
@@ -103,8 +118,69 @@ def rows(objs, end, age):
     return out
 
 
+def bucket(v):
+    return 0 if v < 2 else v.bit_length() - 1
+
+
+def estimate(hist, pct):
+    """The documented estimate from {bucket: count}."""
+    n = sum(hist.values())
+    rank = -(-n * pct // 100)
+    before = 0
+    for b in sorted(hist):
+        if before + hist[b] >= rank:
+            lo = 0 if b == 0 else 1 << b
+            hi = (1 << 64) - 1 if b == 63 else 1 << (b + 1)
+            return lo + (hi - lo) * (2 * (rank - before) - 1) // (2 * hist[b])
+        before += hist[b]
+    return None
+
+
+def check_lifetimes(doc, path):
+    life = {}
+    live_objects(path, lifetimes=life)
+    bad, seen = [], 0
+    for kind in ("slab", "percpu"):
+        for r in (doc.get(kind) or {}).get("callsites") or []:
+            if "lifetime_hist" not in r:
+                continue
+            seen += 1
+            ages = sorted(life.get((kind, r["callsite"]), []))
+            want = {}
+            for a in ages:
+                want[bucket(a)] = want.get(bucket(a), 0) + 1
+            got = {bucket(h["lo_ns"]) if h["lo_ns"] else 0: h["count"]
+                   for h in r["lifetime_hist"]}
+            if got != want:
+                bad.append("%s %s: hist %s, reference %s"
+                           % (kind, r["callsite"], got, want))
+                continue
+            for pct in (50, 99):
+                key = "lifetime_p%d_ns" % pct
+                if not ages:
+                    if r[key] is not None:
+                        bad.append("%s %s: %s %s, no frees"
+                                   % (kind, r["callsite"], key, r[key]))
+                    continue
+                exact = ages[-(-len(ages) * pct // 100) - 1]
+                if r[key] != estimate(want, pct) or \
+                        bucket(r[key]) != bucket(exact):
+                    bad.append("%s %s: %s %s, estimate %s, exact %s"
+                               % (kind, r["callsite"], key, r[key],
+                                  estimate(want, pct), exact))
+    return bad, seen
+
+
 def main(argv):
     args = argv[1:]
+    if args and args[0] == "--check-lifetimes" and len(args) == 3:
+        bad, seen = check_lifetimes(json.load(open(args[1])), args[2])
+        for line in bad[:40]:
+            print(line)
+        if not seen:
+            print("no lifetime histograms in", args[1])
+            return 2
+        return 1 if bad else 0
     doc_path, age = None, 0
     while args and args[0].startswith("--"):
         opt = args.pop(0)

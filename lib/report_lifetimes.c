@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Lifetime histograms (kmem:lifetimes): text in the layout of bpftrace's
+ * hist(), and the per-call-site JSON members.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "numfmt.h"
+#include "report.h"
+
+#define BAR 52
+
+/* A bucket bound as bpftrace writes it: 512, 1K, 2M (powers of 1024). */
+static char *bound(char *buf, size_t len, uint64_t v)
+{
+	static const char sfx[] = "KMGTPE";
+	int i;
+
+	for (i = 5; i >= 0; i--) {
+		uint64_t u = 1ULL << (10 * (i + 1));
+
+		if (v >= u && !(v % u)) {
+			snprintf(buf, len, "%" PRIu64 "%c", v / u, sfx[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+static void print_hist(FILE *out, const uint64_t *h)
+{
+	char lo[24], hi[24], label[56], cnt[NUMFMT_LEN], bar[BAR + 1];
+	unsigned int b, first = KMEM_LIFE_BUCKETS, last = 0;
+	uint64_t max = 0;
+
+	for (b = 0; b < KMEM_LIFE_BUCKETS; b++)
+		if (h[b]) {
+			if (first == KMEM_LIFE_BUCKETS)
+				first = b;
+			last = b;
+			if (h[b] > max)
+				max = h[b];
+		}
+	for (b = first; b <= last && max; b++) {
+		size_t n = (size_t)((h[b] * BAR + max - 1) / max);
+
+		bound(lo, sizeof(lo), kmem_life_bucket_lo(b));
+		if (b == KMEM_LIFE_BUCKETS - 1)
+			strcpy(hi, "...");
+		else
+			bound(hi, sizeof(hi), 1ULL << (b + 1));
+		snprintf(label, sizeof(label), "[%s, %s)", lo, hi);
+		memset(bar, '@', n);
+		bar[n] = '\0';
+		fprintf(out, " %-18s %10s |%-*s|\n", label,
+			fmt_count(cnt, h[b]), BAR, bar);
+	}
+}
+
+/* The call sites with frees, the first lines= by the table's keys. */
+static void offer(const struct kmem_report_ctx *r, enum kmem_allocator which,
+		  struct sort_set *set)
+{
+	uint32_t i;
+
+	if (which == KMEM_A_SLAB) {
+		const struct slab_stats *st = &r->agg->slab;
+
+		for (i = 0; i < st->nr_sites; i++) {
+			const struct slab_site *s = &st->sites[i];
+
+			if (!s->frees)
+				continue;
+			sort_key(set, SORT_CALLSITE, s->call_site);
+			sort_key(set, SORT_BYTES, s->bytes_alloc);
+			sort_key(set, SORT_HIT, s->hits);
+			sort_key(set, SORT_PINGPONG, s->pingpong);
+			sort_key(set, SORT_FRAG,
+				 sort_frag_key(s->bytes_req, s->bytes_alloc));
+			sort_key(set, SORT_LIVE, s->live_bytes);
+			sort_key(set, SORT_PEAK, s->peak_bytes);
+			sort_add(set, i);
+		}
+		return;
+	}
+	for (i = 0; i < r->agg->percpu.nr_sites; i++) {
+		const struct percpu_site *s = &r->agg->percpu.sites[i];
+
+		if (!s->frees)
+			continue;
+		sort_key(set, SORT_CALLSITE, s->call_site);
+		sort_key(set, SORT_BYTES, s->bytes);
+		sort_key(set, SORT_HIT, s->hits);
+		sort_key(set, SORT_LIVE, s->live_bytes);
+		sort_key(set, SORT_PEAK, s->peak_bytes);
+		sort_add(set, i);
+	}
+}
+
+/**
+ * lifetimes_print - the lifetime histograms of an allocator's top call
+ * sites (kmem:lifetimes)
+ * @r: what to print
+ * @out: where to
+ * @which: KMEM_A_SLAB or KMEM_A_PERCPU
+ *
+ * The call sites with matched frees, in the order of the call-site
+ * table (its sort keys), the first lines= of them.
+ */
+void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
+		     enum kmem_allocator which)
+{
+	const struct kmem_lifetimes *l = which == KMEM_A_SLAB ?
+						 &r->agg->slab.life :
+						 &r->agg->percpu.life;
+	char cs[KMEM_SYM_LEN], n[NUMFMT_LEN], p50[NUMFMT_LEN],
+		p99[NUMFMT_LEN];
+	struct sort_set set;
+	size_t i;
+
+	if (!r->o->lifetimes || r->in->merged)
+		return;
+	sort_set_init(&set, r->o, which == KMEM_A_SLAB ?
+					  SORT_KEYS_SLAB_CALLER :
+					  SORT_KEYS_PERCPU_CALLER,
+		      r->o->lines);
+	offer(r, which, &set);
+	if (set.oom) {
+		sort_set_release(&set);
+		fprintf(out, " (out of memory: lifetimes left out)\n\n");
+		return;
+	}
+	sort_finish(&set);
+	fprintf(out, " Lifetimes (%s) of the objects freed, by call site: "
+		     "nanoseconds of the\n trace clock (cycles with the "
+		     "counter and x86-tsc clocks), in log2 buckets\n\n",
+		which == KMEM_A_SLAB ? "slab allocator" : "per-CPU allocator");
+	if (!set.held)
+		fprintf(out, " No object allocated in the trace was freed.\n\n");
+	for (i = 0; i < set.held; i++) {
+		uint32_t x = sort_idx(&set, i);
+		const uint64_t *h = kmem_life_hist(l, x);
+		uint64_t cs_addr, frees;
+
+		if (which == KMEM_A_SLAB) {
+			cs_addr = r->agg->slab.sites[x].call_site;
+			frees = r->agg->slab.sites[x].frees;
+		} else {
+			cs_addr = r->agg->percpu.sites[x].call_site;
+			frees = r->agg->percpu.sites[x].frees;
+		}
+		if (!cs_addr && which == KMEM_A_PERCPU)
+			strcpy(cs, "(no call_site field)");
+		else
+			fmt_callsite(cs, r->sym, cs_addr, r->o->raw_ip);
+		if (!h) {
+			fprintf(out, " %s: not counted (out of memory)\n\n", cs);
+			continue;
+		}
+		fprintf(out, " %s: %s freed, median %s, p99 %s\n", cs,
+			fmt_count(n, frees),
+			fmt_duration(p50, kmem_life_percentile(h, 50)),
+			fmt_duration(p99, kmem_life_percentile(h, 99)));
+		print_hist(out, h);
+		fputc('\n', out);
+	}
+	if (set.held < set.offered)
+		fprintf(out, " (%zu more call sites with frees; lines= shows "
+			     "more)\n\n", set.offered - set.held);
+	sort_set_release(&set);
+}
+
+/**
+ * lifetimes_json_site - a call site's lifetime members (kmem:lifetimes)
+ * @j: the writer, inside the call site's object
+ * @l: the allocator's histograms
+ * @site: the call site's index
+ *
+ * "lifetime_p50_ns" and "lifetime_p99_ns" (null without frees) and
+ * "lifetime_hist": the non-empty buckets, [lo, hi) and count.
+ */
+void lifetimes_json_site(struct json *j, const struct kmem_lifetimes *l,
+			 uint32_t site)
+{
+	const uint64_t *h;
+	unsigned int b;
+	uint64_t n = 0;
+
+	if (!l->on)
+		return;
+	h = kmem_life_hist(l, site);
+	for (b = 0; h && b < KMEM_LIFE_BUCKETS; b++)
+		n += h[b];
+	if (!n) {
+		json_str(j, "lifetime_p50_ns", NULL);
+		json_str(j, "lifetime_p99_ns", NULL);
+	} else {
+		json_u64(j, "lifetime_p50_ns", kmem_life_percentile(h, 50));
+		json_u64(j, "lifetime_p99_ns", kmem_life_percentile(h, 99));
+	}
+	json_open(j, "lifetime_hist", '[');
+	for (b = 0; n && b < KMEM_LIFE_BUCKETS; b++) {
+		if (!h[b])
+			continue;
+		json_open(j, NULL, '{');
+		json_u64(j, "lo_ns", kmem_life_bucket_lo(b));
+		if (b == KMEM_LIFE_BUCKETS - 1)
+			json_str(j, "hi_ns", NULL);
+		else
+			json_u64(j, "hi_ns", 1ULL << (b + 1));
+		json_u64(j, "count", h[b]);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+}
