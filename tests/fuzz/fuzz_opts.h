@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * The report options a fuzzing input picks with one byte, for both
- * targets: bit 0 caller, 1 alloc, 2 cache, 3 page, 4 live, 5
- * per-process, 6 merge-pids, 7 raw-ip; all rows when caller or alloc,
- * else 5.  The aggregate keeps per-address rows or not from the same
+ * targets: bit 0 caller, 1 alloc, 2 cache, 3 page, 4 live and
+ * lifetimes, 5 per-process and leaks (an age of 1 us with bit 0, else
+ * 0), 6 merge-pids, 7 raw-ip; all rows when caller or alloc, else 5.  The aggregate keeps per-address rows or not from the same
  * options (kmem_agg_keep_rows()), before its first event.
  */
 #ifndef FUZZ_OPTS_H
@@ -25,6 +25,9 @@ static inline void fuzz_opts(struct kmem_opts *o, uint8_t flags)
 	o->per_process = flags & 32;
 	o->merge_pids = flags & 64;
 	o->raw_ip = flags & 128;
+	o->lifetimes = flags & 16;
+	o->leaks = flags & 32;
+	o->leak_age = flags & 1 ? 1000 : 0;
 	o->lines = flags & 3 ? 0 : 5;
 }
 
