@@ -115,12 +115,8 @@ static int group(struct leak_set *ls, const struct items *it)
 			;
 		r->call_site = it->v[i].call_site;
 		r->count = j - i;
-		r->first = it->v[i].entry;
-		for (k = i; k < j; k++) {
+		for (k = i; k < j; k++)
 			r->bytes += it->v[k].bytes;
-			if (it->v[k].entry < r->first)
-				r->first = it->v[k].entry;
-		}
 		r->oldest_ns = it->v[j - 1].age;
 		r->median_ns = it->v[i + (r->count - 1) / 2].age;
 		ls->count += r->count;

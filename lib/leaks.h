@@ -4,7 +4,7 @@
  * end, at least an age old then, grouped by call site, with their count,
  * bytes, oldest and median age (Documentation/kmem-stat-definitions.txt,
  * "LEAKS").  Built once, at report time, from the allocators' live
- * objects: memory of 24 bytes a live object while it is built.
+ * objects: memory of 32 bytes a live object while it is built.
  */
 #ifndef KMEM_LEAKS_H
 #define KMEM_LEAKS_H
@@ -24,7 +24,6 @@ struct leak_row {
 	uint64_t bytes;
 	uint64_t oldest_ns;	/* the largest age */
 	uint64_t median_ns;	/* the lower median of the ages */
-	uint64_t first;		/* the entry of its first object: ties */
 };
 
 struct leak_set {
