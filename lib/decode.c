@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "decode_internal.h"
+#include "fmtprobe.h"
 
 static const char *const slot_names[KMEM_NR_SLOTS] = {
 	[KMEM_SLOT_KMALLOC] = "kmalloc",
@@ -154,6 +155,9 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	f->bytes_alloc = tep_find_field(event, "bytes_alloc");
 	f->gfp_flags = tep_find_field(event, "gfp_flags");
 	f->node = tep_find_field(event, "node");
+	f->accounted = tep_find_field(event, "accounted");
+	if (!f->accounted && f->gfp_flags)
+		f->account_bit = fmt_account_bit(event);
 	f->usable = f->usable && f->bytes_req && f->bytes_alloc;
 }
 
@@ -250,6 +254,13 @@ int kmem_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		return -1;
 	ev->gfp_flags = rd(f, f->gfp_flags, rec);
 	ev->node = (int)rd_or(f, f->node, rec, (unsigned long long)KMEM_NO_NODE);
+	if (f->accounted) {
+		ev->accounted = rd(f, f->accounted, rec) != 0;
+		ev->acct_how = KMEM_ACCT_FIELD;
+	} else if (f->account_bit) {
+		ev->accounted = (ev->gfp_flags & f->account_bit) != 0;
+		ev->acct_how = KMEM_ACCT_GFP;
+	}
 	return 0;
 }
 

@@ -51,6 +51,8 @@ struct kmem_fields {
 	struct tep_format_field *bytes_alloc;
 	struct tep_format_field *gfp_flags;
 	struct tep_format_field *node;	/* optional */
+	struct tep_format_field *accounted;	/* optional (6.0) */
+	unsigned long long account_bit;	/* else __GFP_ACCOUNT, 0: unknown */
 	struct tep_format_field *name;	/* optional */
 	/* page allocator: pfn, or page on old kernels */
 	struct tep_format_field *page;

@@ -141,3 +141,34 @@ int fmt_pageblock_order(struct tep_event *extfrag)
 	}
 	return -1;
 }
+
+/**
+ * fmt_account_bit - the gfp_flags bit that charges a memory cgroup
+ * @alloc: a slab allocation event type without an "accounted" field
+ *
+ * Its print fmt says, where it computes "accounted" from gfp_flags
+ * (kmalloc, 6.0 and later: CONFIG_MEMCG_KMEM and __GFP_ACCOUNT), which
+ * bit makes it true; else which bit it names "__GFP_ACCOUNT" (4.5 and
+ * later).  Up to 64 probes, once per event type.
+ *
+ * Return: the bit's mask, or 0 if the format tells neither.
+ */
+unsigned long long fmt_account_bit(struct tep_event *alloc)
+{
+	char v[64];
+	int b;
+
+	for (b = 0; b < 32; b++) {
+		if (fmt_probe(alloc, "gfp_flags", 1ULL << b, "accounted", v,
+			      sizeof(v)))
+			break;		/* no "accounted" in its output */
+		if (!strcmp(v, "true"))
+			return 1ULL << b;
+	}
+	for (b = 0; b < 32; b++)
+		if (!fmt_probe(alloc, "gfp_flags", 1ULL << b, "gfp_flags", v,
+			       sizeof(v)) &&
+		    !strcmp(v, "__GFP_ACCOUNT"))
+			return 1ULL << b;
+	return 0;
+}

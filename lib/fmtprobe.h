@@ -14,5 +14,6 @@
 int fmt_probe(struct tep_event *event, const char *field, unsigned long long v,
 	      const char *key, char *out, size_t len);
 int fmt_pageblock_order(struct tep_event *extfrag);
+unsigned long long fmt_account_bit(struct tep_event *alloc);
 
 #endif

@@ -45,6 +45,11 @@ enum kmem_ev_kind {
 #define KMEM_MAX_CPU 65534
 #define KMEM_MAX_OBJECT 0xffffffffULL
 
+/* How a slab allocation's memory cgroup charge is known. */
+#define KMEM_ACCT_UNKNOWN 0	/* the format tells nothing */
+#define KMEM_ACCT_FIELD 1	/* its "accounted" field */
+#define KMEM_ACCT_GFP 2		/* __GFP_ACCOUNT in gfp_flags */
+
 /* Node value used when the event carries no node field. */
 #define KMEM_NO_NODE (-1)
 
@@ -64,6 +69,8 @@ struct kmem_event {
 	uint64_t bytes_alloc;
 	uint64_t gfp_flags;
 	const char *name;	/* cache name inside the record, or NULL */
+	bool accounted;		/* charged to a memory cgroup */
+	uint8_t acct_how;	/* KMEM_ACCT_*: how that is known */
 	unsigned int name_len;	/* length without any trailing NUL */
 
 	/* where the record lies in its CPU's buffer (stack adjacency) */

@@ -16,8 +16,8 @@ static const struct table_col caller_cols[] = {
 	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },
 	{ "Hits", TBL_RIGHT },	      { "Ping-pong", TBL_RIGHT },
 	{ "Frag", TBL_RIGHT },	      { "Live/Bytes", TBL_PAIR },
-	{ "Peak bytes", TBL_RIGHT },  { "Lifetime", TBL_RIGHT },
-	{ "Callsite", TBL_LEFT },
+	{ "Peak bytes", TBL_RIGHT },  { "Memcg bytes", TBL_RIGHT },
+	{ "Lifetime", TBL_RIGHT },    { "Callsite", TBL_LEFT },
 };
 
 static const struct table_col alloc_cols[] = {
@@ -32,7 +32,7 @@ static const struct table_col cache_cols[] = {
 	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },
 	{ "Allocs", TBL_RIGHT },      { "Frees", TBL_RIGHT },
 	{ "Frag", TBL_RIGHT },	      { "Live/Bytes", TBL_PAIR },
-	{ "Cache", TBL_LEFT },
+	{ "Memcg bytes", TBL_RIGHT }, { "Cache", TBL_LEFT },
 };
 
 static const struct table_col anomaly_cols[] = {
@@ -49,6 +49,28 @@ static uint64_t wasted(uint64_t req, uint64_t alloc)
 static double frag_pct(uint64_t req, uint64_t alloc)
 {
 	return pct_of(wasted(req, alloc), alloc);
+}
+
+/* Does the trace tell which allocations a memory cgroup was charged? */
+static bool memcg_known(const struct slab_summary *s)
+{
+	return s->acct_field || s->acct_gfp;
+}
+
+static char *fmt_memcg(char *buf, const struct slab_summary *s, uint64_t v)
+{
+	if (!memcg_known(s))
+		return strcpy(buf, "-");
+	return fmt_count_dot(buf, v);
+}
+
+static void json_memcg(struct json *j, const struct slab_summary *s,
+		       uint64_t v)
+{
+	if (memcg_known(s))
+		json_u64(j, "memcg_bytes", v);
+	else
+		json_str(j, "memcg_bytes", NULL);
 }
 
 static void site_rows(const struct kmem_report_ctx *r, struct sort_set *set)
@@ -158,8 +180,9 @@ static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	fmt_pct(c[4], frag_pct(s->bytes_req, s->bytes_alloc));
 	fmt_count_bytes(c[5], s->live_count, s->live_bytes);
 	fmt_count_dot(c[6], s->peak_bytes);
-	fmt_mean_duration(c[7], s->lifetime_sum, s->frees);
-	fmt_callsite(c[8], r->sym, s->call_site, r->o->raw_ip);
+	fmt_memcg(c[7], &r->agg->slab.sum, s->memcg_bytes);
+	fmt_mean_duration(c[8], s->lifetime_sum, s->frees);
+	fmt_callsite(c[9], r->sym, s->call_site, r->o->raw_ip);
 }
 
 static void ptr_cells(const struct kmem_report_ctx *r, uint32_t idx,
@@ -193,7 +216,8 @@ static void cache_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	fmt_count_dot(c[3], cc->frees + cc->free_only);
 	fmt_pct(c[4], frag_pct(cc->bytes_req, cc->bytes_alloc));
 	fmt_count_bytes(c[5], cc->live_count, cc->live_bytes);
-	snprintf(c[6], KMEM_SYM_LEN, "%s", slab_cache_name(&r->agg->slab, cc));
+	fmt_memcg(c[6], &r->agg->slab.sum, cc->memcg_bytes);
+	snprintf(c[7], KMEM_SYM_LEN, "%s", slab_cache_name(&r->agg->slab, cc));
 }
 
 static const struct kmem_table tables[] = {
@@ -211,6 +235,29 @@ static void print_table(const struct kmem_report_ctx *r, FILE *out,
 			enum slab_table which)
 {
 	report_table(r, out, &tables[which]);
+}
+
+/* Bytes charged to memory cgroups, and how the trace tells. */
+static void summary_memcg(const struct slab_summary *s, struct kvblock *b)
+{
+	struct kv_line *l;
+
+	if (!memcg_known(s)) {
+		if (!s->allocs)
+			return;
+		l = kv_add(b, "Charged to memory cgroups", "-");
+		snprintf(l->note, sizeof(l->note),
+			 "(the events tell neither accounted nor "
+			 "__GFP_ACCOUNT)");
+		return;
+	}
+	l = kv_add_count_bytes(b, "Charged to memory cgroups", s->memcg_allocs,
+			       s->memcg_bytes);
+	snprintf(l->note, sizeof(l->note), "(%s)",
+		 !s->acct_gfp ? "the accounted field" :
+		 !s->acct_field ? "__GFP_ACCOUNT in gfp_flags" :
+				  "the accounted field; __GFP_ACCOUNT where "
+				  "an event has none");
 }
 
 static void summary_groups(const struct slab_summary *s, struct kvblock *b)
@@ -239,6 +286,7 @@ static void summary_groups(const struct slab_summary *s, struct kvblock *b)
 		 pct_of(s->cross_cpu_frees, s->alloc_freed_count));
 	kv_add_count_bytes(b, "Live at end of trace", s->live_count,
 			s->live_bytes);
+	summary_memcg(s, b);
 }
 
 static void summary_numa(const struct slab_stats *st, struct kvblock *b)
@@ -426,6 +474,13 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 		json_u64(j, "cross_node_allocs", s->cross_node_allocs);
 	else
 		json_str(j, "cross_node_allocs", NULL);
+	json_open(j, "memcg", '{');
+	json_u64(j, "count", s->memcg_allocs);
+	json_u64(j, "bytes", s->memcg_bytes);
+	json_u64(j, "by_accounted_field", s->acct_field);
+	json_u64(j, "by_gfp_account", s->acct_gfp);
+	json_u64(j, "unknown", s->allocs - s->acct_field - s->acct_gfp);
+	json_close(j, '}');
 	json_close(j, '}');
 }
 
@@ -448,6 +503,7 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 	json_u64(j, "live_count", s->live_count);
 	json_u64(j, "live_bytes", s->live_bytes);
 	json_u64(j, "peak_bytes", s->peak_bytes);
+	json_memcg(j, &r->agg->slab.sum, s->memcg_bytes);
 	json_mean(j, "mean_lifetime_ns", s->lifetime_sum, s->frees);
 	lifetimes_json_site(j, &r->agg->slab.life,
 			    (uint32_t)(s - r->agg->slab.sites));
@@ -490,6 +546,7 @@ static void json_cache(const struct kmem_report_ctx *r, struct json *j,
 	json_pct(j, "frag_pct", frag_pct(c->bytes_req, c->bytes_alloc));
 	json_u64(j, "live_count", c->live_count);
 	json_u64(j, "live_bytes", c->live_bytes);
+	json_memcg(j, &r->agg->slab.sum, c->memcg_bytes);
 	json_close(j, '}');
 }
 

@@ -242,7 +242,7 @@ static void make_live(struct slab_stats *st, uint32_t pi, uint32_t site,
 	p->bytes = (uint32_t)ev->bytes_alloc;
 	p->site = site;
 	p->cpu = (uint16_t)ev->cpu;
-	p->flags = SLAB_OBJ_LIVE;
+	p->flags = SLAB_OBJ_LIVE | (ev->accounted ? SLAB_OBJ_MEMCG : 0);
 	if (cache != SLAB_NO_CACHE && cache == st->unnamed) {
 		p->flags |= SLAB_OBJ_UNNAMED;
 		p->cache = (uint32_t)ev->bytes_req;
@@ -286,6 +286,13 @@ static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 	s->hits++;
 	s->bytes_req += ev->bytes_req;
 	s->bytes_alloc += ev->bytes_alloc;
+	st->sum.acct_field += ev->acct_how == KMEM_ACCT_FIELD;
+	st->sum.acct_gfp += ev->acct_how == KMEM_ACCT_GFP;
+	if (ev->accounted) {
+		s->memcg_bytes += ev->bytes_alloc;
+		st->sum.memcg_allocs++;
+		st->sum.memcg_bytes += ev->bytes_alloc;
+	}
 	st->sum.node_requests += ev->node >= 0;
 	if (st->numa && ev->node >= 0 &&
 	    kmem_numa_cpu(st->numa, ev->cpu) >= 0 &&
@@ -304,6 +311,8 @@ static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 		st->caches[cache].allocs++;
 		st->caches[cache].bytes_req += ev->bytes_req;
 		st->caches[cache].bytes_alloc += ev->bytes_alloc;
+		if (ev->accounted)
+			st->caches[cache].memcg_bytes += ev->bytes_alloc;
 	}
 	pi = addr_table_find(&st->objs, ev->ptr);
 	if (pi == ADDR_NONE) {
@@ -338,6 +347,8 @@ static void cache_add(struct slab_cache *c, const struct slab_obj *p,
 	c->bytes_alloc += sign * (int64_t)p->bytes;
 	c->live_count += sign;
 	c->live_bytes += sign * (int64_t)p->bytes;
+	if (p->flags & SLAB_OBJ_MEMCG)
+		c->memcg_bytes += sign * (int64_t)p->bytes;
 }
 
 /*

@@ -34,6 +34,7 @@ struct slab_site {
 	uint64_t live_count;
 	uint64_t live_bytes;
 	uint64_t peak_bytes;	/* highest live_bytes seen */
+	uint64_t memcg_bytes;	/* bytes_alloc charged to a memory cgroup */
 };
 
 /*
@@ -66,6 +67,7 @@ struct slab_obj {
 
 #define SLAB_OBJ_LIVE 1		/* not freed yet */
 #define SLAB_OBJ_UNNAMED 2	/* in slab_stats.unnamed, the "(unnamed)" */
+#define SLAB_OBJ_MEMCG 4	/* charged to a memory cgroup */
 
 /*
  * The same with its row of the per-allocation table (72 bytes), when
@@ -97,6 +99,7 @@ struct slab_cache {
 	uint64_t bytes_alloc;
 	uint64_t live_count;
 	uint64_t live_bytes;
+	uint64_t memcg_bytes;
 };
 
 struct slab_summary {
@@ -118,6 +121,10 @@ struct slab_summary {
 	uint64_t live_bytes;
 	uint64_t node_requests;		/* allocations asking a node */
 	uint64_t cross_node_allocs;	/* ... another one (topology) */
+	uint64_t memcg_allocs;		/* charged to a memory cgroup */
+	uint64_t memcg_bytes;
+	uint64_t acct_field;		/* allocations: by "accounted" */
+	uint64_t acct_gfp;		/* ... by __GFP_ACCOUNT */
 };
 
 struct slab_stats {

@@ -88,17 +88,20 @@ SUMMARY_PAIRS = {"alloc_freed": ("count", "bytes"),
                  "alloc_only": ("count", "bytes"),
                  "free_only": ("count",),
                  "live": ("count", "bytes"),
-                 "missed_frees": ("count", "bytes")}
+                 "missed_frees": ("count", "bytes"),
+                 "memcg": ("count", "bytes", "by_accounted_field",
+                           "by_gfp_account", "unknown")}
 
 CALLSITE_FIELDS = ["address", "hits", "failures", "bytes_req", "bytes_alloc",
                    "frees", "pingpong", "frag_pct", "live_count",
-                   "live_bytes", "peak_bytes", "mean_lifetime_ns"]
+                   "live_bytes", "peak_bytes", "memcg_bytes",
+                   "mean_lifetime_ns"]
 ALLOC_FIELDS = ["address", "hits", "bytes_req", "bytes_alloc", "frees",
                 "pingpong", "frag_pct", "live", "live_bytes",
                 "mean_lifetime_ns"]
 ANOMALY_FIELDS = ["free_only", "double_frees", "missed_frees"]
 CACHE_FIELDS = ["allocs", "frees", "free_only", "bytes_req", "bytes_alloc",
-                "frag_pct", "live_count", "live_bytes"]
+                "frag_pct", "live_count", "live_bytes", "memcg_bytes"]
 
 
 def check_top(name, got, want, check_file=True):
@@ -381,6 +384,16 @@ def tables(text):
     return out
 
 
+def check_memcg(cell, want, where, problems):
+    """The Memcg bytes cell: "-" when the trace tells nothing."""
+    if want is None:
+        if cell != "-":
+            problems.append("%s: Memcg bytes %r, reference -" % (where, cell))
+        return
+    check_eq(num(cell, where, problems), want, "Memcg bytes", where,
+             problems)
+
+
 def check_text_tables(name, text, ref, lines, shown):
     """The text tables SHOWN (the others must not be there)."""
     found = tables(text)
@@ -407,7 +420,7 @@ def check_text_tables(name, text, ref, lines, shown):
         for i, (cells, w) in enumerate(zip(rows, want)):
             where = "%s text row %d" % (kind, i)
             if kind == "callsites":
-                if len(cells) != 9:
+                if len(cells) != 10:
                     problems.append("%s: %d columns" % (where, len(cells)))
                     continue
                 hits = w["hits"]
@@ -417,7 +430,7 @@ def check_text_tables(name, text, ref, lines, shown):
                     continue
                 hits = w["hits"]
             else:
-                if len(cells) != 7:
+                if len(cells) != 8:
                     problems.append("%s: %d columns" % (where, len(cells)))
                     continue
                 hits = w["allocs"]
@@ -439,7 +452,8 @@ def check_text_tables(name, text, ref, lines, shown):
                 lc, lb = pair(cells[5], where, problems)
                 check_eq(lc, w["live_count"], "Live count", where, problems)
                 check_eq(lb, w["live_bytes"], "Live bytes", where, problems)
-                check_eq(cells[6], w["name"], "Cache", where, problems)
+                check_memcg(cells[6], w["memcg_bytes"], where, problems)
+                check_eq(cells[7], w["name"], "Cache", where, problems)
                 continue
             check_eq(num(cells[3], where, problems), w["pingpong"],
                      "Ping-pong", where, problems)
@@ -450,11 +464,12 @@ def check_text_tables(name, text, ref, lines, shown):
                 check_eq(lb, w["live_bytes"], "Live bytes", where, problems)
                 check_eq(num(cells[6], where, problems), w["peak_bytes"],
                          "Peak", where, problems)
-                check_lifetime(cells[7], w["mean_lifetime_ns"], where,
+                check_memcg(cells[7], w["memcg_bytes"], where, problems)
+                check_lifetime(cells[8], w["mean_lifetime_ns"], where,
                                problems)
-                if not callsite_ok(cells[8], w):
+                if not callsite_ok(cells[9], w):
                     problems.append("%s: Callsite %r, reference %r"
-                                    % (where, cells[8], w["callsite"]))
+                                    % (where, cells[9], w["callsite"]))
             else:
                 check_eq(num(cells[5], where, problems), w["live_bytes"],
                          "Live", where, problems)

@@ -315,6 +315,35 @@ def records(text):
                m.group("event"), m.group("rest"))
 
 
+def gfp_account_events(path):
+    """The slab allocation events whose format names __GFP_ACCOUNT."""
+    out = set()
+    name = None
+    for line in run(["dump", "--events", path]).splitlines():
+        if line.startswith("name: "):
+            name = line[6:].strip()
+        elif name in ALLOC_EVENTS and "__GFP_ACCOUNT" in line:
+            out.add(name)
+    return out
+
+
+def accounted_seq(path, extra):
+    """For each slab allocation record, in order: True, False, or None
+    when the listing tells nothing, from libtraceevent's own reading of
+    the print fmt (accounted=true/false, computed from the field or from
+    gfp_flags; else the gfp_flags names)."""
+    for rec in records(run(["report", "-N", "-t", "-i", path] +
+                           list(extra))):
+        if rec[0] != "ev" or rec[3] not in ALLOC_EVENTS:
+            continue
+        f = parse_fields(rec[4])
+        if "accounted" in f:
+            yield f["accounted"] == "true", True
+        else:
+            names = f.get("gfp_flags", "").split("|")
+            yield any(n.endswith("_ACCOUNT") for n in names), False
+
+
 # ---------------------------------------------------------------- statistics
 
 def pct(waste, total):
@@ -334,7 +363,9 @@ class Stats:
                       alloc_failures=0, events_lost=0, lost_unknown=0,
                       af_count=0, af_bytes=0, free_only=0,
                       missed_count=0, missed_bytes=0, double_frees=0,
-                      null_frees=0, zero_size_allocs=0, events=0)
+                      null_frees=0, zero_size_allocs=0, events=0,
+                      memcg_allocs=0, memcg_bytes=0, acct_field=0,
+                      acct_gfp=0)
         self.callsites = {}     # address -> row (insertion = first seen)
         # call site -> anomalies: freed-only and double frees at the
         # free's call site, missed frees at the earlier allocation's
@@ -363,7 +394,7 @@ class Stats:
             r = self.callsites[addr] = dict(
                 address=addr, hits=0, failures=0, bytes_req=0,
                 bytes_alloc=0, frees=0, pingpong=0, live_count=0,
-                live_bytes=0, peak_bytes=0, lifetime=0)
+                live_bytes=0, peak_bytes=0, lifetime=0, memcg_bytes=0)
         return r
 
     def cache(self, name):
@@ -371,7 +402,7 @@ class Stats:
         if r is None:
             r = self.caches[name] = dict(
                 name=name, allocs=0, frees=0, free_only=0, bytes_req=0,
-                bytes_alloc=0, live_count=0, live_bytes=0)
+                bytes_alloc=0, live_count=0, live_bytes=0, memcg_bytes=0)
         return r
 
     def ptr(self, p):
@@ -424,6 +455,13 @@ class Stats:
         cs["hits"] += 1
         cs["bytes_req"] += req
         cs["bytes_alloc"] += got
+        how, charged = f.get("_acct", (None, False))
+        s["acct_field"] += how == "field"
+        s["acct_gfp"] += how == "gfp"
+        if charged:
+            cs["memcg_bytes"] += got
+            s["memcg_allocs"] += 1
+            s["memcg_bytes"] += got
         if p <= 16:     # ZERO_SIZE_PTR: no cache served it, no cache row
             s["zero_size_allocs"] += 1
             cs["peak_bytes"] = max(cs["peak_bytes"], cs["live_bytes"])
@@ -432,6 +470,8 @@ class Stats:
         c["allocs"] += 1
         c["bytes_req"] += req
         c["bytes_alloc"] += got
+        if charged:
+            c["memcg_bytes"] += got
         old = self.state.get(p)
         if old is not None:
             s["missed_count"] += 1
@@ -441,7 +481,7 @@ class Stats:
             a["missed_bytes"] += old["bytes"]
             self._unlive(p, old)
         self.state[p] = dict(callsite=site, cache=cname, bytes=got,
-                             req=req, cpu=cpu, ts=ts,
+                             req=req, cpu=cpu, ts=ts, memcg=charged,
                              unnamed=not event.startswith("kmalloc") and
                              "name" not in f)
         cs["live_count"] += 1
@@ -500,10 +540,14 @@ class Stats:
             c["allocs"] -= 1
             c["bytes_req"] -= obj["req"]
             c["bytes_alloc"] -= obj["bytes"]
+            if obj["memcg"]:
+                c["memcg_bytes"] -= obj["bytes"]
             c = self.cache(f["name"])
             c["allocs"] += 1
             c["bytes_req"] += obj["req"]
             c["bytes_alloc"] += obj["bytes"]
+            if obj["memcg"]:
+                c["memcg_bytes"] += obj["bytes"]
         c["frees"] += 1
         pr = self.ptrs[p]
         pr["frees"] += 1
@@ -633,6 +677,8 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
 
     st = Stats()
     st.refree_is_free_only = refree_free_only
+    gfp_acct = gfp_account_events(path)
+    acct_iter = accounted_seq(path, extra)
     printed_names = {}      # address -> set of names libtraceevent printed
     sym_iter = records(symbolic) if symbolic is not None else None
     ambiguous = set()
@@ -680,6 +726,13 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
                                  "disagree: %r / %r\n" % (rec, srec))
                 bad_symbols += 1
         if event in ALLOC_EVENTS:
+            charged, printed = next(acct_iter, (False, False))
+            if "accounted" in raw:
+                f["_acct"] = ("field", charged)
+            elif printed or event in gfp_acct:
+                f["_acct"] = ("gfp", charged)
+            else:
+                f["_acct"] = (None, False)
             st.alloc(cpu, ts, event, f)
         else:
             st.free(cpu, ts, event, f)
@@ -743,7 +796,12 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
         "double_frees": s["double_frees"],
         "null_frees": s["null_frees"],
         "zero_size_allocs": s["zero_size_allocs"],
+        "memcg": {"count": s["memcg_allocs"], "bytes": s["memcg_bytes"],
+                  "by_accounted_field": s["acct_field"],
+                  "by_gfp_account": s["acct_gfp"],
+                  "unknown": s["allocs"] - s["acct_field"] - s["acct_gfp"]},
     }
+    known = bool(s["acct_field"] or s["acct_gfp"])
 
     def mean_life(r):
         return r["lifetime"] // r["frees"] if r["frees"] else None
@@ -761,6 +819,7 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
                             r["bytes_alloc"]),
             "live_count": r["live_count"], "live_bytes": r["live_bytes"],
             "peak_bytes": r["peak_bytes"],
+            "memcg_bytes": r["memcg_bytes"] if known else None,
             "mean_lifetime_ns": mean_life(r),
             "_address": r["address"],
         }
@@ -797,6 +856,7 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
         row = dict(r)
         row["frag_pct"] = pct(r["bytes_alloc"] - r["bytes_req"],
                               r["bytes_alloc"])
+        row["memcg_bytes"] = r["memcg_bytes"] if known else None
         caches.append(row)
 
     anomalies = []
