@@ -110,8 +110,12 @@ void kmem_agg_release(struct kmem_agg *a)
 void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 {
 	/* not kernel_stack: the plugin sees those only with page stacks */
-	if (ev->kind != KMEM_EV_STACK && ev->ts > a->last_ts)
-		a->last_ts = ev->ts;
+	if (ev->kind != KMEM_EV_STACK) {
+		if (ev->ts > a->last_ts)
+			a->last_ts = ev->ts;
+		if (ev->ts < a->first_ts || !a->first_ts)
+			a->first_ts = ev->ts;
+	}
 	switch (ev->kind) {
 	case KMEM_EV_SLAB_ALLOC:
 	case KMEM_EV_SLAB_FREE:
@@ -220,6 +224,8 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->undecodable += from->undecodable;
 	if (from->last_ts > to->last_ts)
 		to->last_ts = from->last_ts;
+	if (from->first_ts && (from->first_ts < to->first_ts || !to->first_ts))
+		to->first_ts = from->first_ts;
 	to->skipped_records += from->skipped_records;
 	to->damaged_pages += from->damaged_pages;
 	to->damaged_chunks += from->damaged_chunks;

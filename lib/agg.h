@@ -28,6 +28,7 @@ struct kmem_agg {
 	uint64_t events_lost;	/* events the ring buffer reported lost */
 	uint64_t lost_unknown;	/* losses whose size was not recorded */
 	uint64_t undecodable;	/* records of an event lacking fields */
+	uint64_t first_ts;	/* the earliest allocator record */
 	uint64_t last_ts;	/* the latest allocator record: the end */
 	/* trace data the reader could not trust, skipped */
 	uint64_t skipped_records;	/* records of impossible sizes */

@@ -4,6 +4,8 @@
  * element; a key writes an object member.
  */
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "json.h"
 
@@ -14,9 +16,34 @@
  */
 void json_init(struct json *j, FILE *out)
 {
+	memset(j, 0, sizeof(*j));
 	j->out = out;
-	j->depth = 0;
-	j->has_items[0] = false;
+}
+
+/**
+ * json_init_tree - start capturing a document in memory
+ * @j: the writer; j->root is the document when it is closed (jt_free()
+ *	it; j->oom says a part was left out)
+ */
+void json_init_tree(struct json *j)
+{
+	memset(j, 0, sizeof(*j));
+}
+
+/* Capture mode: a node for the next item, or NULL (left out). */
+static struct jt_node *node(struct json *j, const char *key,
+			    enum jt_type type)
+{
+	struct jt_node *n;
+
+	if (j->depth && !j->cap[j->depth - 1])
+		return NULL;	/* inside a container left out */
+	n = jt_add(j->depth ? j->cap[j->depth - 1] : NULL, type, key);
+	if (!n)
+		j->oom = true;
+	else if (!j->depth)
+		j->root = n;
+	return n;
 }
 
 static void put_string(FILE *out, const char *s)
@@ -58,6 +85,15 @@ static void item(struct json *j, const char *key)
  */
 void json_open(struct json *j, const char *key, char bracket)
 {
+	if (!j->out) {
+		struct jt_node *n = node(j, key, bracket == '{' ? JT_OBJ : JT_ARR);
+
+		if (j->depth < JSON_MAX_DEPTH)
+			j->cap[j->depth] = n;
+		if (j->depth + 1 < JSON_MAX_DEPTH)
+			j->depth++;
+		return;
+	}
 	item(j, key);
 	fputc(bracket, j->out);
 	if (j->depth + 1 < JSON_MAX_DEPTH)
@@ -74,6 +110,11 @@ void json_close(struct json *j, char bracket)
 {
 	bool had = j->has_items[j->depth];
 
+	if (!j->out) {
+		if (j->depth)
+			j->depth--;
+		return;
+	}
 	if (j->depth)
 		j->depth--;
 	if (had)
@@ -91,6 +132,14 @@ void json_close(struct json *j, char bracket)
  */
 void json_u64(struct json *j, const char *key, uint64_t v)
 {
+	struct jt_node *n;
+
+	if (!j->out) {
+		n = node(j, key, JT_U64);
+		if (n)
+			n->v.u = v;
+		return;
+	}
 	item(j, key);
 	fprintf(j->out, "%" PRIu64, v);
 }
@@ -103,6 +152,14 @@ void json_u64(struct json *j, const char *key, uint64_t v)
  */
 void json_i64(struct json *j, const char *key, int64_t v)
 {
+	struct jt_node *n;
+
+	if (!j->out) {
+		n = node(j, key, JT_I64);
+		if (n)
+			n->v.i = v;
+		return;
+	}
 	item(j, key);
 	fprintf(j->out, "%" PRId64, v);
 }
@@ -115,6 +172,18 @@ void json_i64(struct json *j, const char *key, int64_t v)
  */
 void json_pct(struct json *j, const char *key, double v)
 {
+	struct jt_node *n;
+
+	if (!j->out) {
+		n = node(j, key, JT_PCT);
+		if (n) {	/* as it would be written: four decimals */
+			char buf[64];
+
+			snprintf(buf, sizeof(buf), "%.4f", v);
+			n->v.d = strtod(buf, NULL);
+		}
+		return;
+	}
 	item(j, key);
 	fprintf(j->out, "%.4f", v);
 }
@@ -127,6 +196,16 @@ void json_pct(struct json *j, const char *key, double v)
  */
 void json_str(struct json *j, const char *key, const char *s)
 {
+	struct jt_node *n;
+
+	if (!j->out) {
+		n = node(j, key, s ? JT_STR : JT_NULL);
+		if (n && s && !(n->v.s = strdup(s))) {
+			n->type = JT_NULL;
+			j->oom = true;
+		}
+		return;
+	}
 	item(j, key);
 	if (s)
 		put_string(j->out, s);
@@ -142,6 +221,14 @@ void json_str(struct json *j, const char *key, const char *s)
  */
 void json_bool(struct json *j, const char *key, bool v)
 {
+	struct jt_node *n;
+
+	if (!j->out) {
+		n = node(j, key, JT_BOOL);
+		if (n)
+			n->v.b = v;
+		return;
+	}
 	item(j, key);
 	fputs(v ? "true" : "false", j->out);
 }

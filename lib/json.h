@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * A small streaming JSON writer: objects, arrays, numbers, strings,
- * indented two spaces, keys in the order they are written.
+ * indented two spaces, keys in the order they are written; or, in
+ * capture mode, the same document built in memory (jtree.h).
  */
 #ifndef KMEM_JSON_H
 #define KMEM_JSON_H
@@ -10,15 +11,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "jtree.h"
+
 #define JSON_MAX_DEPTH 16
 
 struct json {
-	FILE *out;
+	FILE *out;		/* NULL: capture into a tree */
 	int depth;
 	bool has_items[JSON_MAX_DEPTH];
+	struct jt_node *cap[JSON_MAX_DEPTH];	/* the open containers */
+	struct jt_node *root;	/* capture: the document */
+	bool oom;		/* capture: a node was left out */
 };
 
 void json_init(struct json *j, FILE *out);
+void json_init_tree(struct json *j);
 void json_open(struct json *j, const char *key, char bracket);
 void json_close(struct json *j, char bracket);
 void json_u64(struct json *j, const char *key, uint64_t v);

@@ -342,27 +342,38 @@ void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
 	struct json j;
 
 	json_init(&j, out);
-	json_open(&j, NULL, '{');
-	json_str(&j, "file", r->in->label);
+	kmem_report_json_to(r, &j);
+}
+
+/**
+ * kmem_report_json_to - write the JSON document of one input to a writer
+ * @r: what to write
+ * @j: the writer, before anything was written (json_init(), or
+ *	json_init_tree() to keep the document in memory)
+ */
+void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j)
+{
+	json_open(j, NULL, '{');
+	json_str(j, "file", r->in->label);
 	if (r->in->merged)
-		json_inputs(&j, r->in);
-	json_u64(&j, "events_lost", r->agg->events_lost);
-	json_u64(&j, "lost_unknown", r->agg->lost_unknown);
-	json_u64(&j, "undecodable", r->agg->undecodable);
-	json_open(&j, "input", '{');
-	json_u64(&j, "skipped_records", r->agg->skipped_records);
-	json_u64(&j, "damaged_pages", r->agg->damaged_pages);
-	json_u64(&j, "damaged_chunks", r->agg->damaged_chunks);
-	json_close(&j, '}');
+		json_inputs(j, r->in);
+	json_u64(j, "events_lost", r->agg->events_lost);
+	json_u64(j, "lost_unknown", r->agg->lost_unknown);
+	json_u64(j, "undecodable", r->agg->undecodable);
+	json_open(j, "input", '{');
+	json_u64(j, "skipped_records", r->agg->skipped_records);
+	json_u64(j, "damaged_pages", r->agg->damaged_pages);
+	json_u64(j, "damaged_chunks", r->agg->damaged_chunks);
+	json_close(j, '}');
 	if (report_slab_wanted(r))
-		slab_json(r, &j);
+		slab_json(r, j);
 	if (report_page_wanted(r))
-		page_json(r, &j);
+		page_json(r, j);
 	if (report_percpu_wanted(r))
-		percpu_json(r, &j);
+		percpu_json(r, j);
 	if (r->timeline)
-		kmem_timeline_json(r->timeline, r->sym, r->o->raw_ip, &j);
-	json_close(&j, '}');
+		kmem_timeline_json(r->timeline, r->sym, r->o->raw_ip, j);
+	json_close(j, '}');
 }
 
 /**

@@ -71,6 +71,7 @@ bool report_page_wanted(const struct kmem_report_ctx *r);
 bool report_percpu_wanted(const struct kmem_report_ctx *r);
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json(const struct kmem_report_ctx *r, FILE *out);
+void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j);
 
 /* report_slab.c */
 void slab_print(const struct kmem_report_ctx *r, FILE *out);
