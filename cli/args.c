@@ -21,6 +21,9 @@ enum {
 	OPT_BUFFER,
 	OPT_READER,
 	OPT_INSTANCE,
+	OPT_BY_FUNCTION,
+	OPT_PER_SECOND,
+	OPT_PER_EVENT,
 };
 
 /* Which subcommands take an option (bit per enum tk_command). */
@@ -28,7 +31,9 @@ enum {
 #define IN_LIVE (1 << TK_LIVE)
 #define IN_TOPO (1 << TK_TOPOLOGY)
 #define IN_PLOT (1 << TK_PLOT)
-#define IN_READ (IN_STAT | IN_PLOT)	/* the commands reading trace.dat */
+#define IN_DIFF (1 << TK_DIFF)
+#define IN_READ (IN_STAT | IN_PLOT | IN_DIFF)	/* those reading trace.dat */
+#define IN_ALL (IN_STAT | IN_LIVE | IN_TOPO | IN_PLOT | IN_DIFF)
 
 struct tk_opt {
 	struct option lo;
@@ -52,6 +57,12 @@ static const struct tk_opt own_opts[] = {
 	  "native|libtracecmd", "How trace.dat is read (default native)" },
 	{ { "instance", required_argument, NULL, OPT_INSTANCE }, IN_PLOT,
 	  "NAME", "Draw this buffer instance (default: the top-level buffer)" },
+	{ { "by-function", no_argument, NULL, OPT_BY_FUNCTION }, IN_DIFF, NULL,
+	  "Match call sites by function, not function+0xoff (other kernels)" },
+	{ { "per-second", no_argument, NULL, OPT_PER_SECOND }, IN_DIFF, NULL,
+	  "Compare counts and bytes per second of each trace" },
+	{ { "per-event", no_argument, NULL, OPT_PER_EVENT }, IN_DIFF, NULL,
+	  "Compare counts and bytes per allocator event of each trace" },
 	{ { "duration", required_argument, NULL, 'd' }, IN_LIVE, "SECONDS",
 	  "Stop after SECONDS" },
 	{ { "interval", required_argument, NULL, OPT_INTERVAL }, IN_LIVE,
@@ -60,10 +71,9 @@ static const struct tk_opt own_opts[] = {
 	  "Record kernel stacks of page allocations (call sites)" },
 	{ { "buffer-size", required_argument, NULL, OPT_BUFFER }, IN_LIVE,
 	  "KB", "Ring buffer per CPU (default 8192)" },
-	{ { "help", no_argument, NULL, 'h' },
-	  IN_STAT | IN_LIVE | IN_TOPO | IN_PLOT, NULL, "This help" },
-	{ { "version", no_argument, NULL, 'V' },
-	  IN_STAT | IN_LIVE | IN_TOPO | IN_PLOT, NULL, "Print the version" },
+	{ { "help", no_argument, NULL, 'h' }, IN_ALL, NULL, "This help" },
+	{ { "version", no_argument, NULL, 'V' }, IN_ALL, NULL,
+	  "Print the version" },
 };
 
 #define NR_OWN (sizeof(own_opts) / sizeof(own_opts[0]))
@@ -102,8 +112,10 @@ static int lib_where(const char *name)
 	if (!strcmp(name, "stat"))
 		return 0;
 	if (!strcmp(name, "output"))
-		return IN_STAT | IN_LIVE | IN_TOPO | plot;
-	return IN_STAT | IN_LIVE | plot;
+		return IN_STAT | IN_LIVE | IN_TOPO | plot | IN_DIFF;
+	if (!strcmp(name, "folded") || !strcmp(name, "folded-weight"))
+		return IN_STAT | IN_LIVE | plot;
+	return IN_STAT | IN_LIVE | plot | IN_DIFF;
 }
 
 static size_t nr_lib_opts(void)
@@ -143,7 +155,7 @@ static struct option *long_options(void)
 }
 
 static const char *const cmd_names[] = { "stat", "live", "topology",
-					 "plot" };
+					 "plot", "diff" };
 
 static void print_opt(FILE *f, char sh, const char *name, const char *arg,
 		      bool optional, const char *desc)
@@ -234,7 +246,8 @@ void tk_usage(const char *cmd, bool full)
 	       "  " TK_NAME " live [OPTIONS] [-d SECONDS] [-- COMMAND "
 	       "[ARGS...]]\n"
 	       "  " TK_NAME " topology [-o FILE]\n"
-	       "  " TK_NAME " plot [OPTIONS] [-o FILE.svg] [FILE]\n\n"
+	       "  " TK_NAME " plot [OPTIONS] [-o FILE.svg] [FILE]\n"
+	       "  " TK_NAME " diff [OPTIONS] BEFORE.dat AFTER.dat\n\n"
 	       "DESCRIPTION\n"
 	       "  stat reads trace.dat files (default: trace.dat) and prints "
 	       "the tables\n"
@@ -254,7 +267,12 @@ void tk_usage(const char *cmd, bool full)
 	       "  plot draws live slab and page-allocator memory over the "
 	       "trace's time,\n"
 	       "  with the call sites of the highest peaks, as one SVG "
-	       "file.\n\n");
+	       "file.\n\n"
+	       "  diff compares two files (their top-level buffers): the "
+	       "summaries side\n"
+	       "  by side with their differences, and the call sites and "
+	       "caches that\n"
+	       "  changed most.\n\n");
 	if (!cmd || !strcmp(cmd, "stat")) {
 		printf("STAT OPTIONS\n");
 		print_opts(stdout, IN_STAT);
@@ -268,6 +286,11 @@ void tk_usage(const char *cmd, bool full)
 	if (!cmd || !strcmp(cmd, "plot")) {
 		printf("PLOT OPTIONS\n");
 		print_opts(stdout, IN_PLOT);
+		putchar('\n');
+	}
+	if (!cmd || !strcmp(cmd, "diff")) {
+		printf("DIFF OPTIONS\n");
+		print_opts(stdout, IN_DIFF);
 		putchar('\n');
 	}
 	printf("EXIT STATUS\n"
@@ -369,11 +392,11 @@ static int where_of(int c)
 	if (c >= 0x1000)
 		return lib_where(kmem_opt_defs[c - 0x1000].name);
 	if (c == 's')
-		return IN_STAT | IN_LIVE;
+		return IN_STAT | IN_LIVE | IN_DIFF;
 	if (c == 'l')
-		return IN_STAT | IN_LIVE | IN_PLOT;
+		return IN_STAT | IN_LIVE | IN_PLOT | IN_DIFF;
 	if (c == 'o')
-		return IN_STAT | IN_LIVE | IN_TOPO | IN_PLOT;
+		return IN_STAT | IN_LIVE | IN_TOPO | IN_PLOT | IN_DIFF;
 	return own_where(c);
 }
 
@@ -432,6 +455,16 @@ static int one_option(struct tk_args *a, int c, const struct option *lo)
 		return parse_reader(optarg, &a->libtracecmd);
 	case OPT_INSTANCE:
 		a->instance = optarg;
+		return 0;
+	case OPT_BY_FUNCTION:
+		a->by_function = true;
+		return 0;
+	case OPT_PER_SECOND:
+	case OPT_PER_EVENT:
+		if (a->norm && a->norm != (c == OPT_PER_SECOND ? 1 : 2))
+			return usage_error("%s", "--per-second and --per-event "
+				"exclude each other");
+		a->norm = c == OPT_PER_SECOND ? 1 : 2;
 		return 0;
 	}
 	return -1;
@@ -531,8 +564,8 @@ int tk_parse_args(struct tk_args *a, int argc, char **argv)
 	a->opts.stat = true;
 	a->buffer_kb = 8192;
 	if (argc < 2)
-		return usage_error("no command given (stat, live, topology or "
-				   "plot)", "");
+		return usage_error("no command given (stat, live, topology, "
+				   "plot or diff)", "");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		tk_usage(argc > 2 ? argv[2] : NULL, true);
@@ -544,8 +577,8 @@ int tk_parse_args(struct tk_args *a, int argc, char **argv)
 	}
 	cmd = command_of(argv[1]);
 	if (cmd < 0)
-		return usage_error("unknown command '%s' (stat, live, topology "
-				   "or plot)", argv[1]);
+		return usage_error("unknown command '%s' (stat, live, topology, "
+				   "plot or diff)", argv[1]);
 	a->cmd = cmd;
 	lo = long_options();
 	if (!lo)

@@ -33,7 +33,7 @@ struct tk_filter {
 	int max_cpu;
 };
 
-enum tk_command { TK_STAT, TK_LIVE, TK_TOPOLOGY, TK_PLOT };
+enum tk_command { TK_STAT, TK_LIVE, TK_TOPOLOGY, TK_PLOT, TK_DIFF };
 
 struct tk_args {
 	enum tk_command cmd;
@@ -43,6 +43,9 @@ struct tk_args {
 	int nr_inputs;
 	bool libtracecmd;		/* --reader=libtracecmd */
 	const char *instance;		/* plot: --instance NAME */
+	/* diff */
+	bool by_function;		/* --by-function */
+	int norm;			/* --per-second 1, --per-event 2 */
 	/* live */
 	double duration;		/* -d, 0: until the command ends or ^C */
 	double interval;		/* --interval, 0: none */
@@ -65,6 +68,7 @@ void tk_filter_release(struct tk_filter *f);
 /* stat.c, live.c, topology.c, plot.c */
 int tk_stat(struct tk_args *a);
 int tk_plot(struct tk_args *a);
+int tk_diff(struct tk_args *a);
 int tk_live(struct tk_args *a);
 int tk_topology(struct tk_args *a);
 

@@ -31,6 +31,9 @@ int main(int argc, char **argv)
 	case TK_TOPOLOGY:
 		ret = tk_topology(&a);
 		break;
+	case TK_DIFF:
+		ret = tk_diff(&a);
+		break;
 	case TK_PLOT:
 		ret = tk_plot(&a);
 		break;

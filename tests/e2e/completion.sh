@@ -18,7 +18,7 @@ complete_line() {
 		_ "$BC" "$TOP/completion/trace-kmem" "$@" 2>/dev/null
 }
 
-check completion-commands test "$(complete_line trace-kmem "")" = "--help --version live plot stat topology"
+check completion-commands test "$(complete_line trace-kmem "")" = "--help --version diff live plot stat topology"
 check completion-stat-sort test "$(complete_line trace-kmem stat --so)" = "--sort"
 check completion-stat-time test "$(complete_line trace-kmem stat --ti)" = "--time"
 check completion-live-no-time test "$(complete_line trace-kmem live --ti)" = ""
@@ -34,7 +34,7 @@ check completion-live-command grep -qw python3 <<<"$(complete_line trace-kmem li
 TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
 if [ -x "$TK" ]; then
 	missing=
-	for cmd in stat live plot; do
+	for cmd in stat live plot diff; do
 		offered=" $(complete_line trace-kmem $cmd --) "
 		for o in $("$TK" $cmd --help | sed -n '/^[A-Z]* OPTIONS/,/^$/p' |
 			grep -o -- '--[a-z-]*' | sort -u); do

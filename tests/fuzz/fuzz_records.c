@@ -23,7 +23,8 @@
  * past it is caught by AddressSanitizer, and goes through
  * kmem_decode() and kmem_agg_event() as cli/session.c sends it.  At the
  * end the statistics are finished, merged into a second summary, both
- * rendered (tables and JSON) to /dev/null, and released.  Then the same
+ * rendered (tables and JSON) to /dev/null, the two documents compared
+ * as trace-kmem diff compares them, and released.  Then the same
  * records go twice through the timeline, as trace-kmem plot sends them,
  * and it is drawn as SVG and JSON to /dev/null.
  */
@@ -34,6 +35,7 @@
 
 #include "agg.h"
 #include "decode.h"
+#include "diff.h"
 #include "plot_svg.h"
 #include "report.h"
 #include "tep_names.h"
@@ -210,6 +212,32 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* trace-kmem diff of the input's document against the merged one. */
+static void diff(const struct kmem_report_ctx *r,
+		 const struct kmem_report_ctx *mr, const struct kmem_opts *o,
+		 uint8_t flags)
+{
+	struct json jb, ja, out;
+	struct kmem_diff d = { .before_label = "fuzz", .after_label = "merged",
+			       .by_function = flags & 4, .o = o,
+			       .norm = flags % 3, .before_per = 0.5,
+			       .after_per = 3 };
+
+	json_init_tree(&jb);
+	json_init_tree(&ja);
+	kmem_report_json_to(r, &jb);
+	kmem_report_json_to(mr, &ja);
+	if (jb.root && ja.root) {
+		d.before = jb.root;
+		d.after = ja.root;
+		kmem_diff_text(&d, devnull);
+		json_init(&out, devnull);
+		kmem_diff_json(&d, &out);
+	}
+	jt_free(jb.root);
+	jt_free(ja.root);
+}
+
 static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 {
 	const char *labels[] = { "fuzz" };
@@ -233,6 +261,7 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 	kmem_agg_merge(&merged, agg, sym.old_migratetypes > 0);
 	kmem_report_tables(&mr, devnull);
 	kmem_report_json(&mr, devnull);
+	diff(&r, &mr, &o, flags);
 	kmem_agg_release(&merged);
 	kmem_opts_release(&o);
 }

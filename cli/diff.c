@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace-kmem diff BEFORE AFTER: two traces compared, for "what did my
+ * patch change".  Each file's top-level buffer is read as stat reads it,
+ * its JSON document built in memory (lib/jtree.h) and the two compared
+ * by lib/diff.c: the text report, and with --json the document
+ * { "before", "after", "delta" }.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "fault.h"
+#include "inputs.h"
+#include "memlimit.h"
+#include "path_label.h"
+#include "progress.h"
+#include "report.h"
+#include "session.h"
+#include "tep_names.h"
+#include "tracecmd_read.h"
+
+/* One input: its top-level buffer read, its document in memory. */
+struct side {
+	char label[sizeof(((struct tk_session *)0)->label)];
+	struct jt_node *doc;
+	uint64_t span_ns;
+	uint64_t events;
+};
+
+static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
+		     struct side *sd)
+{
+	struct tep_handle *tep = in->f ? tdat_tep(in->f) :
+					 tracecmd_get_tep(in->h);
+	struct kmem_input ki = { .label = sd->label };
+	struct kmem_report_ctx r;
+	struct tk_progress progress;
+	struct tk_session s;
+	struct json j;
+	int ret;
+
+	kmem_path_label(sd->label, sizeof(sd->label), path);
+	if (tk_session_init(&s, tep, a, NULL)) {
+		fprintf(stderr, TK_NAME ": out of memory\n");
+		tk_session_release(&s);
+		return -1;
+	}
+	memcpy(s.label, sd->label, sizeof(s.label));	/* the same size */
+	tk_progress_start(&progress, sd->label);
+	tk_fault_guard(path);
+	ret = in->f ? tk_native_run(in->f, 0, &s, &progress) :
+		      tk_tracecmd_run(in->h, &s, &progress);
+	tk_fault_guard(NULL);
+	tk_progress_done(&progress);
+	if (ret < 0) {
+		fprintf(stderr, TK_NAME ": %s: error reading the records%s\n",
+			sd->label, in->h ? tk_memlimit_note() : "");
+		tk_session_release(&s);
+		return -1;
+	}
+	kmem_tep_finish(&s.agg, &s.sym, tep);
+	ki.filtered = s.filtered;
+	r = (struct kmem_report_ctx){ &s.agg, &a->opts, &s.sym, &ki, NULL };
+	json_init_tree(&j);
+	kmem_report_json_to(&r, &j);
+	sd->doc = j.root;
+	sd->span_ns = s.agg.last_ts - s.agg.first_ts;
+	sd->events = s.agg.slab_events + s.agg.page_events +
+		     s.agg.percpu_events;
+	tk_session_release(&s);
+	if (!sd->doc || j.oom) {
+		fprintf(stderr, TK_NAME ": out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* --per-second and --per-event need something to divide by. */
+static int check_norm(const struct tk_args *a, const struct side *sd)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		uint64_t v = a->norm == 1 ? sd[i].span_ns : sd[i].events;
+
+		if (a->norm && !v) {
+			fprintf(stderr, TK_NAME ": %s: %s\n", sd[i].label,
+				a->norm == 1 ? "no time passed between its "
+					       "first and last allocator "
+					       "record; --per-second cannot "
+					       "divide by it" :
+					       "no allocator event; --per-event "
+					       "cannot divide by it");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int write_out(struct tk_args *a, const struct side *sd)
+{
+	struct kmem_diff d = {
+		.before = sd[0].doc, .after = sd[1].doc,
+		.before_label = sd[0].label, .after_label = sd[1].label,
+		.by_function = a->by_function,
+		.norm = a->norm == 1 ? KMEM_NORM_SECOND :
+			a->norm == 2 ? KMEM_NORM_EVENT : KMEM_NORM_NONE,
+		.before_per = a->norm == 1 ? (double)sd[0].span_ns / 1e9 :
+					     (double)sd[0].events,
+		.after_per = a->norm == 1 ? (double)sd[1].span_ns / 1e9 :
+					    (double)sd[1].events,
+		.span_ns = { sd[0].span_ns, sd[1].span_ns },
+		.events = { sd[0].events, sd[1].events },
+		.o = &a->opts,
+	};
+	struct kmem_outputs outs;
+	struct json j;
+	int ret = 0;
+
+	if (kmem_outputs_open(&outs, &a->opts, false, stderr))
+		return -1;
+	if (outs.tables.path) {
+		kmem_diff_text(&d, outs.tables.f);
+		ret |= kmem_out_check(&outs.tables, stderr);
+	}
+	if (outs.json.path) {
+		json_init(&j, outs.json.f);
+		kmem_diff_json(&d, &j);
+		ret |= kmem_out_check(&outs.json, stderr);
+	}
+	if (ret) {
+		kmem_outputs_discard(&outs);
+		return -1;
+	}
+	return kmem_outputs_finish(&outs, stderr);
+}
+
+/**
+ * tk_diff - trace-kmem diff
+ * @a: the command line
+ *
+ * Return: the exit status.
+ */
+int tk_diff(struct tk_args *a)
+{
+	struct side sd[2] = { 0 };
+	struct tk_input *in;
+	int ret = 0, i;
+
+	if (a->nr_inputs != 2) {
+		fprintf(stderr, TK_NAME ": diff compares two files, BEFORE "
+				"and AFTER (%d given)\n", a->nr_inputs);
+		return TK_USAGE;
+	}
+	if (a->opts.folded) {
+		fprintf(stderr, TK_NAME ": --folded does not apply to 'diff'\n");
+		return TK_USAGE;
+	}
+	in = tk_open_inputs(a);
+	if (!in)
+		return TK_ENV;
+	for (i = 0; i < 2 && !ret; i++)
+		ret = read_side(a, &in[i], a->inputs[i], &sd[i]);
+	if (!ret)
+		ret = check_norm(a, sd);
+	if (!ret)
+		ret = write_out(a, sd);
+	for (i = 0; i < 2; i++) {
+		jt_free(sd[i].doc);
+		tk_close_input(&in[i]);
+	}
+	free(in);
+	return ret ? TK_ENV : TK_OK;
+}
