@@ -51,7 +51,8 @@ int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
  *
  * Without them an address costs 32 bytes (slab) or 24 (page) and its
  * index slot, instead of 72 or 40.  With kmem:folded, the stacks are
- * collected too (what is live at the end only, with kmem:live).
+ * collected too (what is live at the end only, with kmem:live); with
+ * kmem:leaks those of the live objects, for the leaks by stack.
  */
 void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o)
 {
@@ -61,8 +62,9 @@ void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o)
 	page_stats_keep_rows(&a->page, rows);
 	a->slab.life.on = o->lifetimes;		/* kmem:lifetimes */
 	a->percpu.life.on = o->lifetimes;
-	if (o->folded)		/* and the stacks, when they are asked for */
-		kmem_folded_enable(&a->folded, o->live,
+	/* the stacks, when they are asked for, or live ones for leaks */
+	if (o->folded || o->leaks)
+		kmem_folded_enable(&a->folded, o->folded ? o->live : true,
 				   kmem_opts_allocator(o, o->slab),
 				   kmem_opts_allocator(o, o->page));
 }
@@ -123,6 +125,7 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 		slab_account(&a->slab, ev);
 		break;
 	case KMEM_EV_STACK:
+		a->stack_records++;
 		page_account(&a->page, ev);
 		break;
 	case KMEM_EV_PAGE_ALLOC:
@@ -219,6 +222,7 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->slab_events += from->slab_events;
 	to->page_events += from->page_events;
 	to->percpu_events += from->percpu_events;
+	to->stack_records += from->stack_records;
 	to->events_lost += from->events_lost;
 	to->lost_unknown += from->lost_unknown;
 	to->undecodable += from->undecodable;

@@ -25,6 +25,7 @@ struct kmem_agg {
 	uint64_t slab_events;	/* slab records accounted */
 	uint64_t page_events;	/* page allocator records accounted */
 	uint64_t percpu_events;	/* per-CPU allocator records accounted */
+	uint64_t stack_records;	/* kernel_stack records seen */
 	uint64_t events_lost;	/* events the ring buffer reported lost */
 	uint64_t lost_unknown;	/* losses whose size was not recorded */
 	uint64_t undecodable;	/* records of an event lacking fields */

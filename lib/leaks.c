@@ -127,6 +127,21 @@ static int group(struct leak_set *ls, const struct items *it)
 	return 0;
 }
 
+/* The items grouped into rows, and freed. */
+static void finish(struct leak_set *ls, struct items *it)
+{
+	if (!it->oom && it->n)
+		qsort(it->v, it->n, sizeof(*it->v), by_site_age);
+	if (it->oom || group(ls, it)) {
+		free(ls->rows);
+		ls->rows = NULL;
+		ls->nr = 0;
+		ls->count = ls->bytes = 0;
+		ls->oom = true;
+	}
+	free(it->v);
+}
+
 /**
  * kmem_leaks_build - the leak rows of one allocator
  * @ls: filled in; kmem_leaks_release() it
@@ -154,16 +169,87 @@ void kmem_leaks_build(struct leak_set *ls, const struct kmem_agg *a,
 		collect_page(&it, &a->page, a->last_ts, older_than_ns);
 	else
 		collect_percpu(&it, &a->percpu, a->last_ts, older_than_ns);
-	if (!it.oom && it.n)
-		qsort(it.v, it.n, sizeof(*it.v), by_site_age);
-	if (it.oom || group(ls, &it)) {
-		free(ls->rows);
-		ls->rows = NULL;
-		ls->nr = 0;
-		ls->count = ls->bytes = 0;
-		ls->oom = true;
+	finish(ls, &it);
+}
+
+/* The live objects the stack collector followed, by their stack. */
+static void collect_stacks(struct items *it, const struct kmem_agg *a,
+			   bool slab, uint64_t end, uint64_t older)
+{
+	const struct addr_table *t = slab ? &a->folded.live_slab :
+					    &a->folded.live_page;
+	uint32_t i, o;
+
+	for (i = 0; i < t->len; i++) {
+		const struct folded_live *l = addr_table_at(t, i);
+
+		if (l->stack == FOLDED_NONE || l->stack == FOLDED_PENDING)
+			continue;
+		if (slab) {
+			const struct slab_obj *p;
+
+			o = addr_table_find(&a->slab.objs, l->key);
+			if (o == ADDR_NONE)
+				continue;
+			p = slab_obj_at(&a->slab, o);
+			if (p->flags & SLAB_OBJ_LIVE)
+				add(it, end, older, l->stack, p->ts, p->bytes,
+				    o);
+		} else {
+			const struct page_obj *p;
+
+			o = addr_table_find(&a->page.objs, l->key);
+			if (o == ADDR_NONE)
+				continue;
+			p = page_obj_at(&a->page, o);
+			if (p->flags & PAGE_OBJ_LIVE)
+				add(it, end, older, l->stack, p->ts,
+				    page_obj_bytes(&a->page, p), o);
+		}
 	}
-	free(it.v);
+}
+
+/**
+ * kmem_leaks_have_stacks - can the leaks be grouped by stack?
+ * @a: a finished input's statistics
+ * @which: the allocator
+ *
+ * Return: true when the trace has kernel stacks and the stack collector
+ * followed the allocator's live objects (kmem:leaks, or kmem:folded
+ * with kmem:live).
+ */
+bool kmem_leaks_have_stacks(const struct kmem_agg *a,
+			    enum kmem_allocator which)
+{
+	const struct kmem_folded *f = &a->folded;
+
+	if (!a->stack_records || !f->on || !f->live)
+		return false;
+	return which == KMEM_A_SLAB ? f->slab : which == KMEM_A_PAGE && f->page;
+}
+
+/**
+ * kmem_leaks_build_stacks - the leak rows of one allocator, by stack
+ * @ls: filled in (ls->by_stack); kmem_leaks_release() it
+ * @a: a finished input's statistics, kmem_leaks_have_stacks()
+ * @which: KMEM_A_SLAB or KMEM_A_PAGE
+ * @older_than_ns: only objects at least this old at the end
+ *
+ * A row's call_site is the stack's index in a->folded.stacks.
+ */
+void kmem_leaks_build_stacks(struct leak_set *ls, const struct kmem_agg *a,
+			     enum kmem_allocator which,
+			     uint64_t older_than_ns)
+{
+	struct items it = { 0 };
+
+	memset(ls, 0, sizeof(*ls));
+	ls->by_stack = true;
+	ls->end_ns = a->last_ts;
+	ls->older_than_ns = older_than_ns;
+	collect_stacks(&it, a, which == KMEM_A_SLAB, a->last_ts,
+		       older_than_ns);
+	finish(ls, &it);
 }
 
 /**

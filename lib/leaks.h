@@ -17,9 +17,10 @@
 
 enum kmem_allocator { KMEM_A_SLAB, KMEM_A_PAGE, KMEM_A_PERCPU };
 
-/* The live objects of one call site older than the age asked. */
+/* The live objects of one call site (or stack) older than the age asked. */
 struct leak_row {
-	uint64_t call_site;	/* 0: none known (page: no stack) */
+	uint64_t call_site;	/* 0: none known (page: no stack); by
+				 * stack: the stack's index in kmem_folded */
 	uint64_t count;
 	uint64_t bytes;
 	uint64_t oldest_ns;	/* the largest age */
@@ -32,11 +33,17 @@ struct leak_set {
 	uint64_t count, bytes;	/* of all rows */
 	struct leak_row *rows;
 	size_t nr;
+	bool by_stack;		/* rows of stacks, not call sites */
 	bool oom;		/* no rows: memory ran out */
 };
 
 void kmem_leaks_build(struct leak_set *ls, const struct kmem_agg *a,
 		      enum kmem_allocator which, uint64_t older_than_ns);
+void kmem_leaks_build_stacks(struct leak_set *ls, const struct kmem_agg *a,
+			     enum kmem_allocator which,
+			     uint64_t older_than_ns);
+bool kmem_leaks_have_stacks(const struct kmem_agg *a,
+			    enum kmem_allocator which);
 void kmem_leaks_release(struct leak_set *ls);
 
 #endif

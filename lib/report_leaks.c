@@ -47,9 +47,60 @@ static void leak_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 	}
 }
 
+/* A frame's function, as the folded stacks name it. */
+static void frame_name(char *buf, size_t len, const struct kmem_symbolizer *sym,
+		       uint64_t addr)
+{
+	uint64_t start = 0;
+	const char *name = NULL;
+
+	if (!addr) {
+		snprintf(buf, len, "(no stack)");
+		return;
+	}
+	if (sym && sym->resolve)
+		name = sym->resolve(sym->priv, addr, &start);
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+}
+
+/*
+ * A stack in one cell: "call_site+0xoff <- caller <- ...", cut to fit
+ * (two stacks may differ in return addresses only, not in the names).
+ */
+static char *stack_name(char *buf, const struct leak_ctx *lc, uint64_t idx)
+{
+	const struct kmem_folded *f = &lc->r.agg->folded;
+	const struct folded_stack *st = &f->stacks[idx];
+	char fn[KMEM_SYM_LEN];
+	size_t len = 0;
+	uint32_t k;
+
+	buf[0] = '\0';
+	for (k = 0; k < st->n; k++) {
+		if (!k && f->frames[st->off])	/* the call site, exactly */
+			fmt_callsite(fn, lc->r.sym, f->frames[st->off],
+				     lc->r.o->raw_ip);
+		else
+			frame_name(fn, sizeof(fn), lc->r.sym,
+				   f->frames[st->off + k]);
+		if (len + strlen(fn) + 8 > 120) {
+			snprintf(buf + len, KMEM_SYM_LEN - len, " <- ...");
+			break;
+		}
+		len += (size_t)snprintf(buf + len, KMEM_SYM_LEN - len, "%s%s",
+					k ? " <- " : "", fn);
+	}
+	return buf;
+}
+
 /* "(no stack)" for the page allocator, "(no call_site field)" per-CPU */
 static char *site_name(char *buf, const struct leak_ctx *lc, uint64_t cs)
 {
+	if (lc->ls->by_stack)
+		return stack_name(buf, lc, cs);
 	if (cs)
 		return fmt_callsite(buf, lc->r.sym, cs, lc->r.o->raw_ip);
 	return strcpy(buf, lc->which == KMEM_A_PAGE ? "(no stack)" :
@@ -73,6 +124,18 @@ static void leak_cells(const struct kmem_report_ctx *r, uint32_t idx,
 static const struct kmem_table leak_table = {
 	leak_cols, TABLE_NCOLS(leak_cols), leak_rows, leak_cells,
 	SORT_KEYS_LEAKS,
+};
+
+static const struct table_col stack_cols[] = {
+	{ "Objects", TBL_RIGHT },    { "Bytes", TBL_RIGHT },
+	{ "Oldest", TBL_RIGHT },     { "Median age", TBL_RIGHT },
+	{ "Stack (innermost first)", TBL_LEFT },
+};
+
+/* By stack the call site key is the stack: the same rows and keys. */
+static const struct kmem_table stack_table = {
+	stack_cols, TABLE_NCOLS(stack_cols), leak_rows, leak_cells,
+	SORT_KEYS_LEAKS & ~SK(SORT_CALLSITE),
 };
 
 /* What can make an object look live though it was freed. */
@@ -146,6 +209,57 @@ void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 		fprintf(out, " %s objects, %s bytes not freed\n\n",
 			fmt_count(b1, ls.count), fmt_count(b2, ls.bytes));
 	kmem_leaks_release(&ls);
+	if (which == KMEM_A_PERCPU || !kmem_leaks_have_stacks(r->agg, which))
+		return;
+	kmem_leaks_build_stacks(&ls, r->agg, which, r->o->leak_age);
+	fprintf(out, " The same by kernel stack\n");
+	if (ls.oom)
+		fprintf(out, " (out of memory: table left out)\n\n");
+	else if (ls.nr)
+		report_table(&lc.r, out, &stack_table);
+	else
+		fprintf(out, " None.\n\n");
+	kmem_leaks_release(&ls);
+}
+
+/* "leak_stacks": the leaks by kernel stack, frames innermost first. */
+static void json_stacks(struct leak_ctx *lc, struct json *j)
+{
+	const struct kmem_folded *f = &lc->r.agg->folded;
+	char fn[KMEM_SYM_LEN];
+	struct leak_set ls;
+	struct sort_set set;
+	size_t i;
+	uint32_t k;
+
+	kmem_leaks_build_stacks(&ls, lc->r.agg, lc->which, lc->r.o->leak_age);
+	lc->ls = &ls;
+	if (ls.oom || report_sorted(&lc->r, &stack_table, &set)) {
+		kmem_leaks_release(&ls);
+		return;
+	}
+	json_open(j, "leak_stacks", '[');
+	for (i = 0; i < set.held; i++) {
+		const struct leak_row *row = &ls.rows[sort_idx(&set, i)];
+		const struct folded_stack *st = &f->stacks[row->call_site];
+
+		json_open(j, NULL, '{');
+		json_open(j, "stack", '[');
+		for (k = 0; k < st->n; k++) {
+			frame_name(fn, sizeof(fn), lc->r.sym,
+				   f->frames[st->off + k]);
+			json_str(j, NULL, fn);
+		}
+		json_close(j, ']');
+		json_u64(j, "count", row->count);
+		json_u64(j, "bytes", row->bytes);
+		json_u64(j, "oldest_ns", row->oldest_ns);
+		json_u64(j, "median_age_ns", row->median_ns);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	sort_set_release(&set);
+	kmem_leaks_release(&ls);
 }
 
 /**
@@ -192,4 +306,6 @@ void leaks_json(const struct kmem_report_ctx *r, struct json *j,
 	json_close(j, ']');
 	sort_set_release(&set);
 	kmem_leaks_release(&ls);
+	if (which != KMEM_A_PERCPU && kmem_leaks_have_stacks(r->agg, which))
+		json_stacks(&lc, j);
 }

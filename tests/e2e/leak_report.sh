@@ -63,6 +63,35 @@ check leaks-crafted-total grep -q '^ 3 objects, 168 bytes not freed$' "$WORK/c-0
 check leaks-crafted-no-caveat bash -c "! grep -q 'freed unseen' '$WORK/c-0.txt'"
 check leaks-only-the-leak-table bash -c "! grep -q 'Ping-pong' '$WORK/c-0.txt'"
 
+# by kernel stack: the same objects as by call site, and, per stack,
+# the bytes the folded stacks of what is live give (--folded --live)
+for b in slab-stacks page-stacktrace; do
+	f=$TOP/sample-data/$b.dat
+	"$TK" stat --leaks --json="$WORK/$b.st.json" "$f" >"$WORK/$b.st.txt"
+	"$TK" stat --folded="$WORK/$b.folded" --live "$f" >/dev/null
+	check "leaks-stacks-$b" python3 - "$WORK/$b.st.json" "$WORK/$b.folded" <<'PY'
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+sec = d["slab"] if "leak_stacks" in d.get("slab", {}) else d["page"]
+st, cs = sec["leak_stacks"], sec["leaks"]
+assert st, "no leak_stacks"
+assert sum(r["count"] for r in st) == sum(r["count"] for r in cs)
+assert sum(r["bytes"] for r in st) == sum(r["bytes"] for r in cs)
+mine = collections.Counter()
+for r in st:
+    names = [r["stack"][0].split("+")[0]] + r["stack"][1:]
+    mine[";".join(reversed(names))] += r["bytes"]
+folded = collections.Counter()
+for line in open(sys.argv[2]):
+    k, w = line.rsplit(" ", 1)
+    folded[k] += int(w)
+assert mine == folded, (set(mine.items()) ^ set(folded.items()))
+PY
+	check "leaks-stacks-$b-text" grep -q '^ The same by kernel stack$' "$WORK/$b.st.txt"
+done
+"$TK" stat --leaks "$TOP/sample-data/slab-fork-exec.dat" >"$WORK/nostack.txt"
+check leaks-no-stacks-no-table bash -c "! grep -q 'by kernel stack' '$WORK/nostack.txt'"
+
 # the caveats of a trace with lost events, in the title
 f=$TOP/sample-data/slab-lost-events.dat
 "$TK" stat --leaks "$f" >"$WORK/lost.txt"
