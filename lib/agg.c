@@ -104,6 +104,17 @@ void kmem_agg_release(struct kmem_agg *a)
 	kmem_folded_release(&a->folded);
 }
 
+/*
+ * An allocator record (not kernel_stack: the plugin sees those only with
+ * page stacks).  Records come in time order: the last is the latest.
+ */
+static inline void saw(struct kmem_agg *a, uint64_t ts)
+{
+	if (!a->first_ts)
+		a->first_ts = ts;
+	a->last_ts = ts;
+}
+
 /**
  * kmem_agg_event - account one decoded event
  * @a: the aggregate
@@ -111,16 +122,10 @@ void kmem_agg_release(struct kmem_agg *a)
  */
 void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 {
-	/* not kernel_stack: the plugin sees those only with page stacks */
-	if (ev->kind != KMEM_EV_STACK) {
-		if (ev->ts > a->last_ts)
-			a->last_ts = ev->ts;
-		if (ev->ts < a->first_ts || !a->first_ts)
-			a->first_ts = ev->ts;
-	}
 	switch (ev->kind) {
 	case KMEM_EV_SLAB_ALLOC:
 	case KMEM_EV_SLAB_FREE:
+		saw(a, ev->ts);
 		a->slab_events++;
 		slab_account(&a->slab, ev);
 		break;
@@ -134,6 +139,7 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 	case KMEM_EV_PAGE_ZONE_LOCKED:
 	case KMEM_EV_PAGE_PCPU_DRAIN:
 	case KMEM_EV_PAGE_EXTFRAG:
+		saw(a, ev->ts);
 		a->page_events++;
 		page_account(&a->page, ev);
 		break;
@@ -142,6 +148,7 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 	case KMEM_EV_PERCPU_FAIL:
 	case KMEM_EV_PERCPU_CHUNK_NEW:
 	case KMEM_EV_PERCPU_CHUNK_DEL:
+		saw(a, ev->ts);
 		a->percpu_events++;
 		percpu_account(&a->percpu, ev);
 		break;

@@ -29,8 +29,8 @@ struct kmem_agg {
 	uint64_t events_lost;	/* events the ring buffer reported lost */
 	uint64_t lost_unknown;	/* losses whose size was not recorded */
 	uint64_t undecodable;	/* records of an event lacking fields */
-	uint64_t first_ts;	/* the earliest allocator record */
-	uint64_t last_ts;	/* the latest allocator record: the end */
+	uint64_t first_ts;	/* the first allocator record's time */
+	uint64_t last_ts;	/* the last's: the end (records are sorted) */
 	/* trace data the reader could not trust, skipped */
 	uint64_t skipped_records;	/* records of impossible sizes */
 	uint64_t damaged_pages;		/* ring-buffer pages (or their rest) */

@@ -54,7 +54,7 @@ static double frag_pct(uint64_t req, uint64_t alloc)
 /* Does the trace tell which allocations a memory cgroup was charged? */
 static bool memcg_known(const struct slab_summary *s)
 {
-	return s->acct_field || s->acct_gfp;
+	return s->acct[KMEM_ACCT_FIELD] || s->acct[KMEM_ACCT_GFP];
 }
 
 static char *fmt_memcg(char *buf, const struct slab_summary *s, uint64_t v)
@@ -254,8 +254,8 @@ static void summary_memcg(const struct slab_summary *s, struct kvblock *b)
 	l = kv_add_count_bytes(b, "Charged to memory cgroups", s->memcg_allocs,
 			       s->memcg_bytes);
 	snprintf(l->note, sizeof(l->note), "(%s)",
-		 !s->acct_gfp ? "the accounted field" :
-		 !s->acct_field ? "__GFP_ACCOUNT in gfp_flags" :
+		 !s->acct[KMEM_ACCT_GFP] ? "the accounted field" :
+		 !s->acct[KMEM_ACCT_FIELD] ? "__GFP_ACCOUNT in gfp_flags" :
 				  "the accounted field; __GFP_ACCOUNT where "
 				  "an event has none");
 }
@@ -477,9 +477,9 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_open(j, "memcg", '{');
 	json_u64(j, "count", s->memcg_allocs);
 	json_u64(j, "bytes", s->memcg_bytes);
-	json_u64(j, "by_accounted_field", s->acct_field);
-	json_u64(j, "by_gfp_account", s->acct_gfp);
-	json_u64(j, "unknown", s->allocs - s->acct_field - s->acct_gfp);
+	json_u64(j, "by_accounted_field", s->acct[KMEM_ACCT_FIELD]);
+	json_u64(j, "by_gfp_account", s->acct[KMEM_ACCT_GFP]);
+	json_u64(j, "unknown", s->acct[KMEM_ACCT_UNKNOWN]);
 	json_close(j, '}');
 	json_close(j, '}');
 }

@@ -286,8 +286,7 @@ static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 	s->hits++;
 	s->bytes_req += ev->bytes_req;
 	s->bytes_alloc += ev->bytes_alloc;
-	st->sum.acct_field += ev->acct_how == KMEM_ACCT_FIELD;
-	st->sum.acct_gfp += ev->acct_how == KMEM_ACCT_GFP;
+	st->sum.acct[ev->acct_how]++;	/* below 3: set by kmem_decode() */
 	if (ev->accounted) {
 		s->memcg_bytes += ev->bytes_alloc;
 		st->sum.memcg_allocs++;

@@ -123,8 +123,8 @@ struct slab_summary {
 	uint64_t cross_node_allocs;	/* ... another one (topology) */
 	uint64_t memcg_allocs;		/* charged to a memory cgroup */
 	uint64_t memcg_bytes;
-	uint64_t acct_field;		/* allocations: by "accounted" */
-	uint64_t acct_gfp;		/* ... by __GFP_ACCOUNT */
+	/* allocations by how their charge is known: [KMEM_ACCT_*] */
+	uint64_t acct[3];
 };
 
 struct slab_stats {

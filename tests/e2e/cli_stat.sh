@@ -244,12 +244,14 @@ js = {c["name"]: c for c in json.load(open(sys.argv[2]))["slab"]["caches"]}
 rows = 0
 for l in open(sys.argv[1]):
     c = [x.strip() for x in l.split("|")]
-    if len(c) != 7 or c[6] in ("Cache", "..."):
+    if len(c) != 8 or c[7] in ("Cache", "..."):
         continue
     n = lambda x: 0 if x == "." else int(x.replace(",", ""))
     assert n(c[2]) or n(c[3]), "empty row: " + l
-    j = js[c[6]]
+    j = js[c[7]]
     assert n(c[3]) == j["frees"] + j["free_only"], (l, j)
+    assert (c[6] == "-" and j["memcg_bytes"] is None) or \
+        n(c[6]) == j["memcg_bytes"], (l, j)
     rows += 1
 assert rows == len(js), (rows, len(js))
 PY
