@@ -76,6 +76,8 @@ void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j);
 /* report_slab.c */
 void slab_print(const struct kmem_report_ctx *r, FILE *out);
 void slab_json(const struct kmem_report_ctx *r, struct json *j);
+void slab_site_sort_keys(struct sort_set *set, const struct slab_site *s,
+			 uint32_t idx);
 
 /* report_page.c */
 void page_print(const struct kmem_report_ctx *r, FILE *out);
@@ -96,5 +98,7 @@ void lifetimes_json_site(struct json *j, const struct kmem_lifetimes *l,
 /* report_percpu.c */
 void percpu_print(const struct kmem_report_ctx *r, FILE *out);
 void percpu_json(const struct kmem_report_ctx *r, struct json *j);
+void percpu_site_sort_keys(struct sort_set *set, const struct percpu_site *s,
+			   uint32_t idx);
 
 #endif

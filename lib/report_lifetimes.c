@@ -66,37 +66,15 @@ static void offer(const struct kmem_report_ctx *r, enum kmem_allocator which,
 	uint32_t i;
 
 	if (which == KMEM_A_SLAB) {
-		const struct slab_stats *st = &r->agg->slab;
-
-		for (i = 0; i < st->nr_sites; i++) {
-			const struct slab_site *s = &st->sites[i];
-
-			if (!s->frees)
-				continue;
-			sort_key(set, SORT_CALLSITE, s->call_site);
-			sort_key(set, SORT_BYTES, s->bytes_alloc);
-			sort_key(set, SORT_HIT, s->hits);
-			sort_key(set, SORT_PINGPONG, s->pingpong);
-			sort_key(set, SORT_FRAG,
-				 sort_frag_key(s->bytes_req, s->bytes_alloc));
-			sort_key(set, SORT_LIVE, s->live_bytes);
-			sort_key(set, SORT_PEAK, s->peak_bytes);
-			sort_add(set, i);
-		}
+		for (i = 0; i < r->agg->slab.nr_sites; i++)
+			if (r->agg->slab.sites[i].frees)
+				slab_site_sort_keys(set, &r->agg->slab.sites[i],
+						    i);
 		return;
 	}
-	for (i = 0; i < r->agg->percpu.nr_sites; i++) {
-		const struct percpu_site *s = &r->agg->percpu.sites[i];
-
-		if (!s->frees)
-			continue;
-		sort_key(set, SORT_CALLSITE, s->call_site);
-		sort_key(set, SORT_BYTES, s->bytes);
-		sort_key(set, SORT_HIT, s->hits);
-		sort_key(set, SORT_LIVE, s->live_bytes);
-		sort_key(set, SORT_PEAK, s->peak_bytes);
-		sort_add(set, i);
-	}
+	for (i = 0; i < r->agg->percpu.nr_sites; i++)
+		if (r->agg->percpu.sites[i].frees)
+			percpu_site_sort_keys(set, &r->agg->percpu.sites[i], i);
 }
 
 /**

@@ -47,21 +47,30 @@ static bool have_sites(const struct percpu_summary *s)
 	return s->allocs > s->no_call_site;
 }
 
+/**
+ * percpu_site_sort_keys - offer a per-CPU call site's row, with its keys
+ * @set: the rows being sorted
+ * @s: the call site
+ * @idx: its index, which the set gives back
+ */
+void percpu_site_sort_keys(struct sort_set *set, const struct percpu_site *s,
+			   uint32_t idx)
+{
+	sort_key(set, SORT_CALLSITE, s->call_site);
+	sort_key(set, SORT_BYTES, s->bytes);
+	sort_key(set, SORT_HIT, s->hits);
+	sort_key(set, SORT_LIVE, s->live_bytes);
+	sort_key(set, SORT_PEAK, s->peak_bytes);
+	sort_add(set, idx);
+}
+
 static void site_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 {
 	const struct percpu_stats *st = &r->agg->percpu;
 	uint32_t i;
 
-	for (i = 0; i < st->nr_sites; i++) {
-		const struct percpu_site *s = &st->sites[i];
-
-		sort_key(set, SORT_CALLSITE, s->call_site);
-		sort_key(set, SORT_BYTES, s->bytes);
-		sort_key(set, SORT_HIT, s->hits);
-		sort_key(set, SORT_LIVE, s->live_bytes);
-		sort_key(set, SORT_PEAK, s->peak_bytes);
-		sort_add(set, i);
-	}
+	for (i = 0; i < st->nr_sites; i++)
+		percpu_site_sort_keys(set, &st->sites[i], i);
 }
 
 static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,

@@ -73,24 +73,32 @@ static void json_memcg(struct json *j, const struct slab_summary *s,
 		json_str(j, "memcg_bytes", NULL);
 }
 
+/**
+ * slab_site_sort_keys - offer a slab call site's row, with its sort keys
+ * @set: the rows being sorted
+ * @s: the call site
+ * @idx: its index, which the set gives back
+ */
+void slab_site_sort_keys(struct sort_set *set, const struct slab_site *s,
+			 uint32_t idx)
+{
+	sort_key(set, SORT_CALLSITE, s->call_site);
+	sort_key(set, SORT_BYTES, s->bytes_alloc);
+	sort_key(set, SORT_HIT, s->hits);
+	sort_key(set, SORT_PINGPONG, s->pingpong);
+	sort_key(set, SORT_FRAG, sort_frag_key(s->bytes_req, s->bytes_alloc));
+	sort_key(set, SORT_LIVE, s->live_bytes);
+	sort_key(set, SORT_PEAK, s->peak_bytes);
+	sort_add(set, idx);
+}
+
 static void site_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 {
 	const struct slab_stats *st = &r->agg->slab;
 	uint32_t i;
 
-	for (i = 0; i < st->nr_sites; i++) {
-		const struct slab_site *s = &st->sites[i];
-
-		sort_key(set, SORT_CALLSITE, s->call_site);
-		sort_key(set, SORT_BYTES, s->bytes_alloc);
-		sort_key(set, SORT_HIT, s->hits);
-		sort_key(set, SORT_PINGPONG, s->pingpong);
-		sort_key(set, SORT_FRAG,
-			 sort_frag_key(s->bytes_req, s->bytes_alloc));
-		sort_key(set, SORT_LIVE, s->live_bytes);
-		sort_key(set, SORT_PEAK, s->peak_bytes);
-		sort_add(set, i);
-	}
+	for (i = 0; i < st->nr_sites; i++)
+		slab_site_sort_keys(set, &st->sites[i], i);
 }
 
 /* Addresses in the order of their first allocation (entry order). */
