@@ -143,7 +143,21 @@ $(B)/tools/%: tests/tools/%.c $(LIBTDAT)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 
-tests: $(TEST_BIN) $(TOOL_BIN)
+# KernelShark (libkshark-dev): what its C API shows of a trace, for
+# tests/e2e/kshark_info.sh; skipped with one line without it.  Its
+# headers are system headers (they trip -Wextra).
+HAVE_KSHARK := $(shell pkg-config --exists libkshark 2>/dev/null && echo 1)
+KSHARK_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags libkshark 2>/dev/null))
+KSHARK_LIBS := $(shell pkg-config --libs libkshark 2>/dev/null) -ldl
+KSHARK_TOOLS := $(if $(HAVE_KSHARK),$(B)/kshark/kshark_info)
+
+$(B)/kshark/%: tests/kshark/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE $(KSHARK_CFLAGS) -o $@ $< \
+		$(KSHARK_LIBS) $(LDFLAGS)
+
+tests: $(TEST_BIN) $(TOOL_BIN) $(KSHARK_TOOLS)
+	$(if $(HAVE_KSHARK),,@echo "tests: no libkshark-dev: the KernelShark test tool is not built")
 
 check: check-deps all tests
 	$(Q)B=$(B) tests/run.sh

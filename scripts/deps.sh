@@ -33,6 +33,8 @@ if [ "${1:-}" = check ]; then
 	need "command -v script" bsdutils
 	need "command -v setpriv" util-linux
 	need "command -v strace" strace
+	# tests/e2e/kshark_info.sh reads the samples through libkshark
+	need "pkg-config --exists libkshark" "libkshark-dev libjson-c-dev"
 	# tests/e2e/plot.sh renders the SVG with headless Chromium
 	need_light "command -v chromium" chromium
 	need_light "test -d /usr/share/fonts/truetype/dejavu" fonts-dejavu-core
