@@ -24,7 +24,7 @@ static const char *const names[] = {
 /* The report with the rows being printed, for the table's callbacks. */
 struct leak_ctx {
 	struct kmem_report_ctx r;
-	const struct leak_set *ls;
+	struct leak_set *ls;
 	enum kmem_allocator which;
 };
 
@@ -222,35 +222,48 @@ void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 	kmem_leaks_release(&ls);
 }
 
-/* "leak_stacks": the leaks by kernel stack, frames innermost first. */
-static void json_stacks(struct leak_ctx *lc, struct json *j)
+/* A row's name: its call site and address, or its stack's frames. */
+static void json_row_name(const struct leak_ctx *lc, struct json *j,
+			  const struct leak_row *row)
 {
 	const struct kmem_folded *f = &lc->r.agg->folded;
-	char fn[KMEM_SYM_LEN];
-	struct leak_set ls;
-	struct sort_set set;
-	size_t i;
+	char buf[KMEM_SYM_LEN];
 	uint32_t k;
 
-	kmem_leaks_build_stacks(&ls, lc->r.agg, lc->which, lc->r.o->leak_age);
-	lc->ls = &ls;
-	if (ls.oom || report_sorted(&lc->r, &stack_table, &set)) {
-		kmem_leaks_release(&ls);
+	if (!lc->ls->by_stack) {
+		json_str(j, "callsite", site_name(buf, lc, row->call_site));
+		json_str(j, "address", fmt_addr(buf, row->call_site));
 		return;
 	}
-	json_open(j, "leak_stacks", '[');
+	json_open(j, "stack", '[');
+	for (k = 0; k < f->stacks[row->call_site].n; k++) {
+		frame_name(buf, sizeof(buf), lc->r.sym,
+			   f->frames[f->stacks[row->call_site].off + k]);
+		json_str(j, NULL, buf);
+	}
+	json_close(j, ']');
+}
+
+/*
+ * The array @key of the rows in lc->ls (built; released here), in table
+ * order: "leaks" by call site, "leak_stacks" by stack.
+ */
+static void json_rows(struct leak_ctx *lc, struct json *j, const char *key,
+		      const struct kmem_table *t)
+{
+	struct sort_set set;
+	size_t i;
+
+	if (lc->ls->oom || report_sorted(&lc->r, t, &set)) {
+		kmem_leaks_release(lc->ls);
+		return;	/* out of memory: the array is left out */
+	}
+	json_open(j, key, '[');
 	for (i = 0; i < set.held; i++) {
-		const struct leak_row *row = &ls.rows[sort_idx(&set, i)];
-		const struct folded_stack *st = &f->stacks[row->call_site];
+		const struct leak_row *row = &lc->ls->rows[sort_idx(&set, i)];
 
 		json_open(j, NULL, '{');
-		json_open(j, "stack", '[');
-		for (k = 0; k < st->n; k++) {
-			frame_name(fn, sizeof(fn), lc->r.sym,
-				   f->frames[st->off + k]);
-			json_str(j, NULL, fn);
-		}
-		json_close(j, ']');
+		json_row_name(lc, j, row);
 		json_u64(j, "count", row->count);
 		json_u64(j, "bytes", row->bytes);
 		json_u64(j, "oldest_ns", row->oldest_ns);
@@ -259,7 +272,7 @@ static void json_stacks(struct leak_ctx *lc, struct json *j)
 	}
 	json_close(j, ']');
 	sort_set_release(&set);
-	kmem_leaks_release(&ls);
+	kmem_leaks_release(lc->ls);
 }
 
 /**
@@ -275,10 +288,7 @@ void leaks_json(const struct kmem_report_ctx *r, struct json *j,
 		enum kmem_allocator which)
 {
 	struct leak_ctx lc = { *r, NULL, which };
-	char buf[KMEM_SYM_LEN];
 	struct leak_set ls;
-	struct sort_set set;
-	size_t i;
 
 	if (!kmem_opts_json_table(r->o, KMEM_T_LEAKS) || r->in->merged)
 		return;
@@ -286,26 +296,9 @@ void leaks_json(const struct kmem_report_ctx *r, struct json *j,
 	lc.ls = &ls;
 	json_u64(j, "leaks_older_than_ns", ls.older_than_ns);
 	json_u64(j, "leaks_end_ns", ls.end_ns);
-	if (ls.oom || report_sorted(&lc.r, &leak_table, &set)) {
-		kmem_leaks_release(&ls);
-		return;	/* out of memory: the array is left out */
-	}
-	json_open(j, "leaks", '[');
-	for (i = 0; i < set.held; i++) {
-		const struct leak_row *row = &ls.rows[sort_idx(&set, i)];
-
-		json_open(j, NULL, '{');
-		json_str(j, "callsite", site_name(buf, &lc, row->call_site));
-		json_str(j, "address", fmt_addr(buf, row->call_site));
-		json_u64(j, "count", row->count);
-		json_u64(j, "bytes", row->bytes);
-		json_u64(j, "oldest_ns", row->oldest_ns);
-		json_u64(j, "median_age_ns", row->median_ns);
-		json_close(j, '}');
-	}
-	json_close(j, ']');
-	sort_set_release(&set);
-	kmem_leaks_release(&ls);
-	if (which != KMEM_A_PERCPU && kmem_leaks_have_stacks(r->agg, which))
-		json_stacks(&lc, j);
+	json_rows(&lc, j, "leaks", &leak_table);
+	if (which == KMEM_A_PERCPU || !kmem_leaks_have_stacks(r->agg, which))
+		return;
+	kmem_leaks_build_stacks(&ls, r->agg, which, r->o->leak_age);
+	json_rows(&lc, j, "leak_stacks", &stack_table);
 }
