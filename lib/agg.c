@@ -116,6 +116,20 @@ static inline void saw(struct kmem_agg *a, uint64_t ts)
 }
 
 /**
+ * kmem_agg_follow - be told what each event does to the object it names
+ * @a: the aggregate, before its first event
+ * @m: filled in by kmem_agg_event() when an allocation makes an object
+ *	live or a free matches one (the caller resets m->what first);
+ *	NULL stops it
+ */
+void kmem_agg_follow(struct kmem_agg *a, struct kmem_match *m)
+{
+	a->slab.match = m;
+	a->page.match = m;
+	a->percpu.match = m;
+}
+
+/**
  * kmem_agg_event - account one decoded event
  * @a: the aggregate
  * @ev: the event

@@ -42,6 +42,7 @@ int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
 		       const char *skip, FILE *err);
 void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o);
 void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa);
+void kmem_agg_follow(struct kmem_agg *a, struct kmem_match *m);
 void kmem_agg_finish(struct kmem_agg *a);
 void kmem_agg_release(struct kmem_agg *a);
 void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev);

@@ -299,6 +299,8 @@ static void make_live(struct page_stats *st, uint32_t pi,
 	p->flags = PAGE_OBJ_LIVE;
 	st->sum.live_count++;
 	st->sum.live_bytes += bytes;
+	kmem_match_set(st->match, KMEM_MATCH_ALLOC, pi, U64_INDEX_NONE, p->cpu,
+		       p->ts, bytes);
 	pd = pending_of(st, ev->cpu);
 	if (!pd) {
 		memset(&now, 0, sizeof(now));
@@ -399,6 +401,8 @@ static void page_free(struct page_stats *st, const struct kmem_event *ev)
 		return;
 	}
 	bytes = page_obj_bytes(st, page_obj_at(st, pi));
+	kmem_match_set(st->match, KMEM_MATCH_FREE, pi, page_obj_at(st, pi)->site,
+		       page_obj_at(st, pi)->cpu, page_obj_at(st, pi)->ts, bytes);
 	st->sum.alloc_freed_count++;
 	st->sum.alloc_freed_bytes += bytes;
 	st->sum.free_bytes += bytes;

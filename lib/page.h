@@ -16,6 +16,7 @@
 #include "addrtab.h"
 #include "hashtab.h"
 #include "kmem_event.h"
+#include "match.h"
 #include "numa.h"
 #include "symbols.h"
 #include "touched.h"
@@ -153,6 +154,7 @@ struct page_stats {
 	const struct kmem_symbolizer *sym;
 	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
 	struct kmem_touched touched;	/* site rows whose live bytes changed */
+	struct kmem_match *match;	/* NULL, or told each object's fate */
 	regex_t skip;
 	bool have_skip;
 

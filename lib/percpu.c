@@ -161,6 +161,8 @@ static void percpu_alloc(struct percpu_stats *st, const struct kmem_event *ev)
 		s->peak_bytes = s->live_bytes;
 	st->sum.live_count++;
 	st->sum.live_bytes += ev->bytes_alloc;
+	kmem_match_set(st->match, KMEM_MATCH_ALLOC, pi, site, p->cpu, p->ts,
+		       p->bytes);
 	return;
 oom:
 	st->oom++;
@@ -194,6 +196,8 @@ static void percpu_free(struct percpu_stats *st, const struct kmem_event *ev)
 	}
 	s = &st->sites[p->site];
 	life = ev->ts > p->ts ? ev->ts - p->ts : 0;
+	kmem_match_set(st->match, KMEM_MATCH_FREE, pi, p->site, p->cpu, p->ts,
+		       p->bytes);
 	st->sum.alloc_freed_count++;
 	st->sum.alloc_freed_bytes += p->bytes;
 	st->sum.cross_cpu_frees += ev->cpu != p->cpu;

@@ -19,6 +19,7 @@
 #include "addrtab.h"
 #include "hashtab.h"
 #include "kmem_event.h"
+#include "match.h"
 #include "lifetime.h"
 
 /* Per call site of the allocation (one row, 0, when no call_site). */
@@ -98,6 +99,7 @@ struct percpu_stats {
 	struct u64_index fail_ix;	/* hash of the request */
 
 	struct kmem_lifetimes life;	/* by site, with kmem:lifetimes */
+	struct kmem_match *match;	/* NULL, or told each object's fate */
 	uint64_t oom;			/* events dropped: out of memory */
 };
 

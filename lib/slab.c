@@ -268,6 +268,8 @@ static void make_live(struct slab_stats *st, uint32_t pi, uint32_t site,
 	}
 	st->sum.live_count++;
 	st->sum.live_bytes += ev->bytes_alloc;
+	kmem_match_set(st->match, KMEM_MATCH_ALLOC, pi, site, p->cpu, p->ts,
+		       p->bytes);
 }
 
 static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
@@ -380,6 +382,8 @@ static void matched_free(struct slab_stats *st, uint32_t pi,
 	bool cross = ev->cpu != p->cpu;
 	uint32_t cache;
 
+	kmem_match_set(st->match, KMEM_MATCH_FREE, pi, p->site, p->cpu, p->ts,
+		       p->bytes);
 	st->sum.alloc_freed_count++;
 	st->sum.alloc_freed_bytes += p->bytes;
 	st->sum.cross_cpu_frees += cross;

@@ -16,6 +16,7 @@
 #include "hashtab.h"
 #include "kmem_event.h"
 #include "lifetime.h"
+#include "match.h"
 #include "numa.h"
 #include "touched.h"
 
@@ -154,6 +155,7 @@ struct slab_stats {
 	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
 	struct kmem_touched touched;	/* sites whose live bytes changed */
 	struct kmem_lifetimes life;	/* by site, with kmem:lifetimes */
+	struct kmem_match *match;	/* NULL, or told each object's fate */
 	uint64_t oom;			/* events dropped: out of memory */
 	uint64_t saturated;		/* per-address counts at 2^32-1 */
 };
