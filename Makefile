@@ -80,15 +80,15 @@ endif
 # man pages from Documentation/*.txt, as trace-cmd builds its own:
 # asciidoc to DocBook, xmlto to troff.  Debian's asciidoc runs on the
 # system python3 (/usr/bin first: a python of one's own lacks its module).
-MAN_TXT := trace-kmem.1 kmem-plugin.7 kmem-stat-definitions.7 kmem-json.5 \
+MAN_TXT := trace-kmem.1 kmem-plugin.7 kmem-kernelshark.7 kmem-stat-definitions.7 kmem-json.5 \
 	   kmem-numa.5
 MAN_PAGES := $(MAN_TXT:%=$(B)/man/%)
 DOC_PATH := PATH=/usr/bin:$$PATH
 HAVE_DOC := $(shell $(DOC_PATH) command -v asciidoc >/dev/null && \
 	      command -v xmlto >/dev/null && echo 1)
 
-all: deps $(PLUGIN) $(CLI)
-	@echo "built: $(CLI) and $(PLUGIN)"
+all: deps $(PLUGIN) $(CLI) kshark-plugin
+	@echo "built: $(CLI) and $(PLUGIN)$(if $(HAVE_KS_PLUGIN), and $(KS_PLUGIN))"
 	@echo "  use: $(CLI) stat trace.dat, or TRACEEVENT_PLUGIN_DIR=$(B)/plugins trace-cmd report -O kmem:stat"
 
 deps:
@@ -149,11 +149,50 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 HAVE_KSHARK := $(shell pkg-config --exists libkshark 2>/dev/null && echo 1)
 KSHARK_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags libkshark 2>/dev/null))
 KSHARK_LIBS := $(shell pkg-config --libs libkshark 2>/dev/null) -ldl
-KSHARK_TOOLS := $(if $(HAVE_KSHARK),$(B)/kshark/kshark_info)
+KSHARK_TOOLS := $(if $(HAVE_KSHARK),$(B)/kshark/kshark_info $(B)/kshark/kshark_kmem \
+	$(B)/kshark/kshark_session)
+
+# The KernelShark plugin (kernelshark/): libkshark-dev, Qt 5 Widgets
+# (qtbase5-dev) and a C++ compiler, else skipped with one line.
+CXX ?= c++
+HAVE_QT := $(shell $(PKG_CONFIG) --exists Qt5Widgets 2>/dev/null && echo 1)
+HAVE_CXX := $(shell command -v $(CXX) >/dev/null 2>&1 && echo 1)
+HAVE_KS_PLUGIN := $(and $(HAVE_KSHARK),$(HAVE_QT),$(HAVE_CXX))
+KS_PLUGIN := $(B)/kernelshark/plugin-kmem.so
+KS_PLUGIN_C := $(wildcard kernelshark/*.c)
+KS_PLUGIN_CXX := $(wildcard kernelshark/*.cpp)
+KS_PLUGIN_OBJ := $(KS_PLUGIN_C:%.c=$(B)/%.o) $(KS_PLUGIN_CXX:%.cpp=$(B)/%.o)
+QT_CFLAGS := $(patsubst -I%,-isystem %,$(shell $(PKG_CONFIG) --cflags Qt5Widgets 2>/dev/null))
+QT_LIBS := $(shell $(PKG_CONFIG) --libs Qt5Widgets 2>/dev/null)
+KSHARK_PLUGINDIR := $(shell sed -n 's/^\#define KS_PLUGIN_INSTALL_PREFIX "\(.*\)"/\1/p' \
+	/usr/include/kernelshark/KsCmakeDef.hpp 2>/dev/null)
+kshark_plugindir ?= $(if $(KSHARK_PLUGINDIR),$(KSHARK_PLUGINDIR),$(libdir)/kernelshark/plugins)
+CXX_WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+ALL_CXXFLAGS = -std=gnu++17 $(CXX_WARN) -fPIC -fvisibility=hidden -MMD -MP \
+	-Ilib $(KSHARK_CFLAGS) $(QT_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+
+$(B)/kernelshark/%.o: kernelshark/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE $(KSHARK_CFLAGS) $(CLI_CFLAGS) -c -o $@ $<
+
+$(B)/kernelshark/%.o: kernelshark/%.cpp
+	@mkdir -p $(dir $@)
+	$(call say,CXX,$@)
+	$(Q)$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
+
+$(KS_PLUGIN): $(KS_PLUGIN_OBJ) $(LIBKMEM)
+	$(call say,LD,$@)
+	$(Q)$(CXX) -shared -Wl,--no-undefined $(LDFLAGS) -o $@ $(KS_PLUGIN_OBJ) \
+		$(LIBKMEM) -lkshark-gui -lkshark-plot $(KSHARK_LIBS) $(QT_LIBS) \
+		$(CLI_LIBS) -lGL -pthread
+
+kshark-plugin: $(if $(HAVE_KS_PLUGIN),$(KS_PLUGIN))
+	$(if $(HAVE_KS_PLUGIN),,@echo "kshark-plugin: not built: it needs libkshark-dev, qtbase5-dev and $(CXX)")
 
 $(B)/kshark/%: tests/kshark/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE $(KSHARK_CFLAGS) -o $@ $< \
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -Ikernelshark $(KSHARK_CFLAGS) -o $@ $< \
 		$(KSHARK_LIBS) $(LDFLAGS)
 
 tests: $(TEST_BIN) $(TOOL_BIN) $(KSHARK_TOOLS)
@@ -173,6 +212,7 @@ install: all $(if $(HAVE_DOC),doc)
 		install -D -m 0644 $$m "$(DESTDIR)$(mandir)/man$${m##*.}/$${m##*/}" || exit 1; \
 	done
 	$(if $(HAVE_DOC),,@echo "install: no man pages (asciidoc and xmlto are not installed)")
+	$(if $(HAVE_KS_PLUGIN),$(Q)install -D -m 0644 $(KS_PLUGIN) "$(DESTDIR)$(kshark_plugindir)/plugin-kmem.so")
 	@echo "install: $(DESTDIR)$(bindir)/trace-kmem"
 
 install-user: all
@@ -185,12 +225,13 @@ uninstall:
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh uninstall "$(DESTDIR)$(plugindir)"
 	$(Q)rm -f "$(DESTDIR)$(bindir)/trace-kmem" "$(DESTDIR)$(completiondir)/trace-kmem"
 	$(Q)for m in $(MAN_TXT); do rm -f "$(DESTDIR)$(mandir)/man$${m##*.}/$$m"; done
+	$(Q)rm -f "$(DESTDIR)$(kshark_plugindir)/plugin-kmem.so"
 
 uninstall-user:
 	$(Q)scripts/install.sh uninstall-user "$(userplugindir)"
 	$(Q)rm -f "$(userbindir)/trace-kmem" "$(usercompletiondir)/trace-kmem"
 
-bench: all
+bench: all $(KSHARK_TOOLS)
 	$(Q)B=$(B) bench/run.sh
 
 doc: $(MAN_PAGES)
@@ -229,10 +270,11 @@ format:
 clean:
 	rm -rf $(B) tests/out
 
-.PHONY: all deps check-deps tests check demo install install-user uninstall uninstall-user \
+.PHONY: all kshark-plugin deps check-deps tests check demo install install-user uninstall uninstall-user \
 	format clean bench readme doc deb
 
--include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(READER_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(READER_OBJ:.o=.d) \
+	$(KS_PLUGIN_OBJ:.o=.d)
 
 # ---------------------------------------------------------------------
 # Fuzzing (tests/fuzz/): libFuzzer targets built with clang into

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The numbers behind a mark: what the plugin says of an allocation when
+ * it is double-clicked on the graph (gui.cpp), and which allocation an
+ * entry is.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kmem_ks.h"
+#include "libkshark-tepdata.h"
+#include "numfmt.h"
+#include "symbols.h"
+#include "tep_names.h"
+
+static const char *const allocator_name[KMEM_KS_NR] = {
+	[KMEM_KS_SLAB] = "slab",
+	[KMEM_KS_PAGE] = "page",
+	[KMEM_KS_PERCPU] = "per-CPU",
+};
+
+/**
+ * kmem_ks_describe - one allocation in words
+ * @ks: the stream's context, followed
+ * @p: a link or leak of @ks
+ * @buf: where to write
+ * @len: its size
+ *
+ * Says the event, the bytes (and order of pages), the call site as
+ * "sym+0xoff", the allocating CPU, and either the lifetime and the CPU
+ * of the free ("ping-pong" when that is another) or that the object is
+ * still live at the end of the trace, and for how long.
+ *
+ * Return: what snprintf() returns.
+ */
+int kmem_ks_describe(const struct kmem_ks_ctx *ks,
+		     const struct kmem_ks_pair *p, char *buf, size_t len)
+{
+	char site[KMEM_SYM_LEN] = "call site unknown", order[32] = "";
+	char dur[NUMFMT_LEN];
+	char *ev = kshark_get_event_name(p->alloc);
+	struct kmem_symbolizer sym;
+	int64_t life;
+	int n;
+
+	kmem_tep_symbolizer(&sym, kshark_get_tep(ks->stream));
+	if (p->call_site)
+		fmt_callsite(site, &sym, p->call_site, 0);
+	if (p->allocator == KMEM_KS_PAGE)
+		snprintf(order, sizeof(order), "order %u, ", p->order);
+	if (p->free) {
+		life = p->free->ts - p->alloc->ts;
+		n = snprintf(buf, len,
+			     "%s (%s): %s%" PRIu64 " bytes at %s, allocated "
+			     "on CPU %d; freed on CPU %d%s after %s (%" PRId64
+			     " ns)",
+			     ev ? ev : "?", allocator_name[p->allocator],
+			     order, p->bytes, site, p->alloc->cpu,
+			     p->free->cpu,
+			     p->free->cpu != p->alloc->cpu ? " (ping-pong)" : "",
+			     fmt_duration(dur, (uint64_t)(life > 0 ? life : 0)),
+			     life);
+	} else {
+		life = ks->end_ts - p->alloc->ts;
+		n = snprintf(buf, len,
+			     "%s (%s): %s%" PRIu64 " bytes at %s, allocated "
+			     "on CPU %d; never freed in the trace: live for "
+			     "%s (%" PRId64 " ns) at its end",
+			     ev ? ev : "?", allocator_name[p->allocator],
+			     order, p->bytes, site, p->alloc->cpu,
+			     fmt_duration(dur, (uint64_t)(life > 0 ? life : 0)),
+			     life);
+	}
+	free(ev);
+	return n;
+}
+
+/* The first of @p[lo..hi) allocated at or after entry @e (same CPU). */
+static size_t lower_bound(const struct kmem_ks_pair *p, size_t lo, size_t hi,
+			  const struct kshark_entry *e)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct kshark_entry *a = p[mid].alloc;
+
+		if (a->ts < e->ts || (a->ts == e->ts && a->offset < e->offset))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const struct kmem_ks_pair *find_in(const struct kmem_ks_pair *p,
+					  const size_t *start,
+					  const struct kshark_entry *e)
+{
+	size_t hi = start[e->cpu + 1];
+	size_t i = lower_bound(p, start[e->cpu], hi, e);
+
+	return i < hi && p[i].alloc == e ? &p[i] : NULL;
+}
+
+/**
+ * kmem_ks_find - the link or leak an allocation entry starts
+ * @ks: the stream's context, followed
+ * @e: an entry
+ *
+ * Return: the link or leak, or NULL if @e is no allocation of either.
+ */
+const struct kmem_ks_pair *kmem_ks_find(const struct kmem_ks_ctx *ks,
+					const struct kshark_entry *e)
+{
+	const struct kmem_ks_pair *p;
+
+	if (!ks->followed || ks->failed || e->cpu < 0 || e->cpu >= ks->n_cpus)
+		return NULL;
+	p = find_in(ks->pairs, ks->cpu_pairs, e);
+	return p ? p : find_in(ks->leaks, ks->cpu_leaks, e);
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * What the plugin draws on each CPU graph (and task graph):
+ *
+ *  - a link from each allocation in view to its free: a horizontal line
+ *    at a height that grows with the lifetime (log scale, as
+ *    latency_plot's ticks grow with the latency), a tick at each end;
+ *    teal when freed on the allocating CPU, magenta when freed on
+ *    another (ping-pong).  One link a pixel column: the longest-lived
+ *    allocation that starts there.
+ *  - a red triangle on each allocation never freed in the trace;
+ *  - the live bytes of the slab, page and per-CPU allocators (and of the
+ *    call site chosen in the dialog) as curves across the row, each
+ *    scaled to its own peak over the whole trace.
+ *
+ * Double-clicking a link or a triangle says its numbers (gui.cpp).
+ */
+#include <math.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "KsPlotTools.hpp"
+#include "KsPlugins.hpp"
+#include "kmem_ks.h"
+
+using namespace KsPlot;
+
+/* The colours, also looked for by tests/kshark/gui_smoke.sh. */
+static const Color LINK_COLOR(0, 151, 167);
+static const Color PINGPONG_COLOR(236, 0, 140);
+static const Color LEAK_COLOR(213, 0, 0);
+static const Color LIVE_COLOR[KMEM_KS_NR] = {
+	Color(41, 98, 255),	/* slab */
+	Color(46, 125, 50),	/* page */
+	Color(123, 31, 162),	/* per-CPU */
+};
+static const Color SITE_COLOR(255, 111, 0);
+
+/* The bin of time @ts, or -1 outside the view. */
+static int binOf(const kshark_trace_histo *h, int64_t ts)
+{
+	int64_t b;
+
+	if (ts < h->min || ts > h->max || h->bin_size <= 0)
+		return -1;
+	b = (ts - h->min) / h->bin_size;
+	return b >= h->n_bins ? h->n_bins - 1 : (int)b;
+}
+
+/* A link: its line, which says its numbers when double-clicked. */
+class KmemLink : public Line {
+public:
+	KmemLink(const Point &a, const Point &b, const kmem_ks_ctx *ks,
+		 const kmem_ks_pair *p)
+	: Line(a, b), _ks(ks), _p(p) {}
+
+	double distance(int x, int y) const override
+	{
+		int x0 = pointX(0), x1 = pointX(1);
+		int dx = x < x0 ? x0 - x : (x > x1 ? x - x1 : 0);
+		int dy = y - pointY(0);
+
+		return sqrt((double)dx * dx + (double)dy * dy);
+	}
+
+private:
+	const kmem_ks_ctx *_ks;
+	const kmem_ks_pair *_p;
+
+	void _doubleClick() const override
+	{
+		kmem_ks_show_numbers(_ks, _p);
+	}
+};
+
+/* A leak: a triangle pointing down at the allocation. */
+class KmemLeak : public Triangle {
+public:
+	KmemLeak(int x, int y, const kmem_ks_ctx *ks, const kmem_ks_pair *p)
+	: _ks(ks), _p(p)
+	{
+		setPoint(0, x - 4, y - 7);
+		setPoint(1, x + 4, y - 7);
+		setPoint(2, x, y);
+		setFill(true);
+		_color = LEAK_COLOR;
+	}
+
+	double distance(int x, int y) const override
+	{
+		int dx = x - pointX(2), dy = y - pointY(2) + 4;
+
+		return sqrt((double)dx * dx + (double)dy * dy);
+	}
+
+private:
+	const kmem_ks_ctx *_ks;
+	const kmem_ks_pair *_p;
+
+	void _doubleClick() const override
+	{
+		kmem_ks_show_numbers(_ks, _p);
+	}
+};
+
+static Line *tick(int x, int y, int len, const Color &c)
+{
+	Line *l = new Line(Point(x, y), Point(x, y + len));
+
+	l->_color = c;
+	l->_size = 1;
+	return l;
+}
+
+/* The first pair of @p[lo..hi) allocated at or after @ts. */
+static size_t firstAfter(const kmem_ks_pair *p, size_t lo, size_t hi,
+			 int64_t ts)
+{
+	return std::lower_bound(p + lo, p + hi, ts,
+				[](const kmem_ks_pair &a, int64_t t) {
+					return a.alloc->ts < t;
+				}) - p;
+}
+
+static void drawLinks(const kmem_ks_ctx *ks, const std::vector<size_t> &in,
+		      Graph *g, const kshark_trace_histo *h,
+		      PlotObjList *shapes)
+{
+	std::vector<ssize_t> best(g->size(), -1);
+	double top = log2((double)ks->max_life + 2);
+	int height = g->height();
+
+	for (size_t i : in) {
+		const kmem_ks_pair *p = &ks->pairs[i];
+		int b = binOf(h, p->alloc->ts);
+
+		if (b < 0 || b >= g->size())
+			continue;
+		if (best[b] < 0 ||
+		    p->free->ts - p->alloc->ts >
+			    ks->pairs[best[b]].free->ts -
+				    ks->pairs[best[b]].alloc->ts)
+			best[b] = (ssize_t)i;
+	}
+	for (int b = 0; b < g->size(); b++) {
+		const kmem_ks_pair *p;
+		int bFree, y, x0, x1;
+		double frac;
+
+		if (best[b] < 0)
+			continue;
+		p = &ks->pairs[best[b]];
+		bFree = binOf(h, p->free->ts);
+		frac = log2((double)(p->free->ts - p->alloc->ts) + 2) / top;
+		y = g->bin(b)._base.y() - 3 - (int)(frac * height * .55);
+		x0 = g->bin(b)._base.x();
+		x1 = g->bin(bFree < 0 ? g->size() - 1 : bFree)._base.x();
+
+		const Color &c = p->free->cpu != p->alloc->cpu ? PINGPONG_COLOR :
+								  LINK_COLOR;
+		KmemLink *l = new KmemLink(Point(x0, y), Point(x1, y), ks, p);
+
+		l->_color = c;
+		l->_size = 1;
+		shapes->push_front(l);
+		shapes->push_front(tick(x0, y, 3, c));
+		if (bFree >= 0)
+			shapes->push_front(tick(x1, y, 3, c));
+	}
+}
+
+static void drawLeaks(const kmem_ks_ctx *ks, const std::vector<size_t> &in,
+		      Graph *g, const kshark_trace_histo *h,
+		      PlotObjList *shapes)
+{
+	std::vector<bool> done(g->size(), false);
+	int y = g->bin(0)._base.y() - g->height() + 8;
+
+	for (size_t i : in) {
+		const kmem_ks_pair *p = &ks->leaks[i];
+		int b = binOf(h, p->alloc->ts);
+
+		if (b < 0 || b >= g->size() || done[b])
+			continue;
+		done[b] = true;
+		shapes->push_front(
+			new KmemLeak(g->bin(b)._base.x(), y, ks, p));
+	}
+}
+
+/* The pairs of @p[start[cpu]..start[cpu+1]) allocated in view. */
+static std::vector<size_t> onCPU(const kmem_ks_pair *p, const size_t *start,
+				 int cpu, const kshark_trace_histo *h)
+{
+	std::vector<size_t> v;
+	size_t hi = start[cpu + 1];
+
+	for (size_t i = firstAfter(p, start[cpu], hi, h->min);
+	     i < hi && p[i].alloc->ts <= h->max; i++)
+		v.push_back(i);
+	return v;
+}
+
+/* The pairs of @p[0..n) allocated by task @pid in view. */
+static std::vector<size_t> ofTask(const kmem_ks_pair *p, size_t n, int pid,
+				  const kshark_trace_histo *h)
+{
+	std::vector<size_t> v;
+
+	for (size_t i = 0; i < n; i++)
+		if (p[i].alloc->pid == pid && p[i].alloc->ts >= h->min &&
+		    p[i].alloc->ts <= h->max)
+			v.push_back(i);
+	return v;
+}
+
+/* The bytes of @s at time @ts: its last value at or before. */
+static uint64_t valueAt(const kmem_ks_series *s, int64_t ts)
+{
+	const kmem_ks_point *e = std::upper_bound(
+		s->p, s->p + s->n, ts,
+		[](int64_t t, const kmem_ks_point &q) { return t < q.ts; });
+
+	return e == s->p ? 0 : (e - 1)->bytes;
+}
+
+static void drawCurve(const kmem_ks_series *s, const Color &c, Graph *g,
+		      const kshark_trace_histo *h, PlotObjList *shapes)
+{
+	int n = g->size(), span = g->height() - 6;
+	Polyline *pl;
+
+	if (!s->n || !s->max || n < 2)
+		return;
+	pl = new Polyline(n);
+	for (int b = 0; b < n; b++) {
+		int64_t end = h->min + (int64_t)(b + 1) * h->bin_size - 1;
+		uint64_t v = valueAt(s, end);
+
+		pl->setPoint(b, g->bin(b)._base.x(),
+			     g->bin(b)._base.y() - 2 -
+				     (int)((double)v / s->max * span));
+	}
+	pl->_color = c;
+	pl->_size = 2;
+	shapes->push_front(pl);
+}
+
+/**
+ * kmem_ks_draw - the plugin's draw handler
+ * @argv_c: KernelShark's arguments (a KsCppArgV)
+ * @sd: the data stream
+ * @val: the CPU or the task of the graph
+ * @draw_action: KSHARK_CPU_DRAW or KSHARK_TASK_DRAW (others are left)
+ */
+void kmem_ks_draw(kshark_cpp_argv *argv_c, int sd, int val, int draw_action)
+{
+	KsCppArgV *argv = KS_ARGV_TO_CPP(argv_c);
+	kmem_ks_ctx *ks = kmem_ks_of(sd);
+	Graph *g = argv->_graph;
+	kshark_trace_histo *h = argv->_histo;
+	std::vector<size_t> links, leaks;
+
+	if (!ks || !g || !h || g->size() == 0 || !kmem_ks_ready(ks))
+		return;
+	if (draw_action & KSHARK_CPU_DRAW) {
+		if (val < 0 || val >= ks->n_cpus)
+			return;
+		if (ks->show & KMEM_KS_SHOW_LIVE) {
+			for (int a = 0; a < KMEM_KS_NR; a++)
+				drawCurve(&ks->live[a], LIVE_COLOR[a], g, h,
+					  argv->_shapes);
+			drawCurve(&ks->site_live, SITE_COLOR, g, h,
+				  argv->_shapes);
+		}
+		links = onCPU(ks->pairs, ks->cpu_pairs, val, h);
+		leaks = onCPU(ks->leaks, ks->cpu_leaks, val, h);
+	} else if (draw_action & KSHARK_TASK_DRAW) {
+		links = ofTask(ks->pairs, ks->nr_pairs, val, h);
+		leaks = ofTask(ks->leaks, ks->nr_leaks, val, h);
+	} else {
+		return;
+	}
+	if (ks->show & KMEM_KS_SHOW_LINKS)
+		drawLinks(ks, links, g, h, argv->_shapes);
+	if (ks->show & KMEM_KS_SHOW_LEAKS)
+		drawLeaks(ks, leaks, g, h, argv->_shapes);
+}

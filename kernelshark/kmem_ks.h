@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The KernelShark plugin "kmem": allocations linked to their frees on
+ * the graph, the allocations never freed marked, live memory drawn over
+ * time.  Shared by its C side (the event handler while KernelShark
+ * loads, the follow pass over lib/) and its C++ side (drawing, menu).
+ *
+ * While KernelShark loads a trace it calls our handler for every entry
+ * of an allocator event, CPU by CPU in file order: the handler only
+ * keeps the entry.  Before the first drawing, the follow pass reads the
+ * records once more in time order and gives them to lib/, the code of
+ * the tables: what it matches becomes links and leaks, its live bytes
+ * the curves.  The k-th allocator record of a CPU is the k-th entry the
+ * handler kept for that CPU, which the pass checks by file offset.
+ */
+#ifndef KMEM_KS_H
+#define KMEM_KS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum kmem_ks_allocator {
+	KMEM_KS_SLAB,
+	KMEM_KS_PAGE,
+	KMEM_KS_PERCPU,
+	KMEM_KS_NR,
+};
+
+/* The event types whose entries the handler keeps (lib's slots). */
+#define KMEM_KS_MAX_EVENTS 24
+
+/* One allocation, with its free or without (a leak): 40 bytes. */
+struct kmem_ks_pair {
+	struct kshark_entry *alloc;
+	struct kshark_entry *free;	/* NULL: never freed in the trace */
+	uint64_t bytes;			/* as the tables count them */
+	uint64_t call_site;		/* 0: not known (pages without stacks) */
+	uint32_t allocator;		/* enum kmem_ks_allocator */
+	uint32_t order;			/* pages: the order */
+};
+
+/* Live bytes after each event that changed them (16 bytes a change). */
+struct kmem_ks_point {
+	int64_t ts;
+	uint64_t bytes;
+};
+
+struct kmem_ks_series {
+	struct kmem_ks_point *p;
+	size_t n, cap;
+	uint64_t max;
+};
+
+/* A call site the dialog offers, by its highest live bytes. */
+struct kmem_ks_site {
+	uint64_t call_site;
+	uint64_t peak_bytes;
+	uint32_t allocator;
+	char name[128];		/* "sym+0xoff", or the address */
+};
+
+struct kmem_ks_counts {
+	uint64_t pairs[KMEM_KS_NR];	/* matched allocation -> free */
+	uint64_t pingpong[KMEM_KS_NR];	/* ... freed on another CPU */
+	uint64_t leaks[KMEM_KS_NR];	/* live at the end of the trace */
+	uint64_t leak_bytes[KMEM_KS_NR];
+	uint64_t live_bytes[KMEM_KS_NR];	/* at the last entry */
+	uint64_t records;		/* allocator records followed */
+	uint64_t undecodable;
+};
+
+/* Which marks are drawn (the dialog's check boxes). */
+#define KMEM_KS_SHOW_LINKS 1
+#define KMEM_KS_SHOW_LEAKS 2
+#define KMEM_KS_SHOW_LIVE 4
+
+struct kmem_ks_ctx {
+	int sd;
+	struct kshark_data_stream *stream;
+	int ids[KMEM_KS_MAX_EVENTS];	/* event ids with our handler */
+	int nr_ids;
+
+	/* kept by the handler: the allocator entries of each CPU */
+	int n_cpus;
+	struct kshark_entry ***cpu_ents;
+	size_t *cpu_len, *cpu_cap;
+	bool oom;
+
+	/* made by the follow pass */
+	bool followed;
+	bool failed;			/* said why on stderr, draws nothing */
+	struct kmem_ks_pair *pairs;	/* by allocating CPU, then time */
+	size_t nr_pairs, cap_pairs;
+	size_t *cpu_pairs;		/* [cpu]: first pair of that CPU */
+	struct kmem_ks_pair *leaks;	/* by allocating CPU, then time */
+	size_t nr_leaks, cap_leaks;
+	size_t *cpu_leaks;
+	struct kmem_ks_series live[KMEM_KS_NR];
+	struct kmem_ks_series site_live;	/* of the chosen call site */
+	int64_t max_life;		/* the longest matched lifetime */
+	int64_t end_ts;			/* the last allocator entry's time */
+	struct kmem_ks_counts counts;
+	struct kmem_ks_site *sites;	/* slab and per-CPU, by peak */
+	size_t nr_sites;
+
+	/* the dialog's choices */
+	uint64_t site;			/* call site to draw, 0: none */
+	uint32_t site_allocator;
+	unsigned int show;		/* KMEM_KS_SHOW_* */
+};
+
+/* What tools reading traces through libkshark may dlsym() (tests). */
+#define KMEM_KS_EXPORT __attribute__((visibility("default")))
+
+/* plugin.c: the context of a stream */
+struct kmem_ks_ctx *kmem_ks_of(int sd);
+
+/* follow.c */
+int kmem_ks_follow(struct kmem_ks_ctx *ks);
+void kmem_ks_unfollow(struct kmem_ks_ctx *ks);
+bool kmem_ks_ready(struct kmem_ks_ctx *ks);
+
+/* plugin.c, for tools: the context of a stream, followed */
+KMEM_KS_EXPORT const struct kmem_ks_ctx *kmem_ks_stream(int sd);
+
+/* describe.c */
+KMEM_KS_EXPORT int kmem_ks_describe(const struct kmem_ks_ctx *ks,
+		     const struct kmem_ks_pair *p, char *buf, size_t len);
+KMEM_KS_EXPORT const struct kmem_ks_pair *
+kmem_ks_find(const struct kmem_ks_ctx *ks, const struct kshark_entry *e);
+
+/* draw.cpp */
+void kmem_ks_draw(struct kshark_cpp_argv *argv, int sd, int val,
+		  int draw_action);
+
+/* gui.cpp */
+void *kmem_ks_add_menu(void *gui);
+void kmem_ks_show_numbers(const struct kmem_ks_ctx *ks,
+			  const struct kmem_ks_pair *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * plugin-kmem.so, KernelShark's side: loading and unloading on a data
+ * stream, and the event handler that keeps the allocator entries while
+ * KernelShark loads them.  The context of each stream is its own,
+ * reached by the stream id KernelShark gives every call.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "decode.h"
+#include "kmem_ks.h"
+#include "libkshark-tepdata.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+EXPORT int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream);
+EXPORT int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream);
+EXPORT void *KSHARK_MENU_PLUGIN_INITIALIZER(void *gui);
+
+static struct kmem_ks_ctx *streams[KS_DEFAULT_NUM_STREAMS];
+
+/**
+ * kmem_ks_of - the plugin's context of a data stream
+ * @sd: the stream id
+ *
+ * Return: the context, or NULL if the plugin is not loaded on it.
+ */
+struct kmem_ks_ctx *kmem_ks_of(int sd)
+{
+	return sd >= 0 && sd < KS_DEFAULT_NUM_STREAMS ? streams[sd] : NULL;
+}
+
+static bool keep(struct kmem_ks_ctx *ks, int cpu, struct kshark_entry *e)
+{
+	size_t n;
+
+	if (cpu < 0 || cpu >= ks->n_cpus)
+		return false;
+	n = ks->cpu_len[cpu];
+	if (n == ks->cpu_cap[cpu]) {
+		size_t cap = n ? 2 * n : 1024;
+		struct kshark_entry **p =
+			realloc(ks->cpu_ents[cpu], cap * sizeof(*p));
+
+		if (!p)
+			return false;
+		ks->cpu_ents[cpu] = p;
+		ks->cpu_cap[cpu] = cap;
+	}
+	ks->cpu_ents[cpu][n] = e;
+	ks->cpu_len[cpu] = n + 1;
+	return true;
+}
+
+/* Called for each entry of our events, CPU by CPU in file order. */
+static void on_entry(struct kshark_data_stream *stream, void *rec,
+		     struct kshark_entry *e)
+{
+	struct kmem_ks_ctx *ks = kmem_ks_of(stream->stream_id);
+
+	(void)rec;
+	if (!ks || ks->oom)
+		return;
+	if (!keep(ks, e->cpu, e))
+		ks->oom = true;	/* said by the follow pass */
+}
+
+static void free_ctx(struct kmem_ks_ctx *ks)
+{
+	int cpu;
+
+	kmem_ks_unfollow(ks);
+	for (cpu = 0; cpu < ks->n_cpus; cpu++)
+		free(ks->cpu_ents[cpu]);
+	free(ks->cpu_ents);
+	free(ks->cpu_len);
+	free(ks->cpu_cap);
+	free(ks);
+}
+
+/* The event ids of lib's slots that the trace has. */
+static void find_events(struct kmem_ks_ctx *ks, struct tep_handle *tep)
+{
+	int slot;
+
+	for (slot = 0; slot < KMEM_NR_SLOTS; slot++) {
+		struct tep_event *ev = tep_find_event_by_name(
+			tep, kmem_slot_system(slot), kmem_slot_event_name(slot));
+
+		if (ev && ks->nr_ids < KMEM_KS_MAX_EVENTS)
+			ks->ids[ks->nr_ids++] = ev->id;
+	}
+}
+
+/**
+ * kshark_data_plugin_initializer - load the plugin on a data stream
+ * @stream: a stream of trace.dat data (others are left alone)
+ *
+ * Return: 1 if the plugin handles the stream, 0 if not.
+ */
+int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
+{
+	struct tep_handle *tep;
+	struct kmem_ks_ctx *ks;
+	int sd = stream->stream_id, i;
+
+	if (sd < 0 || sd >= KS_DEFAULT_NUM_STREAMS || streams[sd] ||
+	    !kshark_is_tep(stream) || stream->n_cpus <= 0)
+		return 0;
+	tep = kshark_get_tep(stream);
+	if (!tep)
+		return 0;
+	ks = calloc(1, sizeof(*ks));
+	if (!ks)
+		return 0;
+	ks->sd = sd;
+	ks->stream = stream;
+	ks->show = KMEM_KS_SHOW_LINKS | KMEM_KS_SHOW_LEAKS | KMEM_KS_SHOW_LIVE;
+	ks->n_cpus = stream->n_cpus;
+	ks->cpu_ents = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_ents));
+	ks->cpu_len = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_len));
+	ks->cpu_cap = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_cap));
+	if (!ks->cpu_ents || !ks->cpu_len || !ks->cpu_cap) {
+		free_ctx(ks);
+		return 0;
+	}
+	find_events(ks, tep);
+	if (!ks->nr_ids) {	/* no allocator events: nothing to show */
+		free_ctx(ks);
+		return 0;
+	}
+	streams[sd] = ks;
+	for (i = 0; i < ks->nr_ids; i++)
+		kshark_register_event_handler(stream, ks->ids[i], on_entry);
+	kshark_register_draw_handler(stream, kmem_ks_draw);
+	return 1;
+}
+
+/**
+ * kshark_data_plugin_deinitializer - unload the plugin from a stream
+ * @stream: the stream
+ *
+ * Return: 1 if the plugin was loaded on it, else 0.
+ */
+int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream)
+{
+	struct kmem_ks_ctx *ks = kmem_ks_of(stream->stream_id);
+	int i;
+
+	if (!ks)
+		return 0;
+	for (i = 0; i < ks->nr_ids; i++)
+		kshark_unregister_event_handler(stream, ks->ids[i], on_entry);
+	kshark_unregister_draw_handler(stream, kmem_ks_draw);
+	streams[ks->sd] = NULL;
+	free_ctx(ks);
+	return 1;
+}
+
+/**
+ * kshark_plugin_menu_initializer - add the plugin's dialog to the menus
+ * @gui: KernelShark's main window
+ *
+ * Return: the dialog.
+ */
+void *KSHARK_MENU_PLUGIN_INITIALIZER(void *gui)
+{
+	return kmem_ks_add_menu(gui);
+}
+
+/**
+ * kmem_ks_stream - the plugin's state of a stream, followed
+ * @sd: the stream id
+ *
+ * For tools that read a trace through libkshark without the GUI
+ * (tests/kshark/kshark_kmem.c): runs the follow pass if no drawing did.
+ *
+ * Return: the state, or NULL if the plugin is not loaded on the stream
+ * or could not follow it.
+ */
+const struct kmem_ks_ctx *kmem_ks_stream(int sd)
+{
+	struct kmem_ks_ctx *ks = kmem_ks_of(sd);
+
+	return ks && kmem_ks_ready(ks) ? ks : NULL;
+}

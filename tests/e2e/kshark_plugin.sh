@@ -1,0 +1,88 @@
+#!/bin/bash
+# The KernelShark plugin (kernelshark/, plugin-kmem.so), headless: each
+# sample, and each trace of a machine we do not have (tests/tdat/
+# make_cases.sh: both byte orders, 4- and 8-byte longs, format 6 and 7,
+# zlib and zstd, 2.6.32 and 5.15 formats, lost events), loaded through
+# libkshark with the plugin enabled (tests/kshark/kshark_kmem.c).  What
+# it registered must be what trace-kmem stat --json says of the file
+# (tests/kshark/compare_stat.py): links = alloc_freed.count, ping-pong
+# links = cross_cpu_frees, leak marks = live.count and live.bytes, the
+# live-bytes curve at the last entry = live.bytes; and libkshark's own
+# reading of each link's two entries (event names, the address field,
+# the order in time) and of each leak's entry must agree with it, as
+# must what double-clicking a mark says (the CPU of the free, the
+# lifetime in ns).
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+BDIR=$(dirname "$PLUGIN_DIR")
+TK=${TK:-$BDIR/trace-kmem}
+KK=$BDIR/kshark/kshark_kmem
+KP=$BDIR/kernelshark/plugin-kmem.so
+if [ ! -x "$KK" ] || [ ! -f "$KP" ]; then
+	if pkg-config --exists libkshark Qt5Widgets 2>/dev/null; then
+		fail kshark-plugin "no $KK or $KP (run make and make tests)"
+	else
+		skip kshark-plugin "libkshark-dev or qtbase5-dev is not installed (apt-get install libkshark-dev libjson-c-dev qtbase5-dev)"
+	fi
+	finish
+fi
+# libkshark and libtraceevent keep a little at exit: not ours
+export ASAN_OPTIONS=detect_leaks=0
+
+# zlib-compressed files: this libtracecmd has no zlib; the tests' shim
+# registers it (tests/tdat/zlib_shim.c), after the sanitizer runtimes
+SHIM=
+if cc -shared -fPIC -o "$WORK/zlib_shim.so" "$TOP/tests/tdat/zlib_shim.c" \
+	-ltracecmd -lz >"$WORK/shim.err" 2>&1; then
+	SHIM=$WORK/zlib_shim.so
+fi
+PRELOAD=$SHIM
+if [ -n "$SHIM" ] && nm -D "$KK" 2>/dev/null | grep -q __asan_init; then
+	PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so) $SHIM"
+fi
+
+# one NAME FILE [zlib]: the plugin against trace-kmem on FILE
+one() {
+	local name=$1 f=$2 pre=
+	[ "${3:-}" = zlib ] && pre=$PRELOAD
+	HOME=$WORK/empty LD_PRELOAD=$pre "$KK" "$KP" "$f" \
+		>"$WORK/$name.out" 2>"$WORK/$name.err"
+	check "kshark-plugin-$name-loads" test $? -eq 0
+	"$TK" stat --json="$WORK/$name.json" "$f" >/dev/null 2>&1
+	check "kshark-plugin-$name-as-stat" python3 \
+		"$TOP/tests/kshark/compare_stat.py" "$WORK/$name.out" \
+		"$WORK/$name.json"
+	check "kshark-plugin-$name-quiet" bash -c "! grep -v '^loading plugin \"kmem\" from ' '$WORK/$name.err' | grep -q ."
+}
+
+mkdir -p "$WORK/empty"
+n=0
+while read -r f; do
+	one "$(basename "$f" .dat)" "$f"
+	n=$((n + 1))
+done < <(samples)
+[ "$n" -gt 0 ] || fail kshark-plugin "no sample-data/*.dat"
+
+if bash "$TOP/tests/tdat/make_cases.sh" "$WORK/cases" >"$WORK/cases.log" 2>&1; then
+	while IFS=$'\t' read -r name file truth comp bufs rest; do
+		if [ "$file" = - ]; then
+			skip "kshark-plugin-$name" "not made here: $rest"
+		elif [ "$comp" = zlib ] && [ -z "$SHIM" ]; then
+			skip "kshark-plugin-$name" "no zlib shim: $(tail -1 "$WORK/shim.err")"
+		else
+			one "$name" "$file" "$comp"
+		fi
+	done <"$WORK/cases/cases"
+else
+	fail kshark-plugin-cases "make_cases.sh: $(tail -2 "$WORK/cases.log")"
+fi
+
+# the numbers are not all zero, and say what the issue asks
+check kshark-plugin-links-found grep -qE '^slab pairs [1-9][0-9]* pingpong [1-9]' "$WORK/slab-fork-exec.out"
+check kshark-plugin-page-links grep -qE '^page pairs [1-9][0-9]* .* leaks [1-9]' "$WORK/page-stacktrace.out"
+check kshark-plugin-percpu-links grep -qE '^percpu pairs [1-9][0-9]* .* leaks [1-9]' "$WORK/percpu-netns.out"
+check kshark-plugin-describe-free grep -qE '^describe kmem/kmalloc \(slab\): [0-9]+ bytes at [a-z_0-9.]+\+0x[0-9a-f]+, allocated on CPU [0-9]+; freed on CPU [0-9]+( \(ping-pong\))? after [0-9.]+[nmu]?s \([0-9]+ ns\)$' "$WORK/slab-fork-exec.out"
+check kshark-plugin-describe-leak grep -qE '^describe kmem/mm_page_alloc \(page\): order [0-9]+, [0-9]+ bytes at .*never freed in the trace: live for' "$WORK/page-stacktrace.out"
+check kshark-plugin-describe-pingpong grep -q '(ping-pong) after' "$WORK/slab-pingpong.out"
+finish

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1
+"""compare_stat.py KSHARK_KMEM_OUTPUT STAT_JSON
+
+What the KernelShark plugin registered on a trace (tests/kshark/
+kshark_kmem.c's output) against trace-kmem stat --json of the same file:
+for slab, page and per-CPU, links = alloc_freed.count, ping-pong links =
+cross_cpu_frees, leak marks = live.count and their bytes, added up by
+kshark_kmem, = live.bytes, the live-bytes curve at the last entry =
+live.bytes; and no link, leak or description the tool found wrong.
+KernelShark shows a file's top-level buffer: the JSON's document of
+that buffer is the one whose "file" names no instance (none: the buffer
+is empty, and so must the plugin's numbers be).  Prints what differs and
+exits 1, or nothing.
+"""
+import json
+import sys
+
+
+def documents(text):
+    dec, i = json.JSONDecoder(), 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            return
+        doc, i = dec.raw_decode(text, i)
+        yield doc
+
+
+out, js = sys.argv[1], sys.argv[2]
+d = {}
+for doc in documents(open(js).read()):
+    if '(instance ' not in doc['file'] and doc['file'] != '(merged)':
+        d = doc
+        break
+got = {}
+other = {}
+for line in open(out):
+    w = line.split()
+    if len(w) == 11 and w[1] == 'pairs':
+        got[w[0]] = dict(zip(w[1::2], map(int, w[2::2])))
+    elif w and w[0] in ('link_errors', 'leak_errors', 'describe_errors', 'records'):
+        other[w[0]] = int(w[1])
+    elif w and w[0] == 'leak_sum':
+        got.setdefault('sum', {})[w[1]] = int(w[2])
+bad = []
+for a in ('slab', 'page', 'percpu'):
+    s = (d.get(a) or {}).get('summary')
+    g = got.get(a)
+    if g is None:
+        bad.append('no %s line' % a)
+        continue
+    want = dict(pairs=s['alloc_freed']['count'] if s else 0,
+                leaks=s['live']['count'] if s else 0,
+                leak_bytes=s['live']['bytes'] if s else 0,
+                live_bytes=s['live']['bytes'] if s else 0)
+    if s and 'cross_cpu_frees' in s:
+        want['pingpong'] = s['cross_cpu_frees']
+    want_sum = want['leak_bytes']
+    for k, v in want.items():
+        if g[k] != v:
+            bad.append('%s %s: plugin %d, stat %d' % (a, k, g[k], v))
+    if got.get('sum', {}).get(a) != want_sum:
+        bad.append('%s leak_sum %s != %d' % (a, got.get('sum', {}).get(a), want_sum))
+for k in ('link_errors', 'leak_errors', 'describe_errors'):
+    if other.get(k) != 0:
+        bad.append('%s = %s' % (k, other.get(k)))
+if bad:
+    print('; '.join(bad)); sys.exit(1)

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * kshark_kmem PLUGIN FILE: load a trace through libkshark's C API with
+ * the KernelShark plugin PLUGIN (plugin-kmem.so) enabled, as the GUI
+ * does but with no window, and print what the plugin registered:
+ *
+ *   ALLOCATOR pairs N pingpong N leaks N leak_bytes N live_bytes N
+ *	(slab, page, percpu; live_bytes: the curve at the last entry)
+ *   records N
+ *   link_errors N	links whose two entries libkshark itself says are
+ *			not an allocation and a later free of one address
+ *   leak_errors N	leaks whose entry is no allocation
+ *   leak_sum ALLOCATOR N	the bytes of its leaks, added up here
+ *   describe TEXT	what double-clicking the first links and leaks
+ *			says, for the first three of each allocator
+ *   describe_errors N	of all of them, those whose CPU of the free or
+ *			lifetime in ns is not what the entries say
+ *
+ * tests/e2e/kshark_plugin.sh compares these with trace-kmem stat --json.
+ *
+ * kshark_kmem --load PLUGIN|none FILE: only what KernelShark does before
+ * it first draws, timed by bench/run.sh: load the entries, with the
+ * plugin enabled (and its follow pass run) or without; prints
+ * "entries N".
+ */
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmem_ks.h"
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+
+static const char *const names[KMEM_KS_NR] = { "slab", "page", "percpu" };
+
+/* the plugin's functions for tools, found with dlsym() */
+static int (*describe)(const struct kmem_ks_ctx *ks,
+		       const struct kmem_ks_pair *p, char *buf, size_t len);
+static const struct kmem_ks_pair *(*find)(const struct kmem_ks_ctx *ks,
+					  const struct kshark_entry *e);
+
+/* Is @e an allocation (@alloc) or a free of allocator @a? */
+static int is_kind(const struct kshark_entry *e, int a, int alloc)
+{
+	char *ev = kshark_get_event_name(e);
+	int ok = 0;
+
+	if (!ev)
+		return 0;
+	if (a == KMEM_KS_SLAB)
+		ok = alloc ? !strncmp(ev, "kmem/kmalloc", 12) ||
+				     !strncmp(ev, "kmem/kmem_cache_alloc", 21) :
+			     !strcmp(ev, "kmem/kfree") ||
+				     !strcmp(ev, "kmem/kmem_cache_free");
+	else if (a == KMEM_KS_PAGE)
+		ok = alloc ? !strcmp(ev, "kmem/mm_page_alloc") :
+			     !strcmp(ev, "kmem/mm_page_free") ||
+				     !strcmp(ev, "kmem/mm_page_free_direct") ||
+				     !strcmp(ev, "kmem/mm_pagevec_free");
+	else
+		ok = !strcmp(ev, alloc ? "percpu/percpu_alloc_percpu" :
+					 "percpu/percpu_free_percpu");
+	free(ev);
+	return ok;
+}
+
+/* The address an entry names, read by libkshark (-1: none). */
+static int64_t address(const struct kshark_entry *e, int a)
+{
+	static const char *const fields[] = { "ptr", "pfn", "page" };
+	int64_t v;
+	size_t i;
+
+	if (a != KMEM_KS_PAGE)
+		return kshark_read_event_field_int(e, "ptr", &v) ? -1 : v;
+	for (i = 1; i < 3; i++)
+		if (!kshark_read_event_field_int(e, fields[i], &v))
+			return v;
+	return -1;
+}
+
+static int link_ok(const struct kmem_ks_pair *p)
+{
+	int a = (int)p->allocator;
+
+	return is_kind(p->alloc, a, 1) && is_kind(p->free, a, 0) &&
+	       p->alloc->ts <= p->free->ts &&
+	       address(p->alloc, a) == address(p->free, a) &&
+	       address(p->alloc, a) != -1;
+}
+
+/* Does the description say the free's CPU and the lifetime in ns? */
+static int describe_ok(const struct kmem_ks_ctx *ks,
+		       const struct kmem_ks_pair *p, char *buf, size_t len)
+{
+	char want[96];
+	int64_t life;
+
+	describe(ks, p, buf, len);
+	if (p->free) {
+		life = p->free->ts - p->alloc->ts;
+		snprintf(want, sizeof(want), "freed on CPU %d", p->free->cpu);
+	} else {
+		life = ks->end_ts - p->alloc->ts;
+		snprintf(want, sizeof(want), "never freed in the trace");
+	}
+	if (!strstr(buf, want))
+		return 0;
+	snprintf(want, sizeof(want), "(%" PRId64 " ns)", life);
+	return strstr(buf, want) != NULL;
+}
+
+static void report(const struct kmem_ks_ctx *ks)
+{
+	uint64_t link_err = 0, leak_err = 0, desc_err = 0;
+	uint64_t sum[KMEM_KS_NR] = { 0 };
+	unsigned int shown[2][KMEM_KS_NR] = { { 0 } };
+	char buf[1024];
+	size_t i;
+	int a;
+
+	for (a = 0; a < KMEM_KS_NR; a++)
+		printf("%s pairs %" PRIu64 " pingpong %" PRIu64 " leaks %" PRIu64
+		       " leak_bytes %" PRIu64 " live_bytes %" PRIu64 "\n",
+		       names[a], ks->counts.pairs[a], ks->counts.pingpong[a],
+		       ks->counts.leaks[a], ks->counts.leak_bytes[a],
+		       ks->counts.live_bytes[a]);
+	printf("records %" PRIu64 "\n", ks->counts.records);
+	for (i = 0; i < ks->nr_pairs; i++) {
+		const struct kmem_ks_pair *p = &ks->pairs[i];
+
+		link_err += !link_ok(p);
+		desc_err += !describe_ok(ks, p, buf, sizeof(buf));
+		if (shown[0][p->allocator]++ < 3)
+			printf("describe %s\n", buf);
+	}
+	for (i = 0; i < ks->nr_leaks; i++) {
+		const struct kmem_ks_pair *p = &ks->leaks[i];
+
+		leak_err += !is_kind(p->alloc, (int)p->allocator, 1) ||
+			    find(ks, p->alloc) != p;
+		sum[p->allocator] += p->bytes;
+		desc_err += !describe_ok(ks, p, buf, sizeof(buf));
+		if (shown[1][p->allocator]++ < 3)
+			printf("describe %s\n", buf);
+	}
+	for (i = 0; i < ks->nr_pairs; i++)
+		link_err += find(ks, ks->pairs[i].alloc) != &ks->pairs[i];
+	printf("link_errors %" PRIu64 "\nleak_errors %" PRIu64 "\n", link_err,
+	       leak_err);
+	for (a = 0; a < KMEM_KS_NR; a++)
+		printf("leak_sum %s %" PRIu64 "\n", names[a], sum[a]);
+	printf("describe_errors %" PRIu64 "\n", desc_err);
+}
+
+int main(int argc, char **argv)
+{
+	const struct kmem_ks_ctx *(*get)(int);
+	struct kshark_context *ctx = NULL;
+	struct kshark_entry **rows = NULL;
+	struct kshark_plugin_list *pl;
+	struct kshark_dpi_list *dpi;
+	struct kshark_data_stream *stream;
+	const struct kmem_ks_ctx *ks;
+	int load = argc == 4 && !strcmp(argv[1], "--load");
+	ssize_t n, i;
+	int sd, ret = 0;
+
+	if (argc != 3 && !load) {
+		fprintf(stderr, "usage: kshark_kmem [--load] PLUGIN FILE\n");
+		return 1;
+	}
+	if (load)
+		argv++;
+	if (!kshark_instance(&ctx))
+		return 2;
+	sd = kshark_open(ctx, argv[2]);
+	if (sd < 0) {
+		fprintf(stderr, "kshark_kmem: %s: cannot open\n", argv[2]);
+		kshark_free(ctx);
+		return 2;
+	}
+	stream = kshark_get_data_stream(ctx, sd);
+	if (load && !strcmp(argv[1], "none")) {
+		n = kshark_load_entries(ctx, sd, &rows);
+		printf("entries %zd\n", n);
+		goto out;
+	}
+	pl = kshark_register_plugin(ctx, "kmem", argv[1]);
+	if (!pl || !pl->process_interface) {
+		fprintf(stderr, "kshark_kmem: %s: not a KernelShark plugin\n",
+			argv[1]);
+		kshark_free(ctx);
+		return 2;
+	}
+	dpi = kshark_register_plugin_to_stream(stream, pl->process_interface,
+					       true);
+	kshark_handle_dpi(stream, dpi, KSHARK_PLUGIN_INIT);
+	n = kshark_load_entries(ctx, sd, &rows);
+	*(void **)&get = dlsym(pl->handle, "kmem_ks_stream");
+	*(void **)&describe = dlsym(pl->handle, "kmem_ks_describe");
+	*(void **)&find = dlsym(pl->handle, "kmem_ks_find");
+	ks = n >= 0 && get && describe && find ? get(sd) : NULL;
+	if (ks && load)
+		printf("entries %zd\n", n);
+	else if (ks)
+		report(ks);
+	else
+		ret = 3;
+out:
+	for (i = 0; i < n; i++)
+		free(rows[i]);
+	free(rows);
+	kshark_close(ctx, sd);
+	kshark_free(ctx);
+	return ret;
+}
