@@ -6,6 +6,12 @@
 #   Documentation/pictures/flamegraph.png trace-kmem stat --folded of
 #                                         sample-data/page-stacktrace.dat,
 #                                         drawn by flamegraph.pl
+#   Documentation/pictures/kernelshark.png KernelShark with the kmem
+#                                         KernelShark plugin on
+#                                         sample-data/slab-pingpong.dat,
+#                                         under Xvfb (tests/e2e/kshark_gui.sh)
+# "pictures.sh kernelshark" makes the last one only (make and make tests
+# first; needs kernelshark and xvfb).
 # flamegraph.pl is Brendan Gregg's (github.com/brendangregg/FlameGraph),
 # not part of this project: give its path as FLAMEGRAPH=PATH, or have it
 # in PATH.  Run from the top of the tree after make.
@@ -13,6 +19,22 @@ set -eu
 cd "$(dirname "$0")/.."
 TK=build/trace-kmem
 OUT=Documentation/pictures
+
+# kernelshark.png: the GUI test's own screen, when it passes
+kernelshark() {
+	local log
+	log=$(TOP=$PWD PLUGIN_DIR=$PWD/build/plugins \
+		KMEM_SCREENSHOT=$PWD/$OUT/kernelshark.png bash tests/e2e/kshark_gui.sh)
+	if grep -q '^FAIL\|^SKIP' <<<"$log"; then
+		echo "pictures.sh: tests/e2e/kshark_gui.sh: $(grep '^FAIL\|^SKIP' <<<"$log" | head -3)" >&2
+		exit 1
+	fi
+	echo "$OUT/kernelshark.png: $(stat -c %s "$OUT/kernelshark.png") bytes"
+}
+if [ "${1:-}" = kernelshark ]; then
+	kernelshark
+	exit 0
+fi
 FLAMEGRAPH=${FLAMEGRAPH:-$(command -v flamegraph.pl || true)}
 [ -x "$TK" ] || { echo "pictures.sh: no $TK (run make)" >&2; exit 1; }
 command -v chromium >/dev/null ||
@@ -40,3 +62,5 @@ shot "$tmp/plot.svg" "$OUT/plot.png" 1200 640
 		--hash >"$tmp/flame.svg"
 height=$(sed -n 's/.*<svg [^>]*height="\([0-9]*\)".*/\1/p' "$tmp/flame.svg" | head -1)
 shot "$tmp/flame.svg" "$OUT/flamegraph.png" 1200 "${height:-600}"
+
+kernelshark
