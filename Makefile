@@ -254,11 +254,13 @@ $(B)/man/%.5: Documentation/%.txt
 $(B)/man/%.7: Documentation/%.txt
 	$(build-man)
 
-# Debian packages (debian/, debhelper): trace-kmem and trace-kmem-plugin,
+# Debian packages (debian/, debhelper): trace-kmem, trace-kmem-plugin and
+# trace-kmem-kshark (the KernelShark plugin),
 # written beside the source tree, as dpkg-buildpackage does
 deb:
 	dpkg-buildpackage -us -uc -b
-	@ls -1 ../trace-kmem_$(VERSION)_*.deb ../trace-kmem-plugin_$(VERSION)_*.deb
+	@ls -1 ../trace-kmem_$(VERSION)_*.deb ../trace-kmem-plugin_$(VERSION)_*.deb \
+		../trace-kmem-kshark_$(VERSION)_*.deb
 
 # the README's example outputs, remade from the current code
 readme: all

@@ -33,8 +33,14 @@ if [ "${1:-}" = check ]; then
 	need "command -v script" bsdutils
 	need "command -v setpriv" util-linux
 	need "command -v strace" strace
-	# tests/e2e/kshark_info.sh reads the samples through libkshark
+	# tests/e2e/kshark_info.sh and kshark_plugin.sh read the samples
+	# through libkshark; the KernelShark plugin needs Qt 5 and C++
 	need "pkg-config --exists libkshark" "libkshark-dev libjson-c-dev"
+	need "pkg-config --exists Qt5Widgets" qtbase5-dev
+	need "command -v c++" g++
+	# tests/e2e/kshark_gui.sh runs KernelShark under Xvfb
+	need_light "command -v kernelshark" kernelshark
+	need_light "command -v Xvfb" xvfb
 	# tests/e2e/plot.sh renders the SVG with headless Chromium
 	need_light "command -v chromium" chromium
 	need_light "test -d /usr/share/fonts/truetype/dejavu" fonts-dejavu-core

@@ -2,7 +2,10 @@
 # The Debian packages, built and tried on this system (root only):
 # make deb; lintian with no error or warning; dpkg -i both packages;
 # stock trace-cmd report -O kmem:stat through the system plugin
-# directory only; man -w trace-kmem; dpkg --purge; libtraceevent1-plugin's
+# directory only; man -w trace-kmem; the KernelShark plugin's package
+# (trace-kmem-kshark, when kernelshark is installed): its plugin in
+# KernelShark's directory, loaded through libkshark on a sample with the
+# numbers of trace-kmem stat; dpkg --purge; libtraceevent1-plugin's
 # plugin_kmem.so back, byte-identical to what that package ships.
 # Prints PASS/FAIL/SKIP lines and "N passed, N failed, N skipped".
 set -u
@@ -37,7 +40,16 @@ if ! make -s --no-print-directory deb >"$W/build.log" 2>&1; then
 fi
 pass deb-build
 debs=("../trace-kmem_${version}_"*.deb "../trace-kmem-plugin_${version}_"*.deb)
-check deb-two-packages test -f "${debs[0]}" -a -f "${debs[1]}"
+kdeb=$(ls "../trace-kmem-kshark_${version}_"*.deb 2>/dev/null)
+check deb-three-packages test -f "${debs[0]}" -a -f "${debs[1]}" -a -f "$kdeb"
+check deb-kshark-depends bash -c "dpkg-deb -f '$kdeb' Depends | grep -qw kernelshark"
+# KernelShark itself is needed to install it
+if dpkg-query -W -f='${Status}' kernelshark 2>/dev/null | grep -q "ok installed"; then
+	debs+=("$kdeb")
+else
+	kdeb=
+	skip deb-kshark "kernelshark is not installed: trace-kmem-kshark is built, not installed"
+fi
 lintian --fail-on error,warning --tag-display-limit 0 \
 	"../trace-kmem_${version}_"*.changes >"$W/lintian.log" 2>&1
 check deb-lintian-clean test $? -eq 0 -a -z "$(grep -v 'root privileges' "$W/lintian.log")"
@@ -56,12 +68,29 @@ env -u TRACEEVENT_PLUGIN_DIR HOME="$W" trace-cmd report -i "$sample" -O kmem:sta
 check deb-stock-trace-cmd-report grep -q "kmem statistics" "$W/report.txt"
 check deb-man-w test "$(man -w trace-kmem 2>/dev/null)" = /usr/share/man/man1/trace-kmem.1.gz
 check deb-trace-kmem-runs bash -c "/usr/bin/trace-kmem stat '$sample' | grep -q 'kmem statistics'"
+if [ -n "$kdeb" ]; then
+	kp=$(dpkg -L trace-kmem-kshark | grep '/kernelshark/plugins/plugin-kmem\.so$')
+	check deb-kshark-plugin-dir test "$kp" = "$(sed -n 's/^#define KS_PLUGIN_INSTALL_PREFIX "\(.*\)"/\1/p' /usr/include/kernelshark/KsCmakeDef.hpp)/plugin-kmem.so"
+	check deb-kshark-man-w test "$(man -w kmem-kernelshark 2>/dev/null)" = /usr/share/man/man7/kmem-kernelshark.7.gz
+	kk=$TOP/build/kshark/kshark_kmem
+	if [ -x "$kk" ]; then
+		ks=$TOP/sample-data/slab-pingpong.dat
+		ASAN_OPTIONS=detect_leaks=0 HOME="$W" "$kk" "$kp" "$ks" >"$W/kshark.out" 2>"$W/kshark.err"
+		/usr/bin/trace-kmem stat --json="$W/kshark.json" "$ks" >/dev/null 2>&1
+		check deb-kshark-plugin-as-stat python3 "$TOP/tests/kshark/compare_stat.py" \
+			"$W/kshark.out" "$W/kshark.json"
+	else
+		skip deb-kshark-plugin-as-stat "no $kk (make tests)"
+	fi
+fi
 
-dpkg --purge trace-kmem-plugin trace-kmem >"$W/purge.log" 2>&1
+dpkg --purge ${kdeb:+trace-kmem-kshark} trace-kmem-plugin trace-kmem >"$W/purge.log" 2>&1
 check deb-purge test $? -eq 0
 check deb-no-diversion-left test -z "$(dpkg-divert --list "$sys")"
 check deb-debian-plugin-back test "$(md5sum <"$sys" 2>/dev/null | cut -d' ' -f1)" = "$md5"
 check deb-trace-kmem-gone test ! -e /usr/bin/trace-kmem
+check deb-kshark-gone test -z "$kdeb" -o ! -e "${kp:-/nonexistent}"
 rm -f ../trace-kmem_"$version"_* ../trace-kmem-plugin_"$version"_* \
-	../trace-kmem-dbgsym_"$version"_* ../trace-kmem-plugin-dbgsym_"$version"_*
+	../trace-kmem-kshark_"$version"_* ../trace-kmem-dbgsym_"$version"_* \
+	../trace-kmem-plugin-dbgsym_"$version"_* ../trace-kmem-kshark-dbgsym_"$version"_*
 end
