@@ -137,11 +137,10 @@ void KmemDialog::_doApply()
 		site = ks->sites[i - 1].call_site;
 		allocator = ks->sites[i - 1].allocator;
 	}
-	if (site != ks->site || allocator != ks->site_allocator) {
-		ks->site = site;
-		ks->site_allocator = allocator;
+	if (site != ks->site || (site && allocator != ks->site_allocator)) {
 		QApplication::setOverrideCursor(Qt::WaitCursor);
-		kmem_ks_follow(ks);
+		kmem_ks_choose_site(ks->sd, site,
+				    site ? allocator : (uint32_t)KMEM_KS_SLAB);
 		QApplication::restoreOverrideCursor();
 		_fillSites();
 	}

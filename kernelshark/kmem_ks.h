@@ -92,6 +92,7 @@ struct kmem_ks_ctx {
 	int n_cpus;
 	struct kshark_entry ***cpu_ents;
 	size_t *cpu_len, *cpu_cap;
+	int64_t *cpu_last;		/* the offset of each CPU's last kept */
 	bool oom;
 
 	/* made by the follow pass */
@@ -128,8 +129,10 @@ int kmem_ks_follow(struct kmem_ks_ctx *ks);
 void kmem_ks_unfollow(struct kmem_ks_ctx *ks);
 bool kmem_ks_ready(struct kmem_ks_ctx *ks);
 
-/* plugin.c, for tools: the context of a stream, followed */
+/* plugin.c, for the dialog and tools: the context of a stream, followed */
 KMEM_KS_EXPORT const struct kmem_ks_ctx *kmem_ks_stream(int sd);
+KMEM_KS_EXPORT int kmem_ks_choose_site(int sd, uint64_t call_site,
+				       uint32_t allocator);
 
 /* describe.c */
 KMEM_KS_EXPORT int kmem_ks_describe(const struct kmem_ks_ctx *ks,

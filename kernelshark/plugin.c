@@ -38,8 +38,6 @@ static bool keep(struct kmem_ks_ctx *ks, int cpu, struct kshark_entry *e)
 {
 	size_t n;
 
-	if (cpu < 0 || cpu >= ks->n_cpus)
-		return false;
 	n = ks->cpu_len[cpu];
 	if (n == ks->cpu_cap[cpu]) {
 		size_t cap = n ? 2 * n : 1024;
@@ -56,16 +54,38 @@ static bool keep(struct kmem_ks_ctx *ks, int cpu, struct kshark_entry *e)
 	return true;
 }
 
-/* Called for each entry of our events, CPU by CPU in file order. */
+/*
+ * KernelShark loads the entries again (and has freed the earlier ones):
+ * what was kept and made of them goes.
+ */
+static void forget(struct kmem_ks_ctx *ks)
+{
+	int cpu;
+
+	kmem_ks_unfollow(ks);
+	for (cpu = 0; cpu < ks->n_cpus; cpu++) {
+		ks->cpu_len[cpu] = 0;
+		ks->cpu_last[cpu] = -1;
+	}
+	ks->oom = false;
+}
+
+/*
+ * Called for each entry of our events, CPU by CPU in file order: an
+ * entry at or before the last one kept for its CPU starts a new load.
+ */
 static void on_entry(struct kshark_data_stream *stream, void *rec,
 		     struct kshark_entry *e)
 {
 	struct kmem_ks_ctx *ks = kmem_ks_of(stream->stream_id);
 
 	(void)rec;
-	if (!ks || ks->oom)
+	if (!ks || e->cpu < 0 || e->cpu >= ks->n_cpus)
 		return;
-	if (!keep(ks, e->cpu, e))
+	if (e->offset <= ks->cpu_last[e->cpu] || ks->followed)
+		forget(ks);
+	ks->cpu_last[e->cpu] = e->offset;
+	if (!ks->oom && !keep(ks, e->cpu, e))
 		ks->oom = true;	/* said by the follow pass */
 }
 
@@ -79,6 +99,7 @@ static void free_ctx(struct kmem_ks_ctx *ks)
 	free(ks->cpu_ents);
 	free(ks->cpu_len);
 	free(ks->cpu_cap);
+	free(ks->cpu_last);
 	free(ks);
 }
 
@@ -124,10 +145,12 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 	ks->cpu_ents = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_ents));
 	ks->cpu_len = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_len));
 	ks->cpu_cap = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_cap));
-	if (!ks->cpu_ents || !ks->cpu_len || !ks->cpu_cap) {
+	ks->cpu_last = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_last));
+	if (!ks->cpu_ents || !ks->cpu_len || !ks->cpu_cap || !ks->cpu_last) {
 		free_ctx(ks);
 		return 0;
 	}
+	forget(ks);
 	find_events(ks, tep);
 	if (!ks->nr_ids) {	/* no allocator events: nothing to show */
 		free_ctx(ks);
@@ -187,4 +210,30 @@ const struct kmem_ks_ctx *kmem_ks_stream(int sd)
 	struct kmem_ks_ctx *ks = kmem_ks_of(sd);
 
 	return ks && kmem_ks_ready(ks) ? ks : NULL;
+}
+
+/**
+ * kmem_ks_choose_site - draw the live bytes of one call site too
+ * @sd: the stream id
+ * @call_site: the call site's address, 0 for none
+ * @allocator: KMEM_KS_SLAB or KMEM_KS_PERCPU
+ *
+ * What the dialog's Apply does: the stream is followed again, its
+ * site_live curve made for @call_site.
+ *
+ * Return: 0, or -1 if the plugin is not loaded on the stream, the
+ * allocator has no call sites, or following failed.
+ */
+int kmem_ks_choose_site(int sd, uint64_t call_site, uint32_t allocator)
+{
+	struct kmem_ks_ctx *ks = kmem_ks_of(sd);
+
+	if (!ks || (allocator != KMEM_KS_SLAB && allocator != KMEM_KS_PERCPU))
+		return -1;
+	if (ks->followed && ks->site == call_site &&
+	    ks->site_allocator == allocator)
+		return ks->failed ? -1 : 0;
+	ks->site = call_site;
+	ks->site_allocator = allocator;
+	return kmem_ks_follow(ks);
 }

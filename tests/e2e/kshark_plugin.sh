@@ -78,6 +78,14 @@ else
 	fail kshark-plugin-cases "make_cases.sh: $(tail -2 "$WORK/cases.log")"
 fi
 
+# loaded again after a drawing (KernelShark reloads when plugins or
+# streams change): the same numbers, nothing kept of the first load
+for b in slab-fork-exec percpu-slab-netns; do
+	HOME=$WORK/empty "$KK" --reload "$KP" "$TOP/sample-data/$b.dat" \
+		>"$WORK/$b.reload" 2>"$WORK/$b.reload.err"
+	check "kshark-plugin-$b-reload" cmp -s "$WORK/$b.out" "$WORK/$b.reload"
+done
+
 # the numbers are not all zero, and say what the issue asks
 check kshark-plugin-links-found grep -qE '^slab pairs [1-9][0-9]* pingpong [1-9]' "$WORK/slab-fork-exec.out"
 check kshark-plugin-page-links grep -qE '^page pairs [1-9][0-9]* .* leaks [1-9]' "$WORK/page-stacktrace.out"
@@ -85,4 +93,6 @@ check kshark-plugin-percpu-links grep -qE '^percpu pairs [1-9][0-9]* .* leaks [1
 check kshark-plugin-describe-free grep -qE '^describe kmem/kmalloc \(slab\): [0-9]+ bytes at [a-z_0-9.]+\+0x[0-9a-f]+, allocated on CPU [0-9]+; freed on CPU [0-9]+( \(ping-pong\))? after [0-9.]+[nmu]?s \([0-9]+ ns\)$' "$WORK/slab-fork-exec.out"
 check kshark-plugin-describe-leak grep -qE '^describe kmem/mm_page_alloc \(page\): order [0-9]+, [0-9]+ bytes at .*never freed in the trace: live for' "$WORK/page-stacktrace.out"
 check kshark-plugin-describe-pingpong grep -q '(ping-pong) after' "$WORK/slab-pingpong.out"
+# the README's and kmem-kernelshark(7)'s example
+check kshark-plugin-readme-example grep -qxF 'describe kmem/kmalloc (slab): 1024 bytes at load_elf_phdrs+0x49, allocated on CPU 0; freed on CPU 0 after 423.7us (423708 ns)' "$WORK/slab-fork-exec.out"
 finish

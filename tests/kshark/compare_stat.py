@@ -7,7 +7,9 @@ kshark_kmem.c's output) against trace-kmem stat --json of the same file:
 for slab, page and per-CPU, links = alloc_freed.count, ping-pong links =
 cross_cpu_frees, leak marks = live.count and their bytes, added up by
 kshark_kmem, = live.bytes, the live-bytes curve at the last entry =
-live.bytes; and no link, leak or description the tool found wrong.
+live.bytes; the curve of each call site chosen ends at its row's
+live_bytes and peaks at its peak_bytes; and no link, leak or
+description the tool found wrong.
 KernelShark shows a file's top-level buffer: the JSON's document of
 that buffer is the one whose "file" names no instance (none: the buffer
 is empty, and so must the plugin's numbers be).  Prints what differs and
@@ -44,6 +46,11 @@ for line in open(out):
         other[w[0]] = int(w[1])
     elif w and w[0] == 'leak_sum':
         got.setdefault('sum', {})[w[1]] = int(w[2])
+    elif w and w[0] == 'site':
+        got.setdefault('sites', []).append((w[1], int(w[2], 16), int(w[4]),
+                                            int(w[6])))
+    elif w and w[0] == 'site_error':
+        got.setdefault('site_errors', []).append(w[1])
 bad = []
 for a in ('slab', 'page', 'percpu'):
     s = (d.get(a) or {}).get('summary')
@@ -63,6 +70,16 @@ for a in ('slab', 'page', 'percpu'):
             bad.append('%s %s: plugin %d, stat %d' % (a, k, g[k], v))
     if got.get('sum', {}).get(a) != want_sum:
         bad.append('%s leak_sum %s != %d' % (a, got.get('sum', {}).get(a), want_sum))
+for a, addr, live, peak in got.get('sites', []):
+    rows = [r for r in ((d.get(a) or {}).get('callsites') or [])
+            if int(r['address'], 16) == addr]
+    if len(rows) != 1:
+        bad.append('site %s %#x: %d rows in the JSON' % (a, addr, len(rows)))
+    elif (rows[0]['live_bytes'], rows[0]['peak_bytes']) != (live, peak):
+        bad.append('site %s %#x: curve ends %d peaks %d, stat %d %d' % (
+            a, addr, live, peak, rows[0]['live_bytes'], rows[0]['peak_bytes']))
+if got.get('site_errors'):
+    bad.append('site errors: %s' % got['site_errors'])
 for k in ('link_errors', 'leak_errors', 'describe_errors'):
     if other.get(k) != 0:
         bad.append('%s = %s' % (k, other.get(k)))

@@ -15,6 +15,10 @@
  *			says, for the first three of each allocator
  *   describe_errors N	of all of them, those whose CPU of the free or
  *			lifetime in ns is not what the entries say
+ *   site ALLOCATOR ADDRESS live_bytes N peak_bytes N
+ *			the curve of each of the three call sites the
+ *			dialog offers first, chosen as its Apply does:
+ *			its last value and its highest
  *
  * tests/e2e/kshark_plugin.sh compares these with trace-kmem stat --json.
  *
@@ -22,6 +26,10 @@
  * it first draws, timed by bench/run.sh: load the entries, with the
  * plugin enabled (and its follow pass run) or without; prints
  * "entries N".
+ *
+ * kshark_kmem --reload PLUGIN FILE: as without it, after loading the
+ * entries, drawing (the follow pass) and loading them again, as
+ * KernelShark does when plugins or streams change.
  */
 #include <dlfcn.h>
 #include <inttypes.h>
@@ -40,6 +48,7 @@ static int (*describe)(const struct kmem_ks_ctx *ks,
 		       const struct kmem_ks_pair *p, char *buf, size_t len);
 static const struct kmem_ks_pair *(*find)(const struct kmem_ks_ctx *ks,
 					  const struct kshark_entry *e);
+static int (*choose)(int sd, uint64_t call_site, uint32_t allocator);
 
 /* Is @e an allocation (@alloc) or a free of allocator @a? */
 static int is_kind(const struct kshark_entry *e, int a, int alloc)
@@ -155,6 +164,26 @@ static void report(const struct kmem_ks_ctx *ks)
 	printf("describe_errors %" PRIu64 "\n", desc_err);
 }
 
+/* The curves of the first call sites the dialog offers. */
+static void report_sites(const struct kmem_ks_ctx *ks)
+{
+	size_t i, n = ks->nr_sites < 3 ? ks->nr_sites : 3;
+	struct kmem_ks_site s[3];
+
+	memcpy(s, ks->sites, n * sizeof(*s));	/* remade by choose() */
+	for (i = 0; i < n; i++) {
+		const struct kmem_ks_series *c = &ks->site_live;
+
+		if (choose(ks->sd, s[i].call_site, s[i].allocator)) {
+			printf("site_error %#" PRIx64 "\n", s[i].call_site);
+			continue;
+		}
+		printf("site %s %#" PRIx64 " live_bytes %" PRIu64
+		       " peak_bytes %" PRIu64 "\n", names[s[i].allocator],
+		       s[i].call_site, c->n ? c->p[c->n - 1].bytes : 0, c->max);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct kmem_ks_ctx *(*get)(int);
@@ -165,14 +194,15 @@ int main(int argc, char **argv)
 	struct kshark_data_stream *stream;
 	const struct kmem_ks_ctx *ks;
 	int load = argc == 4 && !strcmp(argv[1], "--load");
+	int reload = argc == 4 && !strcmp(argv[1], "--reload");
 	ssize_t n, i;
 	int sd, ret = 0;
 
-	if (argc != 3 && !load) {
-		fprintf(stderr, "usage: kshark_kmem [--load] PLUGIN FILE\n");
+	if (argc != 3 && !load && !reload) {
+		fprintf(stderr, "usage: kshark_kmem [--load|--reload] PLUGIN FILE\n");
 		return 1;
 	}
-	if (load)
+	if (load || reload)
 		argv++;
 	if (!kshark_instance(&ctx))
 		return 2;
@@ -200,13 +230,23 @@ int main(int argc, char **argv)
 	kshark_handle_dpi(stream, dpi, KSHARK_PLUGIN_INIT);
 	n = kshark_load_entries(ctx, sd, &rows);
 	*(void **)&get = dlsym(pl->handle, "kmem_ks_stream");
+	if (reload && n >= 0 && get && get(sd)) {
+		for (i = 0; i < n; i++)
+			free(rows[i]);
+		free(rows);
+		rows = NULL;
+		n = kshark_load_entries(ctx, sd, &rows);
+	}
 	*(void **)&describe = dlsym(pl->handle, "kmem_ks_describe");
 	*(void **)&find = dlsym(pl->handle, "kmem_ks_find");
-	ks = n >= 0 && get && describe && find ? get(sd) : NULL;
+	*(void **)&choose = dlsym(pl->handle, "kmem_ks_choose_site");
+	ks = n >= 0 && get && describe && find && choose ? get(sd) : NULL;
 	if (ks && load)
 		printf("entries %zd\n", n);
-	else if (ks)
+	else if (ks) {
 		report(ks);
+		report_sites(ks);
+	}
 	else
 		ret = 3;
 out:
