@@ -153,8 +153,8 @@ int u64_index_insert(struct u64_index *ix, uint64_t key, uint32_t idx)
 	return 0;
 }
 
-/*
- * grow_array - make room for one more element in a caller-owned array
+/**
+ * kmem_grow_array - make room for one more element in a caller-owned array
  * @arr: pointer to the array pointer (updated on growth)
  * @cap: pointer to the capacity in elements (updated on growth)
  * @len: number of elements in use
@@ -165,7 +165,7 @@ int u64_index_insert(struct u64_index *ix, uint64_t key, uint32_t idx)
  *
  * Return: 0 on success, -1 when memory is exhausted (array unchanged).
  */
-static int grow_array(void **arr, size_t *cap, size_t len, size_t elem)
+int kmem_grow_array(void **arr, size_t *cap, size_t len, size_t elem)
 {
 	size_t n;
 	void *p;
@@ -198,7 +198,7 @@ uint32_t index_append(struct u64_index *ix, void **arr, size_t *cap,
 {
 	uint32_t i = (uint32_t)*len;
 
-	if (*len >= U64_INDEX_NONE || grow_array(arr, cap, *len, elem) ||
+	if (*len >= U64_INDEX_NONE || kmem_grow_array(arr, cap, *len, elem) ||
 	    u64_index_insert(ix, key, i))
 		return U64_INDEX_NONE;
 	memset((char *)*arr + (size_t)i * elem, 0, elem);

@@ -35,6 +35,7 @@ int u64_index_insert(struct u64_index *ix, uint64_t key, uint32_t idx);
 uint32_t u64_index_next(const struct u64_index *ix, uint64_t key,
 			size_t *pos);
 
+int kmem_grow_array(void **arr, size_t *cap, size_t len, size_t elem);
 uint32_t index_append(struct u64_index *ix, void **arr, size_t *cap,
 		      size_t *len, size_t elem, uint64_t key);
 uint32_t index_get(struct u64_index *ix, void **arr, size_t *cap,
