@@ -76,30 +76,22 @@ int kmem_ks_describe(const struct kmem_ks_ctx *ks,
 	return n;
 }
 
-/* The first of @p[lo..hi) allocated at or after entry @e (same CPU). */
-static size_t lower_bound(const struct kmem_ks_pair *p, size_t lo, size_t hi,
-			  const struct kshark_entry *e)
+/* The allocation of @l (one CPU's, in time order) that entry @e is. */
+static const struct kmem_ks_pair *find_in(const struct kmem_ks_list *l,
+					  const struct kshark_entry *e)
 {
+	size_t lo = 0, hi = l->n;
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct kshark_entry *a = p[mid].alloc;
+		const struct kshark_entry *a = l->p[mid].alloc;
 
 		if (a->ts < e->ts || (a->ts == e->ts && a->offset < e->offset))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo;
-}
-
-static const struct kmem_ks_pair *find_in(const struct kmem_ks_pair *p,
-					  const size_t *start,
-					  const struct kshark_entry *e)
-{
-	size_t hi = start[e->cpu + 1];
-	size_t i = lower_bound(p, start[e->cpu], hi, e);
-
-	return i < hi && p[i].alloc == e ? &p[i] : NULL;
+	return lo < l->n && l->p[lo].alloc == e ? &l->p[lo] : NULL;
 }
 
 /**
@@ -116,6 +108,6 @@ const struct kmem_ks_pair *kmem_ks_find(const struct kmem_ks_ctx *ks,
 
 	if (!ks->followed || ks->failed || e->cpu < 0 || e->cpu >= ks->n_cpus)
 		return NULL;
-	p = find_in(ks->pairs, ks->cpu_pairs, e);
-	return p ? p : find_in(ks->leaks, ks->cpu_leaks, e);
+	p = find_in(&ks->links[e->cpu], e);
+	return p ? p : find_in(&ks->leaks[e->cpu], e);
 }

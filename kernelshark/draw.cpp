@@ -113,44 +113,30 @@ static Line *tick(int x, int y, int len, const Color &c)
 	return l;
 }
 
-/* The first pair of @p[lo..hi) allocated at or after @ts. */
-static size_t firstAfter(const kmem_ks_pair *p, size_t lo, size_t hi,
-			 int64_t ts)
+static void drawLinks(const kmem_ks_ctx *ks,
+		      const std::vector<const kmem_ks_pair *> &in, Graph *g,
+		      const kshark_trace_histo *h, PlotObjList *shapes)
 {
-	return std::lower_bound(p + lo, p + hi, ts,
-				[](const kmem_ks_pair &a, int64_t t) {
-					return a.alloc->ts < t;
-				}) - p;
-}
-
-static void drawLinks(const kmem_ks_ctx *ks, const std::vector<size_t> &in,
-		      Graph *g, const kshark_trace_histo *h,
-		      PlotObjList *shapes)
-{
-	std::vector<ssize_t> best(g->size(), -1);
+	std::vector<const kmem_ks_pair *> best(g->size(), nullptr);
 	double top = log2((double)ks->max_life + 2);
 	int height = g->height();
 
-	for (size_t i : in) {
-		const kmem_ks_pair *p = &ks->pairs[i];
+	for (const kmem_ks_pair *p : in) {
 		int b = binOf(h, p->alloc->ts);
 
 		if (b < 0 || b >= g->size())
 			continue;
-		if (best[b] < 0 ||
-		    p->free->ts - p->alloc->ts >
-			    ks->pairs[best[b]].free->ts -
-				    ks->pairs[best[b]].alloc->ts)
-			best[b] = (ssize_t)i;
+		if (!best[b] || p->free->ts - p->alloc->ts >
+					best[b]->free->ts - best[b]->alloc->ts)
+			best[b] = p;
 	}
 	for (int b = 0; b < g->size(); b++) {
-		const kmem_ks_pair *p;
+		const kmem_ks_pair *p = best[b];
 		int bFree, y, x0, x1;
 		double frac;
 
-		if (best[b] < 0)
+		if (!p)
 			continue;
-		p = &ks->pairs[best[b]];
 		bFree = binOf(h, p->free->ts);
 		frac = log2((double)(p->free->ts - p->alloc->ts) + 2) / top;
 		y = g->bin(b)._base.y() - 3 - (int)(frac * height * .55);
@@ -170,15 +156,14 @@ static void drawLinks(const kmem_ks_ctx *ks, const std::vector<size_t> &in,
 	}
 }
 
-static void drawLeaks(const kmem_ks_ctx *ks, const std::vector<size_t> &in,
-		      Graph *g, const kshark_trace_histo *h,
-		      PlotObjList *shapes)
+static void drawLeaks(const kmem_ks_ctx *ks,
+		      const std::vector<const kmem_ks_pair *> &in, Graph *g,
+		      const kshark_trace_histo *h, PlotObjList *shapes)
 {
 	std::vector<bool> done(g->size(), false);
 	int y = g->bin(0)._base.y() - g->height() + 8;
 
-	for (size_t i : in) {
-		const kmem_ks_pair *p = &ks->leaks[i];
+	for (const kmem_ks_pair *p : in) {
 		int b = binOf(h, p->alloc->ts);
 
 		if (b < 0 || b >= g->size() || done[b])
@@ -189,29 +174,33 @@ static void drawLeaks(const kmem_ks_ctx *ks, const std::vector<size_t> &in,
 	}
 }
 
-/* The pairs of @p[start[cpu]..start[cpu+1]) allocated in view. */
-static std::vector<size_t> onCPU(const kmem_ks_pair *p, const size_t *start,
-				 int cpu, const kshark_trace_histo *h)
+/* The allocations of @l (one CPU's, in time order) made in view. */
+static std::vector<const kmem_ks_pair *> inView(const kmem_ks_list *l,
+					       const kshark_trace_histo *h)
 {
-	std::vector<size_t> v;
-	size_t hi = start[cpu + 1];
+	std::vector<const kmem_ks_pair *> v;
+	const kmem_ks_pair *begin = l->p, *end = l->p + l->n;
+	const kmem_ks_pair *p = std::lower_bound(
+		begin, end, h->min, [](const kmem_ks_pair &a, int64_t t) {
+			return a.alloc->ts < t;
+		});
 
-	for (size_t i = firstAfter(p, start[cpu], hi, h->min);
-	     i < hi && p[i].alloc->ts <= h->max; i++)
-		v.push_back(i);
+	for (; p < end && p->alloc->ts <= h->max; p++)
+		v.push_back(p);
 	return v;
 }
 
-/* The pairs of @p[0..n) allocated by task @pid in view. */
-static std::vector<size_t> ofTask(const kmem_ks_pair *p, size_t n, int pid,
-				  const kshark_trace_histo *h)
+/* The allocations of task @pid in @l[0..n_cpus) made in view. */
+static std::vector<const kmem_ks_pair *> ofTask(const kmem_ks_list *l,
+					       int n_cpus, int pid,
+					       const kshark_trace_histo *h)
 {
-	std::vector<size_t> v;
+	std::vector<const kmem_ks_pair *> v;
 
-	for (size_t i = 0; i < n; i++)
-		if (p[i].alloc->pid == pid && p[i].alloc->ts >= h->min &&
-		    p[i].alloc->ts <= h->max)
-			v.push_back(i);
+	for (int cpu = 0; cpu < n_cpus; cpu++)
+		for (const kmem_ks_pair *p : inView(&l[cpu], h))
+			if (p->alloc->pid == pid)
+				v.push_back(p);
 	return v;
 }
 
@@ -260,7 +249,7 @@ void kmem_ks_draw(kshark_cpp_argv *argv_c, int sd, int val, int draw_action)
 	kmem_ks_ctx *ks = kmem_ks_of(sd);
 	Graph *g = argv->_graph;
 	kshark_trace_histo *h = argv->_histo;
-	std::vector<size_t> links, leaks;
+	std::vector<const kmem_ks_pair *> links, leaks;
 
 	if (!ks || !g || !h || g->size() == 0 || !kmem_ks_ready(ks))
 		return;
@@ -274,11 +263,11 @@ void kmem_ks_draw(kshark_cpp_argv *argv_c, int sd, int val, int draw_action)
 			drawCurve(&ks->site_live, SITE_COLOR, g, h,
 				  argv->_shapes);
 		}
-		links = onCPU(ks->pairs, ks->cpu_pairs, val, h);
-		leaks = onCPU(ks->leaks, ks->cpu_leaks, val, h);
+		links = inView(&ks->links[val], h);
+		leaks = inView(&ks->leaks[val], h);
 	} else if (draw_action & KSHARK_TASK_DRAW) {
-		links = ofTask(ks->pairs, ks->nr_pairs, val, h);
-		leaks = ofTask(ks->leaks, ks->nr_leaks, val, h);
+		links = ofTask(ks->links, ks->n_cpus, val, h);
+		leaks = ofTask(ks->leaks, ks->n_cpus, val, h);
 	} else {
 		return;
 	}

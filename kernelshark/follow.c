@@ -1,16 +1,26 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The follow pass: the allocator records of a stream once more, in time
- * order, through lib/'s decoder and aggregate, the code of trace-kmem's
- * tables.  What lib/ matches (kmem_agg_follow()) becomes the links and
- * the leaks, its live bytes after each record the curves; each record
- * is tied to the entry KernelShark made of it, the next one the event
- * handler kept for its CPU, checked by file offset.
+ * The follow pass: the allocator records of a stream, in time order,
+ * through lib/'s decoder and aggregate, the code of trace-kmem's tables.
+ * What lib/ matches (kmem_agg_follow()) becomes the links and the
+ * leaks, its live bytes after each record the curves.
  *
- * Memory: 8 bytes an allocator entry (plugin.c), 40 a link or leak, 16
- * a change of live bytes, and while the pass runs lib/'s own state and
- * 8 bytes an object for the entry that allocated it.
+ * The first pass reads the copies the event handler kept (copies.c),
+ * each with its entry, and runs beside KernelShark's loading: it starts
+ * in a thread of its own when the last CPU's entries begin to come
+ * (KernelShark reads the CPUs in turn, so the other CPUs' copies are
+ * complete then), reads the last CPU's as the handler hands them over,
+ * and is waited for when the graph is first drawn.  A later pass (the
+ * dialog's Apply) reads the records from the file through libtracecmd
+ * and ties each to the entry KernelShark made of it, the next one kept
+ * for its CPU, by file offset.
+ *
+ * Memory: 8 bytes an allocator entry (plugin.c) and, until the first
+ * pass has read it, 24 bytes and its record's data; 40 an allocation
+ * (its link or leak), 16 a change of live bytes; and while the pass
+ * runs lib/'s own state and 8 bytes an object.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +30,7 @@
 
 #include "agg.h"
 #include "decode.h"
+#include "hashtab.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
 #include "symbols.h"
@@ -37,38 +48,25 @@ struct follow {
 	struct kmem_agg agg;
 	struct kmem_symbolizer sym;
 	struct kmem_match m;
-	/* [allocator][object]: the entry that made the object live */
-	struct kshark_entry **obj_entry[KMEM_KS_NR];
+	/*
+	 * [allocator][object]: its latest allocation, CPU << 32 | index in
+	 * ks->links[CPU], where every allocation is kept until the end
+	 */
+	uint64_t *obj_alloc[KMEM_KS_NR];
 	size_t obj_cap[KMEM_KS_NR];
 	uint32_t site_row;		/* the chosen site's row, or NONE */
+	size_t seen;			/* the last CPU's copies published */
 	int max_size;			/* no record is larger than a page */
 	bool oom;
 	uint64_t unmatched;		/* records without their entry */
 };
-
-static bool grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 1024;
-	void *q;
-
-	if (need <= *cap)
-		return true;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = n;
-	return true;
-}
 
 static void series_add(struct follow *fw, struct kmem_ks_series *s,
 		       int64_t ts, uint64_t bytes)
 {
 	if (s->n && s->p[s->n - 1].bytes == bytes)
 		return;
-	if (!grow((void **)&s->p, &s->cap, s->n + 1, sizeof(*s->p))) {
+	if (kmem_grow_array((void **)&s->p, &s->cap, s->n, sizeof(*s->p))) {
 		fw->oom = true;
 		return;
 	}
@@ -113,18 +111,39 @@ static uint64_t site_address(const struct follow *fw, int a, uint32_t site)
 	}
 }
 
-static void add_pair(struct follow *fw, struct kmem_ks_pair *p, bool leak)
+/* An allocation made object m.obj live: kept on its CPU's list. */
+static void note_alloc(struct follow *fw, int a, struct kshark_entry *e,
+		       const struct kmem_event *ev)
 {
-	struct kmem_ks_ctx *ks = fw->ks;
-	struct kmem_ks_pair **arr = leak ? &ks->leaks : &ks->pairs;
-	size_t *n = leak ? &ks->nr_leaks : &ks->nr_pairs;
-	size_t *cap = leak ? &ks->cap_leaks : &ks->cap_pairs;
+	struct kmem_ks_list *l = &fw->ks->links[e->cpu];
+	struct kmem_ks_pair *p;
 
-	if (!grow((void **)arr, cap, *n + 1, sizeof(**arr))) {
+	/* objects are numbered as they appear: one more at most */
+	if (l->n >= UINT32_MAX ||
+	    kmem_grow_array((void **)&fw->obj_alloc[a], &fw->obj_cap[a],
+			    fw->m.obj, sizeof(*fw->obj_alloc[a])) ||
+	    fw->m.obj >= fw->obj_cap[a] ||
+	    kmem_grow_array((void **)&l->p, &l->cap, l->n, sizeof(*l->p))) {
 		fw->oom = true;
 		return;
 	}
-	(*arr)[(*n)++] = *p;
+	fw->obj_alloc[a][fw->m.obj] = (uint64_t)e->cpu << 32 | l->n;
+	p = &l->p[l->n++];
+	memset(p, 0, sizeof(*p));
+	p->alloc = e;
+	p->allocator = (uint8_t)a;
+	p->order = a == KMEM_KS_PAGE && ev->order > 0 ? (uint16_t)ev->order : 0;
+}
+
+/* The allocation of object @obj, if it was made in this pass. */
+static struct kmem_ks_pair *alloc_of(struct follow *fw, int a, uint32_t obj)
+{
+	uint64_t at = obj < fw->obj_cap[a] ? fw->obj_alloc[a][obj] : UINT64_MAX;
+	uint64_t cpu = at >> 32, i = at & UINT32_MAX;
+
+	return cpu < (uint64_t)fw->ks->n_cpus && i < fw->ks->links[cpu].n ?
+		       &fw->ks->links[cpu].p[i] :
+		       NULL;
 }
 
 /* What lib/ did with the record of entry @e. */
@@ -132,36 +151,30 @@ static void note_match(struct follow *fw, int a, struct kshark_entry *e,
 		       const struct kmem_event *ev)
 {
 	struct kmem_ks_counts *c = &fw->ks->counts;
-	struct kmem_ks_pair p = { 0 };
+	struct kmem_ks_pair *p;
 
 	if (fw->m.what == KMEM_MATCH_ALLOC) {
-		if (!grow((void **)&fw->obj_entry[a], &fw->obj_cap[a],
-			  (size_t)fw->m.obj + 1, sizeof(*fw->obj_entry[a]))) {
-			fw->oom = true;
-			return;
-		}
-		fw->obj_entry[a][fw->m.obj] = e;
+		if (!e)
+			fw->unmatched++;
+		else
+			note_alloc(fw, a, e, ev);
 		return;
 	}
 	if (fw->m.what != KMEM_MATCH_FREE)
 		return;
-	p.alloc = fw->m.obj < fw->obj_cap[a] ? fw->obj_entry[a][fw->m.obj] :
-					       NULL;
-	if (!p.alloc || !e) {
+	p = alloc_of(fw, a, fw->m.obj);
+	if (!p || !e || p->fate != KMEM_KS_LIVE) {
 		fw->unmatched++;
 		return;
 	}
-	p.free = e;
-	p.bytes = fw->m.bytes;
-	p.call_site = site_address(fw, a, fw->m.site);
-	p.allocator = (uint32_t)a;
-	p.order = a == KMEM_KS_PAGE ? (uint32_t)(ev->order < 0 ? 0 : ev->order) :
-				      0;
-	if (e->ts - p.alloc->ts > fw->ks->max_life)
-		fw->ks->max_life = e->ts - p.alloc->ts;
+	p->free = e;
+	p->fate = KMEM_KS_FREED;
+	p->bytes = fw->m.bytes;
+	p->call_site = site_address(fw, a, fw->m.site);
+	if (e->ts - p->alloc->ts > fw->ks->max_life)
+		fw->ks->max_life = e->ts - p->alloc->ts;
 	c->pairs[a]++;
-	c->pingpong[a] += e->cpu != p.alloc->cpu;
-	add_pair(fw, &p, false);
+	c->pingpong[a] += e->cpu != p->alloc->cpu;
 }
 
 static uint64_t chosen_live(struct follow *fw)
@@ -198,10 +211,10 @@ static struct kshark_entry *entry_of(struct follow *fw, int cpu,
 	return NULL;
 }
 
-static void one_record(struct follow *fw, struct tep_record *rec, int cpu)
+static void one_record(struct follow *fw, struct tep_record *rec, int cpu,
+		       struct kshark_entry *e)
 {
 	struct kmem_ks_series *live = fw->ks->live;
-	struct kshark_entry *e;
 	struct kmem_event ev;
 	int id, a;
 
@@ -215,7 +228,8 @@ static void one_record(struct follow *fw, struct tep_record *rec, int cpu)
 	if (id < 0 || id >= NR_IDS || !fw->slot_of[id])
 		return;
 	fw->ks->counts.records++;
-	e = entry_of(fw, cpu, rec->offset);
+	if (!e)
+		e = entry_of(fw, cpu, rec->offset);
 	if (kmem_decode(&fw->f[fw->slot_of[id] - 1], rec, &ev)) {
 		fw->agg.undecodable++;
 		return;
@@ -230,10 +244,11 @@ static void one_record(struct follow *fw, struct tep_record *rec, int cpu)
 		return;
 	if (e->ts > fw->ks->end_ts)
 		fw->ks->end_ts = e->ts;
-	series_add(fw, &live[KMEM_KS_SLAB], e->ts, fw->agg.slab.sum.live_bytes);
-	series_add(fw, &live[KMEM_KS_PAGE], e->ts, fw->agg.page.sum.live_bytes);
-	series_add(fw, &live[KMEM_KS_PERCPU], e->ts,
-		   fw->agg.percpu.sum.live_bytes);
+	/* an event changes its own allocator's live bytes only */
+	series_add(fw, &live[a], e->ts,
+		   a == KMEM_KS_SLAB ? fw->agg.slab.sum.live_bytes :
+		   a == KMEM_KS_PAGE ? fw->agg.page.sum.live_bytes :
+				       fw->agg.percpu.sum.live_bytes);
 	if (fw->ks->site && a == (int)fw->ks->site_allocator)
 		series_add(fw, &fw->ks->site_live, e->ts, chosen_live(fw));
 }
@@ -256,7 +271,7 @@ static int read_all(struct follow *fw, struct tracecmd_input *in)
 				best = cpu;
 		if (best < 0)
 			break;
-		one_record(fw, rec[best], best);
+		one_record(fw, rec[best], best, NULL);
 		tracecmd_free_record(rec[best]);
 		rec[best] = tracecmd_read_data(in, best);
 	}
@@ -264,54 +279,133 @@ static int read_all(struct follow *fw, struct tracecmd_input *in)
 	return 0;
 }
 
-static int by_cpu_time(const void *a, const void *b)
-{
-	const struct kshark_entry *x = ((const struct kmem_ks_pair *)a)->alloc;
-	const struct kshark_entry *y = ((const struct kmem_ks_pair *)b)->alloc;
+/*
+ * The pass beside KernelShark's loading: started when the last CPU's
+ * first entry comes, it reads the other CPUs' copies, complete by then,
+ * and the last CPU's as the event handler publishes them (every 256).
+ */
+struct kmem_ks_worker {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	size_t published;	/* copies of the last CPU it may read */
+	bool closed;		/* no more will come */
+	bool abort;		/* stop: the result is thrown away */
+	struct follow *fw;
+	int ret;
+};
 
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
+/* Are there copies of @cpu beyond @taken to read (waiting for them)? */
+static bool available(struct follow *fw, int cpu, size_t taken)
+{
+	struct kmem_ks_worker *w = fw->ks->worker;
+	bool ok;
+
+	if (!w || cpu != fw->ks->n_cpus - 1)
+		return taken < fw->ks->cpu_raw[cpu].count;
+	if (taken < fw->seen)
+		return true;
+	pthread_mutex_lock(&w->lock);
+	while (taken == w->published && !w->closed && !w->abort)
+		pthread_cond_wait(&w->more, &w->lock);
+	fw->seen = w->published;
+	ok = !w->abort && taken < fw->seen;
+	pthread_mutex_unlock(&w->lock);
+	return ok;
 }
 
-/* Sort by allocating CPU and time; *@start gets each CPU's first. */
-static int index_by_cpu(struct kmem_ks_pair *p, size_t n, int n_cpus,
-			size_t **start)
+/*
+ * The copies the event handler kept, in time order (ties: the lower
+ * CPU), each given to one_record() with its entry.
+ */
+static int read_copies(struct follow *fw)
 {
-	size_t i;
+	struct kmem_ks_ctx *ks = fw->ks;
+	int n = ks->n_cpus, cpu, best;
+	struct tep_record *head = calloc((size_t)n, sizeof(*head));
+	struct kshark_entry **ent = calloc((size_t)n, sizeof(*ent));
+	struct kmem_ks_cursor *cur = calloc((size_t)n, sizeof(*cur));
+	size_t *taken = calloc((size_t)n, sizeof(*taken));
+	int ret = -1;
+
+	if (!head || !ent || !cur || !taken)
+		goto out;
+	for (cpu = 0; cpu < n; cpu++)
+		if (available(fw, cpu, 0)) {
+			ent[cpu] = kmem_ks_copy_read(&cur[cpu], &ks->cpu_raw[cpu],
+						     &head[cpu]);
+			taken[cpu] = 1;
+		}
+	for (;;) {
+		best = -1;
+		for (cpu = 0; cpu < n; cpu++)
+			if (ent[cpu] &&
+			    (best < 0 || head[cpu].ts < head[best].ts))
+				best = cpu;
+		if (best < 0)
+			break;
+		head[best].cpu = best;
+		head[best].offset = (unsigned long long)ent[best]->offset;
+		one_record(fw, &head[best], best, ent[best]);
+		ent[best] = NULL;
+		if (available(fw, best, taken[best])) {
+			ent[best] = kmem_ks_copy_read(&cur[best],
+						      &ks->cpu_raw[best],
+						      &head[best]);
+			taken[best]++;
+		}
+	}
+	ret = ks->worker && ks->worker->abort ? -1 : 0;
+out:
+	free(head);
+	free(ent);
+	free(cur);
+	free(taken);
+	return ret;
+}
+
+/*
+ * Each CPU's list keeps its links, in place and in order; its leaks move
+ * to their own list; allocations whose free was missed go.
+ */
+static int split(struct follow *fw)
+{
+	struct kmem_ks_ctx *ks = fw->ks;
 	int cpu;
 
-	qsort(p, n, sizeof(*p), by_cpu_time);
-	*start = calloc((size_t)n_cpus + 1, sizeof(**start));
-	if (!*start)
-		return -1;
-	for (cpu = 0, i = 0; cpu <= n_cpus; cpu++) {
-		while (i < n && p[i].alloc->cpu < cpu)
-			i++;
-		(*start)[cpu] = i;
+	for (cpu = 0; cpu < ks->n_cpus; cpu++) {
+		struct kmem_ks_list *l = &ks->links[cpu], *k = &ks->leaks[cpu];
+		size_t i, w = 0;
+
+		for (i = 0; i < l->n; i++) {
+			if (l->p[i].fate == KMEM_KS_FREED) {
+				l->p[w++] = l->p[i];
+			} else if (l->p[i].fate == KMEM_KS_LEAK) {
+				if (kmem_grow_array((void **)&k->p, &k->cap, k->n,
+						    sizeof(*k->p)))
+					return -1;
+				k->p[k->n++] = l->p[i];
+			}
+		}
+		l->n = w;
 	}
 	return 0;
 }
 
 static void add_leak(struct follow *fw, int a, uint32_t obj, uint64_t bytes,
-		     uint32_t site, uint32_t order)
+		     uint32_t site)
 {
-	struct kmem_ks_pair p = { 0 };
+	struct kmem_ks_pair *p = alloc_of(fw, a, obj);
 
-	p.alloc = obj < fw->obj_cap[a] ? fw->obj_entry[a][obj] : NULL;
-	if (!p.alloc) {
+	if (!p || p->fate != KMEM_KS_LIVE) {
 		fw->unmatched++;
 		return;
 	}
-	p.bytes = bytes;
-	p.call_site = site_address(fw, a, site);
-	p.allocator = (uint32_t)a;
-	p.order = order;
+	p->fate = KMEM_KS_LEAK;
+	p->bytes = bytes;
+	p->call_site = site_address(fw, a, site);
 	fw->ks->counts.leaks[a]++;
 	fw->ks->counts.leak_bytes[a] += bytes;
-	add_pair(fw, &p, true);
 }
 
 /* The objects live at the end: the allocations never freed. */
@@ -326,20 +420,20 @@ static void find_leaks(struct follow *fw)
 		const struct slab_obj *o = slab_obj_at(sl, i);
 
 		if (o->flags & SLAB_OBJ_LIVE)
-			add_leak(fw, KMEM_KS_SLAB, i, o->bytes, o->site, 0);
+			add_leak(fw, KMEM_KS_SLAB, i, o->bytes, o->site);
 	}
 	for (i = 0; i < pg->objs.len; i++) {
 		const struct page_obj *o = page_obj_at(pg, i);
 
 		if (o->flags & PAGE_OBJ_LIVE)
 			add_leak(fw, KMEM_KS_PAGE, i, page_obj_bytes(pg, o),
-				 o->site, o->border);
+				 o->site);
 	}
 	for (i = 0; i < pc->objs.len; i++) {
 		const struct percpu_obj *o = percpu_obj_at(pc, i);
 
 		if (o->flags & PERCPU_OBJ_LIVE)
-			add_leak(fw, KMEM_KS_PERCPU, i, o->bytes, o->site, 0);
+			add_leak(fw, KMEM_KS_PERCPU, i, o->bytes, o->site);
 	}
 }
 
@@ -419,7 +513,7 @@ static void teardown(struct follow *fw)
 
 	kmem_agg_release(&fw->agg);
 	for (a = 0; a < KMEM_KS_NR; a++)
-		free(fw->obj_entry[a]);
+		free(fw->obj_alloc[a]);
 	free(fw->next);
 	free(fw);
 }
@@ -432,17 +526,20 @@ void kmem_ks_unfollow(struct kmem_ks_ctx *ks)
 {
 	int a;
 
-	free(ks->pairs);
-	free(ks->cpu_pairs);
+	kmem_ks_follow_stop(ks);
+	for (a = 0; a < ks->n_cpus; a++) {
+		if (ks->links)
+			free(ks->links[a].p);
+		if (ks->leaks)
+			free(ks->leaks[a].p);
+	}
+	free(ks->links);
 	free(ks->leaks);
-	free(ks->cpu_leaks);
+	ks->links = ks->leaks = NULL;
 	for (a = 0; a < KMEM_KS_NR; a++)
 		free(ks->live[a].p);
 	free(ks->site_live.p);
 	free(ks->sites);
-	ks->pairs = ks->leaks = NULL;
-	ks->cpu_pairs = ks->cpu_leaks = NULL;
-	ks->nr_pairs = ks->cap_pairs = ks->nr_leaks = ks->cap_leaks = 0;
 	memset(ks->live, 0, sizeof(ks->live));
 	memset(&ks->site_live, 0, sizeof(ks->site_live));
 	memset(&ks->counts, 0, sizeof(ks->counts));
@@ -461,33 +558,39 @@ static int fail(struct kmem_ks_ctx *ks, const char *why)
 	return -1;
 }
 
-/**
- * kmem_ks_follow - (re)make the links, leaks and curves of a stream
- * @ks: the stream's context, its entries loaded
- *
- * Return: 0, or -1 after one line on stderr saying why (the plugin
- * then draws nothing on this stream).
- */
-int kmem_ks_follow(struct kmem_ks_ctx *ks)
+/* A pass's state, the lists made for it; NULL: said why. */
+static struct follow *begin(struct kmem_ks_ctx *ks)
 {
-	struct tracecmd_input *in = kshark_get_tep_input(ks->stream);
 	struct follow *fw;
-	int a, ret;
 
 	kmem_ks_unfollow(ks);
-	if (ks->oom)
-		return fail(ks, "out of memory while loading");
-	fw = calloc(1, sizeof(*fw));
-	if (!fw)
-		return fail(ks, "out of memory");
-	fw->ks = ks;
-	if (!in || setup(fw)) {
-		teardown(fw);
-		return fail(ks, "cannot read the trace's records again");
+	if (ks->oom) {
+		fail(ks, "out of memory while loading");
+		return NULL;
 	}
-	pthread_mutex_lock(&ks->stream->input_mutex);
-	ret = read_all(fw, in);
-	pthread_mutex_unlock(&ks->stream->input_mutex);
+	fw = calloc(1, sizeof(*fw));
+	ks->links = calloc((size_t)ks->n_cpus, sizeof(*ks->links));
+	ks->leaks = calloc((size_t)ks->n_cpus, sizeof(*ks->leaks));
+	if (!fw || !ks->links || !ks->leaks) {
+		free(fw);
+		fail(ks, "out of memory");
+		return NULL;
+	}
+	fw->ks = ks;
+	if (setup(fw)) {
+		teardown(fw);
+		fail(ks, "out of memory");
+		return NULL;
+	}
+	return fw;
+}
+
+/* What the pass found (@ret: how it read), as links, leaks, curves. */
+static int finish(struct kmem_ks_ctx *ks, struct follow *fw, int ret)
+{
+	int a;
+
+	kmem_ks_drop_copies(ks);
 	kmem_tep_finish(&fw->agg, &fw->sym, fw->tep);
 	if (!ret)
 		find_leaks(fw);
@@ -504,25 +607,163 @@ int kmem_ks_follow(struct kmem_ks_ctx *ks)
 		teardown(fw);
 		return fail(ks, "records and KernelShark's entries differ");
 	}
+	if (!ret && split(fw))
+		ret = -2;
 	teardown(fw);
+	if (ret == -3)
+		return fail(ks, "cannot read the trace's records again");
 	if (ret)
-		return fail(ks, "out of memory");
-	if (index_by_cpu(ks->pairs, ks->nr_pairs, ks->n_cpus, &ks->cpu_pairs) ||
-	    index_by_cpu(ks->leaks, ks->nr_leaks, ks->n_cpus, &ks->cpu_leaks))
 		return fail(ks, "out of memory");
 	ks->followed = true;
 	return 0;
 }
 
 /**
- * kmem_ks_ready - follow the stream if that is not done yet
- * @ks: the stream's context
+ * kmem_ks_follow - (re)make the links, leaks and curves of a stream
+ * @ks: the stream's context, its entries loaded
  *
- * Return: true if links, leaks and curves are there to draw.
+ * From the copies the event handler kept, if they are there; else the
+ * records are read from the file again.
+ *
+ * Return: 0, or -1 after one line on stderr saying why (the plugin
+ * then draws nothing on this stream).
+ */
+int kmem_ks_follow(struct kmem_ks_ctx *ks)
+{
+	struct tracecmd_input *in = kshark_get_tep_input(ks->stream);
+	struct follow *fw = begin(ks);
+	int ret;
+
+	if (!fw)
+		return -1;
+	if (ks->cpu_raw) {
+		ret = read_copies(fw);
+	} else if (!in) {
+		ret = -3;
+	} else {
+		pthread_mutex_lock(&ks->stream->input_mutex);
+		ret = read_all(fw, in);
+		pthread_mutex_unlock(&ks->stream->input_mutex);
+	}
+	return finish(ks, fw, ret);
+}
+
+static void *worker_main(void *arg)
+{
+	struct kmem_ks_worker *w = arg;
+
+	w->ret = read_copies(w->fw);
+	return NULL;
+}
+
+/**
+ * kmem_ks_follow_start - start the pass beside KernelShark's loading
+ * @ks: the stream's context, the last CPU's first copy just kept (all
+ *	the other CPUs' are there)
+ *
+ * Without a thread, or memory for it, the pass is made when the graph
+ * is first drawn instead.
+ */
+void kmem_ks_follow_start(struct kmem_ks_ctx *ks)
+{
+	struct kmem_ks_worker *w;
+	struct follow *fw;
+
+	if (ks->worker || ks->followed || !ks->cpu_raw)
+		return;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return;
+	fw = begin(ks);
+	if (!fw) {
+		free(w);
+		return;
+	}
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->more, NULL);
+	w->fw = fw;
+	w->published = ks->cpu_raw[ks->n_cpus - 1].count;
+	ks->worker = w;
+	if (pthread_create(&w->thread, NULL, worker_main, w)) {
+		ks->worker = NULL;
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->more);
+		teardown(fw);
+		free(w);
+		kmem_ks_unfollow(ks);
+	}
+}
+
+/* Let the pass read the last CPU's copies so far; @closed: all of them. */
+static void publish(struct kmem_ks_ctx *ks, bool closed, bool abort)
+{
+	struct kmem_ks_worker *w = ks->worker;
+
+	pthread_mutex_lock(&w->lock);
+	w->published = ks->cpu_raw ? ks->cpu_raw[ks->n_cpus - 1].count :
+				     w->published;
+	w->closed = closed;
+	w->abort = abort;
+	pthread_cond_signal(&w->more);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/**
+ * kmem_ks_follow_publish - hand the pass the last CPU's copies so far
+ * @ks: the stream's context, its pass running
+ */
+void kmem_ks_follow_publish(struct kmem_ks_ctx *ks)
+{
+	publish(ks, false, false);
+}
+
+/* Wait for the pass; it is no longer running. */
+static struct kmem_ks_worker *join(struct kmem_ks_ctx *ks, bool abort)
+{
+	struct kmem_ks_worker *w = ks->worker;
+
+	publish(ks, true, abort);
+	pthread_join(w->thread, NULL);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->more);
+	ks->worker = NULL;
+	return w;
+}
+
+/**
+ * kmem_ks_follow_stop - stop the pass beside the loading, its work lost
+ * @ks: the stream's context (nothing happens without such a pass)
+ */
+void kmem_ks_follow_stop(struct kmem_ks_ctx *ks)
+{
+	struct kmem_ks_worker *w;
+
+	if (!ks->worker)
+		return;
+	w = join(ks, true);
+	teardown(w->fw);
+	free(w);
+	kmem_ks_unfollow(ks);
+}
+
+/**
+ * kmem_ks_ready - have the links, leaks and curves made
+ * @ks: the stream's context, its entries loaded
+ *
+ * Waits for the pass beside the loading, or makes it now.
+ *
+ * Return: true if they are there to draw.
  */
 bool kmem_ks_ready(struct kmem_ks_ctx *ks)
 {
-	if (!ks->followed)
+	struct kmem_ks_worker *w;
+
+	if (ks->worker) {
+		w = join(ks, false);
+		finish(ks, w->fw, w->ret);
+		free(w);
+	} else if (!ks->followed) {
 		kmem_ks_follow(ks);
+	}
 	return !ks->failed;
 }

@@ -6,12 +6,15 @@
  * loads, the follow pass over lib/) and its C++ side (drawing, menu).
  *
  * While KernelShark loads a trace it calls our handler for every entry
- * of an allocator event, CPU by CPU in file order: the handler only
- * keeps the entry.  Before the first drawing, the follow pass reads the
- * records once more in time order and gives them to lib/, the code of
- * the tables: what it matches becomes links and leaks, its live bytes
- * the curves.  The k-th allocator record of a CPU is the k-th entry the
- * handler kept for that CPU, which the pass checks by file offset.
+ * of an allocator event, CPU by CPU in file order: the handler keeps the
+ * entry and a copy of its record.  The follow pass gives the records to
+ * lib/, the code of the tables, in time order: what it matches becomes
+ * links and leaks, its live bytes the curves.  It runs in a thread of
+ * its own from the moment the last CPU's entries come, and the first
+ * drawing waits for it; the copies are freed as it reads them.
+ * Following again (another call site in the dialog) reads the records
+ * from the file through libtracecmd, each tied to the entry KernelShark
+ * made of it by CPU and file offset.
  */
 #ifndef KMEM_KS_H
 #define KMEM_KS_H
@@ -37,15 +40,44 @@ enum kmem_ks_allocator {
 /* The event types whose entries the handler keeps (lib's slots). */
 #define KMEM_KS_MAX_EVENTS 24
 
+/* What became of an allocation. */
+enum kmem_ks_fate {
+	KMEM_KS_LIVE,		/* not freed (yet), or its free was missed */
+	KMEM_KS_FREED,		/* a link */
+	KMEM_KS_LEAK,		/* live at the end of the trace */
+};
+
 /* One allocation, with its free or without (a leak): 40 bytes. */
 struct kmem_ks_pair {
 	struct kshark_entry *alloc;
 	struct kshark_entry *free;	/* NULL: never freed in the trace */
 	uint64_t bytes;			/* as the tables count them */
 	uint64_t call_site;		/* 0: not known (pages without stacks) */
-	uint32_t allocator;		/* enum kmem_ks_allocator */
-	uint32_t order;			/* pages: the order */
+	uint8_t allocator;		/* enum kmem_ks_allocator */
+	uint8_t fate;			/* enum kmem_ks_fate */
+	uint16_t order;			/* pages: the order */
 };
+
+/* The allocations of one CPU, in time order. */
+struct kmem_ks_list {
+	struct kmem_ks_pair *p;
+	size_t n, cap;
+};
+
+/* A CPU's record copies (copies.c), until the first follow pass. */
+struct kmem_ks_block;
+struct kmem_ks_copies {
+	struct kmem_ks_block *head, *tail;
+	size_t count;		/* copies written */
+};
+
+/* Where the reader of copies is. */
+struct kmem_ks_cursor {
+	struct kmem_ks_block *b;
+	size_t pos;
+};
+
+struct kmem_ks_worker;
 
 /* Live bytes after each event that changed them (16 bytes a change). */
 struct kmem_ks_point {
@@ -93,17 +125,16 @@ struct kmem_ks_ctx {
 	struct kshark_entry ***cpu_ents;
 	size_t *cpu_len, *cpu_cap;
 	int64_t *cpu_last;		/* the offset of each CPU's last kept */
+	struct kmem_ks_copies *cpu_raw;	/* their records, until followed */
+	struct kmem_ks_worker *worker;	/* the pass beside the loading */
+	int max_size;			/* no record is larger than a page */
 	bool oom;
 
 	/* made by the follow pass */
 	bool followed;
 	bool failed;			/* said why on stderr, draws nothing */
-	struct kmem_ks_pair *pairs;	/* by allocating CPU, then time */
-	size_t nr_pairs, cap_pairs;
-	size_t *cpu_pairs;		/* [cpu]: first pair of that CPU */
-	struct kmem_ks_pair *leaks;	/* by allocating CPU, then time */
-	size_t nr_leaks, cap_leaks;
-	size_t *cpu_leaks;
+	struct kmem_ks_list *links;	/* [allocating CPU] */
+	struct kmem_ks_list *leaks;	/* [allocating CPU] */
 	struct kmem_ks_series live[KMEM_KS_NR];
 	struct kmem_ks_series site_live;	/* of the chosen call site */
 	int64_t max_life;		/* the longest matched lifetime */
@@ -124,10 +155,25 @@ struct kmem_ks_ctx {
 /* plugin.c: the context of a stream */
 struct kmem_ks_ctx *kmem_ks_of(int sd);
 
+/* plugin.c */
+void kmem_ks_drop_copies(struct kmem_ks_ctx *ks);
+
+/* copies.c */
+struct tep_record;
+int kmem_ks_copy(struct kmem_ks_copies *a, const struct tep_record *rec,
+		 struct kshark_entry *e, int max_size);
+struct kshark_entry *kmem_ks_copy_read(struct kmem_ks_cursor *c,
+				       struct kmem_ks_copies *a,
+				       struct tep_record *rec);
+void kmem_ks_copies_free(struct kmem_ks_copies *a);
+
 /* follow.c */
 int kmem_ks_follow(struct kmem_ks_ctx *ks);
 void kmem_ks_unfollow(struct kmem_ks_ctx *ks);
 bool kmem_ks_ready(struct kmem_ks_ctx *ks);
+void kmem_ks_follow_start(struct kmem_ks_ctx *ks);
+void kmem_ks_follow_publish(struct kmem_ks_ctx *ks);
+void kmem_ks_follow_stop(struct kmem_ks_ctx *ks);
 
 /* plugin.c, for the dialog and tools: the context of a stream, followed */
 KMEM_KS_EXPORT const struct kmem_ks_ctx *kmem_ks_stream(int sd);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * plugin-kmem.so, KernelShark's side: loading and unloading on a data
- * stream, and the event handler that keeps the allocator entries while
- * KernelShark loads them.  The context of each stream is its own,
- * reached by the stream id KernelShark gives every call.
+ * stream, and the event handler that keeps the allocator entries and a
+ * copy of their records while KernelShark loads them, and starts the
+ * follow pass beside the loading (follow.c).  The context of each
+ * stream is its own, reached by the stream id KernelShark gives every
+ * call.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include <event-parse.h>
 
 #include "decode.h"
+#include "hashtab.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
 
@@ -34,24 +37,33 @@ struct kmem_ks_ctx *kmem_ks_of(int sd)
 	return sd >= 0 && sd < KS_DEFAULT_NUM_STREAMS ? streams[sd] : NULL;
 }
 
-static bool keep(struct kmem_ks_ctx *ks, int cpu, struct kshark_entry *e)
+static bool keep(struct kmem_ks_ctx *ks, int cpu, struct kshark_entry *e,
+		 const struct tep_record *rec)
 {
-	size_t n;
-
-	n = ks->cpu_len[cpu];
-	if (n == ks->cpu_cap[cpu]) {
-		size_t cap = n ? 2 * n : 1024;
-		struct kshark_entry **p =
-			realloc(ks->cpu_ents[cpu], cap * sizeof(*p));
-
-		if (!p)
-			return false;
-		ks->cpu_ents[cpu] = p;
-		ks->cpu_cap[cpu] = cap;
-	}
-	ks->cpu_ents[cpu][n] = e;
-	ks->cpu_len[cpu] = n + 1;
+	if (kmem_grow_array((void **)&ks->cpu_ents[cpu], &ks->cpu_cap[cpu],
+			    ks->cpu_len[cpu], sizeof(*ks->cpu_ents[cpu])))
+		return false;
+	if (ks->cpu_raw && kmem_ks_copy(&ks->cpu_raw[cpu], rec, e, ks->max_size))
+		kmem_ks_drop_copies(ks);	/* the pass reads the file */
+	ks->cpu_ents[cpu][ks->cpu_len[cpu]++] = e;
 	return true;
+}
+
+/**
+ * kmem_ks_drop_copies - free the records kept while KernelShark loaded
+ * @ks: the stream's context
+ */
+void kmem_ks_drop_copies(struct kmem_ks_ctx *ks)
+{
+	int cpu;
+
+	kmem_ks_follow_stop(ks);
+	if (!ks->cpu_raw)
+		return;
+	for (cpu = 0; cpu < ks->n_cpus; cpu++)
+		kmem_ks_copies_free(&ks->cpu_raw[cpu]);
+	free(ks->cpu_raw);
+	ks->cpu_raw = NULL;
 }
 
 /*
@@ -67,26 +79,43 @@ static void forget(struct kmem_ks_ctx *ks)
 		ks->cpu_len[cpu] = 0;
 		ks->cpu_last[cpu] = -1;
 	}
+	kmem_ks_drop_copies(ks);
+	ks->cpu_raw = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_raw));
 	ks->oom = false;
 }
 
 /*
  * Called for each entry of our events, CPU by CPU in file order: an
  * entry at or before the last one kept for its CPU starts a new load.
+ * KernelShark 2.2 reads the CPUs one after the other: once the last
+ * CPU's entries come, the others' are all there, and the follow pass
+ * starts beside the loading (follow.c); should an entry of another CPU
+ * come then, the pass is stopped, and made from the file when needed.
  */
 static void on_entry(struct kshark_data_stream *stream, void *rec,
 		     struct kshark_entry *e)
 {
 	struct kmem_ks_ctx *ks = kmem_ks_of(stream->stream_id);
+	int last;
 
-	(void)rec;
 	if (!ks || e->cpu < 0 || e->cpu >= ks->n_cpus)
 		return;
+	last = ks->n_cpus - 1;
 	if (e->offset <= ks->cpu_last[e->cpu] || ks->followed)
 		forget(ks);
+	if (ks->worker && e->cpu != last)
+		kmem_ks_drop_copies(ks);
 	ks->cpu_last[e->cpu] = e->offset;
-	if (!ks->oom && !keep(ks, e->cpu, e))
+	if (ks->oom || !keep(ks, e->cpu, e, rec)) {
 		ks->oom = true;	/* said by the follow pass */
+		return;
+	}
+	if (e->cpu != last || !ks->cpu_raw)
+		return;
+	if (!ks->worker)
+		kmem_ks_follow_start(ks);
+	else if (!(ks->cpu_raw[last].count & 255))
+		kmem_ks_follow_publish(ks);
 }
 
 static void free_ctx(struct kmem_ks_ctx *ks)
@@ -100,6 +129,7 @@ static void free_ctx(struct kmem_ks_ctx *ks)
 	free(ks->cpu_len);
 	free(ks->cpu_cap);
 	free(ks->cpu_last);
+	kmem_ks_drop_copies(ks);
 	free(ks);
 }
 
@@ -142,6 +172,8 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 	ks->stream = stream;
 	ks->show = KMEM_KS_SHOW_LINKS | KMEM_KS_SHOW_LEAKS | KMEM_KS_SHOW_LIVE;
 	ks->n_cpus = stream->n_cpus;
+	i = tep_get_sub_buffer_size(tep);
+	ks->max_size = i > 0 ? i : 1 << 20;
 	ks->cpu_ents = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_ents));
 	ks->cpu_len = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_len));
 	ks->cpu_cap = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_cap));

@@ -54,6 +54,12 @@ one() {
 		"$TOP/tests/kshark/compare_stat.py" "$WORK/$name.out" \
 		"$WORK/$name.json"
 	check "kshark-plugin-$name-quiet" bash -c "! grep -v '^loading plugin \"kmem\" from ' '$WORK/$name.err' | grep -q ."
+	# read from the file again (the dialog's Apply): the same numbers
+	if grep -q '^again ' "$WORK/$name.out"; then
+		check "kshark-plugin-$name-refollow" cmp -s \
+			<(grep -E '^(slab|page|percpu) pairs ' "$WORK/$name.out") \
+			<(sed -n 's/^again //p' "$WORK/$name.out")
+	fi
 }
 
 mkdir -p "$WORK/empty"

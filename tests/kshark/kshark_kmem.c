@@ -19,6 +19,9 @@
  *			the curve of each of the three call sites the
  *			dialog offers first, chosen as its Apply does:
  *			its last value and its highest
+ *   again ALLOCATOR pairs N ...
+ *			the first lines again, after that (the trace read
+ *			from the file again, not from the copies kept)
  *
  * tests/e2e/kshark_plugin.sh compares these with trace-kmem stat --json.
  *
@@ -121,6 +124,18 @@ static int describe_ok(const struct kmem_ks_ctx *ks,
 	return strstr(buf, want) != NULL;
 }
 
+static void print_counts(const struct kmem_ks_ctx *ks, const char *prefix)
+{
+	int a;
+
+	for (a = 0; a < KMEM_KS_NR; a++)
+		printf("%s%s pairs %" PRIu64 " pingpong %" PRIu64 " leaks %" PRIu64
+		       " leak_bytes %" PRIu64 " live_bytes %" PRIu64 "\n", prefix,
+		       names[a], ks->counts.pairs[a], ks->counts.pingpong[a],
+		       ks->counts.leaks[a], ks->counts.leak_bytes[a],
+		       ks->counts.live_bytes[a]);
+}
+
 static void report(const struct kmem_ks_ctx *ks)
 {
 	uint64_t link_err = 0, leak_err = 0, desc_err = 0;
@@ -128,25 +143,22 @@ static void report(const struct kmem_ks_ctx *ks)
 	unsigned int shown[2][KMEM_KS_NR] = { { 0 } };
 	char buf[1024];
 	size_t i;
-	int a;
+	int a, cpu;
 
-	for (a = 0; a < KMEM_KS_NR; a++)
-		printf("%s pairs %" PRIu64 " pingpong %" PRIu64 " leaks %" PRIu64
-		       " leak_bytes %" PRIu64 " live_bytes %" PRIu64 "\n",
-		       names[a], ks->counts.pairs[a], ks->counts.pingpong[a],
-		       ks->counts.leaks[a], ks->counts.leak_bytes[a],
-		       ks->counts.live_bytes[a]);
+	print_counts(ks, "");
 	printf("records %" PRIu64 "\n", ks->counts.records);
-	for (i = 0; i < ks->nr_pairs; i++) {
-		const struct kmem_ks_pair *p = &ks->pairs[i];
+	for (cpu = 0; cpu < ks->n_cpus; cpu++)
+	for (i = 0; i < ks->links[cpu].n; i++) {
+		const struct kmem_ks_pair *p = &ks->links[cpu].p[i];
 
 		link_err += !link_ok(p);
 		desc_err += !describe_ok(ks, p, buf, sizeof(buf));
 		if (shown[0][p->allocator]++ < 3)
 			printf("describe %s\n", buf);
 	}
-	for (i = 0; i < ks->nr_leaks; i++) {
-		const struct kmem_ks_pair *p = &ks->leaks[i];
+	for (cpu = 0; cpu < ks->n_cpus; cpu++)
+	for (i = 0; i < ks->leaks[cpu].n; i++) {
+		const struct kmem_ks_pair *p = &ks->leaks[cpu].p[i];
 
 		leak_err += !is_kind(p->alloc, (int)p->allocator, 1) ||
 			    find(ks, p->alloc) != p;
@@ -155,8 +167,10 @@ static void report(const struct kmem_ks_ctx *ks)
 		if (shown[1][p->allocator]++ < 3)
 			printf("describe %s\n", buf);
 	}
-	for (i = 0; i < ks->nr_pairs; i++)
-		link_err += find(ks, ks->pairs[i].alloc) != &ks->pairs[i];
+	for (cpu = 0; cpu < ks->n_cpus; cpu++)
+		for (i = 0; i < ks->links[cpu].n; i++)
+			link_err += find(ks, ks->links[cpu].p[i].alloc) !=
+				    &ks->links[cpu].p[i];
 	printf("link_errors %" PRIu64 "\nleak_errors %" PRIu64 "\n", link_err,
 	       leak_err);
 	for (a = 0; a < KMEM_KS_NR; a++)
@@ -182,6 +196,9 @@ static void report_sites(const struct kmem_ks_ctx *ks)
 		       " peak_bytes %" PRIu64 "\n", names[s[i].allocator],
 		       s[i].call_site, c->n ? c->p[c->n - 1].bytes : 0, c->max);
 	}
+	/* followed again from the file, as after the dialog's Apply */
+	if (n)
+		print_counts(ks, "again ");
 }
 
 int main(int argc, char **argv)
