@@ -276,7 +276,7 @@ clean:
 	format clean bench readme doc deb
 
 -include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(READER_OBJ:.o=.d) \
-	$(KS_PLUGIN_OBJ:.o=.d)
+	$(KS_PLUGIN_OBJ:.o=.d) $(KSHARK_TOOLS:=.d)
 
 # ---------------------------------------------------------------------
 # Fuzzing (tests/fuzz/): libFuzzer targets built with clang into

@@ -4,8 +4,10 @@
 # stat --reader=libtracecmd`, `trace-cmd mem` and a bare libtracecmd loop
 # (bench/bare_loop.c, the floor for anything built on libtracecmd); how
 # much memory it needs; what the plugin adds to `trace-cmd report`
-# (callgrind instruction counts); and where trace-kmem stat's time goes
-# (perf record per thread, callgrind per record).
+# (callgrind instruction counts); where trace-kmem stat's time goes
+# (perf record per thread, callgrind per record); and how much longer
+# KernelShark takes to load the 1m trace with the kmem KernelShark plugin
+# (through libkshark: tests/kshark/kshark_kmem.c --load).
 #
 # Two recordings of one workload (BENCH_SIZES): "1m", about 1 million
 # events (BENCH_ITER_SMALL iterations), and "10m", about 10 million
@@ -722,6 +724,37 @@ for s in "${sizes[@]}"; do
 			echo "NOTE     $s: trace-kmem stat (${input[$id]}) peak RSS $(kb2mb "${rss[$s.$id]}") MB, over $RSS_LIMIT_MB MB"
 	done
 done
+
+# --- KernelShark (issue 13): what KernelShark does with the 1m trace
+# before it first draws, through libkshark (tests/kshark/kshark_kmem.c
+# --load): load its entries without the kmem plugin, and with it (its
+# event handler while loading, then its follow pass).  Interleaved, the
+# order alternating, medians after one warm-up round.
+KSK=$B/kshark/kshark_kmem
+KSP=$B/kernelshark/plugin-kmem.so
+echo "Targets (issue 13):"
+if has_size 1m && [ -x "$KSK" ] && [ -f "$KSP" ]; then
+	: >"$WORK/ks.times"
+	for ((r = 0; r <= RUNS; r++)); do
+		for k in 0 1; do
+			id=ks plug=none
+			[ $(((k + r) % 2)) -eq 1 ] && id=ksk plug=$KSP
+			measure "$KSK" --load "$plug" "$WORK/1m/trace.dat"
+			[ "$M_RC" -eq 0 ] || die "kshark_kmem --load $plug failed: $(tail -n 3 "$WORK/err")"
+			[ "$r" -eq 0 ] || echo "$id $M_SECS $M_RSS $M_CPU" >>"$WORK/ks.times"
+		done
+	done
+	ka=$(col_median "$WORK/ks.times" ks 2)
+	kb=$(col_median "$WORK/ks.times" ksk 2)
+	kr=$(ratio "$kb" "$ka")
+	ra=$(awk '$1 == "ks" && $3 > m { m = $3 } END { print m + 0 }' "$WORK/ks.times")
+	rb=$(awk '$1 == "ksk" && $3 > m { m = $3 } END { print m + 0 }' "$WORK/ks.times")
+	verdict "$(le "$kr" 1.5)" "1m: loading in KernelShark (libkshark) with the kmem plugin within 1.5x of" \
+		"without: ${kr}x ($(printf %.3f "$kb") s vs $(printf %.3f "$ka") s, trace.dat v7; peak RSS" \
+		"$(kb2mb "$rb") MB vs $(kb2mb "$ra") MB)"
+else
+	verdict skip "1m: loading in KernelShark with the kmem plugin: needs 1m in BENCH_SIZES and $KSK, $KSP"
+fi
 
 # --- what trace-kmem stat's peak RSS is made of: /proc/PID/smaps_rollup
 # sampled every 5 ms during one run (file-backed: the mapped trace.dat
