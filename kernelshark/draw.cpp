@@ -48,21 +48,12 @@ static int binOf(const kshark_trace_histo *h, int64_t ts)
 	return b >= h->n_bins ? h->n_bins - 1 : (int)b;
 }
 
-/* A link: its line, which says its numbers when double-clicked. */
-class KmemLink : public Line {
+/* A shape that says an allocation's numbers when double-clicked. */
+template <class Shape> class KmemMark : public Shape {
 public:
-	KmemLink(const Point &a, const Point &b, const kmem_ks_ctx *ks,
-		 const kmem_ks_pair *p)
-	: Line(a, b), _ks(ks), _p(p) {}
-
-	double distance(int x, int y) const override
-	{
-		int x0 = pointX(0), x1 = pointX(1);
-		int dx = x < x0 ? x0 - x : (x > x1 ? x - x1 : 0);
-		int dy = y - pointY(0);
-
-		return sqrt((double)dx * dx + (double)dy * dy);
-	}
+	template <class... Args>
+	KmemMark(const kmem_ks_ctx *ks, const kmem_ks_pair *p, Args... args)
+	: Shape(args...), _ks(ks), _p(p) {}
 
 private:
 	const kmem_ks_ctx *_ks;
@@ -74,11 +65,28 @@ private:
 	}
 };
 
+/* A link: its line. */
+class KmemLink : public KmemMark<Line> {
+public:
+	KmemLink(const Point &a, const Point &b, const kmem_ks_ctx *ks,
+		 const kmem_ks_pair *p)
+	: KmemMark<Line>(ks, p, a, b) {}
+
+	double distance(int x, int y) const override
+	{
+		int x0 = pointX(0), x1 = pointX(1);
+		int dx = x < x0 ? x0 - x : (x > x1 ? x - x1 : 0);
+		int dy = y - pointY(0);
+
+		return sqrt((double)dx * dx + (double)dy * dy);
+	}
+};
+
 /* A leak: a triangle pointing down at the allocation. */
-class KmemLeak : public Triangle {
+class KmemLeak : public KmemMark<Triangle> {
 public:
 	KmemLeak(int x, int y, const kmem_ks_ctx *ks, const kmem_ks_pair *p)
-	: _ks(ks), _p(p)
+	: KmemMark<Triangle>(ks, p)
 	{
 		setPoint(0, x - 4, y - 7);
 		setPoint(1, x + 4, y - 7);
@@ -92,15 +100,6 @@ public:
 		int dx = x - pointX(2), dy = y - pointY(2) + 4;
 
 		return sqrt((double)dx * dx + (double)dy * dy);
-	}
-
-private:
-	const kmem_ks_ctx *_ks;
-	const kmem_ks_pair *_p;
-
-	void _doubleClick() const override
-	{
-		kmem_ks_show_numbers(_ks, _p);
 	}
 };
 
