@@ -36,7 +36,7 @@ static void *gui_ptr;
 class KmemDialog : public QDialog {
 public:
 	KmemDialog();
-	void update();
+	void refresh();
 
 private:
 	QComboBox _stream, _site;
@@ -77,7 +77,7 @@ KmemDialog::KmemDialog()
 }
 
 /* The streams the plugin is loaded on. */
-void KmemDialog::update()
+void KmemDialog::refresh()
 {
 	kshark_context *kctx = nullptr;
 
@@ -152,7 +152,7 @@ void KmemDialog::_doApply()
 
 static void showDialog(KsMainWindow *)
 {
-	dialog->update();
+	dialog->refresh();
 	dialog->show();
 }
 

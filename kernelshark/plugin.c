@@ -123,7 +123,7 @@ static void free_ctx(struct kmem_ks_ctx *ks)
 	int cpu;
 
 	kmem_ks_unfollow(ks);
-	for (cpu = 0; cpu < ks->n_cpus; cpu++)
+	for (cpu = 0; ks->cpu_ents && cpu < ks->n_cpus; cpu++)
 		free(ks->cpu_ents[cpu]);
 	free(ks->cpu_ents);
 	free(ks->cpu_len);
