@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1
 #
-# make            build the plugin (build/plugins/plugin_kmem.so) and
-#                 trace-kmem (build/trace-kmem)
+# make            build the plugin (build/plugins/plugin_kmem.so),
+#                 trace-kmem (build/trace-kmem) and, with libkshark-dev and
+#                 qtbase5-dev, the KernelShark plugin
+#                 (build/kernelshark/plugin-kmem.so)
 # make check      run every test
 # make demo       trace-cmd report -O kmem:stat on a bundled sample trace
 # make install    plugin into libtraceevent's plugin directory, trace-kmem
@@ -267,7 +269,8 @@ readme: all
 	$(Q)python3 tests/readme/examples.py --update --tk $(B)/trace-kmem
 
 format:
-	clang-format -i lib/*.[ch] plugin/*.[ch] cli/*.[ch] reader/*.[ch] tests/unit/*.[ch]
+	clang-format -i lib/*.[ch] plugin/*.[ch] cli/*.[ch] reader/*.[ch] tests/unit/*.[ch] \
+		kernelshark/*.[ch] tests/kshark/*.c
 
 clean:
 	rm -rf $(B) tests/out

@@ -32,12 +32,12 @@ struct kmem_ks_block {
 struct copy_head {
 	int64_t ts;
 	struct kshark_entry *entry;
-	int32_t missed;		/* missed_events, clamped */
-	uint32_t size;		/* or COPY_BAD, COPY_NEXT */
+	int32_t missed; /* missed_events, clamped */
+	uint32_t size;	/* or COPY_BAD, COPY_NEXT */
 };
 
-#define COPY_BAD UINT32_MAX		/* impossible size: no data copied */
-#define COPY_NEXT (UINT32_MAX - 1)	/* the rest is in the next block */
+#define COPY_BAD UINT32_MAX	   /* impossible size: no data copied */
+#define COPY_NEXT (UINT32_MAX - 1) /* the rest is in the next block */
 
 static struct kmem_ks_block *new_block(size_t need)
 {
@@ -88,9 +88,10 @@ int kmem_ks_copy(struct kmem_ks_copies *a, const struct tep_record *rec,
 	}
 	h.ts = (int64_t)rec->ts;
 	h.entry = e;
-	h.missed = rec->missed_events > INT32_MAX ? INT32_MAX :
-		   rec->missed_events < INT32_MIN ? INT32_MIN :
-						    (int32_t)rec->missed_events;
+	h.missed = rec->missed_events > INT32_MAX ? INT32_MAX
+		   : rec->missed_events < INT32_MIN
+			   ? INT32_MIN
+			   : (int32_t)rec->missed_events;
 	h.size = bad ? COPY_BAD : (uint32_t)rec->size;
 	memcpy(b->data + b->len, &h, sizeof(h));
 	if (data)

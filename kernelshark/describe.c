@@ -34,8 +34,8 @@ static const char *const allocator_name[KMEM_KS_NR] = {
  *
  * Return: what snprintf() returns.
  */
-int kmem_ks_describe(const struct kmem_ks_ctx *ks,
-		     const struct kmem_ks_pair *p, char *buf, size_t len)
+int kmem_ks_describe(const struct kmem_ks_ctx *ks, const struct kmem_ks_pair *p,
+		     char *buf, size_t len)
 {
 	char site[KMEM_SYM_LEN] = "call site unknown", order[32] = "";
 	char dur[NUMFMT_LEN];
@@ -55,10 +55,10 @@ int kmem_ks_describe(const struct kmem_ks_ctx *ks,
 			     "%s (%s): %s%" PRIu64 " bytes at %s, allocated "
 			     "on CPU %d; freed on CPU %d%s after %s (%" PRId64
 			     " ns)",
-			     ev ? ev : "?", allocator_name[p->allocator],
-			     order, p->bytes, site, p->alloc->cpu,
-			     p->free->cpu,
-			     p->free->cpu != p->alloc->cpu ? " (ping-pong)" : "",
+			     ev ? ev : "?", allocator_name[p->allocator], order,
+			     p->bytes, site, p->alloc->cpu, p->free->cpu,
+			     p->free->cpu != p->alloc->cpu ? " (ping-pong)"
+							   : "",
 			     fmt_duration(dur, (uint64_t)(life > 0 ? life : 0)),
 			     life);
 	} else {
@@ -67,8 +67,8 @@ int kmem_ks_describe(const struct kmem_ks_ctx *ks,
 			     "%s (%s): %s%" PRIu64 " bytes at %s, allocated "
 			     "on CPU %d; never freed in the trace: live for "
 			     "%s (%" PRId64 " ns) at its end",
-			     ev ? ev : "?", allocator_name[p->allocator],
-			     order, p->bytes, site, p->alloc->cpu,
+			     ev ? ev : "?", allocator_name[p->allocator], order,
+			     p->bytes, site, p->alloc->cpu,
 			     fmt_duration(dur, (uint64_t)(life > 0 ? life : 0)),
 			     life);
 	}

@@ -36,15 +36,15 @@
 #include "symbols.h"
 #include "tep_names.h"
 
-#define NR_IDS 65536		/* common_type is 16 bits */
-#define MAX_SITES 64		/* call sites the dialog offers */
+#define NR_IDS 65536 /* common_type is 16 bits */
+#define MAX_SITES 64 /* call sites the dialog offers */
 
 struct follow {
 	struct kmem_ks_ctx *ks;
 	struct tep_handle *tep;
 	struct kmem_fields f[KMEM_NR_SLOTS];
-	uint8_t slot_of[NR_IDS];	/* slot + 1, 0: not ours */
-	size_t *next;			/* [cpu]: the next kept entry */
+	uint8_t slot_of[NR_IDS]; /* slot + 1, 0: not ours */
+	size_t *next;		 /* [cpu]: the next kept entry */
 	struct kmem_agg agg;
 	struct kmem_symbolizer sym;
 	struct kmem_match m;
@@ -54,15 +54,15 @@ struct follow {
 	 */
 	uint64_t *obj_alloc[KMEM_KS_NR];
 	size_t obj_cap[KMEM_KS_NR];
-	uint32_t site_row;		/* the chosen site's row, or NONE */
-	size_t seen;			/* the last CPU's copies published */
-	int max_size;			/* no record is larger than a page */
+	uint32_t site_row; /* the chosen site's row, or NONE */
+	size_t seen;	   /* the last CPU's copies published */
+	int max_size;	   /* no record is larger than a page */
 	bool oom;
-	uint64_t unmatched;		/* records without their entry */
+	uint64_t unmatched; /* records without their entry */
 };
 
-static void series_add(struct follow *fw, struct kmem_ks_series *s,
-		       int64_t ts, uint64_t bytes)
+static void series_add(struct follow *fw, struct kmem_ks_series *s, int64_t ts,
+		       uint64_t bytes)
 {
 	if (s->n && s->p[s->n - 1].bytes == bytes)
 		return;
@@ -100,14 +100,17 @@ static uint64_t site_address(const struct follow *fw, int a, uint32_t site)
 		return 0;
 	switch (a) {
 	case KMEM_KS_SLAB:
-		return site < fw->agg.slab.nr_sites ?
-			       fw->agg.slab.sites[site].call_site : 0;
+		return site < fw->agg.slab.nr_sites
+			       ? fw->agg.slab.sites[site].call_site
+			       : 0;
 	case KMEM_KS_PAGE:
-		return site < fw->agg.page.nr_sites ?
-			       fw->agg.page.sites[site].callsite : 0;
+		return site < fw->agg.page.nr_sites
+			       ? fw->agg.page.sites[site].callsite
+			       : 0;
 	default:
-		return site < fw->agg.percpu.nr_sites ?
-			       fw->agg.percpu.sites[site].call_site : 0;
+		return site < fw->agg.percpu.nr_sites
+			       ? fw->agg.percpu.sites[site].call_site
+			       : 0;
 	}
 }
 
@@ -141,9 +144,9 @@ static struct kmem_ks_pair *alloc_of(struct follow *fw, int a, uint32_t obj)
 	uint64_t at = obj < fw->obj_cap[a] ? fw->obj_alloc[a][obj] : UINT64_MAX;
 	uint64_t cpu = at >> 32, i = at & UINT32_MAX;
 
-	return cpu < (uint64_t)fw->ks->n_cpus && i < fw->ks->links[cpu].n ?
-		       &fw->ks->links[cpu].p[i] :
-		       NULL;
+	return cpu < (uint64_t)fw->ks->n_cpus && i < fw->ks->links[cpu].n
+		       ? &fw->ks->links[cpu].p[i]
+		       : NULL;
 }
 
 /* What lib/ did with the record of entry @e. */
@@ -183,16 +186,18 @@ static uint64_t chosen_live(struct follow *fw)
 
 	if (ks->site_allocator == KMEM_KS_SLAB) {
 		if (fw->site_row == U64_INDEX_NONE)
-			fw->site_row = u64_index_find(&fw->agg.slab.site_ix,
-						      ks->site);
-		return fw->site_row == U64_INDEX_NONE ?
-			       0 : fw->agg.slab.sites[fw->site_row].live_bytes;
+			fw->site_row =
+				u64_index_find(&fw->agg.slab.site_ix, ks->site);
+		return fw->site_row == U64_INDEX_NONE
+			       ? 0
+			       : fw->agg.slab.sites[fw->site_row].live_bytes;
 	}
 	if (fw->site_row == U64_INDEX_NONE)
-		fw->site_row = u64_index_find(&fw->agg.percpu.site_ix,
-					      ks->site);
-	return fw->site_row == U64_INDEX_NONE ?
-		       0 : fw->agg.percpu.sites[fw->site_row].live_bytes;
+		fw->site_row =
+			u64_index_find(&fw->agg.percpu.site_ix, ks->site);
+	return fw->site_row == U64_INDEX_NONE
+		       ? 0
+		       : fw->agg.percpu.sites[fw->site_row].live_bytes;
 }
 
 /* The kept entry of the record at @offset on @cpu, if any. */
@@ -246,9 +251,9 @@ static void one_record(struct follow *fw, struct tep_record *rec, int cpu,
 		fw->ks->end_ts = e->ts;
 	/* an event changes its own allocator's live bytes only */
 	series_add(fw, &live[a], e->ts,
-		   a == KMEM_KS_SLAB ? fw->agg.slab.sum.live_bytes :
-		   a == KMEM_KS_PAGE ? fw->agg.page.sum.live_bytes :
-				       fw->agg.percpu.sum.live_bytes);
+		   a == KMEM_KS_SLAB   ? fw->agg.slab.sum.live_bytes
+		   : a == KMEM_KS_PAGE ? fw->agg.page.sum.live_bytes
+				       : fw->agg.percpu.sum.live_bytes);
 	if (fw->ks->site && a == (int)fw->ks->site_allocator)
 		series_add(fw, &fw->ks->site_live, e->ts, chosen_live(fw));
 }
@@ -288,9 +293,9 @@ struct kmem_ks_worker {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more;
-	size_t published;	/* copies of the last CPU it may read */
-	bool closed;		/* no more will come */
-	bool abort;		/* stop: the result is thrown away */
+	size_t published; /* copies of the last CPU it may read */
+	bool closed;	  /* no more will come */
+	bool abort;	  /* stop: the result is thrown away */
 	struct follow *fw;
 	int ret;
 };
@@ -332,8 +337,8 @@ static int read_copies(struct follow *fw)
 		goto out;
 	for (cpu = 0; cpu < n; cpu++)
 		if (available(fw, cpu, 0)) {
-			ent[cpu] = kmem_ks_copy_read(&cur[cpu], &ks->cpu_raw[cpu],
-						     &head[cpu]);
+			ent[cpu] = kmem_ks_copy_read(
+				&cur[cpu], &ks->cpu_raw[cpu], &head[cpu]);
 			taken[cpu] = 1;
 		}
 	for (;;) {
@@ -349,9 +354,8 @@ static int read_copies(struct follow *fw)
 		one_record(fw, &head[best], best, ent[best]);
 		ent[best] = NULL;
 		if (available(fw, best, taken[best])) {
-			ent[best] = kmem_ks_copy_read(&cur[best],
-						      &ks->cpu_raw[best],
-						      &head[best]);
+			ent[best] = kmem_ks_copy_read(
+				&cur[best], &ks->cpu_raw[best], &head[best]);
 			taken[best]++;
 		}
 	}
@@ -381,8 +385,8 @@ static int split(struct follow *fw)
 			if (l->p[i].fate == KMEM_KS_FREED) {
 				l->p[w++] = l->p[i];
 			} else if (l->p[i].fate == KMEM_KS_LEAK) {
-				if (kmem_grow_array((void **)&k->p, &k->cap, k->n,
-						    sizeof(*k->p)))
+				if (kmem_grow_array((void **)&k->p, &k->cap,
+						    k->n, sizeof(*k->p)))
 					return -1;
 				k->p[k->n++] = l->p[i];
 			}
@@ -486,9 +490,9 @@ static int setup(struct follow *fw)
 	page = tep_get_sub_buffer_size(fw->tep);
 	fw->max_size = page > 0 ? page : 1 << 20;
 	for (slot = 0; slot < KMEM_NR_SLOTS; slot++) {
-		struct tep_event *ev = tep_find_event_by_name(
-			fw->tep, kmem_slot_system(slot),
-			kmem_slot_event_name(slot));
+		struct tep_event *ev =
+			tep_find_event_by_name(fw->tep, kmem_slot_system(slot),
+					       kmem_slot_event_name(slot));
 
 		if (!ev || ev->id < 0 || ev->id >= NR_IDS)
 			continue;
@@ -597,7 +601,8 @@ static int finish(struct kmem_ks_ctx *ks, struct follow *fw, int ret)
 	ks->counts.undecodable = fw->agg.undecodable;
 	for (a = 0; a < KMEM_KS_NR; a++)
 		ks->counts.live_bytes[a] =
-			ks->live[a].n ? ks->live[a].p[ks->live[a].n - 1].bytes : 0;
+			ks->live[a].n ? ks->live[a].p[ks->live[a].n - 1].bytes
+				      : 0;
 	if (!ret)
 		list_sites(fw);
 	if (!ret && (fw->oom || fw->agg.slab.oom || fw->agg.page.oom ||
@@ -700,8 +705,8 @@ static void publish(struct kmem_ks_ctx *ks, bool closed, bool abort)
 	struct kmem_ks_worker *w = ks->worker;
 
 	pthread_mutex_lock(&w->lock);
-	w->published = ks->cpu_raw ? ks->cpu_raw[ks->n_cpus - 1].count :
-				     w->published;
+	w->published =
+		ks->cpu_raw ? ks->cpu_raw[ks->n_cpus - 1].count : w->published;
 	w->closed = closed;
 	w->abort = abort;
 	pthread_cond_signal(&w->more);

@@ -42,20 +42,20 @@ enum kmem_ks_allocator {
 
 /* What became of an allocation. */
 enum kmem_ks_fate {
-	KMEM_KS_LIVE,		/* not freed (yet), or its free was missed */
-	KMEM_KS_FREED,		/* a link */
-	KMEM_KS_LEAK,		/* live at the end of the trace */
+	KMEM_KS_LIVE,  /* not freed (yet), or its free was missed */
+	KMEM_KS_FREED, /* a link */
+	KMEM_KS_LEAK,  /* live at the end of the trace */
 };
 
 /* One allocation, with its free or without (a leak): 40 bytes. */
 struct kmem_ks_pair {
 	struct kshark_entry *alloc;
-	struct kshark_entry *free;	/* NULL: never freed in the trace */
-	uint64_t bytes;			/* as the tables count them */
-	uint64_t call_site;		/* 0: not known (pages without stacks) */
-	uint8_t allocator;		/* enum kmem_ks_allocator */
-	uint8_t fate;			/* enum kmem_ks_fate */
-	uint16_t order;			/* pages: the order */
+	struct kshark_entry *free; /* NULL: never freed in the trace */
+	uint64_t bytes;		   /* as the tables count them */
+	uint64_t call_site;	   /* 0: not known (pages without stacks) */
+	uint8_t allocator;	   /* enum kmem_ks_allocator */
+	uint8_t fate;		   /* enum kmem_ks_fate */
+	uint16_t order;		   /* pages: the order */
 };
 
 /* The allocations of one CPU, in time order. */
@@ -68,7 +68,7 @@ struct kmem_ks_list {
 struct kmem_ks_block;
 struct kmem_ks_copies {
 	struct kmem_ks_block *head, *tail;
-	size_t count;		/* copies written */
+	size_t count; /* copies written */
 };
 
 /* Where the reader of copies is. */
@@ -96,16 +96,16 @@ struct kmem_ks_site {
 	uint64_t call_site;
 	uint64_t peak_bytes;
 	uint32_t allocator;
-	char name[128];		/* "sym+0xoff", or the address */
+	char name[128]; /* "sym+0xoff", or the address */
 };
 
 struct kmem_ks_counts {
-	uint64_t pairs[KMEM_KS_NR];	/* matched allocation -> free */
-	uint64_t pingpong[KMEM_KS_NR];	/* ... freed on another CPU */
-	uint64_t leaks[KMEM_KS_NR];	/* live at the end of the trace */
+	uint64_t pairs[KMEM_KS_NR];    /* matched allocation -> free */
+	uint64_t pingpong[KMEM_KS_NR]; /* ... freed on another CPU */
+	uint64_t leaks[KMEM_KS_NR];    /* live at the end of the trace */
 	uint64_t leak_bytes[KMEM_KS_NR];
-	uint64_t live_bytes[KMEM_KS_NR];	/* at the last entry */
-	uint64_t records;		/* allocator records followed */
+	uint64_t live_bytes[KMEM_KS_NR]; /* at the last entry */
+	uint64_t records;		 /* allocator records followed */
 	uint64_t undecodable;
 };
 
@@ -117,7 +117,7 @@ struct kmem_ks_counts {
 struct kmem_ks_ctx {
 	int sd;
 	struct kshark_data_stream *stream;
-	int ids[KMEM_KS_MAX_EVENTS];	/* event ids with our handler */
+	int ids[KMEM_KS_MAX_EVENTS]; /* event ids with our handler */
 	int nr_ids;
 
 	/* kept by the handler: the allocator entries of each CPU */
@@ -125,28 +125,28 @@ struct kmem_ks_ctx {
 	struct kshark_entry ***cpu_ents;
 	size_t *cpu_len, *cpu_cap;
 	int64_t *cpu_last;		/* the offset of each CPU's last kept */
-	struct kmem_ks_copies *cpu_raw;	/* their records, until followed */
+	struct kmem_ks_copies *cpu_raw; /* their records, until followed */
 	struct kmem_ks_worker *worker;	/* the pass beside the loading */
 	int max_size;			/* no record is larger than a page */
 	bool oom;
 
 	/* made by the follow pass */
 	bool followed;
-	bool failed;			/* said why on stderr, draws nothing */
-	struct kmem_ks_list *links;	/* [allocating CPU] */
-	struct kmem_ks_list *leaks;	/* [allocating CPU] */
+	bool failed;		    /* said why on stderr, draws nothing */
+	struct kmem_ks_list *links; /* [allocating CPU] */
+	struct kmem_ks_list *leaks; /* [allocating CPU] */
 	struct kmem_ks_series live[KMEM_KS_NR];
-	struct kmem_ks_series site_live;	/* of the chosen call site */
-	int64_t max_life;		/* the longest matched lifetime */
-	int64_t end_ts;			/* the last allocator entry's time */
+	struct kmem_ks_series site_live; /* of the chosen call site */
+	int64_t max_life;		 /* the longest matched lifetime */
+	int64_t end_ts;			 /* the last allocator entry's time */
 	struct kmem_ks_counts counts;
-	struct kmem_ks_site *sites;	/* slab and per-CPU, by peak */
+	struct kmem_ks_site *sites; /* slab and per-CPU, by peak */
 	size_t nr_sites;
 
 	/* the dialog's choices */
-	uint64_t site;			/* call site to draw, 0: none */
+	uint64_t site; /* call site to draw, 0: none */
 	uint32_t site_allocator;
-	unsigned int show;		/* KMEM_KS_SHOW_* */
+	unsigned int show; /* KMEM_KS_SHOW_* */
 };
 
 /* What tools reading traces through libkshark may dlsym() (tests). */
@@ -182,7 +182,8 @@ KMEM_KS_EXPORT int kmem_ks_choose_site(int sd, uint64_t call_site,
 
 /* describe.c */
 KMEM_KS_EXPORT int kmem_ks_describe(const struct kmem_ks_ctx *ks,
-		     const struct kmem_ks_pair *p, char *buf, size_t len);
+				    const struct kmem_ks_pair *p, char *buf,
+				    size_t len);
 KMEM_KS_EXPORT const struct kmem_ks_pair *
 kmem_ks_find(const struct kmem_ks_ctx *ks, const struct kshark_entry *e);
 

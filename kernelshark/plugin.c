@@ -43,8 +43,9 @@ static bool keep(struct kmem_ks_ctx *ks, int cpu, struct kshark_entry *e,
 	if (kmem_grow_array((void **)&ks->cpu_ents[cpu], &ks->cpu_cap[cpu],
 			    ks->cpu_len[cpu], sizeof(*ks->cpu_ents[cpu])))
 		return false;
-	if (ks->cpu_raw && kmem_ks_copy(&ks->cpu_raw[cpu], rec, e, ks->max_size))
-		kmem_ks_drop_copies(ks);	/* the pass reads the file */
+	if (ks->cpu_raw &&
+	    kmem_ks_copy(&ks->cpu_raw[cpu], rec, e, ks->max_size))
+		kmem_ks_drop_copies(ks); /* the pass reads the file */
 	ks->cpu_ents[cpu][ks->cpu_len[cpu]++] = e;
 	return true;
 }
@@ -107,7 +108,7 @@ static void on_entry(struct kshark_data_stream *stream, void *rec,
 		kmem_ks_drop_copies(ks);
 	ks->cpu_last[e->cpu] = e->offset;
 	if (ks->oom || !keep(ks, e->cpu, e, rec)) {
-		ks->oom = true;	/* said by the follow pass */
+		ks->oom = true; /* said by the follow pass */
 		return;
 	}
 	if (e->cpu != last || !ks->cpu_raw)
@@ -139,8 +140,9 @@ static void find_events(struct kmem_ks_ctx *ks, struct tep_handle *tep)
 	int slot;
 
 	for (slot = 0; slot < KMEM_NR_SLOTS; slot++) {
-		struct tep_event *ev = tep_find_event_by_name(
-			tep, kmem_slot_system(slot), kmem_slot_event_name(slot));
+		struct tep_event *ev =
+			tep_find_event_by_name(tep, kmem_slot_system(slot),
+					       kmem_slot_event_name(slot));
 
 		if (ev && ks->nr_ids < KMEM_KS_MAX_EVENTS)
 			ks->ids[ks->nr_ids++] = ev->id;
@@ -184,7 +186,7 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 	}
 	forget(ks);
 	find_events(ks, tep);
-	if (!ks->nr_ids) {	/* no allocator events: nothing to show */
+	if (!ks->nr_ids) { /* no allocator events: nothing to show */
 		free_ctx(ks);
 		return 0;
 	}

@@ -29,8 +29,10 @@ static int wanted(const char *ev)
 static void print_handlers(struct kshark_context *ctx, int sd)
 {
 	static const char *const evs[][2] = {
-		{ "kmem", "kmalloc" }, { "kmem", "kmem_cache_free" },
-		{ "kmem", "mm_page_alloc" }, { "percpu", "percpu_alloc_percpu" },
+		{ "kmem", "kmalloc" },
+		{ "kmem", "kmem_cache_free" },
+		{ "kmem", "mm_page_alloc" },
+		{ "percpu", "percpu_alloc_percpu" },
 	};
 	struct tep_handle *tep =
 		kshark_get_tep(kshark_get_data_stream(ctx, sd));

@@ -63,17 +63,17 @@ static int is_kind(const struct kshark_entry *e, int a, int alloc)
 		return 0;
 	if (a == KMEM_KS_SLAB)
 		ok = alloc ? !strncmp(ev, "kmem/kmalloc", 12) ||
-				     !strncmp(ev, "kmem/kmem_cache_alloc", 21) :
-			     !strcmp(ev, "kmem/kfree") ||
+				     !strncmp(ev, "kmem/kmem_cache_alloc", 21)
+			   : !strcmp(ev, "kmem/kfree") ||
 				     !strcmp(ev, "kmem/kmem_cache_free");
 	else if (a == KMEM_KS_PAGE)
-		ok = alloc ? !strcmp(ev, "kmem/mm_page_alloc") :
-			     !strcmp(ev, "kmem/mm_page_free") ||
+		ok = alloc ? !strcmp(ev, "kmem/mm_page_alloc")
+			   : !strcmp(ev, "kmem/mm_page_free") ||
 				     !strcmp(ev, "kmem/mm_page_free_direct") ||
 				     !strcmp(ev, "kmem/mm_pagevec_free");
 	else
-		ok = !strcmp(ev, alloc ? "percpu/percpu_alloc_percpu" :
-					 "percpu/percpu_free_percpu");
+		ok = !strcmp(ev, alloc ? "percpu/percpu_alloc_percpu"
+				       : "percpu/percpu_free_percpu");
 	free(ev);
 	return ok;
 }
@@ -129,11 +129,12 @@ static void print_counts(const struct kmem_ks_ctx *ks, const char *prefix)
 	int a;
 
 	for (a = 0; a < KMEM_KS_NR; a++)
-		printf("%s%s pairs %" PRIu64 " pingpong %" PRIu64 " leaks %" PRIu64
-		       " leak_bytes %" PRIu64 " live_bytes %" PRIu64 "\n", prefix,
-		       names[a], ks->counts.pairs[a], ks->counts.pingpong[a],
-		       ks->counts.leaks[a], ks->counts.leak_bytes[a],
-		       ks->counts.live_bytes[a]);
+		printf("%s%s pairs %" PRIu64 " pingpong %" PRIu64
+		       " leaks %" PRIu64 " leak_bytes %" PRIu64
+		       " live_bytes %" PRIu64 "\n",
+		       prefix, names[a], ks->counts.pairs[a],
+		       ks->counts.pingpong[a], ks->counts.leaks[a],
+		       ks->counts.leak_bytes[a], ks->counts.live_bytes[a]);
 }
 
 static void report(const struct kmem_ks_ctx *ks)
@@ -148,25 +149,25 @@ static void report(const struct kmem_ks_ctx *ks)
 	print_counts(ks, "");
 	printf("records %" PRIu64 "\n", ks->counts.records);
 	for (cpu = 0; cpu < ks->n_cpus; cpu++)
-	for (i = 0; i < ks->links[cpu].n; i++) {
-		const struct kmem_ks_pair *p = &ks->links[cpu].p[i];
+		for (i = 0; i < ks->links[cpu].n; i++) {
+			const struct kmem_ks_pair *p = &ks->links[cpu].p[i];
 
-		link_err += !link_ok(p);
-		desc_err += !describe_ok(ks, p, buf, sizeof(buf));
-		if (shown[0][p->allocator]++ < 3)
-			printf("describe %s\n", buf);
-	}
+			link_err += !link_ok(p);
+			desc_err += !describe_ok(ks, p, buf, sizeof(buf));
+			if (shown[0][p->allocator]++ < 3)
+				printf("describe %s\n", buf);
+		}
 	for (cpu = 0; cpu < ks->n_cpus; cpu++)
-	for (i = 0; i < ks->leaks[cpu].n; i++) {
-		const struct kmem_ks_pair *p = &ks->leaks[cpu].p[i];
+		for (i = 0; i < ks->leaks[cpu].n; i++) {
+			const struct kmem_ks_pair *p = &ks->leaks[cpu].p[i];
 
-		leak_err += !is_kind(p->alloc, (int)p->allocator, 1) ||
-			    find(ks, p->alloc) != p;
-		sum[p->allocator] += p->bytes;
-		desc_err += !describe_ok(ks, p, buf, sizeof(buf));
-		if (shown[1][p->allocator]++ < 3)
-			printf("describe %s\n", buf);
-	}
+			leak_err += !is_kind(p->alloc, (int)p->allocator, 1) ||
+				    find(ks, p->alloc) != p;
+			sum[p->allocator] += p->bytes;
+			desc_err += !describe_ok(ks, p, buf, sizeof(buf));
+			if (shown[1][p->allocator]++ < 3)
+				printf("describe %s\n", buf);
+		}
 	for (cpu = 0; cpu < ks->n_cpus; cpu++)
 		for (i = 0; i < ks->links[cpu].n; i++)
 			link_err += find(ks, ks->links[cpu].p[i].alloc) !=
@@ -184,7 +185,7 @@ static void report_sites(const struct kmem_ks_ctx *ks)
 	size_t i, n = ks->nr_sites < 3 ? ks->nr_sites : 3;
 	struct kmem_ks_site s[3];
 
-	memcpy(s, ks->sites, n * sizeof(*s));	/* remade by choose() */
+	memcpy(s, ks->sites, n * sizeof(*s)); /* remade by choose() */
 	for (i = 0; i < n; i++) {
 		const struct kmem_ks_series *c = &ks->site_live;
 
@@ -193,8 +194,9 @@ static void report_sites(const struct kmem_ks_ctx *ks)
 			continue;
 		}
 		printf("site %s %#" PRIx64 " live_bytes %" PRIu64
-		       " peak_bytes %" PRIu64 "\n", names[s[i].allocator],
-		       s[i].call_site, c->n ? c->p[c->n - 1].bytes : 0, c->max);
+		       " peak_bytes %" PRIu64 "\n",
+		       names[s[i].allocator], s[i].call_site,
+		       c->n ? c->p[c->n - 1].bytes : 0, c->max);
 	}
 	/* followed again from the file, as after the dialog's Apply */
 	if (n)
@@ -216,7 +218,8 @@ int main(int argc, char **argv)
 	int sd, ret = 0;
 
 	if (argc != 3 && !load && !reload) {
-		fprintf(stderr, "usage: kshark_kmem [--load|--reload] PLUGIN FILE\n");
+		fprintf(stderr,
+			"usage: kshark_kmem [--load|--reload] PLUGIN FILE\n");
 		return 1;
 	}
 	if (load || reload)
@@ -263,8 +266,7 @@ int main(int argc, char **argv)
 	else if (ks) {
 		report(ks);
 		report_sites(ks);
-	}
-	else
+	} else
 		ret = 3;
 out:
 	for (i = 0; i < n; i++)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * kshark_session PLUGIN FILE OUT [FROM TO]: a KernelShark session file that opens
- * FILE with the KernelShark plugin PLUGIN registered and enabled on it
+ * kshark_session PLUGIN FILE OUT [FROM TO]: a KernelShark session file that
+ * opens FILE with the KernelShark plugin PLUGIN registered and enabled on it
  * and every CPU plotted, written by libkshark's own export functions as
  * KernelShark writes its sessions (KsSession.cpp): "data streams",
  * "User Plugins", the CPU and task plots of each stream, no marker set,
@@ -49,8 +49,8 @@ static int add_user_plugin(struct kshark_config_doc *conf,
 {
 	struct kshark_config_doc *plugins =
 		kshark_config_new("kshark.config.plugins", KS_CONFIG_JSON);
-	struct kshark_config_doc *lib = kshark_export_plugin_file(pl,
-								  KS_CONFIG_JSON);
+	struct kshark_config_doc *lib =
+		kshark_export_plugin_file(pl, KS_CONFIG_JSON);
 	json_object *list = json_object_new_array();
 
 	if (!plugins || !lib)
@@ -124,7 +124,8 @@ int main(int argc, char **argv)
 	int sd, ret = 0;
 
 	if (argc != 4 && argc != 6) {
-		fprintf(stderr, "usage: kshark_session PLUGIN FILE OUT [FROM TO]\n");
+		fprintf(stderr,
+			"usage: kshark_session PLUGIN FILE OUT [FROM TO]\n");
 		return 1;
 	}
 	if (!kshark_instance(&ctx))
