@@ -137,6 +137,8 @@ static void drawLinks(const kmem_ks_ctx *ks,
 		if (!p)
 			continue;
 		bFree = binOf(h, p->free->ts);
+		if (bFree >= g->size())
+			bFree = -1;
 		frac = log2((double)(p->free->ts - p->alloc->ts) + 2) / top;
 		y = g->bin(b)._base.y() - 3 - (int)(frac * height * .55);
 		x0 = g->bin(b)._base.x();

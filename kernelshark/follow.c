@@ -180,24 +180,19 @@ static void note_match(struct follow *fw, int a, struct kshark_entry *e,
 	c->pingpong[a] += e->cpu != p->alloc->cpu;
 }
 
+/* The chosen call site's live bytes (its row found once it exists). */
 static uint64_t chosen_live(struct follow *fw)
 {
-	const struct kmem_ks_ctx *ks = fw->ks;
+	bool slab = fw->ks->site_allocator == KMEM_KS_SLAB;
 
-	if (ks->site_allocator == KMEM_KS_SLAB) {
-		if (fw->site_row == U64_INDEX_NONE)
-			fw->site_row =
-				u64_index_find(&fw->agg.slab.site_ix, ks->site);
-		return fw->site_row == U64_INDEX_NONE
-			       ? 0
-			       : fw->agg.slab.sites[fw->site_row].live_bytes;
-	}
 	if (fw->site_row == U64_INDEX_NONE)
-		fw->site_row =
-			u64_index_find(&fw->agg.percpu.site_ix, ks->site);
-	return fw->site_row == U64_INDEX_NONE
-		       ? 0
-		       : fw->agg.percpu.sites[fw->site_row].live_bytes;
+		fw->site_row = u64_index_find(slab ? &fw->agg.slab.site_ix
+						   : &fw->agg.percpu.site_ix,
+					      fw->ks->site);
+	if (fw->site_row == U64_INDEX_NONE)
+		return 0;
+	return slab ? fw->agg.slab.sites[fw->site_row].live_bytes
+		    : fw->agg.percpu.sites[fw->site_row].live_bytes;
 }
 
 /* The kept entry of the record at @offset on @cpu, if any. */
@@ -254,7 +249,9 @@ static void one_record(struct follow *fw, struct tep_record *rec, int cpu,
 		   a == KMEM_KS_SLAB   ? fw->agg.slab.sum.live_bytes
 		   : a == KMEM_KS_PAGE ? fw->agg.page.sum.live_bytes
 				       : fw->agg.percpu.sum.live_bytes);
-	if (fw->ks->site && a == (int)fw->ks->site_allocator)
+	/* a call site's live bytes change when an object is made or ends */
+	if (fw->ks->site && a == (int)fw->ks->site_allocator &&
+	    fw->m.what != KMEM_MATCH_NONE)
 		series_add(fw, &fw->ks->site_live, e->ts, chosen_live(fw));
 }
 
