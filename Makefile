@@ -13,6 +13,37 @@
 #
 # CC=clang, SANITIZE=1 (AddressSanitizer + UBSan), V=1 work as usual.
 
+# Dependencies first: every target that builds, tests, installs or
+# packages runs scripts/deps.sh for what it needs (as root it installs
+# the missing Debian packages; as a user it prints the apt-get line and
+# stops), then make again with NO_DEPS=1.  So what the build can use
+# (KernelShark, its Qt, asciidoc) is decided after the packages are
+# there, never from the machine's state before them.  NO_DEPS=1 skips
+# the step (debian/rules does: a package build installs nothing).
+DEPS_FREE_GOALS := clean format uninstall uninstall-user deps check-deps
+GOALS := $(or $(MAKECMDGOALS),all)
+ifeq ($(NO_DEPS),)
+ifneq ($(filter-out $(DEPS_FREE_GOALS),$(GOALS)),)
+DEPS_STAGE := 1
+endif
+endif
+
+ifeq ($(DEPS_STAGE),1)
+# the modes of scripts/deps.sh each goal needs
+DEPS_MODES := build \
+	$(if $(filter check tests bench,$(GOALS)),check) \
+	$(if $(filter install doc,$(GOALS)),doc) \
+	$(if $(filter deb,$(GOALS)),deb) \
+	$(if $(filter fuzz fuzz-build,$(GOALS)),fuzz)
+
+$(GOALS): run-deps
+	@:
+run-deps:
+	@scripts/deps.sh $(strip $(DEPS_MODES))
+	@$(MAKE) --no-print-directory NO_DEPS=1 $(MAKECMDGOALS)
+.PHONY: $(GOALS) run-deps
+else
+
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := libtraceevent
@@ -89,12 +120,13 @@ DOC_PATH := PATH=/usr/bin:$$PATH
 HAVE_DOC := $(shell $(DOC_PATH) command -v asciidoc >/dev/null && \
 	      command -v xmlto >/dev/null && echo 1)
 
-all: deps $(PLUGIN) $(CLI) kshark-plugin
+all: $(PLUGIN) $(CLI) kshark-plugin
 	@echo "built: $(CLI) and $(PLUGIN)$(if $(HAVE_KS_PLUGIN), and $(KS_PLUGIN))"
 	@echo "  use: $(CLI) stat trace.dat, or TRACEEVENT_PLUGIN_DIR=$(B)/plugins trace-cmd report -O kmem:stat"
 
+# what scripts/deps.sh says of the build's and the tests' packages
 deps:
-	$(Q)scripts/deps.sh
+	$(Q)scripts/deps.sh build
 
 check-deps:
 	$(Q)scripts/deps.sh check
@@ -200,20 +232,19 @@ $(B)/kshark/%: tests/kshark/%.c
 tests: $(TEST_BIN) $(TOOL_BIN) $(KSHARK_TOOLS)
 	$(if $(HAVE_KSHARK),,@echo "tests: no libkshark-dev: the KernelShark test tool is not built")
 
-check: check-deps all tests
+check: all tests
 	$(Q)B=$(B) tests/run.sh
 
 demo: all
 	$(Q)DEMO_TRACE=$(DEMO_TRACE) scripts/demo.sh $(PLUGIN)
 
-install: all $(if $(HAVE_DOC),doc)
+install: all doc
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh install "$(DESTDIR)$(plugindir)" $(PLUGIN)
 	$(Q)install -D -m 0755 $(CLI) "$(DESTDIR)$(bindir)/trace-kmem"
 	$(Q)install -D -m 0644 completion/trace-kmem "$(DESTDIR)$(completiondir)/trace-kmem"
-	$(Q)for m in $(if $(HAVE_DOC),$(MAN_PAGES)); do \
+	$(Q)for m in $(MAN_PAGES); do \
 		install -D -m 0644 $$m "$(DESTDIR)$(mandir)/man$${m##*.}/$${m##*/}" || exit 1; \
 	done
-	$(if $(HAVE_DOC),,@echo "install: no man pages (asciidoc and xmlto are not installed)")
 	$(if $(HAVE_KS_PLUGIN),$(Q)install -D -m 0644 $(KS_PLUGIN) "$(DESTDIR)$(kshark_plugindir)/plugin-kmem.so")
 	@echo "install: $(DESTDIR)$(bindir)/trace-kmem"
 
@@ -239,6 +270,8 @@ bench: all $(KSHARK_TOOLS)
 doc: $(MAN_PAGES)
 
 define build-man
+	$(if $(HAVE_DOC),,$(error the man pages need asciidoc and xmlto: \
+		apt-get install --no-install-recommends asciidoc-base xmlto docbook-xsl docbook-xml))
 	@mkdir -p $(B)/man
 	$(call say,MAN,$@)
 	$(Q)$(DOC_PATH) asciidoc -b docbook -d manpage -a mansource=trace-kmem \
@@ -334,3 +367,5 @@ fuzz: fuzz-build
 
 -include $(FZ_LIB_OBJ:.o=.d) $(FZ_READER_OBJ:.o=.d) \
 	$(FZ)/tests/fuzz/fuzz_reader.d $(FZ)/tests/fuzz/fuzz_records.d
+
+endif # DEPS_STAGE

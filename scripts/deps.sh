@@ -1,50 +1,122 @@
 #!/bin/sh
-# deps.sh [check]: check (and, as root, install) what building (and with
-# "check", testing) needs on Debian.  Prints the exact apt-get line and
-# fails when something is missing and we may not install it.
+# deps.sh [build] [check] [doc] [deb] [fuzz]: make sure the Debian
+# packages a make target needs are installed.  As root it installs what
+# is missing (and says so in one line); as a user it prints the one
+# command line that installs them and fails.  The Makefile runs it
+# before anything is built (the targets' modes below), then runs make
+# again, so what the build can use is decided with the packages there.
+#
+#   build   make, make demo, make install-user: compilers, libtraceevent,
+#           libtracefs, libtracecmd, zstd, zlib, trace-cmd
+#   check   make check, make tests, make bench: the tools the tests
+#           run (valgrind, perf, strace, ...), KernelShark with the Qt
+#           development files of the Qt it links (5 on Debian 12, 6 on
+#           Debian 13), Xvfb, Chromium, the man page tools
+#   doc     make doc, make install: asciidoc, xmlto, DocBook
+#   deb     make deb: debian/control's Build-Depends, dpkg-dev, lintian
+#   fuzz    make fuzz: clang and its libFuzzer runtime
 set -e
-pkgs=""
-light=""	# installed without their recommends (chromium's are a desktop)
-need() { # need COMMAND-OR-PKGCONFIG-CHECK PACKAGE
-	if ! sh -c "$1" >/dev/null 2>&1; then
-		pkgs="$pkgs $2"
-	fi
+cd "$(dirname "$0")/.."
+[ $# -gt 0 ] || set -- build
+
+pkgs=""		# installed with their recommends
+light=""	# without them (chromium's and the doc tools' are a desktop, TeX)
+
+installed() { # installed PKG: is the package installed (any architecture)?
+	dpkg-query -W -f='${db:Status-Status}\n' "$1" 2>/dev/null |
+		grep -qx installed
 }
-need_light() { # as need()
-	if ! sh -c "$1" >/dev/null 2>&1; then
-		light="$light $2"
-	fi
+need() { # need PKG...
+	for p; do
+		installed "$p" || case " $pkgs " in *" $p "*) ;; *) pkgs="$pkgs $p" ;; esac
+	done
 }
-need "command -v cc" gcc
-need "command -v make" make
-need "command -v pkg-config" pkg-config
-need "command -v python3" python3
-need "pkg-config --exists libtraceevent" libtraceevent-dev
-need "pkg-config --exists libtracefs" libtracefs-dev
-need "pkg-config --exists libtracecmd" libtracecmd-dev
-need "pkg-config --exists libzstd" libzstd-dev
-need "pkg-config --exists zlib" zlib1g-dev
-need "command -v trace-cmd" trace-cmd
-need "test -f /usr/lib/$(gcc -print-multiarch 2>/dev/null)/traceevent/plugins/plugin_kmem.so" libtraceevent1-plugin
-if [ "${1:-}" = check ]; then
-	need "command -v valgrind" valgrind
-	need "command -v perf" linux-perf
-	need "test -f /usr/share/bash-completion/bash_completion" bash-completion
-	need "command -v script" bsdutils
-	need "command -v setpriv" util-linux
-	need "command -v strace" strace
-	# tests/e2e/kshark_info.sh and kshark_plugin.sh read the samples
-	# through libkshark; the KernelShark plugin needs Qt 5 and C++
-	need "pkg-config --exists libkshark" "libkshark-dev libjson-c-dev"
-	need "pkg-config --exists Qt5Widgets" qtbase5-dev
-	need "command -v c++" g++
-	# tests/e2e/kshark_gui.sh runs KernelShark under Xvfb
-	need_light "command -v kernelshark" kernelshark
-	need_light "command -v Xvfb" xvfb
-	# tests/e2e/plot.sh renders the SVG with headless Chromium
-	need_light "command -v chromium" chromium
-	need_light "test -d /usr/share/fonts/truetype/dejavu" fonts-dejavu-core
+need_light() { # need_light PKG...
+	for p; do
+		installed "$p" || case " $light " in *" $p "*) ;; *) light="$light $p" ;; esac
+	done
+}
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "deps: not a Debian system: install the equivalents of make, gcc, pkg-config," \
+		"libtraceevent, libtracefs, libtracecmd, libzstd, zlib and trace-cmd" >&2
+	exit 0
 fi
+
+# The Qt development package of the Qt that the installed (or, before it
+# is installed, the distribution's) KernelShark links: KernelShark 2.2
+# (Debian 12) is built on Qt 5, KernelShark 2.4 (Debian 13) on Qt 6.
+kshark_qt_pkg() {
+	if q=$(scripts/kshark-qt.sh 2>/dev/null) && [ -n "$q" ]; then
+		echo "$q"
+		return
+	fi
+	case $(apt-cache depends kernelshark 2>/dev/null) in
+	*libqt6widgets*) echo qt6-base-dev ;;
+	*) echo qtbase5-dev ;;
+	esac
+}
+
+# Build-Depends of debian/control: for each, the first alternative unless
+# one of them is installed (version constraints and the virtual
+# debhelper-compat, provided by debhelper, taken as their package).
+build_depends() {
+	sed -n '/^Build-Depends:/,/^[A-Z][A-Za-z-]*:/p' debian/control |
+		sed '$d; s/^Build-Depends://' | tr -d '\n' | tr ',' '\n' |
+		sed 's/([^)]*)//g; s/\[[^]]*\]//g; s/debhelper-compat/debhelper/g'
+}
+need_build_depends() {
+	build_depends | while read -r alts; do
+		[ -n "$alts" ] || continue
+		first="" ok=""
+		for a in $(echo "$alts" | tr '|' ' '); do
+			[ -n "$first" ] || first=$a
+			installed "$a" && ok=1
+		done
+		[ -n "$ok" ] || echo "$first"
+	done
+}
+
+build() {
+	need make gcc libc6-dev pkg-config libtraceevent-dev libtracefs-dev \
+		libtracecmd-dev libzstd-dev zlib1g-dev trace-cmd libtraceevent1-plugin
+}
+doc() {
+	need_light asciidoc-base xmlto docbook-xsl docbook-xml
+}
+
+for mode; do
+	case $mode in
+	build) build ;;
+	check)
+		build
+		need python3 valgrind linux-perf bash-completion bsdutils util-linux \
+			strace man-db binutils
+		# the KernelShark plugin and tests/e2e/kshark_*.sh
+		need libkshark-dev libjson-c-dev g++ "$(kshark_qt_pkg)"
+		# tests/e2e/kshark_gui.sh, plot.sh, manpages.sh
+		need_light kernelshark xvfb chromium fonts-dejavu-core
+		doc
+		;;
+	doc) doc ;;
+	deb)
+		build
+		need dpkg-dev lintian
+		# shellcheck disable=SC2046
+		need $(need_build_depends)
+		;;
+	fuzz)
+		build
+		# libFuzzer and the sanitizer runtimes (a recommends of clang's)
+		need clang libclang-rt-dev
+		;;
+	*)
+		echo "deps: unknown mode '$mode' (build, check, doc, deb, fuzz)" >&2
+		exit 2
+		;;
+	esac
+done
+
 [ -z "$pkgs$light" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$pkgs$light" >&2
@@ -57,8 +129,9 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		apt-get install -y -qq --no-install-recommends $light >/dev/null
 	exit 0
 fi
-[ -z "$pkgs" ] ||
-	echo "deps: missing packages; run: sudo apt-get install$pkgs" >&2
+line=""
+[ -z "$pkgs" ] || line="sudo apt-get install$pkgs"
 [ -z "$light" ] ||
-	echo "deps: missing packages; run: sudo apt-get install --no-install-recommends$light" >&2
+	line="${line:+$line && }sudo apt-get install --no-install-recommends$light"
+echo "deps: missing packages; run: $line" >&2
 exit 1
