@@ -1,23 +1,64 @@
 #!/bin/bash
-# Runs every test: the unit test programs in $B/tests/ (B=build) and the scripts
-# in tests/e2e/.  Each prints "PASS name", "FAIL name" or "SKIP name: why"
-# lines; a program that fails without saying FAIL counts as one failure.
-# Ends with "N passed, N failed, N skipped"; exits non-zero on a failure.
+# Runs every test: the unit test programs in $B/tests/ (B=build) and the
+# scripts in tests/e2e/, TEST_JOBS at a time (default: twice the number
+# of CPUs: many wait on I/O or sleep).  Each prints "PASS name", "FAIL
+# name" or "SKIP name: why" lines; a program that fails without saying
+# FAIL counts as one failure.  Tests that record take tracefs_lock
+# (tests/lib/common.sh) and so run one at a time.
+# A script whose header has a line "# test: exclusive" changes the
+# system (installs into libtraceevent's plugin directory, ...) and runs
+# alone, after the others; "# test: slow" ones start first.
+#
+# Each test's lines are printed when it ends, with its time; then each
+# failure's log, the slowest tests, and "N passed, N failed, N skipped".
+# Exits non-zero on a failure.
+#
+#   tests/run.sh [NAME...]     only the tests whose names are given
+#                              (foreign, cli_stat, unit_slab, ...)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 export TOP=$PWD
 B=${B:-build}
 case $B in /*) ;; *) B=$TOP/$B ;; esac
 export PLUGIN_DIR=${PLUGIN_DIR:-$B/plugins}
-mkdir -p tests/out
+OUT=$TOP/tests/out
+mkdir -p "$OUT"
+jobs=${TEST_JOBS:-$((2 * $(nproc 2>/dev/null || echo 1)))}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 
-pass=0 fail=0 skip=0
+# name, command: every test
+names=() cmds=() tags=()
+add() { # add NAME TAG COMMAND...
+	local n=$1 t=$2
+	shift 2
+	if [ ${#only[@]} -gt 0 ]; then
+		case " ${only[*]} " in *" $n "*) ;; *) return ;; esac
+	fi
+	names+=("$n") tags+=("$t") cmds+=("$*")
+}
+only=("$@")
+for t in "$B"/tests/*; do
+	[ -f "$t" ] && [ -x "$t" ] && add "$(basename "$t")" "" "$t"
+done
+for t in tests/e2e/*.sh; do
+	tag=$(sed -n '1,30s/^# test: \([a-z]*\).*/\1/p' "$t" | head -n 1)
+	add "$(basename "$t" .sh)" "$tag" bash "$t"
+done
+if [ ${#names[@]} -eq 0 ]; then
+	echo "run.sh: no test to run${only[*]:+ named ${only[*]}}" >&2
+	echo "0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+
+# run_one I: test I, its log in $OUT/NAME.log, its result in NAME.res
 run_one() {
-	local name=$1; shift
-	local log out rc
-	log=tests/out/$(basename "$name").log
-	"$@" >"$log" 2>&1
+	local i=$1 name=${names[$1]} log rc start end
+	log=$OUT/$name.log
+	start=$EPOCHREALTIME
+	# shellcheck disable=SC2086
+	${cmds[$i]} >"$log" 2>&1 </dev/null
 	rc=$?
+	end=$EPOCHREALTIME
 	local p f s
 	p=$(grep -c '^PASS ' "$log")
 	f=$(grep -c '^FAIL ' "$log")
@@ -30,21 +71,61 @@ run_one() {
 		echo "FAIL $name (reported no result; see $log)" >>"$log"
 		f=1
 	fi
-	grep -E '^(PASS|FAIL|SKIP) ' "$log" | sed "s|^|$(basename "$name"): |"
-	if [ "$f" -ne 0 ]; then
-		echo "---- $log"
-		grep -v '^PASS ' "$log" | tail -40
-		echo "----"
-	fi
-	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	echo "$p $f $s $(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" >"$OUT/$name.res"
 }
 
-for t in "$B"/tests/*; do
-	[ -x "$t" ] && run_one "$t" "$t"
+# report I: its lines, as they end
+report() {
+	local name=${names[$1]} p f s t
+	read -r p f s t <"$OUT/$name.res"
+	grep -E '^(PASS|FAIL|SKIP) ' "$OUT/$name.log" | sed "s|^|$name: |"
+	printf '%s: %d passed, %d failed, %d skipped in %.1f s\n' "$name" "$p" "$f" "$s" "$t"
+}
+
+rm -f "$OUT"/*.res
+order=()
+for i in "${!names[@]}"; do [ "${tags[$i]}" = slow ] && order+=("$i"); done
+for i in "${!names[@]}"; do
+	case ${tags[$i]} in slow | exclusive) ;; *) order+=("$i") ;; esac
 done
-for t in tests/e2e/*.sh; do
-	[ -f "$t" ] && run_one "$t" bash "$t"
+declare -A running=()
+reap() { # reap: wait for one running test to end and report it
+	local pid i
+	wait -n -p pid
+	for i in "${!running[@]}"; do
+		if [ "${running[$i]}" = "$pid" ]; then
+			report "$i"
+			unset "running[$i]"
+		fi
+	done
+}
+for i in "${order[@]}"; do
+	while [ ${#running[@]} -ge "$jobs" ]; do reap; done
+	run_one "$i" &
+	running[$i]=$!
+done
+while [ ${#running[@]} -gt 0 ]; do reap; done
+for i in "${!names[@]}"; do
+	if [ "${tags[$i]}" = exclusive ]; then
+		run_one "$i"
+		report "$i"
+	fi
 done
 
+pass=0 fail=0 skip=0
+for i in "${!names[@]}"; do
+	read -r p f s t <"$OUT/${names[$i]}.res"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	if [ "$f" -ne 0 ]; then
+		echo "---- $OUT/${names[$i]}.log"
+		grep -v '^PASS ' "$OUT/${names[$i]}.log" | tail -40
+		echo "----"
+	fi
+done
+echo "slowest:"
+for i in "${!names[@]}"; do
+	read -r p f s t <"$OUT/${names[$i]}.res"
+	echo "$t ${names[$i]}"
+done | sort -rn | head -n 8 | awk '{ printf "  %7.1f s  %s\n", $1, $2 }'
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # trace-kmem stat's filters, each checked against an independent
 # computation over `trace-cmd report` listings:
 #  - slab statistics: every number of the JSON and the tables against

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # trace-kmem stat and the plugin print the same tables and the same JSON,
 # byte for byte, for the same trace and the same options: every sample
 # trace (sample-data/*.dat, or $KMEM_SAMPLES) with every option set

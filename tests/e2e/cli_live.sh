@@ -17,6 +17,7 @@
 #    report says so), not root (exit 2, one line).
 set -u
 . "$(dirname "$0")/../lib/common.sh"
+tracefs_lock
 
 TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
 [ -x "$TK" ] || { fail cli-live "no $TK (run make)"; finish; }

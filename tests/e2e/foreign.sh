@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # Traces from machines we do not have: big-endian, 32-bit long, 8 KiB and
 # 64 KiB ring-buffer pages, old kernels' event formats, format 6 and 7,
 # zlib and zstd, lost events, buffer instances, an empty top-level

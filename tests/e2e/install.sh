@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: exclusive (it installs into libtraceevent's plugin directory)
 # make install / install-user / uninstall: paths, DESTDIR, prefix,
 # libdir; and a real system install next to the distribution's
 # plugin_kmem.so (as root on Debian; restored afterwards).

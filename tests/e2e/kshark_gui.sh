@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # The KernelShark plugin in KernelShark itself, under Xvfb: a session
 # file (tests/kshark/kshark_session.c, written with libkshark's export
 # functions) opens a sample with plugin-kmem.so enabled; Xvfb keeps its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # The KernelShark plugin (kernelshark/, plugin-kmem.so), headless: each
 # sample, and each trace of a machine we do not have (tests/tdat/
 # make_cases.sh: both byte orders, 4- and 8-byte longs, format 6 and 7,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # The leak report (--leaks[=AGE], -O kmem:leaks[=AGE]): on every sample
 # the JSON "leaks" arrays of trace-kmem stat and of the plugin agree with
 # the independent reference (tests/ref/kmem_leaks_ref.py, from trace-cmd

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # The plugin frees everything it allocates by the time trace-cmd unloads
 # it, and trace-kmem by the time it exits: no valgrind loss record (or
 # invalid access) may involve our code (lib/, plugin/, cli/).
@@ -72,6 +73,7 @@ if [ -x "$TK" ]; then
 		--comm sh --cpu 0-1 "$f" "$TOP/sample-data/instance-mixed.dat"
 	leak_check trace-kmem-bad-file "$TK" stat "$WORK/missing.dat"
 	if [ "$(id -u)" -eq 0 ] && [ -w /sys/kernel/tracing/tracing_on ]; then
+		tracefs_lock
 		leak_check trace-kmem-live "$TK" live -T -d 0.5 -- sh -c 'ls /usr >/dev/null'
 	else
 		skip leaks-trace-kmem-live "not root or no tracefs"

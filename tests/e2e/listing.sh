@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # The listing must stay byte-identical to what trace-cmd prints with
 # libtraceevent's own plugin_kmem.so, with and without -O kmem:stat.
 . "$(dirname "$0")/../lib/common.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # Damaged files, many of them: tests/mutate/mutate.py makes $MUTATIONS
 # (default 200) seeded, reproducible damaged copies of small whole
 # traces (tests/tdat/make_cases.sh: v6, v7 zstd, big-endian 32-bit, an

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # Every number the plugin computes, checked against an independent
 # reference implementation (tests/ref/kmem_ref.py, written from
 # Documentation/kmem-stat-definitions.txt and kmem-json.txt only, reading

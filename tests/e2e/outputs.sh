@@ -7,6 +7,7 @@
 # stream and are never truncated under it (trace-cmd report's listing).
 set -u
 . "$(dirname "$0")/../lib/common.sh"
+tracefs_lock
 
 TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
 f=$(smallest_sample)

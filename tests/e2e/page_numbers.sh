@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # Every page allocator number the plugin computes, checked against an
 # independent reference implementation (tests/ref/kmem_page_ref.py,
 # written from the "Page allocator" sections of

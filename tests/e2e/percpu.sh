@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # The per-CPU allocator section (percpu:* events): on every sample that
 # has them, the JSON of trace-kmem stat and of the plugin agrees member
 # by member and row by row with the independent reference

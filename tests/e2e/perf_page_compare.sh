@@ -42,6 +42,7 @@
 . "$(dirname "$0")/../lib/common.sh" || { echo "FAIL perf_page_compare: cannot source tests/lib/common.sh"; exit 1; }
 [ -n "${WORK:-}" ] && [ -d "$WORK" ] || { echo "FAIL perf_page_compare: common.sh made no \$WORK"; exit 1; }
 . "$(dirname "$0")/../lib/side_by_side.sh" || { echo "FAIL perf_page_compare: cannot source tests/lib/side_by_side.sh"; exit 1; }
+tracefs_lock
 
 name=perf_page_compare
 T=/sys/kernel/tracing

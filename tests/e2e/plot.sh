@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # trace-kmem plot: on every sample the JSON "timeline" agrees point by
 # point with the independent references (kmem_ref.py, kmem_page_ref.py
 # with --timeline), its lines end at the stat report's live bytes, the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # The native reader on damaged and unusual files (tests/lib/tdat_layout.py
 # finds the bytes to damage): truncation anywhere, sizes past the end,
 # lying chunk tables, chunks that do not decompress, page commits past

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: slow
 # The native reader (reader/, trace-kmem stat's default) and the
 # libtracecmd reader (--reader=libtracecmd, the reference) give the same
 # tables and the same JSON, byte for byte: every sample trace, buffer

@@ -79,3 +79,15 @@ if nm -D "$PLUGIN_DIR/plugin_kmem.so" 2>/dev/null | grep -q __asan_init; then
 		LD_PRELOAD="$SAN_PRELOAD" command trace-cmd "$@"
 	}
 fi
+
+# tracefs_lock: from here to the end of the script, no other test uses
+# tracefs (the kernel has one top-level buffer and one set of instances
+# for every test, this checkout's, another's, or a chroot's).  flock on
+# the tracefs root holds across its mounts.  Tests that record call it
+# before they start.
+tracefs_lock() {
+	local t=/sys/kernel/tracing
+	[ -d "$t/instances" ] || return 0
+	exec {TRACEFS_LOCK_FD}<"$t"
+	flock "$TRACEFS_LOCK_FD"
+}
