@@ -186,8 +186,11 @@ KSHARK_PLUGINDIR := $(shell sed -n 's/^\#define KS_PLUGIN_INSTALL_PREFIX "\(.*\)
 	/usr/include/kernelshark/KsCmakeDef.hpp 2>/dev/null)
 kshark_plugindir ?= $(if $(KSHARK_PLUGINDIR),$(KSHARK_PLUGINDIR),$(libdir)/kernelshark/plugins)
 CXX_WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+# CXXFLAGS when given (dpkg-buildflags: its CFLAGS have C-only flags
+# such as -Werror=implicit-function-declaration on Debian 13), else CFLAGS
+CXXFLAGS ?= $(CFLAGS)
 ALL_CXXFLAGS = -std=gnu++17 $(CXX_WARN) -fPIC -fvisibility=hidden -MMD -MP \
-	-Ilib $(KSHARK_CFLAGS) $(QT_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+	-Ilib $(KSHARK_CFLAGS) $(QT_CFLAGS) $(CPPFLAGS) $(CXXFLAGS)
 
 $(B)/kernelshark/%.o: kernelshark/%.c
 	@mkdir -p $(dir $@)
