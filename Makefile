@@ -186,24 +186,43 @@ KSHARK_LIBS := $(shell pkg-config --libs libkshark 2>/dev/null) -ldl
 KSHARK_TOOLS := $(if $(HAVE_KSHARK),$(B)/kshark/kshark_info $(B)/kshark/kshark_kmem \
 	$(B)/kshark/kshark_session)
 
-# The KernelShark plugin (kernelshark/): libkshark-dev, Qt 5 Widgets
-# (qtbase5-dev) and a C++ compiler, else skipped with one line.
+# The KernelShark plugin (kernelshark/): libkshark-dev, the Qt Widgets
+# headers of the Qt the installed libkshark-gui links (Qt 5 on Debian
+# 12, KernelShark 2.2: qtbase5-dev; Qt 6 on Debian 13, KernelShark 2.4:
+# qt6-base-dev), the GLU headers that libkshark-plot.h includes
+# (libglu1-mesa-dev, which qtbase5-dev pulls in and qt6-base-dev does
+# not) and a C++ compiler, else skipped with one line.
+# libkshark-gui and libkshark-plot are linked by the path of their real
+# file: 2.4's libkshark-gui.so points to nothing (scripts/kshark-qt.sh).
 CXX ?= c++
-HAVE_QT := $(shell $(PKG_CONFIG) --exists Qt5Widgets 2>/dev/null && echo 1)
+KS_GUI_LIB := $(if $(HAVE_KSHARK),$(shell sh scripts/kshark-qt.sh lib kshark-gui))
+KS_PLOT_LIB := $(if $(HAVE_KSHARK),$(shell sh scripts/kshark-qt.sh lib kshark-plot))
+KS_QT := $(if $(KS_GUI_LIB),$(shell sh scripts/kshark-qt.sh major))
+KS_QT_PKG := $(if $(KS_QT),$(if $(filter 5,$(KS_QT)),qtbase5-dev,qt$(KS_QT)-base-dev))
+KS_QT_MOD := Qt$(or $(KS_QT),5)Widgets
+HAVE_QT := $(if $(KS_PLOT_LIB),$(shell $(PKG_CONFIG) --exists $(KS_QT_MOD) 2>/dev/null && echo 1))
+HAVE_GLU := $(shell $(PKG_CONFIG) --exists glu 2>/dev/null && echo 1)
 HAVE_CXX := $(shell command -v $(CXX) >/dev/null 2>&1 && echo 1)
-HAVE_KS_PLUGIN := $(and $(HAVE_KSHARK),$(HAVE_QT),$(HAVE_CXX))
+HAVE_KS_PLUGIN := $(and $(HAVE_KSHARK),$(HAVE_QT),$(HAVE_GLU),$(HAVE_CXX))
+KS_MISSING := $(strip $(if $(HAVE_KSHARK),,libkshark-dev) \
+	$(if $(or $(KS_PLOT_LIB),$(not $(HAVE_KSHARK))),,libkshark-gui and libkshark-plot) \
+	$(if $(HAVE_QT),,$(or $(KS_QT_PKG),qtbase5-dev or qt6-base-dev)) \
+	$(if $(HAVE_GLU),,libglu1-mesa-dev) $(if $(HAVE_CXX),,$(CXX)))
 KS_PLUGIN := $(B)/kernelshark/plugin-kmem.so
 KS_PLUGIN_C := $(wildcard kernelshark/*.c)
 KS_PLUGIN_CXX := $(wildcard kernelshark/*.cpp)
 KS_PLUGIN_OBJ := $(KS_PLUGIN_C:%.c=$(B)/%.o) $(KS_PLUGIN_CXX:%.cpp=$(B)/%.o)
-QT_CFLAGS := $(patsubst -I%,-isystem %,$(shell $(PKG_CONFIG) --cflags Qt5Widgets 2>/dev/null))
-QT_LIBS := $(shell $(PKG_CONFIG) --libs Qt5Widgets 2>/dev/null)
+QT_CFLAGS := $(patsubst -I%,-isystem %,$(shell $(PKG_CONFIG) --cflags $(KS_QT_MOD) 2>/dev/null))
+QT_LIBS := $(shell $(PKG_CONFIG) --libs $(KS_QT_MOD) 2>/dev/null)
 KSHARK_PLUGINDIR := $(shell sed -n 's/^\#define KS_PLUGIN_INSTALL_PREFIX "\(.*\)"/\1/p' \
 	/usr/include/kernelshark/KsCmakeDef.hpp 2>/dev/null)
 kshark_plugindir ?= $(if $(KSHARK_PLUGINDIR),$(KSHARK_PLUGINDIR),$(libdir)/kernelshark/plugins)
 CXX_WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+# CXXFLAGS when given (dpkg-buildflags: its CFLAGS have C-only flags
+# such as -Werror=implicit-function-declaration on Debian 13), else CFLAGS
+CXXFLAGS ?= $(CFLAGS)
 ALL_CXXFLAGS = -std=gnu++17 $(CXX_WARN) -fPIC -fvisibility=hidden -MMD -MP \
-	-Ilib $(KSHARK_CFLAGS) $(QT_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+	-Ilib $(KSHARK_CFLAGS) $(QT_CFLAGS) $(CPPFLAGS) $(CXXFLAGS)
 
 $(B)/kernelshark/%.o: kernelshark/%.c
 	@mkdir -p $(dir $@)
@@ -218,11 +237,11 @@ $(B)/kernelshark/%.o: kernelshark/%.cpp
 $(KS_PLUGIN): $(KS_PLUGIN_OBJ) $(LIBKMEM)
 	$(call say,LD,$@)
 	$(Q)$(CXX) -shared -Wl,--no-undefined $(LDFLAGS) -o $@ $(KS_PLUGIN_OBJ) \
-		$(LIBKMEM) -lkshark-gui -lkshark-plot $(KSHARK_LIBS) $(QT_LIBS) \
+		$(LIBKMEM) $(KS_GUI_LIB) $(KS_PLOT_LIB) $(KSHARK_LIBS) $(QT_LIBS) \
 		$(CLI_LIBS) -lGL -pthread
 
 kshark-plugin: $(if $(HAVE_KS_PLUGIN),$(KS_PLUGIN))
-	$(if $(HAVE_KS_PLUGIN),,@echo "kshark-plugin: not built: it needs libkshark-dev, qtbase5-dev and $(CXX)")
+	$(if $(HAVE_KS_PLUGIN),,@echo "kshark-plugin: not built: it needs $(KS_MISSING)")
 
 $(B)/kshark/%: tests/kshark/%.c
 	@mkdir -p $(dir $@)

@@ -24,7 +24,11 @@
 
 /*
  * KernelShark's main window, of which the plugin calls one member,
- * exported by libkshark-gui (KsMainWindow.hpp is not installed).
+ * exported by libkshark-gui (KsMainWindow.hpp is not installed).  The
+ * member is the same in KernelShark 2.2 (Qt 5) and 2.4 (Qt 6):
+ * KsMainWindow::addPluginMenu(QString, void (*)(KsMainWindow *)), with
+ * QString that of the Qt libkshark-gui links, which the Makefile builds
+ * against (scripts/kshark-qt.sh).
  */
 class KsMainWindow {
 public:
@@ -70,6 +74,7 @@ KmemDialog::KmemDialog()
 	buttons->addWidget(&_close);
 	top->addLayout(buttons);
 	setLayout(top);
+	/* Qt 5 also has currentIndexChanged(const QString &), Qt 6 not */
 	connect(&_stream, QOverload<int>::of(&QComboBox::currentIndexChanged),
 		[this](int) { _fillSites(); });
 	connect(&_apply, &QPushButton::pressed, [this]() { _doApply(); });

@@ -21,10 +21,15 @@ TK=${TK:-$BDIR/trace-kmem}
 KK=$BDIR/kshark/kshark_kmem
 KP=$BDIR/kernelshark/plugin-kmem.so
 if [ ! -x "$KK" ] || [ ! -f "$KP" ]; then
-	if pkg-config --exists libkshark Qt5Widgets 2>/dev/null; then
+	# the Qt of the installed KernelShark: Qt 5 (2.2, Debian 12) or
+	# Qt 6 (2.4, Debian 13); libkshark-plot.h includes GL/glu.h
+	qt=$(sh "$TOP/scripts/kshark-qt.sh" major 2>/dev/null)
+	qtpkg=$(sh "$TOP/scripts/kshark-qt.sh" 2>/dev/null || echo qtbase5-dev)
+	if [ -n "$qt" ] &&
+	   pkg-config --exists libkshark "Qt${qt}Widgets" glu 2>/dev/null; then
 		fail kshark-plugin "no $KK or $KP (run make and make tests)"
 	else
-		skip kshark-plugin "libkshark-dev or qtbase5-dev is not installed (apt-get install libkshark-dev libjson-c-dev qtbase5-dev)"
+		skip kshark-plugin "libkshark-dev, $qtpkg or libglu1-mesa-dev is not installed (apt-get install libkshark-dev libjson-c-dev $qtpkg libglu1-mesa-dev)"
 	fi
 	finish
 fi
