@@ -2,7 +2,7 @@
 #
 # make            build the plugin (build/plugins/plugin_kmem.so),
 #                 trace-kmem (build/trace-kmem) and, with libkshark-dev and
-#                 qtbase5-dev, the KernelShark plugin
+#                 the Qt KernelShark links, the KernelShark plugin
 #                 (build/kernelshark/plugin-kmem.so)
 # make check      run every test
 # make demo       trace-cmd report -O kmem:stat on a bundled sample trace

@@ -57,23 +57,48 @@ kshark_qt_pkg() {
 	esac
 }
 
-# Build-Depends of debian/control: for each, the first alternative unless
-# one of them is installed (version constraints and the virtual
-# debhelper-compat, provided by debhelper, taken as their package).
+# Build-Depends of debian/control, one per line with its alternatives
+# ("qt6-base-dev (>= 6.8) | qtbase5-dev"); architecture lists dropped,
+# the virtual debhelper-compat taken as debhelper.
 build_depends() {
 	sed -n '/^Build-Depends:/,/^[A-Z][A-Za-z-]*:/p' debian/control |
-		sed '$d; s/^Build-Depends://' | tr -d '\n' | tr ',' '\n' |
-		sed 's/([^)]*)//g; s/\[[^]]*\]//g; s/debhelper-compat/debhelper/g'
+		sed '$d; /^#/d; s/^Build-Depends://' | tr -d '\n' | tr ',' '\n' |
+		sed 's/\[[^]]*\]//g; s/debhelper-compat *([^)]*)/debhelper/g; $a\\'
 }
+# satisfies VERSION "OP WANTED": does VERSION meet the constraint?
+satisfies() {
+	[ -n "$1" ] || return 1
+	[ -n "$2" ] || return 0
+	set -- "$1" $2
+	case $2 in
+	'>=') op=ge ;; '<=') op=le ;; '=') op=eq ;; '>>') op=gt ;; '<<') op=lt ;;
+	*) return 0 ;;
+	esac
+	dpkg --compare-versions "$1" "$op" "$3"
+}
+# For each Build-Depends line none of whose alternatives is installed
+# (at a version it accepts), the first one this release can install.
 need_build_depends() {
-	build_depends | while read -r alts; do
-		[ -n "$alts" ] || continue
-		first="" ok=""
-		for a in $(echo "$alts" | tr '|' ' '); do
-			[ -n "$first" ] || first=$a
-			installed "$a" && ok=1
-		done
-		[ -n "$ok" ] || echo "$first"
+	build_depends | while read -r line; do
+		[ -n "$line" ] || continue
+		ok="" pick=""
+		echo "$line" | tr '|' '\n' > "${TMPDIR:-/tmp}/deps.$$"
+		while read -r alt; do
+			name=${alt%%[ (]*}
+			want=$(echo "$alt" | sed -n 's/.*(\(.*\)).*/\1/p')
+			[ -n "$name" ] || continue
+			if installed "$name" &&
+			   satisfies "$(dpkg-query -W -f='${Version}' "$name")" "$want"; then
+				ok=1
+				break
+			fi
+			cand=$(apt-cache policy "$name" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+			if [ -z "$pick" ] && [ "$cand" != "(none)" ] && satisfies "$cand" "$want"; then
+				pick=$name
+			fi
+		done < "${TMPDIR:-/tmp}/deps.$$"
+		rm -f "${TMPDIR:-/tmp}/deps.$$"
+		[ -n "$ok" ] || echo "${pick:-${line%%[ (|]*}}"
 	done
 }
 
@@ -93,7 +118,9 @@ for mode; do
 		need python3 valgrind linux-perf bash-completion bsdutils util-linux \
 			strace man-db binutils
 		# the KernelShark plugin and tests/e2e/kshark_*.sh
-		need libkshark-dev libjson-c-dev g++ "$(kshark_qt_pkg)"
+		# (libkshark-plot.h includes GL/glu.h: qtbase5-dev pulls in
+		# libglu1-mesa-dev, qt6-base-dev does not)
+		need libkshark-dev libjson-c-dev g++ "$(kshark_qt_pkg)" libglu1-mesa-dev
 		# tests/e2e/kshark_gui.sh, plot.sh, manpages.sh
 		need_light kernelshark xvfb chromium fonts-dejavu-core
 		doc
