@@ -16,7 +16,9 @@ cp "$f" "$WORK/a.dat"
 cp "$f" "$WORK/b.dat"
 
 TK=$(dirname "$PLUGIN_DIR")/trace-kmem
-leak_check() { # name, trace-cmd args...
+# valgrind NAME COMMAND...: the command under valgrind, its log vg.NAME
+# (trace-cmd's arguments alone mean trace-cmd)
+run_vg() {
 	local name=$1; shift
 	case $1 in
 	"$TK") ;;
@@ -25,6 +27,14 @@ leak_check() { # name, trace-cmd args...
 	TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR valgrind --keep-debuginfo=yes --leak-check=full \
 		--show-leak-kinds=definite,indirect,possible --num-callers=40 \
 		--log-file="$WORK/vg.$name" "$@" >/dev/null 2>&1
+}
+# leak_check NAME COMMAND...: no loss or invalid access of ours in it
+leak_check() { run_vg "$@"; judge "$1"; }
+# bg NAME COMMAND...: run_vg in the background, judged after "wait"
+bg_names=()
+bg() { run_vg "$@" & bg_names+=("$1"); }
+judge() { # judge NAME: valgrind's log vg.NAME
+	local name=$1
 	grep -q "ERROR SUMMARY" "$WORK/vg.$name" || {
 		fail "leaks-$name" "valgrind did not run"; return; }
 	python3 - "$WORK/vg.$name" "$TOP"/lib/*.c "$TOP"/plugin/*.c "$TOP"/cli/*.c <<'PY' && pass "leaks-$name" || fail "leaks-$name" "allocations of ours lost (see above)"
@@ -59,19 +69,25 @@ for rec in re.split(r"\n==\d+== \n", text):
 sys.exit(1 if bad else 0)
 PY
 }
-leak_check stat report -i "$f" -O kmem:stat -O kmem:json="$WORK/x.json"
-leak_check nostat report -i "$f"
-leak_check two-files report -i "$WORK/a.dat" -i "$WORK/b.dat" -O kmem:stat
-leak_check list-options list -O
-# two copies of the plugin in one trace-cmd (TRACEEVENT_PLUGIN_DIR, ~/.local)
-mkdir -p "$HOME/.local/lib/traceevent/plugins"
-cp "$PLUGIN_DIR/plugin_kmem.so" "$HOME/.local/lib/traceevent/plugins/"
-leak_check two-copies report -i "$f" -O kmem:stat
+# The runs are independent: in parallel, judged in order afterwards.
+bg stat report -i "$f" -O kmem:stat -O kmem:json="$WORK/x.json"
+bg nostat report -i "$f"
+bg two-files report -i "$WORK/a.dat" -i "$WORK/b.dat" -O kmem:stat
+bg list-options list -O
+# two copies of the plugin in one trace-cmd (TRACEEVENT_PLUGIN_DIR, and
+# ~/.local of a HOME of its own)
+mkdir -p "$WORK/home2/.local/lib/traceevent/plugins"
+cp "$PLUGIN_DIR/plugin_kmem.so" "$WORK/home2/.local/lib/traceevent/plugins/"
+HOME=$WORK/home2 bg two-copies report -i "$f" -O kmem:stat
 # trace-kmem: several inputs with an instance, filters, JSON; live
 if [ -x "$TK" ]; then
-	leak_check trace-kmem-stat "$TK" stat --per-process --json="$WORK/y.json" \
+	bg trace-kmem-stat "$TK" stat --per-process --json="$WORK/y.json" \
 		--comm sh --cpu 0-1 "$f" "$TOP/sample-data/instance-mixed.dat"
-	leak_check trace-kmem-bad-file "$TK" stat "$WORK/missing.dat"
+	bg trace-kmem-bad-file "$TK" stat "$WORK/missing.dat"
+fi
+wait
+for n in "${bg_names[@]}"; do judge "$n"; done
+if [ -x "$TK" ]; then
 	if [ "$(id -u)" -eq 0 ] && [ -w /sys/kernel/tracing/tracing_on ]; then
 		tracefs_lock
 		leak_check trace-kmem-live "$TK" live -T -d 0.5 -- sh -c 'ls /usr >/dev/null'
