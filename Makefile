@@ -39,7 +39,7 @@ DEPS_MODES := build \
 $(GOALS): run-deps
 	@:
 run-deps:
-	@scripts/deps.sh $(strip $(DEPS_MODES))
+	@CC="$(CC)" scripts/deps.sh $(strip $(DEPS_MODES))
 	@$(MAKE) --no-print-directory NO_DEPS=1 $(MAKECMDGOALS)
 .PHONY: $(GOALS) run-deps
 else

@@ -6,8 +6,9 @@
 # before anything is built (the targets' modes below), then runs make
 # again, so what the build can use is decided with the packages there.
 #
-#   build   make, make demo, make install-user: compilers, libtraceevent,
-#           libtracefs, libtracecmd, zstd, zlib, trace-cmd
+#   build   make, make demo, make install-user: compilers (clang too
+#           when $CC names it), libtraceevent, libtracefs, libtracecmd,
+#           zstd, zlib, trace-cmd
 #   check   make check, make tests, make bench: the tools the tests
 #           run (valgrind, perf, strace, ...), KernelShark with the Qt
 #           development files of the Qt it links (5 on Debian 12, 6 on
@@ -105,6 +106,8 @@ need_build_depends() {
 build() {
 	need make gcc libc6-dev pkg-config libtraceevent-dev libtracefs-dev \
 		libtracecmd-dev libzstd-dev zlib1g-dev trace-cmd libtraceevent1-plugin
+	# make CC=clang (its sanitizer runtimes come as a recommends)
+	case ${CC:-cc} in *clang*) need clang ;; esac
 }
 doc() {
 	need_light asciidoc-base xmlto docbook-xsl docbook-xml

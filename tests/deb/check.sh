@@ -18,8 +18,13 @@ skip() { echo "SKIP $1: $2"; skipped=$((skipped + 1)); }
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
 end() { echo "$passed passed, $failed failed, $skipped skipped"; [ "$failed" -eq 0 ]; exit $?; }
 
+# as root, what make deb and this check need (scripts/deps.sh deb)
+if [ "$(id -u)" -eq 0 ] && ! scripts/deps.sh deb; then
+	fail deb-deps "scripts/deps.sh deb could not install the packaging tools"
+	end
+fi
 for c in dpkg-buildpackage dh lintian dpkg-divert; do
-	command -v "$c" >/dev/null || { skip deb "$c not installed (.ci/run installs it)"; end; }
+	command -v "$c" >/dev/null || { skip deb "$c not installed (as root: scripts/deps.sh deb)"; end; }
 done
 [ "$(id -u)" -eq 0 ] || { skip deb "not root: the packages cannot be installed"; end; }
 dir=$(pkg-config --variable=libdir libtraceevent)/traceevent/plugins
