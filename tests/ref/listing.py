@@ -23,7 +23,9 @@ file of sample-data/ and the foreign traces of tests/tdat/:
  2. Formatted listings (no -R): 3.3 prints the latency column (irqs-off,
     need-resched, hardirq/softirq, preempt depth, migrate-disable) after
     the CPU: "comm-pid [001] .....  1214.657812: kfree: ..."; 3.1 does
-    not (without -l).
+    not (without -l).  Its width follows the event's common_* fields:
+    5 characters for recent kernels, 7 (".....00") with 2.6.32's
+    formats (common_lock_depth).
  3. A %pS/%ps field (call_site) in a raw listing: 3.3 prints the symbol
     and then the address, "call_site=do_sys_openat2+0xa2
     (0xffffffff816d22d2)"; 3.1 prints "call_site=do_sys_openat2+0xa2"
@@ -48,7 +50,7 @@ from collections import namedtuple
 # "-0xFLAGS" with -R, " FLAGS" latency column without) ts: event: rest
 LINE_RE = re.compile(
     r"^\s*(?P<comm>.*?)-(?P<pid>-?\d+)\s+\[(?P<cpu>\d+)\]"
-    r"(?:-0x(?P<rawflags>[0-9a-fA-F]+)|\s+(?P<lat>[.a-zA-Z0-9]{4,6})(?=\s))?"
+    r"(?:-0x(?P<rawflags>[0-9a-fA-F]+)|\s+(?P<lat>[.a-zA-Z0-9]{4,10})(?=\s))?"
     r"\s+(?P<ts>\d+(?:\.\d+)?):\s+(?P<event>[A-Za-z0-9_]+):\s?(?P<rest>.*)$")
 DROP_RE = re.compile(r"^CPU:(\d+) \[(?:(\d+) )?EVENTS DROPPED\]$")
 FIELD_SPLIT_RE = re.compile(r"\s+(?=[A-Za-z_][A-Za-z0-9_]*=)")
