@@ -226,28 +226,26 @@ def blank_kallsyms_v6(path):
         f.write(b"\n" * n)
 
 
-def prints_addresses(path):
-    """Does `trace-cmd report -R` print a call site's address after its
-    symbol (trace-cmd 3.3, listing.py)?  Read up to the first call_site."""
-    env = dict(os.environ)
-    env.pop("TRACEEVENT_PLUGIN_DIR", None)
-    p = subprocess.Popen([TRACE_CMD, "report", "-N", "-R", "-i", path],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         env=env)
-    found = False
-    try:
-        for line in p.stdout:
-            i = line.find(b" call_site=")
-            if i >= 0:
-                v = line[i + 11:].decode(errors="replace")
-                v = listing.FIELD_SPLIT_RE.split(v, 1)[0]
-                found = listing.split_value(v)[1] is not None
-                break
-    finally:
-        p.stdout.close()
-        p.kill()
-        p.wait()
-    return found
+def trace_cmd_version():
+    """(major, minor) of trace-cmd, or None when it does not say."""
+    try:       # (trace-cmd 3.1 prints it with its usage, exit 255)
+        p = subprocess.run([TRACE_CMD, "version"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT)
+    except OSError:
+        return None
+    out = p.stdout.decode(errors="replace")
+    m = re.search(r"version (\d+)\.(\d+)", out)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def has_addresses(text):
+    """Does this -R listing print call sites with their address after the
+    symbol (trace-cmd 3.3, listing.py)?  Its first call_site tells."""
+    m = re.search(r" call_site=(.*)$", text, re.M)
+    if not m:
+        return False
+    v = listing.FIELD_SPLIT_RE.split(m.group(1), 1)[0]
+    return listing.split_value(v)[1] is not None
 
 
 def raw_report(path, tmpdir, extra=()):
@@ -681,17 +679,24 @@ def make_edge_trace(src, dst):
 def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
           extra=(), timeline=None):
     syms = Symbols(run(["report", "-f", "-i", path]))
-    if prints_addresses(path):
+    text = symbolic = None
+    ver = trace_cmd_version()
+    if ver is None or ver > (3, 1):
         # trace-cmd 3.3: -R gives each call site's symbol and address
-        text = run(["report", "-N", "-R", "-t", "-i", path] + list(extra))
-        symbolic = text if check_symbols else None
-    else:
+        symbolic = run(["report", "-N", "-R", "-t", "-i", path] +
+                       list(extra))
+        if has_addresses(symbolic):
+            text = symbolic
+            if not check_symbols:
+                symbolic = None
+    if text is None:
         with tempfile.TemporaryDirectory(prefix="kmem_ref.") as tmp:
             text = raw_report(path, tmp, extra)
-        symbolic = None
-        if text is None or check_symbols:
+        if (text is None or check_symbols) and symbolic is None:
             symbolic = run(["report", "-N", "-R", "-t", "-i", path] +
                            list(extra))
+        elif text is not None and not check_symbols:
+            symbolic = None
     bad_symbols = 0
     if text is None:
         text = symbolic
