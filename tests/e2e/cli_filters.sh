@@ -18,22 +18,24 @@ TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
 [ -x "$TK" ] || { fail cli-filters "no $TK (run make)"; finish; }
 REF=$TOP/tests/ref/kmem_ref.py
 CMP=$TOP/tests/ref/compare_json.py
+LST=$TOP/tests/ref/listing.py
 S=$TOP/sample-data
 
 # picks FILE: sets pids (2, comma separated), pid1, comm, window
+# (from the listing's records, read by tests/ref/listing.py: comm pid cpu
+# ts event rest, tab-separated, for trace-cmd 3.1 and 3.3 alike)
 picks() {
-	trace-cmd report -i "$1" 2>/dev/null >"$WORK/list"
-	awk '$2 ~ /^\[/ { sub(/.*-/, "", $1); n[$1]++ } END { for (p in n) print n[p], p }' \
+	trace-cmd report -i "$1" 2>/dev/null | python3 "$LST" tsv >"$WORK/list"
+	awk -F'\t' '{ n[$2]++ } END { for (p in n) print n[p], p }' \
 		"$WORK/list" | sort -rn | awk '{print $2}' >"$WORK/pids"
 	pid1=$(sed -n 1p "$WORK/pids")
 	pids=$pid1
 	[ "$(wc -l <"$WORK/pids")" -ge 3 ] && pids=$pid1,$(sed -n 3p "$WORK/pids")
 	# a command that is not every task's
-	comm=$(awk '$2 ~ /^\[/ { c = $1; sub(/-[0-9]+$/, "", c); n[c]++ } END { for (c in n) print n[c], c }' \
+	comm=$(awk -F'\t' '$1 !~ / / { n[$1]++ } END { for (c in n) print n[c], c }' \
 		"$WORK/list" | sort -rn | awk 'NR <= 2 { c = $2 } END { print c }')
-	window=$(awk '$2 ~ /^\[/ { k[++n] = $3 } END {
-		a = k[int(n / 4) + 1]; b = k[int(3 * n / 4)]
-		sub(/:$/, "", a); sub(/:$/, "", b); print a "," b }' "$WORK/list")
+	window=$(awk -F'\t' '{ k[++n] = $4 } END {
+		a = k[int(n / 4) + 1]; b = k[int(3 * n / 4)]; print a "," b }' "$WORK/list")
 }
 
 # slab FILE NAME TK_ARGS REF_ARGS: trace-kmem vs the reference
@@ -75,19 +77,23 @@ page() {
 	# shellcheck disable=SC2086
 	"$TK" stat $targs --json="$out.json" -o /dev/null "$f" || { fail "$name" "trace-kmem failed"; return; }
 	cat >"$out.awk" <<AWK
-\$2 ~ /^\\[/ {
-	comm = \$1; sub(/-[0-9]+\$/, "", comm)
-	pid = \$1; sub(/.*-/, "", pid); pid += 0
-	cpu = \$2; gsub(/[^0-9]/, "", cpu); cpu += 0
-	ts = \$3; sub(/:\$/, "", ts); split(ts, p, "."); tsn = p[1] * 1000000000 + p[2]
+{
+	comm = \$1; pid = \$2 + 0; cpu = \$3 + 0
+	split(\$4, p, "."); tsn = p[1] * 1000000000 + p[2]
 	if (!($flt)) next
-	o = \$0; sub(/.* order=/, "", o); sub(/ .*/, "", o)
-	if (\$4 == "mm_page_alloc:" && \$0 ~ / pfn=0x[0-9a-f]+ /) { a++; ab += 4096 * 2 ^ o }
-	if (\$4 == "mm_page_free:") { fr++; fb += 4096 * 2 ^ o }
+	r = " " \$6 " "
+	o = r; sub(/.* order=/, "", o); sub(/ .*/, "", o)
+	if (\$5 == "mm_page_alloc" && r ~ / pfn=0x[0-9a-f]+ /) { a++; ab += 4096 * 2 ^ o }
+	if (\$5 == "mm_page_free") { fr++; fb += 4096 * 2 ^ o }
 }
 END { printf "%d %d %d %d\\n", a, ab, fr, fb }
 AWK
-	trace-cmd report -N -R -t -i "$f" 2>/dev/null | awk -f "$out.awk" >"$out.want"
+	# (the listing read once per file)
+	if [ "$(cat "$WORK/page.tsv.of" 2>/dev/null)" != "$f" ]; then
+		trace-cmd report -N -R -t -i "$f" 2>/dev/null | python3 "$LST" tsv >"$WORK/page.tsv"
+		echo "$f" >"$WORK/page.tsv.of"
+	fi
+	awk -F'\t' -f "$out.awk" "$WORK/page.tsv" >"$out.want"
 	python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["page"]["summary"]; print(s["allocs"], s["alloc_bytes"], s["frees"], s["free_bytes"])' \
 		"$out.json" >"$out.got"
 	if cmp -s "$out.want" "$out.got" && [ "$(cut -d' ' -f1 "$out.want")" -gt 0 ]; then

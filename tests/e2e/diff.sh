@@ -177,16 +177,17 @@ assert {"new", "gone", "changed"} <= st, st
 assert "percpu" in d, "per-CPU section only after: delta is its numbers"
 ' "$WORK/mixed.json"
 check diff-per-second-spans python3 - "$WORK/per-second.json" "$S/slab-fork-exec.dat" "$S/slab-fs-walk.dat" <<'PY'
-import json, re, subprocess, sys
+import json, os, re, subprocess, sys
+sys.path.insert(0, os.environ["TOP"] + "/tests/ref")
+import listing     # trace-cmd 3.1's and 3.3's listings
 d = json.load(open(sys.argv[1]))
-ours = re.compile(r"\[\d+\]\s+(\d+)\.(\d+):\s+(kmalloc|kmalloc_node|kfree|"
-                  r"kmem_cache_alloc|kmem_cache_alloc_node|kmem_cache_free|"
-                  r"mm_page_\w+|percpu_\w+):")
+ours = re.compile(r"^(kmalloc|kmalloc_node|kfree|kmem_cache_alloc|"
+                  r"kmem_cache_alloc_node|kmem_cache_free|mm_page_\w+|"
+                  r"percpu_\w+)$")
 for f, key in zip(sys.argv[2:], ("before_span_ns", "after_span_ns")):
-    ts = [int(m.group(1)) * 10**9 + int(m.group(2)) for m in
-          (ours.search(l) for l in subprocess.run(
+    ts = [r[1].ts for r in listing.records(subprocess.run(
               ["trace-cmd", "report", "-N", "-t", f], capture_output=True,
-              text=True).stdout.splitlines()) if m]
+              text=True).stdout) if r[0] == "ev" and ours.match(r[1].event)]
     assert d[key] == max(ts) - min(ts), (key, d[key], max(ts) - min(ts))
 PY
 check diff-per-second-said grep -q '^ Counts and bytes per second of trace' "$WORK/per-second.txt"

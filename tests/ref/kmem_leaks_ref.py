@@ -31,12 +31,13 @@ Exit 1 listing each difference, 2 when DOC.json has none of them.
 """
 
 import json
-import re
+import os
 import subprocess
 import sys
 
-LINE = re.compile(r"^\s*(?P<comm>.*)-(?P<pid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+"
-                  r"(?P<ts>\d+\.\d+):\s+(?P<event>\w+):\s*(?P<fields>.*)$")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import listing  # noqa: E402  (trace-cmd 3.1's and 3.3's listings)
+
 SLAB_ALLOC = {"kmalloc", "kmalloc_node", "kmem_cache_alloc",
               "kmem_cache_alloc_node"}
 SLAB_FREE = {"kfree", "kmem_cache_free"}
@@ -53,11 +54,6 @@ def addr(v):
     return 0 if v == "(nil)" else int(v, 16)
 
 
-def ns(ts):
-    s, frac = ts.split(".")
-    return int(s) * 10**9 + int(frac.ljust(9, "0")[:9])
-
-
 def live_objects(path, page_size=4096, lifetimes=None):
     """{allocator: {key: (callsite, bytes, ts)}} at the end, and the end;
     the lifetimes of matched frees into lifetimes[(allocator, callsite)]."""
@@ -65,13 +61,12 @@ def live_objects(path, page_size=4096, lifetimes=None):
                          capture_output=True, text=True, check=True).stdout
     live = {"slab": {}, "page": {}, "percpu": {}}
     end = 0
-    for line in out.splitlines():
-        m = LINE.match(line)
-        if not m or m.group("event") not in OURS:
+    for rec in listing.records(out):
+        if rec[0] != "ev" or rec[1].event not in OURS:
             continue
-        ev, ts = m.group("event"), ns(m.group("ts"))
+        ev, ts = rec[1].event, rec[1].ts
         end = max(end, ts)
-        f = dict(re.findall(r"(\w+)=(\S+)", m.group("fields")))
+        f = listing.fields(rec[1].rest)
         if ev in SLAB_ALLOC:
             ptr = addr(f["ptr"])
             if ptr > 16:

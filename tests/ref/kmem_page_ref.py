@@ -110,7 +110,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kmem_ref  # noqa: E402  (run, Symbols, LINE_RE, DROP_RE, parse_ts, display_path)
+import kmem_ref  # noqa: E402  (run, Symbols, display_path)
+import listing as tclisting  # noqa: E402  (trace-cmd 3.1/3.3 listings)
 from timeline_rec import Recorder  # noqa: E402
 
 DEFAULT_SKIP = "|".join([
@@ -602,7 +603,7 @@ def field(fmt, rec, name, e):
 
 # ---------------------------------------------------------------- listing
 
-FRAME_RE = re.compile(r"^\s*=> (\S+)")
+FRAME_RE = tclisting.FRAME_RE
 
 
 def listing(text):
@@ -611,7 +612,7 @@ def listing(text):
     '=> name' lines after a kernel_stack line."""
     out = []
     last = None
-    line_re, drop_re = kmem_ref.LINE_RE, kmem_ref.DROP_RE
+    drop_re = tclisting.DROP_RE
     for line in text.splitlines():
         if line.startswith("\t=> "):
             if last is not None:
@@ -625,15 +626,14 @@ def listing(text):
                             else None))
                 last = None
                 continue
-        m = line_re.match(line)
-        if m:
-            rest = m.group("rest")
+        r = tclisting.parse_line(line)
+        if r is not None:
+            rest = r.rest
             frames = []
             fm = FRAME_RE.match(rest)
             if fm:
                 frames.append(fm.group(1))
-            last = ("ev", int(m.group("cpu")), m.group("event"), rest, frames,
-                    kmem_ref.parse_ts(m.group("ts")))
+            last = ("ev", r.cpu, r.event, rest, frames, r.ts)
             out.append(last)
             continue
         fm = FRAME_RE.match(line)

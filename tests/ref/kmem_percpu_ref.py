@@ -23,40 +23,32 @@ allocation of the call site.
 """
 
 import json
+import os
 import re
 import subprocess
 import sys
 
-LINE = re.compile(r"^\s*(?P<comm>.*)-(?P<pid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+"
-                  r"(?P<ts>\d+\.\d+):\s+(?P<event>percpu_[a-z_]+):\s*"
-                  r"(?P<fields>.*)$")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import listing  # noqa: E402  (trace-cmd 3.1's and 3.3's listings)
 
 
 def fields(text):
-    """name=value pairs of a raw listing line."""
-    out = {}
-    for m in re.finditer(r"(\w+)=(\S+)", text):
-        out[m.group(1)] = m.group(2)
-    return out
+    """name=value pairs of a raw listing line (listing.Value: the
+    symbol text of a call site, its address as .addr when printed)."""
+    return listing.fields(text)
 
 
 def num(v):
     return int(v, 0)
 
 
-def ns(ts):
-    s, frac = ts.split(".")
-    return int(s) * 10**9 + int(frac.ljust(9, "0")[:9])
-
-
 def records(path):
     out = subprocess.run(["trace-cmd", "report", "-N", "-R", "-t", path],
                          capture_output=True, text=True, check=True).stdout
-    for line in out.splitlines():
-        m = LINE.match(line)
-        if m:
-            yield (m.group("event"), int(m.group("cpu")), ns(m.group("ts")),
-                   fields(m.group("fields")))
+    for rec in listing.records(out):
+        r = rec[1] if rec[0] == "ev" else None
+        if r is not None and r.event.startswith("percpu_"):
+            yield (r.event, r.cpu, r.ts, fields(r.rest))
 
 
 def compute(path, sort_keys):

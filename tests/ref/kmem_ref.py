@@ -48,7 +48,9 @@ the original file and call sites are resolved here, the way the
 documentation describes (the symbol at or below the address, plus the
 offset).  Should the conversion fail, the symbolic output is read and
 mapped back through the symbol table (ambiguous names are reported on
-stderr).
+stderr).  That is trace-cmd 3.1; trace-cmd 3.3 prints the address after
+the symbol ("symbol+0xoffset (0xaddress)", see listing.py, which reads
+the listings of both), and then the listing is read as it is.
 
 With --check-symbols the symbolic output of the original file is read
 as well and compared record by record with the address output: same
@@ -79,6 +81,7 @@ import sys
 import tempfile
 from fractions import Fraction
 
+import listing
 from timeline_rec import Recorder
 
 ALLOC_EVENTS = {"kmalloc", "kmalloc_node", "kmem_cache_alloc",
@@ -86,11 +89,9 @@ ALLOC_EVENTS = {"kmalloc", "kmalloc_node", "kmem_cache_alloc",
 FREE_EVENTS = {"kfree", "kmem_cache_free"}
 SLAB_EVENTS = ALLOC_EVENTS | FREE_EVENTS
 
-LINE_RE = re.compile(
-    r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+"
-    r"(?P<ts>\d+(?:\.\d+)?):\s+(?P<event>[A-Za-z0-9_]+):\s?(?P<rest>.*)$")
-DROP_RE = re.compile(r"^CPU:(\d+) \[(?:(\d+) )?EVENTS DROPPED\]$")
-FIELD_SPLIT_RE = re.compile(r"\s+(?=[A-Za-z_][A-Za-z0-9_]*=)")
+# The listing of either trace-cmd version (3.1, 3.3): see listing.py.
+LINE_RE = listing.LINE_RE
+DROP_RE = listing.DROP_RE
 
 TRACE_CMD = os.environ.get("TRACE_CMD", "trace-cmd")
 
@@ -225,6 +226,28 @@ def blank_kallsyms_v6(path):
         f.write(b"\n" * n)
 
 
+def trace_cmd_version():
+    """(major, minor) of trace-cmd, or None when it does not say."""
+    try:       # (trace-cmd 3.1 prints it with its usage, exit 255)
+        p = subprocess.run([TRACE_CMD, "version"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT)
+    except OSError:
+        return None
+    out = p.stdout.decode(errors="replace")
+    m = re.search(r"version (\d+)\.(\d+)", out)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def has_addresses(text):
+    """Does this -R listing print call sites with their address after the
+    symbol (trace-cmd 3.3, listing.py)?  Its first call_site tells."""
+    m = re.search(r" call_site=(.*)$", text, re.M)
+    if not m:
+        return False
+    v = listing.FIELD_SPLIT_RE.split(m.group(1), 1)[0]
+    return listing.split_value(v)[1] is not None
+
+
 def raw_report(path, tmpdir, extra=()):
     """trace-cmd report -R output with call sites as hex addresses, or
     None when the file cannot be converted."""
@@ -242,21 +265,16 @@ def raw_report(path, tmpdir, extra=()):
 # ---------------------------------------------------------------- parsing
 
 def parse_fields(rest):
-    out = {}
-    for tok in FIELD_SPLIT_RE.split(rest.strip()):
-        k, sep, v = tok.partition("=")
-        if sep:
-            out[k] = v
-    return out
+    """{name: listing.Value}: the printed text, with .addr the address
+    trace-cmd 3.3 adds to a %pS value in -R (None from 3.1)."""
+    return listing.fields(rest)
 
 
 def parse_ts(ts):
-    if "." in ts:
-        sec, frac = ts.split(".")
-        if len(frac) > 9:
-            die("timestamp with more than 9 decimals: %s" % ts)
-        return int(sec) * 10 ** 9 + int(frac.ljust(9, "0"))
-    return int(ts)
+    try:
+        return listing.parse_ts(ts)
+    except ValueError as e:
+        die(str(e))
 
 
 def parse_ptr(v):
@@ -287,32 +305,29 @@ def parse_time_window(arg):
     return lo, hi
 
 
-def wanted(m):
+def wanted(r):
+    """Is the listing.Record r inside trace-kmem's filters?"""
     f = FILTER
-    if f["pids"] is not None and int(m.group("pid")) not in f["pids"]:
+    if f["pids"] is not None and r.pid not in f["pids"]:
         return False
-    if f["comm"] is not None and m.group("comm").strip() != f["comm"]:
+    if f["comm"] is not None and r.comm.strip() != f["comm"]:
         return False
-    ts = parse_ts(m.group("ts"))
-    if f["start"] is not None and ts < f["start"]:
+    if f["start"] is not None and r.ts < f["start"]:
         return False
-    return f["end"] is None or ts <= f["end"]
+    return f["end"] is None or r.ts <= f["end"]
 
 
 def records(text):
     """Yield ('drop', cpu, count-or-None) and ('ev', cpu, ts, event, fields)
     in the printed order."""
-    for line in text.splitlines():
-        m = DROP_RE.match(line.strip())
-        if m:
-            yield ("drop", int(m.group(1)),
-                   int(m.group(2)) if m.group(2) is not None else None)
+    for rec in listing.records(text):
+        if rec[0] == "drop":
+            yield rec
             continue
-        m = LINE_RE.match(line)
-        if not m or not wanted(m):
+        r = rec[1]
+        if not wanted(r):
             continue
-        yield ("ev", int(m.group("cpu")), parse_ts(m.group("ts")),
-               m.group("event"), m.group("rest"))
+        yield ("ev", r.cpu, r.ts, r.event, r.rest)
 
 
 def gfp_account_events(path):
@@ -664,12 +679,24 @@ def make_edge_trace(src, dst):
 def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
           extra=(), timeline=None):
     syms = Symbols(run(["report", "-f", "-i", path]))
-    with tempfile.TemporaryDirectory(prefix="kmem_ref.") as tmp:
-        text = raw_report(path, tmp, extra)
-    symbolic = None
-    if text is None or check_symbols:
+    text = symbolic = None
+    ver = trace_cmd_version()
+    if ver is None or ver > (3, 1):
+        # trace-cmd 3.3: -R gives each call site's symbol and address
         symbolic = run(["report", "-N", "-R", "-t", "-i", path] +
                        list(extra))
+        if has_addresses(symbolic):
+            text = symbolic
+            if not check_symbols:
+                symbolic = None
+    if text is None:
+        with tempfile.TemporaryDirectory(prefix="kmem_ref.") as tmp:
+            text = raw_report(path, tmp, extra)
+        if (text is None or check_symbols) and symbolic is None:
+            symbolic = run(["report", "-N", "-R", "-t", "-i", path] +
+                           list(extra))
+        elif text is not None and not check_symbols:
+            symbolic = None
     bad_symbols = 0
     if text is None:
         text = symbolic
@@ -700,7 +727,9 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
         f = {}
         try:
             site = raw["call_site"]
-            if re.match(r"^(0x)?[0-9a-fA-F]+$", site):
+            if site.addr is not None:
+                f["call_site"] = site.addr
+            elif re.match(r"^(0x)?[0-9a-fA-F]+$", site):
                 f["call_site"] = int(site, 16)
             else:
                 cands = syms.reverse(site)
@@ -719,8 +748,11 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
             f["name"] = raw["name"]
         if srec is not None and srec[0] == "ev":
             sf = parse_fields(srec[4])
+            name = sf.get("call_site")
+            if name == "" and name.addr is not None:
+                name = "0x%x" % name.addr    # 3.3, no symbol
             printed_names.setdefault(f["call_site"], set()).add(
-                sf.get("call_site"))
+                None if name is None else str(name))
             if sf.get("ptr") != raw.get("ptr") or srec[3] != event:
                 sys.stderr.write("kmem_ref: symbolic and address outputs "
                                  "disagree: %r / %r\n" % (rec, srec))

@@ -37,13 +37,18 @@ status 1 on a mismatch.
 
 import bisect
 import json
+import os
 import re
 import sys
 
-DROP_RE = re.compile(r"^CPU:(\d+) \[(?:(\d+) )?EVENTS DROPPED\]$")
-LINE_RE = re.compile(
-    r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+"
-    r"(?P<ts>\d+(?:\.\d+)?):\s+(?P<event>[A-Za-z0-9_]+):\s?(?P<rest>.*)$")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "ref"))
+import listing  # noqa: E402
+
+# The listing of either trace-cmd version (3.1, 3.3): see
+# tests/ref/listing.py.
+DROP_RE = listing.DROP_RE
+LINE_RE = listing.LINE_RE
 FIELD_SPLIT_RE = re.compile(r"\s+(?=[A-Za-z_][A-Za-z0-9_]*=)")
 CONV_RE = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))?"
                      r"(?P<len>hh|h|ll|l|z|j|t|L)?(?P<conv>[diouxXcsp%])")
@@ -192,7 +197,7 @@ class Checker:
             c, lenmod, ext, _ = conv
             v = value & ((1 << (8 * fsize)) - 1)
             if c == "p" and ext in ("S", "s", "F", "f"):
-                return ("exact", self.syms.names(v, ext in "SF"))
+                return ("sym", (self.syms.names(v, ext in "SF"), v))
             if c == "p":
                 # glibc's %p of the field's value; "0x0" when libtraceevent
                 # could not parse the print fmt (2.6.32's page_to_pfn())
@@ -229,6 +234,17 @@ class Checker:
         return ("exact", ["%d" % v])
 
     def check_value(self, kind, exp, tok):
+        if kind == "sym":
+            # 3.1: the symbol (or the address in hex when unknown); 3.3:
+            # the symbol, then the address: "sym+0xoff (0xaddr)", and
+            # "sym (0xaddr)" with an empty symbol when unknown
+            names, v = exp
+            text, addr = listing.split_value(tok)
+            if addr is None:
+                return tok in names, " or ".join(repr(x) for x in names)
+            unknown = names == ["0x%x" % v]
+            ok = addr == v and (text in names or (unknown and text == ""))
+            return ok, " or ".join("%r (0x%x)" % (x, v) for x in names)
         if kind == "exact":
             return tok in exp, " or ".join(repr(x) for x in exp)
         if kind == "int":
