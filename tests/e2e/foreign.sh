@@ -387,11 +387,7 @@ run_job() {
 }
 in_parallel run_job "${jobs_[@]}"
 
-for i in "${!jobs_[@]}"; do
-	cat "$WORK/$i.log"
-	n=$(grep -c '^FAIL ' "$WORK/$i.log")
-	failures=$((failures + n))
-	grep -qE '^(PASS|FAIL|SKIP) ' "$WORK/$i.log" ||
-		fail "foreign-job-$i" "no result (see above)"
-done
+names=()
+for i in "${!jobs_[@]}"; do names+=("foreign-job-$i"); done
+gather "${names[@]}"
 finish

@@ -51,13 +51,7 @@ check_sample() {
 mapfile -t files < <(samples)
 [ ${#files[@]} -gt 0 ] || fail listing-parsers "no sample in sample-data/"
 in_parallel check_sample "${files[@]}"
-for i in "${!files[@]}"; do
-	cat "$WORK/$i.log"
-	n=$(grep -c '^FAIL ' "$WORK/$i.log")
-	failures=$((failures + n))
-	grep -qE '^(PASS|FAIL) ' "$WORK/$i.log" ||
-		fail "listing-$(basename "${files[$i]}" .dat)" "no result"
-done
+gather "${files[@]/#*\//listing-}"
 
 # Lines trace-cmd 3.1.6 (libtraceevent 1.7.1) and 3.3.1 (libtraceevent
 # 1.8.4) printed for the same records of the samples, in pairs: 3.1 first.

@@ -146,11 +146,5 @@ check_file() {
 # Two traces at a time (the reference dominates the run time).
 in_parallel check_file "${files[@]}"
 
-for i in "${!files[@]}"; do
-	cat "$WORK/$i.log"
-	n=$(grep -c '^FAIL ' "$WORK/$i.log")
-	failures=$((failures + n))
-	grep -qE '^(PASS|FAIL) ' "$WORK/$i.log" ||
-		fail "$(basename "${files[$i]}" .dat)" "no result (see above)"
-done
+gather "${files[@]##*/}"
 finish

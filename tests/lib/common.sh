@@ -56,6 +56,21 @@ in_parallel() {
 	wait "${pids[@]}"
 }
 
+# gather NAME...: after in_parallel, the log $WORK/I.log of each job I
+# printed and its FAIL lines counted; a log with no result is a failure
+# of the job's NAME.
+gather() {
+	local i=0 name n
+	for name; do
+		cat "$WORK/$i.log"
+		n=$(grep -c '^FAIL ' "$WORK/$i.log")
+		failures=$((failures + n))
+		grep -qE '^(PASS|FAIL|SKIP) ' "$WORK/$i.log" ||
+			fail "$name" "no result (see above)"
+		i=$((i + 1))
+	done
+}
+
 # report [trace-cmd report args...]: with only our build's plugin dir added
 report() {
 	TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report "$@"
