@@ -5,8 +5,9 @@
 # from the Debian mirror this machine's apt sources name; clone this
 # repository's HEAD into it; then the steps, each in the chroot:
 #
-#   user    as an unprivileged user, make demo must stop before building
-#           and print one apt-get line
+#   user    as an unprivileged user, make demo, make check, make install
+#           and make deb must each stop before building and print one
+#           apt-get line
 #   demo    make demo (as root: installs what it needs)
 #   check   make check (ends "N passed, N failed, N skipped")
 #   clang   make CC=clang all tests (-Werror)
@@ -148,19 +149,23 @@ for s in $steps; do
 	rc=0
 	case $s in
 	user)
-		# a user's own clone; make must stop before building and say
-		# which packages to install, in one apt-get line
+		# a user's own clone: make, make check, make install and make
+		# deb must each stop before building and say which packages to
+		# install, in one apt-get line
 		git clone -q "$TOP" "$dir/tmp/user-clone"
 		chown -R 65534:65534 "$dir/tmp/user-clone"
-		chroot --userspec=65534:65534 "$dir" /usr/bin/env -i HOME=/tmp \
-			PATH=/usr/bin:/bin /bin/sh -c 'cd /tmp/user-clone && make demo' \
-			>"$dir/tmp/user.out" 2>&1 && rc=1
-		cat "$dir/tmp/user.out"
-		if [ "$(grep -c 'apt-get install' "$dir/tmp/user.out")" != 1 ] ||
-		   [ -e "$dir/tmp/user-clone/build" ]; then
-			echo "fresh-check: as a user, make demo should stop before building with one apt-get line"
-			rc=1
-		fi
+		for t in demo check install deb; do
+			chroot --userspec=65534:65534 "$dir" /usr/bin/env -i HOME=/tmp \
+				PATH=/usr/bin:/bin /bin/sh -c "cd /tmp/user-clone && make $t" \
+				>"$dir/tmp/user.out" 2>&1 && rc=1
+			echo "\$ make $t"
+			cat "$dir/tmp/user.out"
+			if [ "$(grep -c 'apt-get install' "$dir/tmp/user.out")" != 1 ] ||
+			   [ -e "$dir/tmp/user-clone/build" ]; then
+				echo "fresh-check: as a user, make $t should stop before building with one apt-get line"
+				rc=1
+			fi
+		done
 		;;
 	demo) in_chroot "make demo" || rc=$? ;;
 	check) in_chroot "make check" || rc=$? ;;
