@@ -4,6 +4,7 @@
  * tracecmd_iterate_events() in its own order, every record pushed, the
  * pages libtracecmd has mapped and read dropped behind it (pageout.h).
  */
+#include "extent.h"
 #include "pageout.h"
 #include "tracecmd_read.h"
 
@@ -13,7 +14,8 @@ struct src {
 	struct tk_pageout pageout;
 	struct tk_pipe *pipe;
 	int max_size;		/* no record is larger than a page */
-	uint64_t skipped;	/* records of impossible sizes */
+	unsigned int page;	/* nor runs past its page: kmem_page_bound() */
+	uint64_t skipped;	/* records of impossible sizes or extents */
 	int first_cpu;		/* where the first of them was */
 	unsigned long long first_offset;
 };
@@ -24,8 +26,12 @@ static int one_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	struct src *src = data;
 
 	(void)h;
-	/* libtracecmd hands over sizes like -4 from damaged pages */
-	if (rec->size < 0 || rec->size > src->max_size) {
+	/*
+	 * libtracecmd hands over sizes like -4 from damaged pages, and
+	 * records that run past the end of their page (of its buffer)
+	 */
+	if (rec->size < 0 || rec->size > src->max_size ||
+	    !kmem_record_in_page(rec, src->page)) {
 		if (!src->skipped++) {
 			src->first_cpu = cpu;
 			src->first_offset = rec->offset;
@@ -64,6 +70,7 @@ int tk_tracecmd_run(struct tracecmd_input *h, struct tk_session *s,
 	int ret;
 
 	src.max_size = page > 0 ? page : 1 << 20;
+	src.page = kmem_page_bound(s->tep);
 	if (tk_pageout_init(&src.pageout, tep_get_cpus(s->tep)))
 		return -1;
 	ret = tk_pipeline_run(produce, &src, s, progress);

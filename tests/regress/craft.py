@@ -8,6 +8,7 @@ issue 9 is made from it, the way the mutated file that found it was
 damaged (see MANIFEST for what each one is and what must happen).
 Deterministic: the same bytes every run.  Python 3, standard library.
 """
+import importlib.util
 import os
 import struct
 import subprocess
@@ -59,6 +60,40 @@ def write(path, text, formats=FORMATS, *args):
     try:
         subprocess.run([sys.executable, WRITER, "--spec", f.name, "-o", path,
                         "--formats", formats] + list(args), check=True)
+    finally:
+        os.unlink(f.name)
+    return bytearray(open(path, "rb").read())
+
+
+def write_damaged(path, text, *args):
+    """write(), tdat_writer run here with its pages damaged before they
+    are compressed: the last record of the first page of CPU 0 gets
+    type_len 0 and a length word of a whole page, so that it runs
+    past the end of its page (its size, 4092, is no larger than one); its
+    data still starts with its event's type."""
+    sp = importlib.util.spec_from_file_location("tdat_writer", WRITER)
+    tw = importlib.util.module_from_spec(sp)
+    sp.loader.exec_module(tw)
+    plain = tw.page_bytes
+    victim = []
+
+    def damaged(page, enc, page_size):
+        out = bytearray(plain(page, enc, page_size))
+        if not victim and page.records and page.records[0]["cpu"] == 0:
+            victim.append(page)
+        if victim[:1] == [page]:
+            at = page.records[-1]["layout"]["off"]
+            word = struct.unpack_from("<I", out, at)[0] & ~0x1f
+            etype = bytes(out[at + 4:at + 6])     # still its event's record
+            out[at:at + 10] = le("I", word) + le("I", page_size) + etype
+        return bytes(out)
+
+    tw.page_bytes = damaged
+    with tempfile.NamedTemporaryFile("w", suffix=".spec", delete=False) as f:
+        f.write(text)
+    try:
+        if tw.main(["--spec", f.name, "-o", path, "--formats", FORMATS] + list(args)):
+            raise SystemExit("tdat_writer failed")
     finally:
         os.unlink(f.name)
     return bytearray(open(path, "rb").read())
@@ -142,6 +177,12 @@ def main():
     d = bytearray(b7)
     d[lay7["cpus"][1]["table_at"]:lay7["cpus"][1]["table_at"] + 4] = le("I", 0x7fffffff)
     files["v7-cpu-id-huge.dat"] = d
+
+    # issue 20: a record that runs past the end of its page (size within
+    # a page): libtracecmd hands it over, its data past the zstd chunk
+    # buffer
+    files["record-past-page-end.dat"] = write_damaged(
+        os.path.join(tmp, "p7.dat"), spec(), "--version", "7", "--compression", "zstd")
 
     for name, data in files.items():
         open(os.path.join(out, name), "wb").write(data)

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * libtracecmd reads each CPU's data a page at a time, from offsets that
+ * are multiples of the page size, and gives each record the offset of
+ * its header (rec->offset) and the size of its header and data
+ * (rec->record_size, kbuffer_curr_size()): where its data ends within
+ * the page follows.  A damaged length word makes a record that runs past
+ * its page, and past the buffer libtracecmd holds the page in (a
+ * zstd/zlib chunk, a mapping of the file), with a size no larger than a
+ * page: its data must not be read.
+ */
+#include <event-parse.h>
+
+#include "extent.h"
+
+static bool pow2(int v)
+{
+	return v > 0 && !(v & (v - 1));
+}
+
+/**
+ * kmem_page_bound - the page size to check records against
+ * @tep: the handle of the trace the records are from
+ *
+ * The file's page size (tep_get_page_size(), which trace-kmem sets from
+ * the file's header: libtracecmd leaves it out), and the ring buffer's
+ * sub-buffer size (header_page): the smaller of those that are powers
+ * of two.  A power of two no larger than libtracecmd's page size and
+ * dividing it is a safe bound: a record that fits in it fits in the page.
+ *
+ * Return: the bound, or 0 if neither is a power of two.
+ */
+unsigned int kmem_page_bound(struct tep_handle *tep)
+{
+	int page = tep_get_page_size(tep);
+	int sub = tep_get_sub_buffer_size(tep);
+
+	if (pow2(page) && (!pow2(sub) || page <= sub))
+		return (unsigned int)page;
+	return pow2(sub) ? (unsigned int)sub : 0;
+}
+
+/**
+ * kmem_record_in_page - whether a record's data lies within its page
+ * @rec: a record from libtracecmd
+ * @page: kmem_page_bound() of its trace
+ *
+ * Return: true if rec->data and rec->size bytes after it lie within the
+ * page the record was read from; false if they may not (then the
+ * record is damaged and its data must not be read), or @page is 0.
+ */
+bool kmem_record_in_page(const struct tep_record *rec, unsigned int page)
+{
+	unsigned long long at;
+
+	if (!pow2((int)page) || !rec->data || rec->size < 0 ||
+	    rec->record_size < rec->size)
+		return false;
+	at = rec->offset & (page - 1); /* the record's header */
+	return at + (unsigned int)rec->record_size <= page;
+}
