@@ -18,6 +18,7 @@
 
 #include <event-parse.h>
 
+#include "extent.h"
 #include "kmem_ks.h"
 
 #define BLOCK_SIZE (1u << 20)
@@ -58,13 +59,16 @@ static struct kmem_ks_block *new_block(size_t need)
  * @e: KernelShark's entry of it
  * @max_size: records larger than this (or of negative size) are kept
  *	as damaged, without their data
+ * @page: kmem_page_bound() of the trace: records that run past the end
+ *	of their page are kept as damaged too
  *
  * Return: 0, or -1 out of memory (nothing kept).
  */
 int kmem_ks_copy(struct kmem_ks_copies *a, const struct tep_record *rec,
-		 struct kshark_entry *e, int max_size)
+		 struct kshark_entry *e, int max_size, unsigned int page)
 {
-	bool bad = rec->size < 0 || rec->size > max_size || !rec->data;
+	bool bad = rec->size < 0 || rec->size > max_size || !rec->data ||
+		   !kmem_record_in_page(rec, page);
 	size_t data = bad ? 0 : (size_t)rec->size;
 	/* room for this copy and a COPY_NEXT header after it */
 	size_t need = 2 * sizeof(struct copy_head) + data;

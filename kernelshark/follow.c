@@ -30,6 +30,7 @@
 
 #include "agg.h"
 #include "decode.h"
+#include "extent.h"
 #include "hashtab.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
@@ -273,6 +274,9 @@ static int read_all(struct follow *fw, struct tracecmd_input *in)
 				best = cpu;
 		if (best < 0)
 			break;
+		/* one that runs past its page: damaged, its data not read */
+		if (!kmem_record_in_page(rec[best], fw->ks->page))
+			rec[best]->size = -1;
 		one_record(fw, rec[best], best, NULL);
 		tracecmd_free_record(rec[best]);
 		rec[best] = tracecmd_read_data(in, best);

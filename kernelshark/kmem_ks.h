@@ -128,6 +128,7 @@ struct kmem_ks_ctx {
 	struct kmem_ks_copies *cpu_raw; /* their records, until followed */
 	struct kmem_ks_worker *worker;	/* the pass beside the loading */
 	int max_size;			/* no record is larger than a page */
+	unsigned int page;		/* nor runs past it: kmem_page_bound() */
 	bool oom;
 
 	/* made by the follow pass */
@@ -161,7 +162,7 @@ void kmem_ks_drop_copies(struct kmem_ks_ctx *ks);
 /* copies.c */
 struct tep_record;
 int kmem_ks_copy(struct kmem_ks_copies *a, const struct tep_record *rec,
-		 struct kshark_entry *e, int max_size);
+		 struct kshark_entry *e, int max_size, unsigned int page);
 struct kshark_entry *kmem_ks_copy_read(struct kmem_ks_cursor *c,
 				       struct kmem_ks_copies *a,
 				       struct tep_record *rec);

@@ -14,6 +14,7 @@
 #include <event-parse.h>
 
 #include "decode.h"
+#include "extent.h"
 #include "hashtab.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
@@ -44,7 +45,7 @@ static bool keep(struct kmem_ks_ctx *ks, int cpu, struct kshark_entry *e,
 			    ks->cpu_len[cpu], sizeof(*ks->cpu_ents[cpu])))
 		return false;
 	if (ks->cpu_raw &&
-	    kmem_ks_copy(&ks->cpu_raw[cpu], rec, e, ks->max_size))
+	    kmem_ks_copy(&ks->cpu_raw[cpu], rec, e, ks->max_size, ks->page))
 		kmem_ks_drop_copies(ks); /* the pass reads the file */
 	ks->cpu_ents[cpu][ks->cpu_len[cpu]++] = e;
 	return true;
@@ -176,6 +177,7 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 	ks->n_cpus = stream->n_cpus;
 	i = tep_get_sub_buffer_size(tep);
 	ks->max_size = i > 0 ? i : 1 << 20;
+	ks->page = kmem_page_bound(tep);
 	ks->cpu_ents = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_ents));
 	ks->cpu_len = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_len));
 	ks->cpu_cap = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_cap));
