@@ -76,7 +76,7 @@ static int pass(struct plot_run *p, struct tk_session *s, int nth)
 	}
 	snprintf(s->label, sizeof(s->label), "%s", p->label);
 	s->timeline = &p->tl;
-	s->quiet = nth == 2;
+	s->quiet = nth == 1;	/* damage is said once: by the 2nd */
 	if (nth == 1 && kmem_timeline_init(&p->tl, &s->agg)) {
 		fprintf(stderr, TK_NAME ": out of memory\n");
 		return -1;
@@ -115,12 +115,17 @@ static int no_events(const struct plot_run *p, const struct tk_session *s)
 	const struct tk_filter *f = &p->a->filter;
 	bool filters = f->time || f->pids || f->comm || f->cpus;
 
-	fprintf(stderr, TK_NAME ": %s: no %s events to plot%s\n", p->label,
+	bool damaged = s->agg.skipped_records || s->agg.damaged_pages ||
+		       s->agg.damaged_chunks;
+
+	/* one line: the damage pass 1 kept quiet is said here */
+	fprintf(stderr, TK_NAME ": %s: no %s events to plot%s%s\n", p->label,
 		p->a->opts.slab && !p->a->opts.page ? "slab allocator" :
 		p->a->opts.page && !p->a->opts.slab ? "page allocator" :
 						      "slab or page allocator",
 		filters && s->filtered ? " (the filters left them all out)" :
-					 "");
+					 "",
+		damaged ? " (damaged trace data was skipped)" : "");
 	return -1;
 }
 

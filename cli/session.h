@@ -36,7 +36,7 @@ struct tk_session {
 	uint64_t records;		/* records read */
 	uint64_t filtered;		/* kmem records the filters left out */
 	struct kmem_timeline *timeline;	/* plot: follows the events */
-	bool quiet;			/* plot's second pass: said once */
+	bool quiet;			/* plot's first pass: said once */
 	char label[PATH_MAX + 64];
 };
 

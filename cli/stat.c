@@ -61,6 +61,7 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 	struct tep_handle *tep = f ? tdat_tep(f) : tracecmd_get_tep(h);
 	struct tk_progress progress;
 	struct tk_session s;
+	bool damaged;
 	int ret;
 
 	if (tk_session_init(&s, tep, run->a,
@@ -79,12 +80,15 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: error reading the records%s\n",
 			label, h ? tk_memlimit_note() : "");
-	if (!ret && !s.records && !run->keep_empty) {
+	/* all damaged is not empty: said, and reported (once) */
+	damaged = s.agg.skipped_records || s.agg.damaged_pages ||
+		  s.agg.damaged_chunks;
+	if (!ret && !s.records && !damaged && !run->keep_empty) {
 		note_empty(run, buffer, name);
 		tk_session_release(&s);
 		return 0;
 	}
-	run->with_data += !ret && s.records;
+	run->with_data += !ret && (s.records || damaged);
 	if (!ret)
 		ret = tk_session_report(&s, &run->outs, stderr);
 	if (!ret) {

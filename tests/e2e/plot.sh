@@ -133,13 +133,21 @@ t = json.load(open(sys.argv[1]))["timeline"]
 assert t["start_ns"] >= int(sys.argv[2]), t["start_ns"]' "$WORK/t.json" "$((start + 100000000))"
 
 # damaged and hostile files (tests/regress/corpus): a picture, or one
-# line and exit 2; damage is said once, not once a pass
+# line and exit 2; damage is said once, not once a pass (both readers)
 for f in "$TOP"/tests/regress/corpus/*.dat; do
-	b=$(basename "$f" .dat)
-	"$TK" plot -o "$WORK/r.svg" "$f" >/dev/null 2>"$WORK/r.err"
-	rc=$?
-	check "plot-regress-$b-outcome" test "$rc" -eq 0 -o \( "$rc" -eq 2 -a "$(wc -l <"$WORK/r.err")" -eq 1 \)
-	check "plot-regress-$b-said-once" test "$(grep -c 'damaged data skipped' "$WORK/r.err")" -le 1
+	for r in native libtracecmd; do
+		b=$(basename "$f" .dat)-$r
+		"$TK" plot --reader=$r -o "$WORK/r.svg" "$f" >/dev/null 2>"$WORK/r.err"
+		rc=$?
+		check "plot-regress-$b-outcome" test "$rc" -eq 0 -o \( "$rc" -eq 2 -a "$(wc -l <"$WORK/r.err")" -eq 1 \)
+		check "plot-regress-$b-said-once" test "$(grep -c 'damaged data skipped' "$WORK/r.err")" -le 1
+	done
+done
+# all of it damaged: "no events to plot" says so
+for r in native libtracecmd; do
+	"$TK" plot --reader=$r -o "$WORK/r.svg" "$TOP/tests/regress/corpus/record-past-page-end-only.dat" \
+		>/dev/null 2>"$WORK/r.err"
+	check "plot-regress-all-damaged-$r" grep -q 'no slab or page allocator events to plot (damaged trace data was skipped)$' "$WORK/r.err"
 done
 
 # craft NAME CHECK: $WORK/NAME.dat from $WORK/NAME.spec (tdat_writer.py)

@@ -32,11 +32,11 @@ ffffffff81400000 T _etext
 """
 
 
-def spec(cmdlines=("100 worker", "101 helper"), instance=False):
+def spec(cmdlines=("100 worker", "101 helper"), instance=False, n=40):
     out = ["[kallsyms]", KALLSYMS.rstrip("\n"), "[cmdlines]"] + list(cmdlines)
     out.append("[buffer]")
     ts = 1000
-    for i in range(40):
+    for i in range(n):
         cpu = i % 2
         ptr = 0xffff888100001000 + (i % 10) * 0x40
         if i % 4 < 2:
@@ -180,9 +180,11 @@ def main():
 
     # issue 20: a record that runs past the end of its page (size within
     # a page): libtracecmd hands it over, its data past the zstd chunk
-    # buffer
+    # buffer; and a trace of that one record (nothing left to plot)
     files["record-past-page-end.dat"] = write_damaged(
         os.path.join(tmp, "p7.dat"), spec(), "--version", "7", "--compression", "zstd")
+    files["record-past-page-end-only.dat"] = write_damaged(
+        os.path.join(tmp, "p1.dat"), spec(n=1), "--version", "7", "--compression", "zstd")
 
     for name, data in files.items():
         open(os.path.join(out, name), "wb").write(data)
