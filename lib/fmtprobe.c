@@ -2,6 +2,8 @@
 /*
  * Crafted-record probes of a trace's print formats (see fmtprobe.h).
  */
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +67,33 @@ static void copy_value(const char *text, const char *key, char *out,
 	out[n] = '\0';
 }
 
+/*
+ * A probe prints the whole format: one of many megabytes, once per GFP
+ * bit and per distinct value shown, ran for minutes.  Past this size the
+ * format is not probed, and one line says so (once per event type).
+ */
+#define FMT_PROBE_MAX (64 * 1024)
+
+static bool too_long(struct tep_event *event)
+{
+	static const struct tep_event *said[8];
+	size_t len = event->print_fmt.format ?
+			     strlen(event->print_fmt.format) : 0;
+	unsigned int i;
+
+	if (len <= FMT_PROBE_MAX)
+		return false;
+	for (i = 0; i < sizeof(said) / sizeof(said[0]) && said[i]; i++)
+		if (said[i] == event)
+			return true;
+	if (i < sizeof(said) / sizeof(said[0]))
+		said[i] = event;
+	fprintf(stderr,
+		"kmem: %s:%s: print fmt of %zu bytes (more than %d) not probed: GFP flags as numbers\n",
+		event->system, event->name, len, FMT_PROBE_MAX);
+	return true;
+}
+
 /**
  * fmt_probe - print a crafted record and read one printed value
  * @event: the event type, with its print fmt from the trace
@@ -74,7 +103,10 @@ static void copy_value(const char *text, const char *key, char *out,
  * @out: the value as printed, e.g. "GFP_KERNEL|__GFP_ZERO"
  * @len: size of @out
  *
- * Return: 0 on success, -1 if the event lacks @field or prints no @key.
+ * Not done, and said once on stderr, for a print fmt of more than 64 KB.
+ *
+ * Return: 0 on success, -1 if the event lacks @field or prints no @key,
+ * or its print fmt is too long to probe.
  */
 int fmt_probe(struct tep_event *event, const char *field, unsigned long long v,
 	      const char *key, char *out, size_t len)
@@ -90,7 +122,7 @@ int fmt_probe(struct tep_event *event, const char *field, unsigned long long v,
 	type = tep_find_common_field(event, "common_type");
 	if (field)
 		f = tep_find_field(event, field);
-	if (!type || (field && !f) || size <= 0 || !len)
+	if (!type || (field && !f) || size <= 0 || !len || too_long(event))
 		return -1;
 	buf = calloc(1, (size_t)size + 8);
 	if (!buf)
