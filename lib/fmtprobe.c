@@ -2,8 +2,6 @@
 /*
  * Crafted-record probes of a trace's print formats (see fmtprobe.h).
  */
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,28 +68,23 @@ static void copy_value(const char *text, const char *key, char *out,
 /*
  * A probe prints the whole format: one of many megabytes, once per GFP
  * bit and per distinct value shown, ran for minutes.  Past this size the
- * format is not probed, and one line says so (once per event type).
+ * format is not probed (kmem_tep_finish() says so, once per input).
  */
 #define FMT_PROBE_MAX (64 * 1024)
 
-static bool too_long(struct tep_event *event)
+/**
+ * fmt_probe_too_long - is an event's print fmt too long to be probed?
+ * @event: the event type, with its print fmt from the trace
+ *
+ * Return: the format's length if it is more than FMT_PROBE_MAX bytes
+ * (fmt_probe() then refuses it), else 0.
+ */
+size_t fmt_probe_too_long(const struct tep_event *event)
 {
-	static const struct tep_event *said[8];
 	size_t len = event->print_fmt.format ?
 			     strlen(event->print_fmt.format) : 0;
-	unsigned int i;
 
-	if (len <= FMT_PROBE_MAX)
-		return false;
-	for (i = 0; i < sizeof(said) / sizeof(said[0]) && said[i]; i++)
-		if (said[i] == event)
-			return true;
-	if (i < sizeof(said) / sizeof(said[0]))
-		said[i] = event;
-	fprintf(stderr,
-		"kmem: %s:%s: print fmt of %zu bytes (more than %d) not probed: GFP flags as numbers\n",
-		event->system, event->name, len, FMT_PROBE_MAX);
-	return true;
+	return len > FMT_PROBE_MAX ? len : 0;
 }
 
 /**
@@ -103,7 +96,7 @@ static bool too_long(struct tep_event *event)
  * @out: the value as printed, e.g. "GFP_KERNEL|__GFP_ZERO"
  * @len: size of @out
  *
- * Not done, and said once on stderr, for a print fmt of more than 64 KB.
+ * Not done for a print fmt of more than 64 KB (fmt_probe_too_long()).
  *
  * Return: 0 on success, -1 if the event lacks @field or prints no @key,
  * or its print fmt is too long to probe.
@@ -122,7 +115,8 @@ int fmt_probe(struct tep_event *event, const char *field, unsigned long long v,
 	type = tep_find_common_field(event, "common_type");
 	if (field)
 		f = tep_find_field(event, field);
-	if (!type || (field && !f) || size <= 0 || !len || too_long(event))
+	if (!type || (field && !f) || size <= 0 || !len ||
+	    fmt_probe_too_long(event))
 		return -1;
 	buf = calloc(1, (size_t)size + 8);
 	if (!buf)
