@@ -65,6 +65,28 @@ static void copy_value(const char *text, const char *key, char *out,
 	out[n] = '\0';
 }
 
+/*
+ * A probe prints the whole format: one of many megabytes, once per GFP
+ * bit and per distinct value shown, ran for minutes.  Past this size the
+ * format is not probed (kmem_tep_finish() says so, once per input).
+ */
+#define FMT_PROBE_MAX (64 * 1024)
+
+/**
+ * fmt_probe_too_long - is an event's print fmt too long to be probed?
+ * @event: the event type, with its print fmt from the trace
+ *
+ * Return: the format's length if it is more than FMT_PROBE_MAX bytes
+ * (fmt_probe() then refuses it), else 0.
+ */
+size_t fmt_probe_too_long(const struct tep_event *event)
+{
+	size_t len = event->print_fmt.format ?
+			     strlen(event->print_fmt.format) : 0;
+
+	return len > FMT_PROBE_MAX ? len : 0;
+}
+
 /**
  * fmt_probe - print a crafted record and read one printed value
  * @event: the event type, with its print fmt from the trace
@@ -74,7 +96,10 @@ static void copy_value(const char *text, const char *key, char *out,
  * @out: the value as printed, e.g. "GFP_KERNEL|__GFP_ZERO"
  * @len: size of @out
  *
- * Return: 0 on success, -1 if the event lacks @field or prints no @key.
+ * Not done for a print fmt of more than 64 KB (fmt_probe_too_long()).
+ *
+ * Return: 0 on success, -1 if the event lacks @field or prints no @key,
+ * or its print fmt is too long to probe.
  */
 int fmt_probe(struct tep_event *event, const char *field, unsigned long long v,
 	      const char *key, char *out, size_t len)
@@ -90,7 +115,8 @@ int fmt_probe(struct tep_event *event, const char *field, unsigned long long v,
 	type = tep_find_common_field(event, "common_type");
 	if (field)
 		f = tep_find_field(event, field);
-	if (!type || (field && !f) || size <= 0 || !len)
+	if (!type || (field && !f) || size <= 0 || !len ||
+	    fmt_probe_too_long(event))
 		return -1;
 	buf = calloc(1, (size_t)size + 8);
 	if (!buf)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "utf8.h"
 
 /**
  * json_init - start writing a document
@@ -46,12 +47,25 @@ static struct jt_node *node(struct json *j, const char *key,
 	return n;
 }
 
+/*
+ * A string as JSON text: valid UTF-8 kept, U+FFFD for each byte that
+ * starts no valid sequence (utf8.h), '"' and '\\' escaped, control
+ * characters as \u00XX (\n as itself).
+ */
 static void put_string(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	int n;
 
 	fputc('"', out);
-	for (; *p; p++) {
+	while (*p) {
+		n = utf8_seq((const char *)p, &cp);
+		if (!n) {
+			fputs(UTF8_REPLACEMENT, out);
+			p++;
+			continue;
+		}
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
 		else if (*p == '\n')
@@ -59,7 +73,8 @@ static void put_string(FILE *out, const char *s)
 		else if (*p < 0x20)
 			fprintf(out, "\\u%04x", *p);
 		else
-			fputc(*p, out);
+			fwrite(p, 1, (size_t)n, out);
+		p += n;
 	}
 	fputc('"', out);
 }

@@ -9,6 +9,7 @@
 
 #include "numfmt.h"
 #include "plot_svg.h"
+#include "utf8.h"
 
 /* The canvas and the plot area in it, in SVG user units. */
 #define W 1200
@@ -30,26 +31,35 @@ static const char *const palette[] = {
 #define PAGE_COLOUR "#b35000"
 #define LOSS_COLOUR "#d0021b"
 
-/* Text for XML: markup escaped, anything but printable ASCII a '?'. */
+/*
+ * Text for XML: at most @max characters of @s, then an ellipsis.  Valid
+ * UTF-8 is kept and markup escaped; a byte that starts no valid sequence
+ * (utf8.h) and a character XML 1.0 forbids or a control character
+ * (C0, DEL, C1, U+FFFE, U+FFFF) are each U+FFFD.
+ */
 static void put_text(FILE *out, const char *s, size_t max)
 {
 	size_t n = 0;
+	uint32_t cp;
+	int len;
 
-	for (; *s && n < max; s++, n++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '&')
+	for (; *s && n < max; s += len ? len : 1, n++) {
+		len = utf8_seq(s, &cp);
+		if (!len || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
+		    cp == 0xfffe || cp == 0xffff)
+			fputs(UTF8_REPLACEMENT, out);
+		else if (cp == '&')
 			fputs("&amp;", out);
-		else if (c == '<')
+		else if (cp == '<')
 			fputs("&lt;", out);
-		else if (c == '>')
+		else if (cp == '>')
 			fputs("&gt;", out);
-		else if (c == '"')
+		else if (cp == '"')
 			fputs("&quot;", out);
-		else if (c < 0x20 || c >= 0x7f)
-			fputc('?', out);
+		else if (cp == '\'')
+			fputs("&apos;", out);
 		else
-			fputc(c, out);
+			fwrite(s, 1, (size_t)len, out);
 	}
 	if (*s)
 		fputs("\u2026", out);

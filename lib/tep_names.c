@@ -2,6 +2,7 @@
 /*
  * Names from a libtraceevent handle (see tep_names.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "fmtprobe.h"
@@ -17,6 +18,10 @@ static const char *resolve(void *priv, uint64_t addr, uint64_t *start)
 	return name;
 }
 
+/* the events carrying GFP flags, the first parsable print fmt wins */
+static const char *const gfp_events[] = { "mm_page_alloc", "kmalloc",
+					  "kmem_cache_alloc" };
+
 /*
  * The GFP flags @flags as the trace's own print fmts name them: the first
  * of the events carrying them whose print fmt libtraceevent could parse
@@ -26,13 +31,11 @@ static const char *resolve(void *priv, uint64_t addr, uint64_t *start)
 static int gfp_names(struct tep_handle *tep, uint64_t flags, char *buf,
 		     size_t len)
 {
-	static const char *const names[] = { "mm_page_alloc", "kmalloc",
-					     "kmem_cache_alloc" };
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < sizeof(gfp_events) / sizeof(gfp_events[0]); i++) {
 		struct tep_event *ev = tep_find_event_by_name(tep, "kmem",
-							      names[i]);
+							      gfp_events[i]);
 
 		if (!ev || !tep_find_field(ev, "gfp_flags") ||
 		    fmt_probe(ev, "gfp_flags", flags, "gfp_flags", buf, len))
@@ -117,6 +120,24 @@ void kmem_tep_page_geometry(struct page_stats *st, struct tep_handle *tep)
 		st->subbuf_size = st->page_size;
 }
 
+/* one line for each GFP-carrying event whose print fmt is too long to
+ * probe: its flags are then shown as numbers */
+static void say_unprobed(struct tep_handle *tep)
+{
+	size_t i, len;
+
+	for (i = 0; i < sizeof(gfp_events) / sizeof(gfp_events[0]); i++) {
+		struct tep_event *ev = tep_find_event_by_name(tep, "kmem",
+							      gfp_events[i]);
+
+		len = ev ? fmt_probe_too_long(ev) : 0;
+		if (len)
+			fprintf(stderr,
+				"kmem: kmem:%s: print fmt of %zu bytes (more than 65536) not probed: GFP flags as numbers\n",
+				gfp_events[i], len);
+	}
+}
+
 /**
  * kmem_tep_finish - the end of one input's stream
  * @a: its statistics
@@ -124,12 +145,14 @@ void kmem_tep_page_geometry(struct page_stats *st, struct tep_handle *tep)
  * @tep: the trace's handle
  *
  * Pending page allocations get no stack; the numbering comes from the
- * trace's GFP flag table, or from the allocations themselves.
+ * trace's GFP flag table, or from the allocations themselves.  A print
+ * fmt too long to probe is said on stderr.
  */
 void kmem_tep_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
 		     struct tep_handle *tep)
 {
 	kmem_agg_finish(a);
+	say_unprobed(tep);
 	sym->old_migratetypes = kmem_tep_old_migratetypes(tep);
 	if (sym->old_migratetypes < 0)
 		sym->old_migratetypes = page_old_migratetypes(&a->page.sum);

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1
 """craft.py OUTDIR: the reproducers of tests/regress/corpus/, remade.
+craft.py --generated OUTDIR: the ones too big to keep (MANIFEST's
+generated/ files), written at run time.
 
 One small trace is written with tests/tdat/tdat_writer.py (Linux 6.18
 x86_64 slab formats, two CPUs, a few dozen records), and each defect of
@@ -114,7 +116,25 @@ def formats_with_id(tmp, name, new_id):
     return path
 
 
+def generated(out):
+    """The files too big to keep in corpus/, written at run time."""
+    os.makedirs(out, exist_ok=True)
+    # kmalloc's print fmt of 10 MB: the format probes (lib/fmtprobe.c)
+    # printed it once per GFP bit and per value shown, for minutes
+    text = open(FORMATS).read()
+    at = text.index("accounted=%s", text.index("name: kmalloc\n")) + len("accounted=%s")
+    f = os.path.join(out, "formats-huge.txt")
+    open(f, "w").write(text[:at] + " pad=" + "x" * 10000000 + text[at:])
+    one = spec()
+    one = "\n".join(one.split("\n")[:one.split("\n").index("[buffer]") + 2]) + "\n"
+    write(os.path.join(out, "kmalloc-fmt-10mb.dat"), one, f, "--version", "6")
+    os.unlink(f)
+
+
 def main():
+    if sys.argv[1] == "--generated":
+        generated(sys.argv[2])
+        return
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     tmp = tempfile.mkdtemp()

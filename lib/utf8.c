@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * UTF-8 validation (see utf8.h), after Unicode's table 3-7 of well-formed
+ * byte sequences: no overlong forms, no surrogates, nothing past
+ * U+10FFFF.
+ */
+#include "utf8.h"
+
+static int cont(unsigned char c)
+{
+	return (c & 0xc0) == 0x80;
+}
+
+/**
+ * utf8_seq - the well-formed UTF-8 sequence at @s, if one starts there
+ * @s: bytes, NUL-terminated, *@s not NUL
+ * @cp: set to its code point when there is one
+ *
+ * Reads no further than the NUL: a truncated sequence stops there.
+ *
+ * Return: its length (1 to 4), or 0 if the byte at @s starts no
+ * well-formed sequence (a stray continuation byte, an overlong form, a
+ * surrogate, a truncated sequence, 0xf5 to 0xff).
+ */
+int utf8_seq(const char *s, uint32_t *cp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n, i;
+	uint32_t v;
+
+	if (p[0] < 0x80) {
+		*cp = p[0];
+		return 1;
+	}
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		n = 2;
+		v = p[0] & 0x1f;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		n = 3;
+		v = p[0] & 0x0f;
+		if (p[0] == 0xe0)
+			lo = 0xa0;	/* overlong below */
+		else if (p[0] == 0xed)
+			hi = 0x9f;	/* surrogates above */
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		n = 4;
+		v = p[0] & 0x07;
+		if (p[0] == 0xf0)
+			lo = 0x90;	/* overlong below */
+		else if (p[0] == 0xf4)
+			hi = 0x8f;	/* past U+10FFFF above */
+	} else {
+		return 0;	/* continuation, 0xc0, 0xc1, 0xf5..0xff */
+	}
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if (!cont(p[i]))
+			return 0;	/* the NUL ends it here too */
+		v = v << 6 | (p[i] & 0x3f);
+	}
+	*cp = v;
+	return n;
+}

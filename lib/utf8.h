@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * UTF-8 validation for the writers (JSON, SVG, folded stacks): a
+ * trace's strings (cache names, comms, symbols, file names) are bytes,
+ * the documents they go into must be valid UTF-8.  Each writer keeps a
+ * valid sequence, writes UTF8_REPLACEMENT (U+FFFD) for each byte that
+ * starts none, and escapes what its format needs.
+ */
+#ifndef KMEM_UTF8_H
+#define KMEM_UTF8_H
+
+#include <stdint.h>
+
+/* U+FFFD REPLACEMENT CHARACTER, encoded */
+#define UTF8_REPLACEMENT "\xef\xbf\xbd"
+
+int utf8_seq(const char *s, uint32_t *cp);
+
+#endif
