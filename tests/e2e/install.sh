@@ -14,6 +14,10 @@ mk install DESTDIR="$D"
 check install-destdir test -f "$D$tep_libdir/traceevent/plugins/plugin_kmem.so"
 check install-destdir-trace-kmem test -x "$D/usr/bin/trace-kmem"
 check install-destdir-completion test -f "$D/usr/share/bash-completion/completions/trace-kmem"
+# make install always installs the man pages (make doc)
+for m in man1/trace-kmem.1 man7/kmem-plugin.7 man7/kmem-stat-definitions.7 man5/kmem-json.5; do
+	check "install-destdir-man-${m##*/}" test -s "$D/usr/share/man/$m"
+done
 mk uninstall DESTDIR="$D"
 check uninstall-destdir test ! -e "$D$tep_libdir/traceevent/plugins/plugin_kmem.so"
 check uninstall-destdir-trace-kmem test ! -e "$D/usr/bin/trace-kmem" -a ! -e "$D/usr/share/bash-completion/completions/trace-kmem"
