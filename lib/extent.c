@@ -53,8 +53,11 @@ bool kmem_record_in_page(const struct tep_record *rec, unsigned int page)
 {
 	unsigned long long at;
 
+	/* record_size is the header (4 bytes, 8 with a length word) and
+	 * the data: less than 4 bytes over the data is no record libtracecmd
+	 * makes, and would let the data end past what is checked */
 	if (!pow2((int)page) || !rec->data || rec->size < 0 ||
-	    rec->record_size < rec->size)
+	    rec->record_size < rec->size + 4)
 		return false;
 	at = rec->offset & (page - 1); /* the record's header */
 	return at + (unsigned int)rec->record_size <= page;
