@@ -74,9 +74,11 @@ run_one() {
 	echo "$p $f $s $(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" >"$OUT/$name.res"
 }
 
-# report I: its lines, as they end
+# report I: its lines, as they end (a test whose runner died without a
+# result counts as one failure)
 report() {
 	local name=${names[$1]} p f s t
+	[ -s "$OUT/$name.res" ] || echo "0 1 0 0" >"$OUT/$name.res"
 	read -r p f s t <"$OUT/$name.res"
 	grep -E '^(PASS|FAIL|SKIP) ' "$OUT/$name.log" | sed "s|^|$name: |"
 	printf '%s: %d passed, %d failed, %d skipped in %.1f s\n' "$name" "$p" "$f" "$s" "$t"
