@@ -134,6 +134,12 @@ int tdat_fail(struct tdat_file *f, int ret, const char *fmt, ...)
 int tdat_read_v6(struct tdat_file *f, struct tcur *c);
 int tdat_read_v7(struct tdat_file *f, struct tcur *c);
 
+/* iter.c and scan.c: a buffer read for its damage only */
+void tdat_scan_buffer(struct tdat_file *f, int buffer, struct tdat_scan *scan,
+		      struct tdat_damage *damage, tdat_count_fn counted,
+		      void *priv, uint64_t *records);
+void tdat_scan_note(struct tdat_scan *scan, uint64_t from, uint64_t end);
+
 /* inflate.c */
 int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
 		 uint8_t *dst, size_t dstlen, size_t *out);

@@ -26,6 +26,7 @@ struct stream {
 	uint64_t len;  /* of @bytes */
 	uint64_t pos;  /* of the current page in @bytes */
 	uint64_t base; /* record offset of @bytes[0] */
+	uint64_t end;  /* record offset past the CPU's data */
 	/* compressed: the chunks still to read */
 	struct tcur chunks;
 	uint64_t nchunks;
@@ -43,6 +44,7 @@ struct iter {
 	struct tdat_file *f;
 	const struct tdat_buffer *b;
 	struct tdat_damage *dmg;
+	struct tdat_scan *scan; /* or NULL: where the damage lies */
 	struct stream *s;
 	int n;
 	struct stream **heap;
@@ -50,8 +52,12 @@ struct iter {
 	uint64_t held; /* bytes of the chunk buffers of all its CPUs */
 };
 
+/*
+ * Records from @offset up to @end (record offsets) are skipped as
+ * damaged: the rest of a page, a chunk, or the rest of a CPU.
+ */
 static void damaged(struct iter *it, struct stream *s, uint64_t offset,
-		    bool chunk)
+		    uint64_t end, bool chunk)
 {
 	if (!it->dmg->pages && !it->dmg->chunks) {
 		it->dmg->first_cpu = s->cpu->cpu;
@@ -61,6 +67,8 @@ static void damaged(struct iter *it, struct stream *s, uint64_t offset,
 		it->dmg->chunks++;
 	else
 		it->dmg->pages++;
+	if (it->scan)
+		tdat_scan_note(it->scan, offset, end);
 }
 
 /*
@@ -135,7 +143,7 @@ static bool next_chunk(struct iter *it, struct stream *s)
 		if (s->chunks.bad || size > TDAT_MAX_CHUNK ||
 		    (size > s->zcap &&
 		     it->held - s->zcap + size > TDAT_MAX_HELD)) {
-			damaged(it, s, s->base, true);
+			damaged(it, s, s->base, s->end, true);
 			s->nchunks = 0;
 			return false;
 		}
@@ -148,14 +156,14 @@ static bool next_chunk(struct iter *it, struct stream *s)
 			s->zcap = s->zbuf ? (size_t)size : 0;
 			it->held += s->zcap;
 			if (!s->zbuf) {
-				damaged(it, s, s->base, true);
+				damaged(it, s, s->base, s->end, true);
 				s->nchunks = 0;
 				return false;
 			}
 		}
 		if (tdat_inflate(it->f, src, (size_t)zsize, s->zbuf,
 				 (size_t)size, &out)) {
-			damaged(it, s, s->base, true);
+			damaged(it, s, s->base, s->base + size, true);
 			s->span = size; /* its pages still take their room */
 			continue;
 		}
@@ -190,7 +198,7 @@ static bool open_page(struct iter *it, struct stream *s)
 				  left < ps ? (uint32_t)left : ps,
 				  it->f->kbuf_long, it->f->big))
 			return true;
-		damaged(it, s, s->base + s->pos, false);
+		damaged(it, s, s->base + s->pos, s->base + s->pos + ps, false);
 		s->pos += ps;
 	}
 }
@@ -213,7 +221,7 @@ static bool advance(struct iter *it, struct stream *s)
 		if (ret < 0)
 			damaged(it, s,
 				s->base + s->pos + s->pg.hdr + s->pg.next,
-				false);
+				s->base + s->pos + it->b->page_size, false);
 		s->page_open = false;
 		s->pos += it->b->page_size;
 		if (!it->b->compressed)
@@ -329,6 +337,7 @@ static void init_stream(struct iter *it, struct stream *s,
 		s->bytes = f->map + cpu->offset;
 		s->len = cpu->size;
 		s->base = cpu->offset;
+		s->end = cpu->offset + cpu->size;
 		return;
 	}
 	tc_init(&s->chunks, f->map + cpu->offset, chunks_len(f, cpu), f->big);
@@ -337,6 +346,7 @@ static void init_stream(struct iter *it, struct stream *s,
 	t = s->chunks;
 	total = walk_chunks(f, &t, s->nchunks);
 	s->base = *vnext;
+	s->end = *vnext + total;
 	*vnext = (*vnext + total + it->b->page_size - 1) &
 		 ~(uint64_t)(it->b->page_size - 1);
 }
@@ -405,6 +415,42 @@ out:
 	free(it.s);
 	free(it.heap);
 	return ret;
+}
+
+/**
+ * tdat_scan_buffer - read every page of a buffer, handing nothing over
+ * @f: the file
+ * @buffer: 0 for the top buffer, then the instances
+ * @scan: notes where the damage lies (scan.c)
+ * @damage: zeroed, then counts what could not be trusted
+ * @counted: which records to count (NULL: all)
+ * @priv: passed to @counted
+ * @records: per CPU id of the buffer, the records counted
+ *
+ * The same checks as tdat_iterate(), a CPU at a time, without merging:
+ * for a file that libtracecmd is about to read.
+ */
+void tdat_scan_buffer(struct tdat_file *f, int buffer, struct tdat_scan *scan,
+		      struct tdat_damage *damage, tdat_count_fn counted,
+		      void *priv, uint64_t *records)
+{
+	const struct tdat_buffer *b = &f->buffers[buffer];
+	struct iter it = { .f = f, .b = b, .dmg = damage, .scan = scan };
+	uint64_t vnext = virtual_start(f, buffer);
+	struct stream s;
+	int i;
+
+	memset(damage, 0, sizeof(*damage));
+	for (i = 0; i < b->nr_cpus; i++) {
+		if (!b->cpus[i].size)
+			continue;
+		init_stream(&it, &s, &b->cpus[i], &vnext);
+		while (advance(&it, &s))
+			if (!counted || counted(priv, &s.rec))
+				records[i]++;
+		free(s.zbuf);
+		it.held = 0;
+	}
 }
 
 /**

@@ -71,6 +71,26 @@ int tdat_buffer_cpus(const struct tdat_file *f, int buffer);
 void tdat_index_symbols(struct tdat_file *f);
 int tdat_check_chunks(const struct tdat_file *f, char *why, size_t why_len);
 
+/*
+ * Where a file is damaged, for libtracecmd's readers: it skips damaged
+ * compressed chunks without a word and hands over the records of a
+ * damaged page; this says what the native reader skips (scan.c).
+ */
+struct tdat_scan;
+
+/* Which records a scan counts (its record lives until it returns). */
+typedef bool (*tdat_count_fn)(void *priv, const struct tep_record *rec);
+
+struct tdat_scan *tdat_scan(struct tdat_file *f, tdat_count_fn counted,
+			    void *priv);
+const struct tdat_damage *tdat_scan_damage(const struct tdat_scan *sc,
+					   const char *buffer);
+uint64_t tdat_scan_records(const struct tdat_scan *sc, const char *buffer,
+			   int cpu);
+int tdat_scan_cpus(const struct tdat_scan *sc);
+bool tdat_scan_skips(const struct tdat_scan *sc, uint64_t offset);
+void tdat_scan_free(struct tdat_scan *sc);
+
 int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 		 size_t cpus_size, tdat_record_fn fn, void *priv,
 		 struct tdat_damage *damage, char *why, size_t why_len);
