@@ -254,6 +254,7 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->skipped_records += from->skipped_records;
 	to->damaged_pages += from->damaged_pages;
 	to->damaged_chunks += from->damaged_chunks;
+	to->unread_records += from->unread_records;
 	ADD_COUNTERS(&to->slab.sum, &from->slab.sum);
 	to->slab.oom += from->slab.oom;
 	merge_page(&to->page.sum, &from->page.sum, old_migratetypes);

@@ -35,6 +35,7 @@ struct kmem_agg {
 	uint64_t skipped_records;	/* records of impossible sizes */
 	uint64_t damaged_pages;		/* ring-buffer pages (or their rest) */
 	uint64_t damaged_chunks;	/* compressed chunks */
+	uint64_t unread_records;	/* left unread by libtracecmd */
 };
 
 void kmem_agg_init(struct kmem_agg *a);

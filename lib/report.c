@@ -43,10 +43,16 @@ static void print_skipped(const struct kmem_agg *a, FILE *out)
 	fprintf(out, " WARNING: damaged trace data was skipped (records of "
 		     "impossible sizes: %s,\n          ring-buffer pages: %s, "
 		     "compressed chunks: %s).  Counts and bytes\n          are "
-		     "lower bounds.\n\n",
+		     "lower bounds.\n",
 		fmt_count(b1, a->skipped_records),
 		fmt_count(b2, a->damaged_pages),
 		fmt_count(b3, a->damaged_chunks));
+	if (a->unread_records)
+		fprintf(out, "          libtracecmd stopped reading a CPU at its "
+			     "damage: %s records\n          after it were not "
+			     "read (the native reader reads them).\n",
+			fmt_count(b1, a->unread_records));
+	fputc('\n', out);
 }
 
 static void print_elsewhere(const struct kmem_report_ctx *r, FILE *out)
@@ -319,7 +325,8 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
  */
 bool kmem_agg_damaged(const struct kmem_agg *a)
 {
-	return a->skipped_records || a->damaged_pages || a->damaged_chunks;
+	return a->skipped_records || a->damaged_pages || a->damaged_chunks ||
+	       a->unread_records;
 }
 
 static void json_inputs(struct json *j, const struct kmem_input *in)
@@ -364,6 +371,7 @@ void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "skipped_records", r->agg->skipped_records);
 	json_u64(j, "damaged_pages", r->agg->damaged_pages);
 	json_u64(j, "damaged_chunks", r->agg->damaged_chunks);
+	json_u64(j, "unread_records", r->agg->unread_records);
 	json_close(j, '}');
 	if (report_slab_wanted(r))
 		slab_json(r, j);
