@@ -51,7 +51,7 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 	tk_progress_start(&progress, sd->label);
 	tk_fault_guard(path);
 	ret = in->f ? tk_native_run(in->f, 0, &s, &progress) :
-		      tk_tracecmd_run(in->h, &s, &progress);
+		      tk_tracecmd_run(in, 0, &s, &progress);
 	tk_fault_guard(NULL);
 	tk_progress_done(&progress);
 	if (ret < 0) {

@@ -38,6 +38,15 @@ static bool no_validation(void)
 	return v && !strcmp(v, "never");
 }
 
+/* Did the native reader's scan find damage in the data? */
+static bool damaged(const struct tdat_scan *scan)
+{
+	const struct tdat_damage *d = scan ? tdat_scan_damage(scan, NULL) :
+					     NULL;
+
+	return d && (d->pages || d->chunks);
+}
+
 /* libtracecmd leaves the machine's page size out of the tep: the file's */
 static void set_page_size(struct tracecmd_input *h, unsigned int page_size)
 {
@@ -93,6 +102,8 @@ void tk_close_input(struct tk_input *in)
 	if (in->h)
 		tracecmd_close(in->h);
 	tdat_close(in->f);
+	tdat_scan_free(in->scan);
+	in->scan = NULL;
 	in->h = NULL;
 	in->f = NULL;
 }
@@ -125,14 +136,14 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 			if (ret == TDAT_BAD)
 				goto fail;
 		} else if (!no_validation() &&
-			   tk_native_validate(a->inputs[i])) {
+			   tk_native_validate(a->inputs[i], &h[i].scan)) {
 			goto fail;
 		}
 		if (tk_memlimit_apply(inputs_size(a)))
 			goto fail;
 		tk_fault_guard(a->inputs[i]);
 		tk_stderr_quiet(true);
-		h[i].h = tk_open_input(a->inputs[i]);
+		h[i].h = tk_open_input(a->inputs[i], damaged(h[i].scan));
 		tk_stderr_quiet(false);
 		if (!h[i].h) {
 			tk_fault_guard(NULL);
@@ -150,6 +161,8 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 	}
 	return h;
 fail:
+	if (i < a->nr_inputs)
+		tdat_scan_free(h[i].scan);	/* validated, not opened */
 	while (i-- > 0)
 		tk_close_input(&h[i]);
 	free(h);

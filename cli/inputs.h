@@ -16,6 +16,7 @@ struct tk_input {
 	struct tracecmd_input **inst;	/* ... its buffer instances */
 	int ninst;
 	struct tdat_file *f;		/* native */
+	struct tdat_scan *scan;		/* libtracecmd: the damage, or NULL */
 };
 
 struct tk_input *tk_open_inputs(const struct tk_args *a);

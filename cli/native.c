@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "damage.h"
 #include "decode.h"
 #include "native.h"
 #include "tep_names.h"
@@ -48,23 +49,35 @@ int tk_native_open(const char *path, struct tdat_file **f)
 /**
  * tk_native_validate - check a file before libtracecmd gets it
  * @path: the file
+ * @scan: set to where its data is damaged (tdat_scan()), or NULL when the
+ *        native reader cannot read the file (valid for libtracecmd only)
  *
  * libtracecmd trusts sizes, counts and offsets that it reads (it divides
  * by a page size of 0, allocates what a CPU id says, reads past a
  * buffer); what the native reader finds damaged is refused here with its
- * one line, and libtracecmd never sees it.
+ * one line, and libtracecmd never sees it.  Damaged pages and chunks,
+ * which libtracecmd reads as garbage or drops without a word, are left
+ * in @scan for its reader to skip and report.
  *
  * Return: 0 (valid, or valid but for libtracecmd only), or -1 after one
  * line on stderr.
  */
-int tk_native_validate(const char *path)
+int tk_native_validate(const char *path, struct tdat_scan **scan)
 {
 	char why[TDAT_WHY_LEN];
 	struct tdat_file *f;
 	int ret = tdat_open(path, &hooks, &f, why, sizeof(why));
 
+	*scan = NULL;
 	if (ret == TDAT_OK && tdat_check_chunks(f, why, sizeof(why)))
 		ret = TDAT_BAD;
+	if (ret == TDAT_OK) {
+		*scan = tdat_scan(f, NULL, NULL);
+		if (!*scan) {
+			snprintf(why, sizeof(why), "out of memory");
+			ret = TDAT_BAD;
+		}
+	}
 	tdat_close(f);
 	if (ret != TDAT_BAD)
 		return 0;
@@ -137,17 +150,9 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: %s\n", s->label,
 			src.why[0] ? src.why : "out of memory");
-	if ((d->pages || d->chunks) && !s->quiet) {
+	if (!s->quiet && (d->pages || d->chunks)) {
 		tk_progress_done(progress);
-		fprintf(stderr,
-			TK_NAME
-			": %s: damaged data skipped: %llu "
-			"ring-buffer page%s, %llu compressed chunk%s (the "
-			"first on CPU %d at offset %#llx)\n",
-			s->label, (unsigned long long)d->pages,
-			d->pages == 1 ? "" : "s", (unsigned long long)d->chunks,
-			d->chunks == 1 ? "" : "s", d->first_cpu,
-			(unsigned long long)d->first_offset);
+		tk_say_damage(s->label, 0, d, 0);
 	}
 	return ret < 0 ? -1 : 0;
 }

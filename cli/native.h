@@ -11,7 +11,7 @@
 #include "tdat.h"
 
 int tk_native_open(const char *path, struct tdat_file **f);
-int tk_native_validate(const char *path);
+int tk_native_validate(const char *path, struct tdat_scan **scan);
 int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 		  struct tk_progress *progress);
 

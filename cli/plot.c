@@ -86,7 +86,7 @@ static int pass(struct plot_run *p, struct tk_session *s, int nth)
 	snprintf(what, sizeof(what), "%s, pass %d of 2", p->label, nth);
 	tk_progress_start(&progress, what);
 	ret = p->in->f ? tk_native_run(p->in->f, p->buffer, s, &progress) :
-			 tk_tracecmd_run(p->h, s, &progress);
+			 tk_tracecmd_run(p->in, p->buffer, s, &progress);
 	tk_progress_done(&progress);
 	if (ret < 0) {
 		fprintf(stderr, TK_NAME ": %s: error reading the records%s\n",
@@ -115,8 +115,7 @@ static int no_events(const struct plot_run *p, const struct tk_session *s)
 	const struct tk_filter *f = &p->a->filter;
 	bool filters = f->time || f->pids || f->comm || f->cpus;
 
-	bool damaged = s->agg.skipped_records || s->agg.damaged_pages ||
-		       s->agg.damaged_chunks;
+	bool damaged = kmem_agg_damaged(&s->agg);
 
 	/* one line: the damage pass 1 kept quiet is said here */
 	fprintf(stderr, TK_NAME ": %s: no %s events to plot%s%s\n", p->label,

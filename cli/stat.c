@@ -54,10 +54,11 @@ static void note_empty(struct stat_run *run, int buffer, const char *name)
  * One buffer: read it all, print its report.  A buffer without a
  * record is left out (noted in run->empty) unless run->keep_empty.
  */
-static int analyse(struct stat_run *run, struct tracecmd_input *h,
-		   struct tdat_file *f, int buffer, const char *label,
-		   const char *name)
+static int analyse(struct stat_run *run, const struct tk_input *in, int buffer,
+		   const char *label, const char *name)
 {
+	struct tdat_file *f = in->f;
+	struct tracecmd_input *h = f || !buffer ? in->h : in->inst[buffer - 1];
 	struct tep_handle *tep = f ? tdat_tep(f) : tracecmd_get_tep(h);
 	struct tk_progress progress;
 	struct tk_session s;
@@ -75,14 +76,13 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 	if (f)
 		ret = tk_native_run(f, buffer, &s, &progress);
 	else
-		ret = tk_tracecmd_run(h, &s, &progress);
+		ret = tk_tracecmd_run(in, buffer, &s, &progress);
 	tk_progress_done(&progress);
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: error reading the records%s\n",
 			label, h ? tk_memlimit_note() : "");
 	/* all damaged is not empty: said, and reported (once) */
-	damaged = s.agg.skipped_records || s.agg.damaged_pages ||
-		  s.agg.damaged_chunks;
+	damaged = kmem_agg_damaged(&s.agg);
 	if (!ret && !s.records && !damaged && !run->keep_empty) {
 		note_empty(run, buffer, name);
 		tk_session_release(&s);
@@ -99,9 +99,10 @@ static int analyse(struct stat_run *run, struct tracecmd_input *h,
 	return ret;
 }
 
-static int analyse_native(struct stat_run *run, struct tdat_file *f,
+static int analyse_native(struct stat_run *run, const struct tk_input *in,
 			  const char *base)
 {
+	struct tdat_file *f = in->f;
 	char label[PATH_MAX + 64];
 	int i, ret = 0;
 
@@ -111,7 +112,7 @@ static int analyse_native(struct stat_run *run, struct tdat_file *f,
 				 tdat_buffer_name(f, i));
 		else
 			snprintf(label, sizeof(label), "%s", base);
-		ret = analyse(run, NULL, f, i, label, tdat_buffer_name(f, i));
+		ret = analyse(run, in, i, label, tdat_buffer_name(f, i));
 	}
 	return ret;
 }
@@ -127,8 +128,7 @@ static int finish_file(struct stat_run *run, const struct tk_input *in,
 
 	if (!run->with_data && !run->keep_empty) {
 		run->keep_empty = true;
-		ret = in->f ? analyse(run, NULL, in->f, 0, base, "") :
-			      analyse(run, in->h, NULL, 0, base, "");
+		ret = analyse(run, in, 0, base, "");
 	} else if (run->empty[0]) {
 		fprintf(stderr, TK_NAME ": %s: no records in %s: left out\n",
 			base, run->empty);
@@ -149,14 +149,14 @@ static int analyse_file(struct stat_run *run, const struct tk_input *in,
 	run->with_data = 0;
 	run->empty[0] = '\0';
 	if (in->f) {
-		ret = analyse_native(run, in->f, base);
+		ret = analyse_native(run, in, base);
 		return ret ? ret : finish_file(run, in, base);
 	}
-	ret = analyse(run, in->h, NULL, 0, base, "");
+	ret = analyse(run, in, 0, base, "");
 	for (i = 0; i < in->ninst && !ret; i++) {
 		snprintf(label, sizeof(label), "%s (instance %s)", base,
 			 tracecmd_buffer_instance_name(in->h, i));
-		ret = analyse(run, in->inst[i], NULL, i + 1, label,
+		ret = analyse(run, in, i + 1, label,
 			      tracecmd_buffer_instance_name(in->h, i));
 	}
 	return ret ? ret : finish_file(run, in, base);

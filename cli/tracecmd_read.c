@@ -3,19 +3,30 @@
  * libtracecmd as the reading side of the pipeline (see tracecmd_read.h):
  * tracecmd_iterate_events() in its own order, every record pushed, the
  * pages libtracecmd has mapped and read dropped behind it (pageout.h).
+ *
+ * What the native reader's scan of the file found damaged (inputs.c) is
+ * skipped and reported as the native reader does: libtracecmd drops a
+ * chunk that does not inflate without a word and hands over the
+ * records it makes of a damaged page.
  */
+#include <stdlib.h>
+
+#include "damage.h"
 #include "extent.h"
 #include "pageout.h"
 #include "tracecmd_read.h"
 
 struct src {
 	struct tracecmd_input *h;
+	const struct tdat_scan *scan;	/* or NULL */
 	const struct tk_filter *filter;
 	struct tk_pageout pageout;
 	struct tk_pipe *pipe;
 	int max_size;		/* no record is larger than a page */
 	unsigned int page;	/* nor runs past its page: kmem_page_bound() */
 	uint64_t skipped;	/* records of impossible sizes or extents */
+	uint64_t *read;		/* per CPU: records counted (with a scan) */
+	int nr_cpus;		/* of @read */
 	int first_cpu;		/* where the first of them was */
 	unsigned long long first_offset;
 };
@@ -26,6 +37,8 @@ static int one_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	struct src *src = data;
 
 	(void)h;
+	if (src->scan && tdat_scan_skips(src->scan, rec->offset))
+		return 0;	/* counted with its page or chunk */
 	/*
 	 * libtracecmd hands over sizes like -4 from damaged pages, and
 	 * records that run past the end of their page (of its buffer)
@@ -40,6 +53,8 @@ static int one_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	}
 	if (tk_pipe_push(src->pipe, rec))
 		return -1;
+	if (src->read && cpu >= 0 && cpu < src->nr_cpus)
+		src->read[cpu]++;
 	tk_pageout_record(&src->pageout, cpu, rec->data);
 	return 0;
 }
@@ -54,36 +69,81 @@ static int produce(struct tk_pipe *p, void *arg)
 				       one_record, src);
 }
 
+/*
+ * Records the scan read on the CPUs that were read and libtracecmd did
+ * not hand over: it stops reading a CPU at some damaged pages and
+ * chunks, and says nothing.
+ */
+static uint64_t unread(const struct src *src, const char *name)
+{
+	const struct tk_filter *f = src->filter;
+	uint64_t n = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < src->nr_cpus; cpu++) {
+		uint64_t want = tdat_scan_records(src->scan, name, cpu);
+
+		if (f->cpus && !CPU_ISSET_S((size_t)cpu, f->cpus_size, f->cpus))
+			continue;
+		if (want > src->read[cpu])
+			n += want - src->read[cpu];
+	}
+	return n;
+}
+
 /**
- * tk_tracecmd_run - count one libtracecmd handle (a buffer of a file)
- * @h: the handle
- * @s: the session, on tracecmd_get_tep(@h)
+ * tk_tracecmd_run - count one buffer of a file through libtracecmd
+ * @in: the file, opened by libtracecmd
+ * @buffer: 0 for the top buffer, then the instances
+ * @s: the session, on the buffer's tracecmd_get_tep()
  * @progress: ticked as records are counted
  *
  * Return: 0, or -1 when reading failed or memory ran out.
  */
-int tk_tracecmd_run(struct tracecmd_input *h, struct tk_session *s,
-		    struct tk_progress *progress)
+int tk_tracecmd_run(const struct tk_input *in, int buffer,
+		    struct tk_session *s, struct tk_progress *progress)
 {
-	struct src src = { .h = h, .filter = &s->args->filter };
+	struct src src = { .filter = &s->args->filter, .scan = in->scan };
+	const struct tdat_damage *found = NULL;
+	struct tdat_damage d = { 0 };
+	const char *name = "";
 	int page = tep_get_sub_buffer_size(s->tep);
 	int ret;
 
+	src.h = buffer ? in->inst[buffer - 1] : in->h;
+	if (buffer)
+		name = tracecmd_buffer_instance_name(in->h, buffer - 1);
+	if (in->scan && name)
+		found = tdat_scan_damage(in->scan, name);
+	if (found) {
+		src.nr_cpus = tep_get_cpus(s->tep);
+		src.read = calloc((size_t)src.nr_cpus + 1, sizeof(*src.read));
+		if (!src.read)
+			return -1;
+	}
 	src.max_size = page > 0 ? page : 1 << 20;
 	src.page = kmem_page_bound(s->tep);
-	if (tk_pageout_init(&src.pageout, tep_get_cpus(s->tep)))
+	if (tk_pageout_init(&src.pageout, tep_get_cpus(s->tep))) {
+		free(src.read);
 		return -1;
+	}
 	ret = tk_pipeline_run(produce, &src, s, progress);
+	if (found && !ret)
+		s->agg.unread_records += unread(&src, name);
+	free(src.read);
+	if (found)
+		d = *found;
+	else if (src.skipped) {
+		d.first_cpu = src.first_cpu;
+		d.first_offset = src.first_offset;
+	}
 	s->agg.skipped_records += src.skipped;
-	if (src.skipped && !s->quiet) {
+	s->agg.damaged_pages += d.pages;
+	s->agg.damaged_chunks += d.chunks;
+	if (!s->quiet) {
 		tk_progress_done(progress);
-		fprintf(stderr,
-			TK_NAME ": %s: damaged data skipped: %llu record%s of "
-			"impossible sizes (the first on CPU %d at offset "
-			"%#llx)\n",
-			s->label, (unsigned long long)src.skipped,
-			src.skipped == 1 ? "" : "s", src.first_cpu,
-			src.first_offset);
+		tk_say_damage(s->label, src.skipped, &d,
+			      s->agg.unread_records);
 	}
 	tk_pageout_release(&src.pageout);
 	return ret;

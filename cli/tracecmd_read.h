@@ -8,9 +8,10 @@
 
 #include <trace-cmd.h>
 
+#include "inputs.h"
 #include "pipeline.h"
 
-int tk_tracecmd_run(struct tracecmd_input *h, struct tk_session *s,
-		    struct tk_progress *progress);
+int tk_tracecmd_run(const struct tk_input *in, int buffer,
+		    struct tk_session *s, struct tk_progress *progress);
 
 #endif

@@ -124,14 +124,17 @@ static struct tracecmd_input *open_copy(const char *path)
 /**
  * tk_open_input - open a trace.dat for reading, without plugins
  * @path: the file
+ * @as_is: no uncompressed copy (a damaged file: the copy would lose what
+ *         libtracecmd drops, and its record offsets would not be the
+ *         file's, which the native reader's scan names)
  *
  * Return: the handle, or NULL (libtracecmd could not read it).
  */
-struct tracecmd_input *tk_open_input(const char *path)
+struct tracecmd_input *tk_open_input(const char *path, bool as_is)
 {
 	struct tracecmd_input *h = NULL;
 
-	if (wanted(path)) {
+	if (!as_is && wanted(path)) {
 		/* it takes time and the uncompressed size in $TMPDIR: said on
 		 * a terminal (stderr is quiet here: the saved one) */
 		tk_say_on_terminal(TK_NAME ": %s: compressed: reading an "

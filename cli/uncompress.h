@@ -11,6 +11,8 @@
 #ifndef TRACE_KMEM_UNCOMPRESS_H
 #define TRACE_KMEM_UNCOMPRESS_H
 
+#include <stdbool.h>
+
 #include <trace-cmd.h>
 
 /*
@@ -19,6 +21,6 @@
  */
 #define TK_CONVERT_MIN (4LL << 20)
 
-struct tracecmd_input *tk_open_input(const char *path);
+struct tracecmd_input *tk_open_input(const char *path, bool as_is);
 
 #endif

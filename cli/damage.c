@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The damage line, the same whichever reader read the file (damage.h).
+ */
+#include <stdio.h>
+
+#include "cli.h"
+#include "damage.h"
+
+static const char *s(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/**
+ * tk_say_damage - say what damaged data was skipped in one buffer
+ * @label: the file (and instance) it was in
+ * @records: records of impossible sizes (libtracecmd's), if any
+ * @d: the pages and chunks skipped and where the first was: the native
+ *     reader's, or its scan for libtracecmd (whose first record of an
+ *     impossible size is in d->first_* when d counts nothing else)
+ * @unread: records the scan read that libtracecmd did not hand over
+ *
+ * Nothing when nothing was skipped.
+ */
+void tk_say_damage(const char *label, uint64_t records,
+		   const struct tdat_damage *d, uint64_t unread)
+{
+	unsigned long long p = d->pages, c = d->chunks, r = records;
+
+	if (!p && !c && !r && !unread)
+		return;
+	fprintf(stderr, TK_NAME ": %s: ", label);
+	if (!p && !c && !r) {
+		fprintf(stderr, "libtracecmd left %llu record%s unread that "
+				"the native reader reads\n",
+			(unsigned long long)unread, s(unread));
+		return;
+	}
+	fprintf(stderr, "damaged data skipped: ");
+	if (p || c)
+		fprintf(stderr, "%llu ring-buffer page%s, %llu compressed "
+				"chunk%s%s", p, s(p), c, s(c), r ? ", " : "");
+	if (r)
+		fprintf(stderr, "%llu record%s of impossible sizes", r, s(r));
+	fprintf(stderr, " (the first on CPU %d at offset %#llx)",
+		d->first_cpu, (unsigned long long)d->first_offset);
+	if (unread)
+		fprintf(stderr, "; libtracecmd stopped at the damage and "
+				"left %llu record%s unread (the native reader "
+				"reads them)",
+			(unsigned long long)unread, s(unread));
+	fputc('\n', stderr);
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The one line on stderr that says what damaged data a reader skipped.
+ */
+#ifndef TRACE_KMEM_DAMAGE_H
+#define TRACE_KMEM_DAMAGE_H
+
+#include <stdint.h>
+
+#include "tdat.h"
+
+void tk_say_damage(const char *label, uint64_t records,
+		   const struct tdat_damage *d, uint64_t unread);
+
+#endif
