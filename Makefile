@@ -141,6 +141,11 @@ $(B)/cli/%.o: cli/%.c
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -pthread -Ireader $(CLI_CFLAGS) -c -o $@ $<
 
+$(B)/plugin/%.o: plugin/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Ireader -c -o $@ $<
+
 $(B)/reader/%.o: reader/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
@@ -157,11 +162,12 @@ $(CLI): $(CLI_OBJ) $(LIBKMEM) $(LIBTDAT)
 $(LIBKMEM): $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(PLUGIN): $(PLUGIN_OBJ) $(LIBKMEM)
+$(PLUGIN): $(PLUGIN_OBJ) $(LIBKMEM) $(LIBTDAT)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)
 	$(Q)$(CC) -shared -Wl,-Bsymbolic -Wl,--no-undefined $(LDFLAGS) -o $@ \
-		$(PLUGIN_OBJ) $(LIBKMEM) $(TEP_LIBS) -pthread -ldl
+		$(PLUGIN_OBJ) $(LIBTDAT) $(LIBKMEM) $(TEP_LIBS) $(READER_LIBS) \
+		-pthread -ldl
 
 $(B)/tests/%: tests/unit/%.c $(LIBKMEM) $(LIBTDAT) tests/unit/unit.h
 	@mkdir -p $(dir $@)

@@ -51,13 +51,23 @@ static bool seen_before(struct kmem_plugin *kp, const struct tep_record *rec)
 	return false;
 }
 
+/*
+ * @counted: the record is one the scan counts (damage.c): every record
+ * of the events we print, kernel_stack's aside
+ */
 static void account(struct kmem_plugin *kp, struct kmem_fields *f,
-		    struct tep_record *rec)
+		    struct tep_record *rec, bool counted)
 {
 	struct kmem_event ev;
 
 	if (seen_before(kp, rec))
 		return;
+	if (kp->scan) {
+		if (tdat_scan_skips(kp->scan, rec->offset))
+			return;	/* damaged: counted with its page or chunk */
+		if (counted && rec->cpu >= 0 && rec->cpu < kp->nr_cpus)
+			kp->seen[rec->cpu]++;
+	}
 	if (rec->missed_events)
 		kmem_agg_missed(&kp->agg, rec->missed_events);
 	if (kmem_decode(f, rec, &ev)) {
@@ -84,7 +94,7 @@ int slab_handler(struct trace_seq *s, struct tep_record *rec,
 
 	print_call_site(s, rec, event, f);
 	if (sc->kp->active)
-		account(sc->kp, f, rec);
+		account(sc->kp, f, rec, true);
 	return 1;
 }
 
@@ -97,7 +107,7 @@ static int stack_handler(struct trace_seq *s, struct tep_record *rec,
 
 	if (kp->stack.prev)
 		ret = kp->stack.prev(s, rec, event, kp->stack.prev_ctx);
-	account(kp, fields(sc, event), rec);
+	account(kp, fields(sc, event), rec, false);
 	return ret;
 }
 
@@ -134,7 +144,7 @@ static int page_handler(struct trace_seq *s, struct tep_record *rec,
 	}
 	if (sc->slot == KMEM_SLOT_PAGE_ALLOC)
 		hook_stacks(kp);
-	account(kp, fields(sc, event), rec);
+	account(kp, fields(sc, event), rec, true);
 	return 1;
 }
 
@@ -145,7 +155,7 @@ static int percpu_handler(struct trace_seq *s, struct tep_record *rec,
 
 	(void)s;
 	if (sc->kp->active)
-		account(sc->kp, fields(sc, event), rec);
+		account(sc->kp, fields(sc, event), rec, true);
 	return 1;
 }
 

@@ -43,13 +43,15 @@ static int is_trace_file(int fd, char *path, size_t len)
 
 /**
  * input_label - name and position of the trace file being opened
- * @buf: set to the file's path ("(unknown input)" if none is found)
+ * @buf: set to the file's label ("(unknown input)" if none is found)
  * @len: size of @buf
+ * @file: set to the file's path ("" if none is found)
+ * @file_len: size of @file
  *
  * Return: how many trace files are open (1 for the first input), at
  * least 1.
  */
-int input_label(char *buf, size_t len)
+int input_label(char *buf, size_t len, char *file, size_t file_len)
 {
 	char path[PATH_MAX];
 	struct dirent *d;
@@ -57,6 +59,7 @@ int input_label(char *buf, size_t len)
 	DIR *dir;
 
 	snprintf(buf, len, "(unknown input)");
+	snprintf(file, file_len, "%s", "");
 	dir = opendir("/proc/self/fd");
 	if (!dir)
 		return 1;
@@ -71,6 +74,7 @@ int input_label(char *buf, size_t len)
 		if (fd > best) {
 			best = fd;
 			snprintf(buf, len, "%s", kmem_relative_path(path));
+			snprintf(file, file_len, "%s", path);
 		}
 	}
 	closedir(dir);

@@ -4,6 +4,6 @@
 
 #include <stddef.h>
 
-int input_label(char *buf, size_t len);
+int input_label(char *buf, size_t len, char *path, size_t path_len);
 
 #endif

@@ -17,6 +17,7 @@
 #include "options.h"
 #include "output.h"
 #include "symbols.h"
+#include "tdat.h"
 
 struct kmem_plugin;
 
@@ -56,6 +57,10 @@ struct kmem_plugin {
 	unsigned long long last_ts;
 	unsigned long long last_offset;
 	int last_cpu;
+	/* the file's damage, as the native reader sees it (damage.c) */
+	struct tdat_scan *scan;	/* or NULL: not scanned */
+	uint64_t *seen;		/* per CPU id: records accounted */
+	int nr_cpus;		/* of @seen */
 };
 
 /* handlers.c */
@@ -64,9 +69,15 @@ int slab_handler(struct trace_seq *s, struct tep_record *rec,
 void register_handlers(struct kmem_plugin *kp);
 void unregister_handlers(struct kmem_plugin *kp);
 
+/* damage.c */
+void plugin_damage_scan(struct kmem_plugin *kp, const char *path);
+void plugin_damage_finish(struct kmem_plugin *kp, bool elsewhere);
+void plugin_damage_release(struct kmem_plugin *kp);
+
 /* plugin_options.c */
 struct tep_plugin_option *plugin_options_new(void);
 void plugin_options_read(struct kmem_plugin *kp);
 void plugin_options_check_args(FILE *err);
+bool plugin_args_filtered(void);
 
 #endif

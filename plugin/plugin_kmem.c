@@ -35,6 +35,7 @@ EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep);
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	struct kmem_plugin *kp = calloc(1, sizeof(*kp));
+	char path[PATH_MAX];
 
 	if (!kp)
 		return -1;
@@ -49,7 +50,8 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	}
 	tep_plugin_add_options("kmem", kp->options);
 	plugin_options_read(kp);
-	kp->ordinal = input_label(kp->label, sizeof(kp->label));
+	kp->ordinal = input_label(kp->label, sizeof(kp->label), path,
+				  sizeof(path));
 	if (kp->ordinal == 1) {	/* once a run: the first input's load */
 		plugin_options_check_args(stderr);
 		if (kp->opts.stat || kp->opts.json || kp->opts.folded)
@@ -73,6 +75,7 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		if (kp->ordinal == 1)
 			kp->outs_ok = !kmem_outputs_open(&kp->outs, &kp->opts,
 							 false, stderr);
+		plugin_damage_scan(kp, path);
 	}
 	register_handlers(kp);
 	return 0;
@@ -100,6 +103,7 @@ static void print_stats(struct kmem_plugin *kp)
 
 	kmem_tep_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);
+	plugin_damage_finish(kp, in.nr_elsewhere > 0);
 	if (kp->ordinal > 1)
 		kp->outs_ok = !kmem_outputs_open(&kp->outs, &kp->opts, true,
 						 stderr);
@@ -130,5 +134,6 @@ EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	kmem_opts_release(&kp->opts);
 	kmem_agg_release(&kp->agg);
 	kmem_numa_release(&kp->numa);
+	plugin_damage_release(kp);
 	free(kp);
 }

@@ -197,3 +197,61 @@ void plugin_options_check_args(FILE *err)
 		check_one(opt, val, err);
 	}
 }
+
+/* trace-cmd report's short options that take a value (the rest of the
+ * word, or the next word) */
+static const char value_opts[] = "iOFrnH";
+/* ... and those that leave records unprinted (so their handlers uncalled) */
+static const char filter_opts[] = "FvISRrn";
+
+static bool cluster_filters(const char *a, bool *value_next)
+{
+	for (a++; *a; a++) {
+		if (strchr(filter_opts, *a))
+			return true;
+		if (strchr(value_opts, *a)) {
+			*value_next = !a[1];
+			return false;
+		}
+	}
+	return false;
+}
+
+/**
+ * plugin_args_filtered - may trace-cmd leave records of the file unprinted?
+ *
+ * Filters (-F, -v, -I, -S, --cpu), raw printing (-R, -r) and ignored
+ * handlers (-n) keep records from our print handlers; so does a host
+ * that is not trace-cmd, as far as anyone can tell.
+ *
+ * Return: false only when trace-cmd report prints every record with
+ * its handler.
+ */
+bool plugin_args_filtered(void)
+{
+	bool value_next = false;
+	char **argv, *base;
+	int argc = 0, i;
+
+	argv = initial_argv(&argc);
+	if (!argv)
+		return true;
+	base = strrchr(argv[0], '/');
+	if (strcmp(base ? base + 1 : argv[0], "trace-cmd"))
+		return true;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (value_next) {
+			value_next = false;
+			continue;
+		}
+		if (!strcmp(a, "--"))
+			break;
+		if (!strncmp(a, "--cpu", 5) && (!a[5] || a[5] == '='))
+			return true;
+		if (a[0] == '-' && a[1] != '-' && cluster_filters(a, &value_next))
+			return true;
+	}
+	return false;
+}

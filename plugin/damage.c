@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * What libtracecmd does not say about a damaged file, found by the
+ * native reader (reader/) when the plugin loads.
+ *
+ * trace-cmd reads through libtracecmd, which drops a compressed chunk
+ * that does not inflate without a word, hands over what it finds in a
+ * damaged page, and may stop reading a CPU there.  So, when statistics
+ * are wanted, the input the plugin was loaded for is scanned first with
+ * the native reader's checks: its damaged pages and chunks are counted
+ * into the report's WARNING, the records trace-cmd prints from them are
+ * left out of the statistics, and the records of our events that the
+ * scan read and trace-cmd never printed are reported as unread (unless
+ * trace-cmd was asked to leave records out: -F, --cpu and the like).
+ * A file the native reader cannot read is not scanned.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin.h"
+#include "tep_names.h"
+
+static bool wanted(const char *system, const char *name)
+{
+	return kmem_slot_by_name(system, name) >= 0;
+}
+
+/* The records our print handlers count: every kmem event's, but stacks. */
+static bool counted(void *priv, const struct tep_record *rec)
+{
+	struct tep_handle *tep = priv;
+	struct tep_event *ev;
+
+	ev = tep_find_event(tep, tep_data_type(tep, (struct tep_record *)rec));
+	return ev && kmem_slot_by_name(ev->system, ev->name) !=
+			     KMEM_SLOT_KERNEL_STACK;
+}
+
+/**
+ * plugin_damage_scan - scan the input for damage before trace-cmd reads it
+ * @kp: the plugin state (statistics wanted)
+ * @path: the input, or "" when it is not known
+ *
+ * Without a file, memory, or one the native reader reads, nothing is
+ * scanned and nothing is said: the statistics are libtracecmd's.
+ */
+void plugin_damage_scan(struct kmem_plugin *kp, const char *path)
+{
+	struct tdat_hooks hooks = { .want = wanted };
+	char why[TDAT_WHY_LEN];
+	struct tdat_file *f;
+
+	if (!*path || tdat_open(path, &hooks, &f, why, sizeof(why)) != TDAT_OK)
+		return;
+	kp->scan = tdat_scan(f, counted, tdat_tep(f));
+	tdat_close(f);
+	if (!kp->scan)
+		return;
+	kp->nr_cpus = tdat_scan_cpus(kp->scan);
+	kp->seen = calloc((size_t)kp->nr_cpus + 1, sizeof(*kp->seen));
+	if (!kp->seen)
+		plugin_damage_release(kp);
+}
+
+/**
+ * plugin_damage_finish - the damage into the statistics, before the report
+ * @kp: the plugin state
+ * @elsewhere: another plugin printed some of our events
+ */
+void plugin_damage_finish(struct kmem_plugin *kp, bool elsewhere)
+{
+	const struct tdat_damage *d;
+	int cpu;
+
+	if (!kp->scan)
+		return;
+	d = tdat_scan_damage(kp->scan, NULL);
+	kp->agg.damaged_pages += d->pages;
+	kp->agg.damaged_chunks += d->chunks;
+	if (elsewhere || plugin_args_filtered())
+		return;
+	for (cpu = 0; cpu < kp->nr_cpus; cpu++) {
+		uint64_t want = tdat_scan_records(kp->scan, NULL, cpu);
+
+		if (want > kp->seen[cpu])
+			kp->agg.unread_records += want - kp->seen[cpu];
+	}
+}
+
+/**
+ * plugin_damage_release - forget the scan
+ * @kp: the plugin state
+ */
+void plugin_damage_release(struct kmem_plugin *kp)
+{
+	tdat_scan_free(kp->scan);
+	free(kp->seen);
+	kp->scan = NULL;
+	kp->seen = NULL;
+	kp->nr_cpus = 0;
+}
