@@ -208,8 +208,38 @@ def main():
     files["record-past-page-end-only.dat"] = write_damaged(
         os.path.join(tmp, "p1.dat"), spec(n=1), "--version", "7", "--compression", "zstd")
 
+    files.update(silent_damage(tmp))
+
     for name, data in files.items():
         open(os.path.join(out, name), "wb").write(data)
+
+
+def silent_damage(tmp):
+    """Issue 20, point 5: damage libtracecmd reads past without a word.
+    600 records, 300 a CPU, 4 pages a CPU; the second page of CPU 0 is
+    damaged: in a v7 zstd file with one page a chunk, 16 bytes of its
+    chunk flipped (it does not inflate: libtracecmd drops it and reads
+    no more of CPU 0); in a v6 file, its commit size 0xffffff
+    (libtracecmd stops reading CPU 0 there too), or 64 bytes of its
+    records 0xff (libtracecmd hands over what it makes of them)."""
+    files = {}
+    text = spec(n=600)
+    b = write(os.path.join(tmp, "s7.dat"), text, FORMATS, "--version", "7",
+              "--compression", "zstd", "--chunk-pages", "1")
+    c = tdat_layout.layout(bytes(b))["cpus"][0]["chunks"][1]
+    at = c["at"] + 8 + c["zsize"] // 2
+    for i in range(16):
+        b[at + i] ^= 0xff
+    files["chunk-not-inflating-v7.dat"] = b
+    b6 = write(os.path.join(tmp, "s6.dat"), text, FORMATS, "--version", "6")
+    page = tdat_layout.layout(bytes(b6))["cpus"][0]["offset"] + 4096
+    d = bytearray(b6)
+    d[page + 8:page + 16] = le("Q", 0xffffff)
+    files["page-commit-huge.dat"] = d
+    d = bytearray(b6)
+    d[page + 16:page + 80] = b"\xff" * 64
+    files["page-records-garbage.dat"] = d
+    return files
 
 
 if __name__ == "__main__":
