@@ -5,6 +5,7 @@
  * from the ring-buffer pages, with no copy and no allocation.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "decode.h"
@@ -92,15 +93,24 @@ static int produce(struct tk_pipe *p, void *arg)
 {
 	struct src *src = arg;
 	const struct tk_filter *flt = src->filter;
-	int ret;
 
 	src->pipe = p;
-	ret = tdat_iterate(src->f, src->buffer, flt->cpus, flt->cpus_size,
-			   one_record, src, &src->damage, src->why,
-			   sizeof(src->why));
-	/* while the counting side catches up: the report needs it next */
-	tdat_index_symbols(src->f);
-	return ret;
+	return tdat_iterate(src->f, src->buffer, flt->cpus, flt->cpus_size,
+			    one_record, src, &src->damage, src->why,
+			    sizeof(src->why));
+}
+
+/*
+ * The call sites and frames the report may name, resolved in one pass
+ * over kallsyms: memory for them, not for every symbol of the file.
+ */
+static void want_symbols(struct tdat_file *f, const struct kmem_agg *agg)
+{
+	size_t n;
+	uint64_t *v = kmem_agg_addresses(agg, &n);
+
+	tdat_want_symbols(f, v, v ? n : 0);
+	free(v);
 }
 
 static uint64_t file_done(const void *f)
@@ -132,6 +142,7 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 
 	tk_progress_of(progress, file_done, f, tdat_buffer_bytes(f, buffer));
 	ret = tk_pipeline_run(produce, &src, s, progress);
+	want_symbols(f, &s->agg);
 	s->agg.damaged_pages += d->pages;
 	s->agg.damaged_chunks += d->chunks;
 	if (ret < 0)
