@@ -46,6 +46,13 @@ int tk_native_open(const char *path, struct tdat_file **f)
 	return ret;
 }
 
+/*
+ * libtracecmd parses every symbol of kallsyms into libtraceevent (a
+ * name, a list entry and a sorted array entry each): about four times
+ * the section's size.  Real ones are 5 to 20 MB.
+ */
+#define TK_LIBTRACECMD_KALLSYMS (64ULL << 20)
+
 /**
  * tk_native_validate - check a file before libtracecmd gets it
  * @path: the file
@@ -53,7 +60,9 @@ int tk_native_open(const char *path, struct tdat_file **f)
  * libtracecmd trusts sizes, counts and offsets that it reads (it divides
  * by a page size of 0, allocates what a CPU id says, reads past a
  * buffer); what the native reader finds damaged is refused here with its
- * one line, and libtracecmd never sees it.
+ * one line, and libtracecmd never sees it.  So is a kallsyms section
+ * over TK_LIBTRACECMD_KALLSYMS: libtracecmd cannot be told to resolve
+ * only the symbols a report prints, as the native reader does.
  *
  * Return: 0 (valid, or valid but for libtracecmd only), or -1 after one
  * line on stderr.
@@ -66,6 +75,16 @@ int tk_native_validate(const char *path)
 
 	if (ret == TDAT_OK && tdat_check_chunks(f, why, sizeof(why)))
 		ret = TDAT_BAD;
+	if (ret == TDAT_OK &&
+	    tdat_kallsyms_bytes(f) > TK_LIBTRACECMD_KALLSYMS) {
+		snprintf(why, sizeof(why),
+			 "kallsyms of %llu MB: libtracecmd would hold about "
+			 "4 times that (refused over %llu MB); read it with "
+			 "--reader=native",
+			 (unsigned long long)(tdat_kallsyms_bytes(f) >> 20),
+			 (unsigned long long)(TK_LIBTRACECMD_KALLSYMS >> 20));
+		ret = TDAT_BAD;
+	}
 	tdat_close(f);
 	if (ret != TDAT_BAD)
 		return 0;
