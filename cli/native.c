@@ -5,6 +5,7 @@
  * from the ring-buffer pages, with no copy and no allocation.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "damage.h"
@@ -46,6 +47,13 @@ int tk_native_open(const char *path, struct tdat_file **f)
 	return ret;
 }
 
+/*
+ * libtracecmd parses every symbol of kallsyms into libtraceevent (a
+ * name, a list entry and a sorted array entry each): about four times
+ * the section's size.  Real ones are 5 to 20 MB.
+ */
+#define TK_LIBTRACECMD_KALLSYMS (64ULL << 20)
+
 /**
  * tk_native_validate - check a file before libtracecmd gets it
  * @path: the file
@@ -55,9 +63,11 @@ int tk_native_open(const char *path, struct tdat_file **f)
  * libtracecmd trusts sizes, counts and offsets that it reads (it divides
  * by a page size of 0, allocates what a CPU id says, reads past a
  * buffer); what the native reader finds damaged is refused here with its
- * one line, and libtracecmd never sees it.  Damaged pages and chunks,
- * which libtracecmd reads as garbage or drops without a word, are left
- * in @scan for its reader to skip and report.
+ * one line, and libtracecmd never sees it.  So is a kallsyms section
+ * over TK_LIBTRACECMD_KALLSYMS: libtracecmd cannot be told to resolve
+ * only the symbols a report prints, as the native reader does.  Damaged
+ * pages and chunks, which libtracecmd reads as garbage or drops without
+ * a word, are left in @scan for its reader to skip and report.
  *
  * Return: 0 (valid, or valid but for libtracecmd only), or -1 after one
  * line on stderr.
@@ -71,6 +81,16 @@ int tk_native_validate(const char *path, struct tdat_scan **scan)
 	*scan = NULL;
 	if (ret == TDAT_OK && tdat_check_chunks(f, why, sizeof(why)))
 		ret = TDAT_BAD;
+	if (ret == TDAT_OK &&
+	    tdat_kallsyms_bytes(f) > TK_LIBTRACECMD_KALLSYMS) {
+		snprintf(why, sizeof(why),
+			 "kallsyms of %llu MB: libtracecmd would hold about "
+			 "4 times that (refused over %llu MB); read it with "
+			 "--reader=native",
+			 (unsigned long long)(tdat_kallsyms_bytes(f) >> 20),
+			 (unsigned long long)(TK_LIBTRACECMD_KALLSYMS >> 20));
+		ret = TDAT_BAD;
+	}
 	if (ret == TDAT_OK) {
 		*scan = tdat_scan(f, NULL, NULL);
 		if (!*scan) {
@@ -105,15 +125,24 @@ static int produce(struct tk_pipe *p, void *arg)
 {
 	struct src *src = arg;
 	const struct tk_filter *flt = src->filter;
-	int ret;
 
 	src->pipe = p;
-	ret = tdat_iterate(src->f, src->buffer, flt->cpus, flt->cpus_size,
-			   one_record, src, &src->damage, src->why,
-			   sizeof(src->why));
-	/* while the counting side catches up: the report needs it next */
-	tdat_index_symbols(src->f);
-	return ret;
+	return tdat_iterate(src->f, src->buffer, flt->cpus, flt->cpus_size,
+			    one_record, src, &src->damage, src->why,
+			    sizeof(src->why));
+}
+
+/*
+ * The call sites and frames the report may name, resolved in one pass
+ * over kallsyms: memory for them, not for every symbol of the file.
+ */
+static void want_symbols(struct tdat_file *f, const struct kmem_agg *agg)
+{
+	size_t n;
+	uint64_t *v = kmem_agg_addresses(agg, &n);
+
+	tdat_want_symbols(f, v, v ? n : 0);
+	free(v);
 }
 
 static uint64_t file_done(const void *f)
@@ -145,6 +174,7 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 
 	tk_progress_of(progress, file_done, f, tdat_buffer_bytes(f, buffer));
 	ret = tk_pipeline_run(produce, &src, s, progress);
+	want_symbols(f, &s->agg);
 	s->agg.damaged_pages += d->pages;
 	s->agg.damaged_chunks += d->chunks;
 	if (ret < 0)

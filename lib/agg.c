@@ -2,6 +2,7 @@
 /*
  * Per-input aggregation: dispatch of decoded events (see agg.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "agg.h"
@@ -263,4 +264,42 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->percpu.oom += from->percpu.oom;
 	to->slab.saturated += from->slab.saturated;
 	to->page.saturated += from->page.saturated;
+}
+
+/**
+ * kmem_agg_addresses - the code addresses a report of @a may name
+ * @a: the statistics, every event accounted
+ * @n: set to their number
+ *
+ * Call sites of every table and the frames of every stack kept, in no
+ * order, with repeats: what a front end resolves in one go before the
+ * report (an address left out still resolves, only more slowly).
+ *
+ * Return: a malloc()ed array of *@n addresses, or NULL (also when
+ * there are none, *@n 0) when memory ran out.
+ */
+uint64_t *kmem_agg_addresses(const struct kmem_agg *a, size_t *n)
+{
+	const struct kmem_folded *fo = &a->folded;
+	size_t i, k = 0, cap;
+	uint64_t *v;
+
+	cap = a->slab.nr_sites + a->slab.nr_anoms + a->page.nr_sites +
+	      a->percpu.nr_sites + fo->nr_frames + 1;
+	v = malloc(cap * sizeof(*v));
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < a->slab.nr_sites; i++)
+		v[k++] = a->slab.sites[i].call_site;
+	for (i = 0; i < a->slab.nr_anoms; i++)
+		v[k++] = a->slab.anoms[i].call_site;
+	for (i = 0; i < a->page.nr_sites; i++)
+		v[k++] = a->page.sites[i].callsite;
+	for (i = 0; i < a->percpu.nr_sites; i++)
+		v[k++] = a->percpu.sites[i].call_site;
+	for (i = 0; i < fo->nr_frames; i++)
+		v[k++] = fo->frames[i];
+	*n = k;
+	return v;
 }

@@ -159,8 +159,7 @@ void tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 		       uint64_t size, const char *system);
 
 /* kallsyms.c */
-int tdat_kallsyms_set(struct tdat_file *f, const uint8_t *text, size_t len,
-		      uint8_t *owned);
+int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z);
 void tdat_kallsyms_release(struct tdat_file *f);
 
 /* timestamps, as libtracecmd's timestamp_calc() without guest sync */

@@ -330,18 +330,6 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
 
 typedef int (*part_fn)(struct tdat_file *f, struct tcur *c);
 
-static int kallsyms_part(struct tdat_file *f, struct tcur *c, uint8_t *owned)
-{
-	uint64_t size = tc_num(c, 4);
-	const uint8_t *p = tc_take(c, size);
-
-	if (c->bad) {
-		free(owned);
-		return tdat_fail(f, TDAT_BAD, "kallsyms truncated");
-	}
-	return tdat_kallsyms_set(f, p, (size_t)size, owned);
-}
-
 /* A v7 section pointed to by an option, parsed by @fn. */
 static int v7_section(struct tdat_file *f, const struct sections *s, int id,
 		      part_fn fn)
@@ -357,14 +345,14 @@ static int v7_section(struct tdat_file *f, const struct sections *s, int id,
 	ret = section_header(f, s->off[id], id, &c, &z);
 	if (ret)
 		return ret;
+	if (id == OPT_KALLSYMS) /* kept where it is, even compressed */
+		return tdat_kallsyms_set(f, &c, z);
 	if (z) {
 		ret = tdat_section_block(f, &c, &zbuf, &len);
 		if (ret)
 			return ret;
 		tc_init(&c, zbuf, len, f->big);
 	}
-	if (id == OPT_KALLSYMS)
-		return kallsyms_part(f, &c, zbuf); /* keeps zbuf */
 	ret = fn(f, &c);
 	free(zbuf);
 	return ret;
@@ -548,8 +536,6 @@ static int v6_instances(struct tdat_file *f, struct v6_inst *inst, int n)
 
 static int v6_parts(struct tdat_file *f, struct tcur *c)
 {
-	uint64_t size;
-	const uint8_t *p;
 	int ret;
 
 	ret = tdat_header_info(f, c);
@@ -559,11 +545,7 @@ static int v6_parts(struct tdat_file *f, struct tcur *c)
 		ret = tdat_event_formats(f, c);
 	if (ret)
 		return ret;
-	size = tc_num(c, 4);
-	p = tc_take(c, size);
-	if (c->bad)
-		return tdat_fail(f, TDAT_BAD, "kallsyms truncated");
-	ret = tdat_kallsyms_set(f, p, (size_t)size, NULL);
+	ret = tdat_kallsyms_set(f, c, false);
 	if (!ret)
 		ret = tdat_printk(f, c);
 	if (!ret)

@@ -69,6 +69,8 @@ uint64_t tdat_done(const struct tdat_file *f);
 int tdat_buffer_cpus(const struct tdat_file *f, int buffer);
 
 void tdat_index_symbols(struct tdat_file *f);
+int tdat_want_symbols(struct tdat_file *f, const uint64_t *addrs, size_t n);
+uint64_t tdat_kallsyms_bytes(const struct tdat_file *f);
 int tdat_check_chunks(const struct tdat_file *f, char *why, size_t why_len);
 
 /*

@@ -116,6 +116,59 @@ def formats_with_id(tmp, name, new_id):
     return path
 
 
+def big_kallsyms(size):
+    """About @size bytes of /proc/kallsyms as a distribution kernel has it
+    (text, data and module symbols, "ADDR t NAME" and "ADDR t NAME\t[MOD]"
+    lines), with the few symbols of KALLSYMS (the call sites) in place."""
+    n = 0
+    line = "%016x %s %s_%07d\n"
+    # the core kernel's symbols, after _etext (past the call sites)
+    addr = 0xffffffff81400010
+    chunk = []
+    total = len(KALLSYMS)
+    kinds = "tTtdDbrt"
+    while total < size // 2:
+        s = line % (addr, kinds[n % 8], "filler_function_name", n)
+        chunk.append(s)
+        total += len(s)
+        addr += 0x40
+        n += 1
+    # modules: "\t[module]" after the name
+    addr = 0xffffffffc0000000
+    mline = "%016x %s %s_%07d\t[%s_%d]\n"
+    while total < size:
+        s = mline % (addr, kinds[n % 8], "module_symbol", n, "some_module", n // 500)
+        chunk.append(s)
+        total += len(s)
+        addr += 0x40
+        n += 1
+    return KALLSYMS + "".join(chunk)
+
+
+def write_big_kallsyms(path, size, *args):
+    """spec()'s trace with big_kallsyms(@size) as its kallsyms, written
+    by tdat_writer (the text is handed to it, not parsed from a spec)."""
+    sp = importlib.util.spec_from_file_location("tdat_writer", WRITER)
+    tw = importlib.util.module_from_spec(sp)
+    sp.loader.exec_module(tw)
+    plain = tw.read_spec
+    text = big_kallsyms(size)
+
+    def read_spec(fh):
+        s = plain(fh)
+        s.kallsyms = text
+        return s
+
+    tw.read_spec = read_spec
+    with tempfile.NamedTemporaryFile("w", suffix=".spec", delete=False) as f:
+        f.write(spec())
+    try:
+        if tw.main(["--spec", f.name, "-o", path, "--formats", FORMATS] + list(args)):
+            raise SystemExit("tdat_writer failed")
+    finally:
+        os.unlink(f.name)
+
+
 def generated(out):
     """The files too big to keep in corpus/, written at run time."""
     os.makedirs(out, exist_ok=True)
@@ -131,6 +184,11 @@ def generated(out):
     one = "\n".join(one.split("\n")[:one.split("\n").index("[buffer]") + 2]) + "\n"
     write(os.path.join(out, "kmalloc-fmt-1mb.dat"), one, f, "--version", "6")
     os.unlink(f)
+    # a kallsyms section of 100 MB (v7 zstd, 6 MB in the file): the
+    # native reader indexed every symbol (170 MB), libtracecmd parses
+    # every one (about 4 times the section)
+    write_big_kallsyms(os.path.join(out, "kallsyms-100mb.dat"), 100 << 20,
+                       "--version", "7", "--compression", "zstd")
 
 
 def main():
