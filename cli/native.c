@@ -5,6 +5,7 @@
  * from the ring-buffer pages, with no copy and no allocation.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "decode.h"
@@ -28,7 +29,9 @@ static const struct tdat_hooks hooks = {
  * @f: the handle, on TDAT_OK
  *
  * A file the native reader leaves to libtracecmd gets one line saying
- * why; a damaged one gets one line naming the damage.
+ * why; a damaged one gets one line naming the damage; a version 7 file
+ * cut short, read up to the cut, one line saying where it was cut and
+ * what that lost.
  *
  * Return: TDAT_OK, TDAT_UNSUPPORTED or TDAT_BAD.
  */
@@ -37,6 +40,8 @@ int tk_native_open(const char *path, struct tdat_file **f)
 	char why[TDAT_WHY_LEN];
 	int ret = tdat_open(path, &hooks, f, why, sizeof(why));
 
+	if (ret == TDAT_OK && tdat_cut_note(*f, why, sizeof(why)))
+		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 	if (ret == TDAT_UNSUPPORTED)
 		fprintf(stderr, TK_NAME ": %s: read with libtracecmd: %s\n",
 			path, why);
@@ -52,7 +57,10 @@ int tk_native_open(const char *path, struct tdat_file **f)
  * libtracecmd trusts sizes, counts and offsets that it reads (it divides
  * by a page size of 0, allocates what a CPU id says, reads past a
  * buffer); what the native reader finds damaged is refused here with its
- * one line, and libtracecmd never sees it.
+ * one line, and libtracecmd never sees it.  So is a version 7 file cut
+ * short where trace data or options were lost (libtracecmd refuses it
+ * or reads nothing); one that lost only the names after its options
+ * gets the native reader's line, and goes on to libtracecmd.
  *
  * Return: 0 (valid, or valid but for libtracecmd only), or -1 after one
  * line on stderr.
@@ -63,8 +71,23 @@ int tk_native_validate(const char *path)
 	struct tdat_file *f;
 	int ret = tdat_open(path, &hooks, &f, why, sizeof(why));
 
-	if (ret == TDAT_OK && tdat_check_chunks(f, why, sizeof(why)))
-		ret = TDAT_BAD;
+	if (ret == TDAT_OK) {
+		int cut = tdat_cut_note(f, why, sizeof(why));
+
+		if (cut == 1)
+			fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
+		if (cut == 2) {
+			size_t n = strlen(why);
+
+			snprintf(why + n, sizeof(why) - n,
+				 "; libtracecmd cannot read it, the native "
+				 "reader (without --reader=libtracecmd) reads "
+				 "what is left");
+			ret = TDAT_BAD;
+		} else if (tdat_check_chunks(f, why, sizeof(why))) {
+			ret = TDAT_BAD;
+		}
+	}
 	tdat_close(f);
 	if (ret != TDAT_BAD)
 		return 0;
@@ -132,8 +155,9 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 
 	tk_progress_of(progress, file_done, f, tdat_buffer_bytes(f, buffer));
 	ret = tk_pipeline_run(produce, &src, s, progress);
-	s->agg.damaged_pages += d->pages;
-	s->agg.damaged_chunks += d->chunks;
+	/* what a cut took: said when the file was opened, counted here */
+	s->agg.damaged_pages += d->pages + d->cut_pages;
+	s->agg.damaged_chunks += d->chunks + d->cut_chunks;
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: %s\n", s->label,
 			src.why[0] ? src.why : "out of memory");
