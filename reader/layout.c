@@ -359,14 +359,18 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
 static void v7_tail(struct tdat_file *f, uint64_t end)
 {
 	const uint8_t *h = f->map + end;
+	uint64_t size;
 
 	if (end >= f->size)
 		return;
-	if (f->size - end < 16)
+	if (f->size - end < 16) {
 		tdat_cut_at(f, end + 16);
-	else if (tdat_num(h, 2, f->big) == OPT_STRINGS &&
-		 tdat_num(h + 8, 8, f->big) > f->size - end - 16)
-		tdat_cut_at(f, end + 16 + tdat_num(h + 8, 8, f->big));
+		return;
+	}
+	size = tdat_num(h + 8, 8, f->big);
+	if (tdat_num(h, 2, f->big) == OPT_STRINGS && size > f->size - end - 16)
+		tdat_cut_at(f, size > UINT64_MAX - end - 16 ? UINT64_MAX
+							    : end + 16 + size);
 }
 
 typedef int (*part_fn)(struct tdat_file *f, struct tcur *c);
