@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "damage.h"
@@ -30,7 +31,9 @@ static const struct tdat_hooks hooks = {
  * @f: the handle, on TDAT_OK
  *
  * A file the native reader leaves to libtracecmd gets one line saying
- * why; a damaged one gets one line naming the damage.
+ * why; a damaged one gets one line naming the damage; a version 7 file
+ * cut short, read up to the cut, one line saying where it was cut and
+ * what that lost.
  *
  * Return: TDAT_OK, TDAT_UNSUPPORTED or TDAT_BAD.
  */
@@ -39,6 +42,8 @@ int tk_native_open(const char *path, struct tdat_file **f)
 	char why[TDAT_WHY_LEN];
 	int ret = tdat_open(path, &hooks, f, why, sizeof(why));
 
+	if (ret == TDAT_OK && tdat_cut_note(*f, why, sizeof(why)))
+		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 	if (ret == TDAT_UNSUPPORTED)
 		fprintf(stderr, TK_NAME ": %s: read with libtracecmd: %s\n",
 			path, why);
@@ -63,11 +68,15 @@ int tk_native_open(const char *path, struct tdat_file **f)
  * libtracecmd trusts sizes, counts and offsets that it reads (it divides
  * by a page size of 0, allocates what a CPU id says, reads past a
  * buffer); what the native reader finds damaged is refused here with its
- * one line, and libtracecmd never sees it.  So is a kallsyms section
- * over TK_LIBTRACECMD_KALLSYMS: libtracecmd cannot be told to resolve
- * only the symbols a report prints, as the native reader does.  Damaged
- * pages and chunks, which libtracecmd reads as garbage or drops without
- * a word, are left in @scan for its reader to skip and report.
+ * one line, and libtracecmd never sees it.  So is a version 7 file cut
+ * short where trace data or options were lost (libtracecmd refuses it
+ * or reads nothing); one that lost only the names after its options
+ * gets the native reader's line, and goes on to libtracecmd.  So is a
+ * kallsyms section over TK_LIBTRACECMD_KALLSYMS: libtracecmd cannot be
+ * told to resolve only the symbols a report prints, as the native
+ * reader does.  Damaged pages and chunks, which libtracecmd reads as
+ * garbage or drops without a word, are left in @scan for its reader to
+ * skip and report.
  *
  * Return: 0 (valid, or valid but for libtracecmd only), or -1 after one
  * line on stderr.
@@ -79,8 +88,23 @@ int tk_native_validate(const char *path, struct tdat_scan **scan)
 	int ret = tdat_open(path, &hooks, &f, why, sizeof(why));
 
 	*scan = NULL;
-	if (ret == TDAT_OK && tdat_check_chunks(f, why, sizeof(why)))
-		ret = TDAT_BAD;
+	if (ret == TDAT_OK) {
+		int cut = tdat_cut_note(f, why, sizeof(why));
+
+		if (cut == 1)
+			fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
+		if (cut == 2) {
+			size_t n = strlen(why);
+
+			snprintf(why + n, sizeof(why) - n,
+				 "; libtracecmd cannot read it, the native "
+				 "reader (without --reader=libtracecmd) reads "
+				 "what is left");
+			ret = TDAT_BAD;
+		} else if (tdat_check_chunks(f, why, sizeof(why))) {
+			ret = TDAT_BAD;
+		}
+	}
 	if (ret == TDAT_OK &&
 	    tdat_kallsyms_bytes(f) > TK_LIBTRACECMD_KALLSYMS) {
 		snprintf(why, sizeof(why),
@@ -175,8 +199,9 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	tk_progress_of(progress, file_done, f, tdat_buffer_bytes(f, buffer));
 	ret = tk_pipeline_run(produce, &src, s, progress);
 	want_symbols(f, &s->agg);
-	s->agg.damaged_pages += d->pages;
-	s->agg.damaged_chunks += d->chunks;
+	/* what a cut took: said when the file was opened, counted here */
+	s->agg.damaged_pages += d->pages + d->cut_pages;
+	s->agg.damaged_chunks += d->chunks + d->cut_chunks;
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: %s\n", s->label,
 			src.why[0] ? src.why : "out of memory");

@@ -82,6 +82,13 @@ struct tdat_cpu {
 	int cpu;	 /* its id, and its index in the buffer */
 	uint64_t offset; /* in the file */
 	uint64_t size;	 /* bytes in the file (compressed: chunks) */
+	/* cut short by the end of the file (cut.c): what is left, lost */
+	bool cut;
+	uint64_t nchunks;     /* compressed: the whole chunks left */
+	uint64_t lost_bytes;  /* of its data, past the end of the file */
+	uint64_t lost_chunks; /* compressed chunks */
+	bool count_cut;	      /* their count too: lost_chunks is 1 */
+	uint64_t lost_pages;  /* ring-buffer pages (uncompressed) */
 };
 
 struct tdat_buffer {
@@ -95,6 +102,18 @@ struct tdat_buffer {
 };
 
 struct tdat_kallsyms;
+
+/* A version 7 file cut short: where, and what the cut took (cut.c). */
+#define TDAT_CUT 2 /* v7_options(): the end of the file cut the section */
+#define TDAT_GONE_MAX 4
+struct tdat_cutinfo {
+	bool cut;
+	uint64_t wanted;  /* where the file's own offsets reach, at least */
+	uint64_t options; /* the options section it cut, 0: only the end */
+	/* buffer sections left unread: what they were, why (the first few) */
+	char gone[TDAT_GONE_MAX][128];
+	int nr_gone;
+};
 
 struct tdat_file {
 	const uint8_t *map; /* the whole file */
@@ -120,6 +139,7 @@ struct tdat_file {
 	int nr_buffers;
 	/* bytes of the buffer being iterated read so far (tdat_done()) */
 	uint64_t done;
+	struct tdat_cutinfo cut;
 	/* set while reading the headers */
 	const char *unsupported;
 	char *why;
@@ -139,6 +159,11 @@ void tdat_scan_buffer(struct tdat_file *f, int buffer, struct tdat_scan *scan,
 		      struct tdat_damage *damage, tdat_count_fn counted,
 		      void *priv, uint64_t *records);
 void tdat_scan_note(struct tdat_scan *scan, uint64_t from, uint64_t end);
+
+/* cut.c: a version 7 file cut short */
+void tdat_cut_at(struct tdat_file *f, uint64_t wanted);
+int tdat_cut_orphans(struct tdat_file *f, uint64_t from, uint64_t to);
+void tdat_cut_buffers(struct tdat_file *f);
 
 /* inflate.c */
 int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,

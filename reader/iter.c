@@ -316,6 +316,8 @@ static uint64_t virtual_start(const struct tdat_file *f, int buffer)
 			continue;
 		tc_init(&t, f->map + c->offset, chunks_len(f, c), f->big);
 		n = tc_num(&t, 4);
+		if (c->cut)
+			n = c->nchunks;
 		total = walk_chunks(f, &t, n);
 		next = (next + total + f->page_size - 1) &
 		       ~(uint64_t)(f->page_size - 1);
@@ -342,6 +344,8 @@ static void init_stream(struct iter *it, struct stream *s,
 	}
 	tc_init(&s->chunks, f->map + cpu->offset, chunks_len(f, cpu), f->big);
 	s->nchunks = tc_num(&s->chunks, 4);
+	if (cpu->cut) /* the whole chunks before the end of the file */
+		s->nchunks = cpu->nchunks;
 	/* the virtual file: this CPU's uncompressed size, from the table */
 	t = s->chunks;
 	total = walk_chunks(f, &t, s->nchunks);
@@ -363,7 +367,8 @@ static void init_stream(struct iter *it, struct stream *s,
  * @why: for the reason of a failure
  * @why_len: its size
  *
- * Damaged pages and chunks are skipped and counted, the rest is read.
+ * Damaged pages and chunks are skipped and counted, the rest is read;
+ * what the end of a cut file took is counted too (tdat_cut_note()).
  *
  * Return: 0, @fn's non-zero result, or -1 when memory ran out.
  */
@@ -388,6 +393,10 @@ int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 	for (i = 0; i < b->nr_cpus; i++) {
 		struct stream *s = &it.s[it.n];
 
+		if (!cpus || CPU_ISSET_S((size_t)i, cpus_size, cpus)) {
+			damage->cut_pages += b->cpus[i].lost_pages;
+			damage->cut_chunks += b->cpus[i].lost_chunks;
+		}
 		if (!b->cpus[i].size)
 			continue;
 		/* every CPU takes its room in the virtual file */
@@ -483,7 +492,10 @@ int tdat_check_chunks(const struct tdat_file *f, char *why, size_t why_len)
 				continue;
 			tc_init(&t, f->map + c->offset, chunks_len(f, c),
 				f->big);
-			for (n = tc_num(&t, 4); n && !t.bad; n--) {
+			n = tc_num(&t, 4);
+			if (c->cut)
+				n = c->nchunks;
+			for (; n && !t.bad; n--) {
 				uint64_t z = tc_num(&t, 4),
 					 size = tc_num(&t, 4);
 

@@ -22,6 +22,7 @@ enum {
 	OPT_CPUCOUNT = 8,
 	OPT_TIME_SHIFT = 12,
 	OPT_TSC2NSEC = 14,
+	OPT_STRINGS = 15,
 	OPT_HEADER_INFO = 16,
 	OPT_FTRACE_EVENTS = 17,
 	OPT_EVENT_FORMATS = 18,
@@ -288,19 +289,39 @@ struct v6_inst {
 	char *name;
 };
 
-/* The options of one v7 options section; *next: the following one. */
+/*
+ * The options of one v7 options section; *next: the following one, *end:
+ * where this one ends.  A section that the end of the file cuts is
+ * TDAT_CUT (tdat_cut_at()), with the whole options of an uncompressed
+ * one applied.
+ */
 static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
-		      uint64_t *next)
+		      uint64_t *next, uint64_t *end)
 {
 	uint8_t *zbuf = NULL;
 	struct tcur c;
-	bool z, done = false;
+	bool z, done = false, cut = false;
+	uint64_t secsize;
 	int ret;
 
+	*next = 0;
+	if (off >= f->size || f->size - off < 16) {
+		tdat_cut_at(f, off > UINT64_MAX - 16 ? UINT64_MAX : off + 16);
+		return TDAT_CUT;
+	}
 	ret = section_header(f, off, OPT_DONE, &c, &z);
 	if (ret)
 		return ret;
-	if (z) {
+	secsize = tdat_num(f->map + off + 8, 8, f->big);
+	*end = off + 16 + secsize;
+	if (secsize > f->size - off - 16) {
+		tdat_cut_at(f, secsize > UINT64_MAX - off - 16
+				       ? UINT64_MAX
+				       : off + 16 + secsize);
+		if (z)
+			return TDAT_CUT;
+		cut = true;
+	} else if (z) {
 		size_t len;
 
 		ret = tdat_section_block(f, &c, &zbuf, &len);
@@ -308,12 +329,15 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
 			return ret;
 		tc_init(&c, zbuf, len, f->big);
 	}
-	*next = 0;
 	while (!done && !ret) {
 		int id = (int)tc_num(&c, 2);
 		uint64_t size = tc_num(&c, 4);
 		const uint8_t *p = tc_take(&c, size);
 
+		if (c.bad && cut) {
+			ret = TDAT_CUT;
+			break;
+		}
 		if (c.bad) {
 			ret = tdat_fail(f, TDAT_BAD,
 					"options section at "
@@ -326,6 +350,27 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
 	}
 	free(zbuf);
 	return ret;
+}
+
+/*
+ * After the last options section: a strings section that the end of the
+ * file cuts (nothing is lost but names), or a cut section header.
+ */
+static void v7_tail(struct tdat_file *f, uint64_t end)
+{
+	const uint8_t *h = f->map + end;
+	uint64_t size;
+
+	if (end >= f->size)
+		return;
+	if (f->size - end < 16) {
+		tdat_cut_at(f, end + 16);
+		return;
+	}
+	size = tdat_num(h + 8, 8, f->big);
+	if (tdat_num(h, 2, f->big) == OPT_STRINGS && size > f->size - end - 16)
+		tdat_cut_at(f, size > UINT64_MAX - end - 16 ? UINT64_MAX
+							    : end + 16 + size);
 }
 
 typedef int (*part_fn)(struct tdat_file *f, struct tcur *c);
@@ -388,7 +433,7 @@ static int compression(struct tdat_file *f, struct tcur *c)
 int tdat_read_v7(struct tdat_file *f, struct tcur *c)
 {
 	struct sections s;
-	uint64_t off, next;
+	uint64_t off, next, end, prev = 0;
 	int ret, n = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -406,11 +451,28 @@ int tdat_read_v7(struct tdat_file *f, struct tcur *c)
 					 "more than %d options "
 					 "sections (a loop?)",
 					 MAX_OPTION_SECTIONS);
-		ret = v7_options(f, off, &s, &next);
+		ret = v7_options(f, off, &s, &next, &end);
+		if (ret == TDAT_CUT) {
+			/* the data sections before the lost options */
+			f->cut.options = off;
+			ret = prev ? tdat_cut_orphans(f, prev, off) : TDAT_OK;
+			break;
+		}
 		if (ret)
 			return ret;
+		prev = end;
 		off = next;
 	}
+	if (ret)
+		return ret;
+	if (!off && prev)
+		v7_tail(f, prev);
+	if (!s.have[OPT_HEADER_INFO] && f->cut.cut)
+		return tdat_fail(f, TDAT_BAD,
+				 "options section at offset %llu is past the "
+				 "end of the file (cut at %llu bytes?)",
+				 (unsigned long long)off,
+				 (unsigned long long)f->size);
 	if (!s.have[OPT_HEADER_INFO])
 		return tdat_fail(f, TDAT_BAD, "no header page section");
 	ret = v7_section(f, &s, OPT_HEADER_INFO, tdat_header_info);

@@ -169,6 +169,17 @@ static int check_buffers(struct tdat_file *f)
 	return TDAT_OK;
 }
 
+/* Is there CPU data left to read (in a cut file)? */
+static bool any_data(const struct tdat_file *f)
+{
+	int b;
+
+	for (b = 0; b < f->nr_buffers; b++)
+		if (f->buffers[b].bytes)
+			return true;
+	return false;
+}
+
 static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
 {
 	struct tcur c;
@@ -189,9 +200,17 @@ static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
 		return ret;
 	if (f->unsupported)
 		return tdat_fail(f, TDAT_UNSUPPORTED, "%s", f->unsupported);
+	tdat_cut_buffers(f);
 	ret = check_buffers(f);
 	if (ret)
 		return ret;
+	if (f->cut.cut && !any_data(f)) {
+		char note[TDAT_WHY_LEN];
+
+		if (tdat_cut_note(f, note, sizeof(note)) == 2)
+			return tdat_fail(f, TDAT_BAD,
+					 "%s; nothing left to read", note);
+	}
 	tep_set_cpus(f->tep, f->cpus);
 	return TDAT_OK;
 }

@@ -8,6 +8,9 @@
  * in libtracecmd's order.  Every size, offset and count read from the
  * file is checked against the bytes it claims to lie in.
  *
+ * A version 7 file cut short is read up to the cut (tdat_cut_note()
+ * says what was lost).
+ *
  * What this reader does not handle (latency files, guest time shift,
  * the pre-2.6.31 ring buffer, an unknown compression) it says so
  * (TDAT_UNSUPPORTED and a reason), so that the caller can hand the file
@@ -30,7 +33,7 @@ struct tdat_file;
 #define TDAT_BAD (-1)	   /* damaged or not a trace.dat: say why */
 #define TDAT_UNSUPPORTED 1 /* valid, but for libtracecmd: say why */
 
-#define TDAT_WHY_LEN 256
+#define TDAT_WHY_LEN 512
 
 /* Which event formats to parse into the tep handle. */
 typedef bool (*tdat_want_fn)(const char *system, const char *name);
@@ -53,6 +56,9 @@ struct tdat_damage {
 	uint64_t chunks;       /* compressed chunks that did not inflate */
 	int first_cpu;	       /* where the first one was */
 	uint64_t first_offset; /* its offset, as records count them */
+	/* lost where the file was cut short (tdat_cut_note()) */
+	uint64_t cut_pages;
+	uint64_t cut_chunks;
 };
 
 int tdat_open(const char *path, const struct tdat_hooks *hooks,
@@ -71,6 +77,7 @@ int tdat_buffer_cpus(const struct tdat_file *f, int buffer);
 void tdat_index_symbols(struct tdat_file *f);
 int tdat_want_symbols(struct tdat_file *f, const uint64_t *addrs, size_t n);
 uint64_t tdat_kallsyms_bytes(const struct tdat_file *f);
+int tdat_cut_note(const struct tdat_file *f, char *note, size_t len);
 int tdat_check_chunks(const struct tdat_file *f, char *why, size_t why_len);
 
 /*

@@ -109,7 +109,10 @@ for form in v6 v7 v7n; do
 	else
 		cuts="$cuts $(val "$j" 'd["options_offset_at"] + 3') $(val "$j" 'd["option_sections"][0]["at"] + 20')"
 	fi
-	cuts="$cuts $(val "$j" 'd["cpus"][0]["offset"] + 100') $(val "$j" 'd["cpus"][-1]["offset"] + 5')"
+	cuts="$cuts $(val "$j" 'd["cpus"][0]["offset"] + 100')"
+	# a v7 zstd file cut in its last CPU's chunk count: the other CPUs
+	# are read (tests/e2e/reader_cut.sh)
+	[ $form = v7 ] || cuts="$cuts $(val "$j" 'd["cpus"][-1]["offset"] + 5')"
 	for n in $cuts; do
 		$LAY --truncate "$f" "$WORK/t.dat" "$n"
 		expect_error "truncated-$form-at-$n" "$WORK/t.dat" "."

@@ -44,6 +44,15 @@ expect() {
 		else
 			fail "$name" "exit $rc, wanted a report and 'damaged data skipped: ${want#damage:}': $(head -c 300 "$WORK/e")"
 		fi ;;
+	cut:*)
+		if [ "$rc" -eq 0 ] && grep -q "kmem statistics" "$WORK/o" &&
+			grep -q "WARNING: damaged trace data was skipped" "$WORK/o" &&
+			[ "$lines" -eq 1 ] && grep -q "file cut at [0-9]* bytes" "$WORK/e" &&
+			grep -qF -- "${want#cut:}" "$WORK/e"; then
+			pass "$name"
+		else
+			fail "$name" "exit $rc, wanted a report and 'file cut at ... ${want#cut:}': $(head -c 300 "$WORK/e")"
+		fi ;;
 	error:* | fails)
 		if [ "$rc" -eq 2 ] && [ ! -s "$WORK/o" ] && [ "$lines" -eq 1 ] &&
 			{ [ "$want" = fails ] || grep -qF -- "${want#error:}" "$WORK/e"; }; then

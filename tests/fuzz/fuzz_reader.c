@@ -193,6 +193,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		return 0;
 	}
+	/* a cut file: the sentence that says what the cut took */
+	memset(why, 'x', sizeof(why));
+	ret = tdat_cut_note(f, why, sizeof(why));
+	if (ret < 0 || ret > 2 || (ret && !memchr(why, 0, sizeof(why))))
+		abort();
+	if (verbose && ret)
+		fprintf(stderr, "fuzz_reader: %s\n", why);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		abort();

@@ -266,6 +266,25 @@ def main():
     files["record-past-page-end-only.dat"] = write_damaged(
         os.path.join(tmp, "p1.dat"), spec(n=1), "--version", "7", "--compression", "zstd")
 
+    # issue 20: a v7 file cut near its end was refused ("section 0 at
+    # offset N is past the end of the file"): the options section after
+    # the data, with the BUFFER option, was gone.  A zstd trace of many
+    # one-page chunks, cut: at its last options section, inside the last
+    # CPU's chunks, inside the first CPU's, in the strings at the end;
+    # and one with an instance, cut inside the instance's data
+    many = ("--version", "7", "--compression", "zstd", "--page-fill", "512", "--chunk-pages", "1")
+    c7 = write(os.path.join(tmp, "c7.dat"), spec(n=160), FORMATS, *many)
+    lay = tdat_layout.layout(bytes(c7))
+    files["v7-cut-last-options.dat"] = c7[:lay["option_sections"][-1]["at"]]
+    chunks = lay["cpus"][-1]["chunks"]
+    files["v7-cut-in-last-cpu.dat"] = c7[:chunks[len(chunks) // 2]["at"] + 10]
+    files["v7-cut-in-first-cpu.dat"] = c7[:lay["cpus"][0]["chunks"][2]["at"] + 10]
+    files["v7-cut-in-strings.dat"] = c7[:len(c7) - 10]
+    ci = write(os.path.join(tmp, "ci.dat"), spec(n=160, instance=True), FORMATS, *many)
+    lay = tdat_layout.layout(bytes(ci))
+    inst = [c for c in lay["cpus"] if c["buffer"]][0]
+    files["v7-cut-in-instance.dat"] = ci[:inst["chunks"][0]["at"] + 10]
+
     files.update(silent_damage(tmp))
 
     for name, data in files.items():
