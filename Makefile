@@ -86,6 +86,10 @@ ALL_CFLAGS = -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -MMD -MP \
 	-DKMEM_VERSION='"$(VERSION)"' -Ilib $(TEP_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 B ?= build
+# one spelling of each object (tests/run.sh passes B as an absolute
+# path): the .d files name their targets as they were built, and a
+# header change must reach them however make was called
+override B := $(patsubst $(CURDIR)/%,%,$(abspath $(B)))
 LIB_SRC := $(wildcard lib/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 PLUGIN_SRC := $(wildcard plugin/*.c)
