@@ -347,7 +347,8 @@ clean:
 # Fuzzing (tests/fuzz/): libFuzzer targets built with clang into
 # build-fuzz/, with AddressSanitizer and UBSan on lib/ and reader/.
 #
-# make fuzz-build                 build-fuzz/fuzz_reader, fuzz_records
+# make fuzz-build                 build-fuzz/fuzz_reader, fuzz_records,
+#                                 fuzz_strings
 # make fuzz [FUZZ_SECONDS=60]     seeds, regression corpus, then fuzzing
 #                                 (tests/fuzz/run.sh)
 # ---------------------------------------------------------------------
@@ -361,7 +362,7 @@ FZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
 	-Ilib -Ireader $(TEP_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer-no-link
 FZ_LIB_OBJ := $(LIB_SRC:%.c=$(FZ)/%.o)
 FZ_READER_OBJ := $(READER_SRC:%.c=$(FZ)/%.o)
-FZ_TARGETS := $(FZ)/fuzz_reader $(FZ)/fuzz_records
+FZ_TARGETS := $(FZ)/fuzz_reader $(FZ)/fuzz_records $(FZ)/fuzz_strings
 
 $(FZ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -384,6 +385,10 @@ $(FZ)/fuzz_records: $(FZ)/tests/fuzz/fuzz_records.o $(FZ)/libkmem.a
 	$(Q)$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ \
 		$(TEP_LIBS)
 
+$(FZ)/fuzz_strings: $(FZ)/tests/fuzz/fuzz_strings.o $(FZ)/libkmem.a
+	$(Q)$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ \
+		$(TEP_LIBS)
+
 $(FZ)/tests/fuzz/fuzz_records.o: FZ_CFLAGS += \
 	-DFUZZ_FORMATS='"$(CURDIR)/tests/formats"'
 
@@ -395,6 +400,7 @@ fuzz: fuzz-build
 .PHONY: fuzz-build fuzz
 
 -include $(FZ_LIB_OBJ:.o=.d) $(FZ_READER_OBJ:.o=.d) \
-	$(FZ)/tests/fuzz/fuzz_reader.d $(FZ)/tests/fuzz/fuzz_records.d
+	$(FZ)/tests/fuzz/fuzz_reader.d $(FZ)/tests/fuzz/fuzz_records.d \
+	$(FZ)/tests/fuzz/fuzz_strings.d
 
 endif # DEPS_STAGE

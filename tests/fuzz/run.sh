@@ -18,11 +18,12 @@
 #                    corpus the fuzzing grew (corpus/), the reproducers
 #                    it wrote (crash-*, leak-*, timeout-*, oom-*) and its
 #                    log (fuzz.log); kept between runs
-#   FUZZ_TARGETS     which targets (default "reader records")
+#   FUZZ_TARGETS     which targets (default "reader records strings")
 #   FUZZ_JOBS        fuzzing processes per target (default 1)
 #   FUZZ_MAX_LEN_READER, FUZZ_MAX_LEN_RECORDS
 #                    -max_len (default 262144: every reader seed is
 #                    shorter; and 65536)
+#   FUZZ_MAX_LEN_STRINGS  -max_len of fuzz_strings (default 4096)
 #   FUZZ_ARGS        more libFuzzer flags
 #   FUZZ_RESEED=1    make the seeds again
 set -u
@@ -33,7 +34,7 @@ FZ=build-fuzz
 CC=${FUZZ_CC:-clang}
 WORK=${FUZZ_WORK:-$FZ/work}
 case $WORK in /*) ;; *) WORK=$TOP/$WORK ;; esac
-TARGETS=${FUZZ_TARGETS:-reader records}
+TARGETS=${FUZZ_TARGETS:-reader records strings}
 JOBS=${FUZZ_JOBS:-1}
 FLAGS="-timeout=10 -rss_limit_mb=2048"
 
@@ -86,6 +87,7 @@ if [ "${FUZZ_RESEED:-0}" = 1 ] || [ ! -d "$FZ/seeds/reader" ] ||
 	tests/fuzz/make_seeds.sh "$FZ/seeds" >"$probe/seeds.log" 2>&1
 fi
 for t in $TARGETS; do
+	[ "$t" = strings ] && continue	# its seeds are committed
 	n=$(find "$FZ/seeds/$t" -type f 2>/dev/null | wc -l)
 	if [ "$n" -gt 0 ]; then
 		pass "seeds $t ($n files)"
@@ -128,6 +130,7 @@ final_stat() {	# LOG NAME: a sum of libFuzzer's -print_final_stats NAME
 for t in $TARGETS; do
 	case $t in
 	reader) max=${FUZZ_MAX_LEN_READER:-262144} ;;
+	strings) max=${FUZZ_MAX_LEN_STRINGS:-4096} ;;
 	*) max=${FUZZ_MAX_LEN_RECORDS:-65536} ;;
 	esac
 	dir=$WORK/$t
