@@ -307,29 +307,6 @@ void kmem_folded_finish(struct kmem_folded *f)
 		no_stack(f, &f->pending[cpu]);
 }
 
-/*
- * A name as a folded frame: valid UTF-8 kept, U+FFFD for each byte that
- * starts no valid sequence (utf8.h); ';' (the frames' separator) is ':'
- * and a control character '_', so a line stays FRAME;FRAME... COUNT.
- */
-static void put_name(FILE *out, const char *s)
-{
-	uint32_t cp;
-	int len;
-
-	for (; *s; s += len ? len : 1) {
-		len = utf8_seq(s, &cp);
-		if (!len)
-			fputs(UTF8_REPLACEMENT, out);
-		else if (cp == ';')
-			fputc(':', out);
-		else if (cp < 0x20 || cp == 0x7f)
-			fputc('_', out);
-		else
-			fwrite(s, 1, (size_t)len, out);
-	}
-}
-
 /* A frame as flame graphs name it: its function, or its address. */
 static void put_frame(FILE *out, const struct kmem_symbolizer *sym,
 		      uint64_t addr)
@@ -344,7 +321,7 @@ static void put_frame(FILE *out, const struct kmem_symbolizer *sym,
 	if (sym && sym->resolve)
 		name = sym->resolve(sym->priv, addr, &start);
 	if (name)
-		put_name(out, name);
+		utf8_put_folded(out, name);
 	else
 		fprintf(out, "0x%llx", (unsigned long long)addr);
 }

@@ -31,40 +31,6 @@ static const char *const palette[] = {
 #define PAGE_COLOUR "#b35000"
 #define LOSS_COLOUR "#d0021b"
 
-/*
- * Text for XML: at most @max characters of @s, then an ellipsis.  Valid
- * UTF-8 is kept and markup escaped; a byte that starts no valid sequence
- * (utf8.h) and a character XML 1.0 forbids or a control character
- * (C0, DEL, C1, U+FFFE, U+FFFF) are each U+FFFD.
- */
-static void put_text(FILE *out, const char *s, size_t max)
-{
-	size_t n = 0;
-	uint32_t cp;
-	int len;
-
-	for (; *s && n < max; s += len ? len : 1, n++) {
-		len = utf8_seq(s, &cp);
-		if (!len || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
-		    cp == 0xfffe || cp == 0xffff)
-			fputs(UTF8_REPLACEMENT, out);
-		else if (cp == '&')
-			fputs("&amp;", out);
-		else if (cp == '<')
-			fputs("&lt;", out);
-		else if (cp == '>')
-			fputs("&gt;", out);
-		else if (cp == '"')
-			fputs("&quot;", out);
-		else if (cp == '\'')
-			fputs("&apos;", out);
-		else
-			fwrite(s, 1, (size_t)len, out);
-	}
-	if (*s)
-		fputs("\u2026", out);
-}
-
 /* 10^@n, for small @n (no libm for the plugin's sake) */
 static double pow10i(int n)
 {
@@ -277,7 +243,7 @@ static void legend_entry(FILE *out, double ly, double rh,
 	stroke(out, st);
 	fprintf(out, "/>\n<text x=\"%d\" y=\"%.1f\" font-size=\"12.5\">",
 		LEGEND_X + 34, ly + 4);
-	put_text(out, name, NAME_MAX_CHARS);
+	utf8_put_xml(out, name, NAME_MAX_CHARS);
 	if (rh < 30) {
 		fprintf(out, " <tspan fill=\"#666\" font-size=\"11\">peak "
 			     "%s</tspan></text>\n", fmt_count(buf, peak));
@@ -362,7 +328,7 @@ static void header(FILE *out, const struct kmem_timeline *tl,
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
 		"<text x=\"20\" y=\"30\" font-size=\"19\" font-weight=\"bold\">"
 		"Live kernel memory: ", W, H, W, H);
-	put_text(out, info->label, 120);
+	utf8_put_xml(out, info->label, 120);
 	fprintf(out, "</text>\n<text x=\"20\" y=\"52\" font-size=\"12.5\" "
 		     "fill=\"#555\">%s kmem events from %llu.%06llu s on; "
 		     "each line drawn through the lowest, highest and last "

@@ -4,6 +4,8 @@
  * byte sequences: no overlong forms, no surrogates, nothing past
  * U+10FFFF.
  */
+#include <stdio.h>
+
 #include "utf8.h"
 
 static int cont(unsigned char c)
@@ -62,4 +64,71 @@ int utf8_seq(const char *s, uint32_t *cp)
 	}
 	*cp = v;
 	return n;
+}
+
+/**
+ * utf8_put_xml - a string as XML character data or an attribute value
+ * @out: where to write
+ * @s: the string (a trace's bytes), NUL-terminated
+ * @max: at most this many characters of @s, then an ellipsis (U+2026)
+ *
+ * Valid UTF-8 is kept and markup escaped (&amp; &lt; &gt; &quot;
+ * &apos;); a byte that starts no valid sequence, and a character XML 1.0
+ * forbids or a control character (C0, DEL, C1, U+FFFE, U+FFFF), are each
+ * U+FFFD.  The SVG writer's (lib/plot_svg.c).
+ */
+void utf8_put_xml(FILE *out, const char *s, size_t max)
+{
+	size_t n = 0;
+	uint32_t cp;
+	int len;
+
+	for (; *s && n < max; s += len ? len : 1, n++) {
+		len = utf8_seq(s, &cp);
+		if (!len || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
+		    cp == 0xfffe || cp == 0xffff)
+			fputs(UTF8_REPLACEMENT, out);
+		else if (cp == '&')
+			fputs("&amp;", out);
+		else if (cp == '<')
+			fputs("&lt;", out);
+		else if (cp == '>')
+			fputs("&gt;", out);
+		else if (cp == '"')
+			fputs("&quot;", out);
+		else if (cp == '\'')
+			fputs("&apos;", out);
+		else
+			fwrite(s, 1, (size_t)len, out);
+	}
+	if (*s)
+		fputs("\u2026", out);
+}
+
+/**
+ * utf8_put_folded - a name as a frame of a folded stack
+ * @out: where to write
+ * @s: the name (a trace's bytes), NUL-terminated
+ *
+ * Valid UTF-8 kept, U+FFFD for each byte that starts no valid sequence;
+ * ';' (the frames' separator) is ':' and a control character (C0, DEL)
+ * '_', so a line stays FRAME;FRAME... COUNT.  The folded writer's
+ * (lib/folded.c).
+ */
+void utf8_put_folded(FILE *out, const char *s)
+{
+	uint32_t cp;
+	int len;
+
+	for (; *s; s += len ? len : 1) {
+		len = utf8_seq(s, &cp);
+		if (!len)
+			fputs(UTF8_REPLACEMENT, out);
+		else if (cp == ';')
+			fputc(':', out);
+		else if (cp < 0x20 || cp == 0x7f)
+			fputc('_', out);
+		else
+			fwrite(s, 1, (size_t)len, out);
+	}
 }

@@ -9,11 +9,15 @@
 #ifndef KMEM_UTF8_H
 #define KMEM_UTF8_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* U+FFFD REPLACEMENT CHARACTER, encoded */
 #define UTF8_REPLACEMENT "\xef\xbf\xbd"
 
 int utf8_seq(const char *s, uint32_t *cp);
+void utf8_put_xml(FILE *out, const char *s, size_t max);
+void utf8_put_folded(FILE *out, const char *s);
 
 #endif

@@ -1,41 +1,30 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * libFuzzer target: the record extent check and the string writers of
- * issue 20.
+ * libFuzzer target: the string writers of issue 20 (JSON, SVG, folded
+ * stacks; the project writes no CSV) with arbitrary bytes.
  *
- * Each input goes through both:
+ * The whole input, cut at each NUL into strings (up to 64), goes
+ * through:
  *
- * kmem_record_in_page() (lib/extent.c).  The first 16 bytes (zeros
- * past the input's end) make a record as libtracecmd hands one over:
+ * - utf8_seq() (lib/utf8.c), compared at every position with the
+ *   table-free decoder below;
+ * - json_str() (lib/json.c) as a key and as a value of a document
+ *   written to memory: the document must be valid UTF-8 (checked by
+ *   that decoder, not lib/utf8.c), hold only strings and JSON's
+ *   punctuation outside them, no unescaped control character or quote
+ *   in a string, and each string must read back as its input with
+ *   U+FFFD for each byte that starts no well-formed sequence;
+ * - utf8_put_xml() (the SVG writer's text and attributes), at most a
+ *   number of characters the string's first byte picks: valid UTF-8,
+ *   no '<', '>', '"', '\'', no '&' but of the five entities, no
+ *   character XML 1.0 forbids, no control character, and reading the
+ *   entities back gives the input with U+FFFD for each bad byte and
+ *   each such character, cut with U+2026;
+ * - utf8_put_folded() (lib/folded.c's frames): valid UTF-8, no ';', no
+ *   control character, and otherwise the input with U+FFFD for each
+ *   bad byte.
  *
- *	bytes 0-3	the page bound (little-endian u32); a power of two
- *			above 64 KB is cut to 64 KB
- *	bytes 4-11	rec->offset (u64, arbitrary)
- *	bytes 12-13	rec->size (s16 sign-extended, or u16 with flag bit 2)
- *	byte 14		rec->record_size: bit 0 of the flags chooses
- *			rec->size + header + this byte (libtracecmd's
- *			consistent record) or this byte * 16 + bytes 12-13's
- *			low bits (arbitrary)
- *	byte 15		flags: bit 0 arbitrary record_size, bit 1 an 8-byte
- *			header (type_len 0: a length word), bit 2 size
- *			unsigned, bit 3 rec->data NULL
- *
- * The page is a buffer of exactly the bound's size filled with the
- * input's bytes; rec->data points where libtracecmd would put it: the
- * header at rec->offset & (page - 1), the data 4 or 8 bytes after it.
- * Whenever the check says yes, rec->size bytes are copied from
- * rec->data into a page-sized buffer, as cli/pipeline.c's tk_pipe_push()
- * and kernelshark/copies.c do: AddressSanitizer must stay quiet.  A
- * bound that is not a power of two must be refused.
- *
- * The string writers (lib/utf8.c, lib/json.c).  The whole input, cut at
- * each NUL into strings, goes through utf8_seq() (compared at every
- * position with the table-free decoder below) and json_str() as a key
- * and as a value of a document written to memory.  The document must
- * be valid UTF-8 (checked by that decoder, not lib/utf8.c), without an
- * unescaped control character or quote in a string, and each string
- * must read back as its input with U+FFFD for each byte that starts no
- * well-formed sequence.  Anything else abort()s.
+ * Anything else abort()s.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,13 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <event-parse.h>
-
-#include "extent.h"
 #include "json.h"
 #include "utf8.h"
-
-#define MAX_PAGE 65536u
 
 /* --- a strict UTF-8 decoder, independent of lib/utf8.c ----------- */
 
@@ -331,6 +315,140 @@ static void check_json(const char **strs, const size_t *lens, int nstr)
 	free(doc);
 }
 
+/* --- SVG text (utf8_put_xml) and folded frames (utf8_put_folded) --- */
+
+static char *write_mem(const char *s, size_t max, bool xml, size_t *n)
+{
+	char *doc = NULL;
+	FILE *f;
+
+	f = open_memstream(&doc, n);
+	if (!f)
+		abort();
+	if (xml)
+		utf8_put_xml(f, s, max);
+	else
+		utf8_put_folded(f, s);
+	if (fclose(f))
+		abort();
+	return doc;
+}
+
+static void bad_text(const char *what, const char *why, const char *doc,
+		     size_t at)
+{
+	fprintf(stderr, "%s: %s at byte %zu of:\n%s\n", what, why, at, doc);
+	abort();
+}
+
+/* what utf8_put_xml(s, max) must read back as, entities decoded */
+static char *expected_xml(const char *s, size_t n, size_t max, size_t *len)
+{
+	char *e = malloc(3 * n + 4);
+	uint32_t cp;
+	size_t i = 0, k = 0;
+	int l;
+
+	if (!e)
+		abort();
+	*len = 0;
+	for (; i < n && k < max; k++) {
+		l = dec((const unsigned char *)s + i, n - i, &cp);
+		if (!l || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
+		    cp == 0xfffe || cp == 0xffff)
+			put_cp(e, len, 0xfffd);
+		else
+			put_cp(e, len, cp);
+		i += l ? (size_t)l : 1;
+	}
+	if (i < n)
+		put_cp(e, len, 0x2026);
+	return e;
+}
+
+static void check_xml(const char *s, size_t n, size_t max)
+{
+	static const char *const ent[] = { "&amp;", "&lt;", "&gt;", "&quot;",
+					   "&apos;" };
+	static const char ch[] = "&<>\"'";
+	size_t dlen, i = 0, glen = 0, wlen;
+	char *doc = write_mem(s, max, true, &dlen), *got, *want;
+	const unsigned char *p = (const unsigned char *)doc;
+	uint32_t cp;
+	int l, k;
+
+	got = malloc(dlen + 1);
+	if (!got)
+		abort();
+	while (i < dlen) {
+		if (p[i] == '&') {
+			for (k = 0; k < 5; k++)
+				if (!strncmp(doc + i, ent[k], strlen(ent[k])))
+					break;
+			if (k == 5)
+				bad_text("SVG", "a bare '&'", doc, i);
+			got[glen++] = ch[k];
+			i += strlen(ent[k]);
+			continue;
+		}
+		if (strchr("<>\"'", p[i]) && p[i])
+			bad_text("SVG", "unescaped markup", doc, i);
+		l = dec(p + i, dlen - i, &cp);
+		if (!l)
+			bad_text("SVG", "invalid UTF-8", doc, i);
+		if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0xfffe ||
+		    cp == 0xffff)
+			bad_text("SVG", "a control or forbidden character",
+				 doc, i);
+		memcpy(got + glen, doc + i, (size_t)l);
+		glen += (size_t)l;
+		i += (size_t)l;
+	}
+	want = expected_xml(s, n, max, &wlen);
+	if (glen != wlen || memcmp(got, want, glen))
+		bad_text("SVG", "the text differs from its input", doc, 0);
+	free(want);
+	free(got);
+	free(doc);
+}
+
+static void check_folded(const char *s, size_t n)
+{
+	size_t dlen, i = 0, wlen = 0;
+	char *doc = write_mem(s, 0, false, &dlen), *want;
+	const unsigned char *p = (const unsigned char *)doc;
+	uint32_t cp;
+	int l;
+
+	want = malloc(3 * n + 1);
+	if (!want)
+		abort();
+	while (i < dlen) {
+		l = dec(p + i, dlen - i, &cp);
+		if (!l)
+			bad_text("folded", "invalid UTF-8", doc, i);
+		if (cp == ';' || cp < 0x20 || cp == 0x7f)
+			bad_text("folded", "a separator or control character",
+				 doc, i);
+		i += (size_t)l;
+	}
+	for (i = 0; i < n;) {
+		l = dec((const unsigned char *)s + i, n - i, &cp);
+		if (!l)
+			cp = 0xfffd;
+		else if (cp == ';')
+			cp = ':';
+		else if (cp < 0x20 || cp == 0x7f)
+			cp = '_';
+		put_cp(want, &wlen, cp);
+		i += l ? (size_t)l : 1;
+	}
+	if (dlen != wlen || memcmp(doc, want, dlen))
+		bad_text("folded", "the frame differs from its input", doc, 0);
+	free(want);
+	free(doc);
+}
+
 static void strings(const uint8_t *d, size_t n)
 {
 	const char *strs[64];
@@ -351,79 +469,22 @@ static void strings(const uint8_t *d, size_t n)
 		strs[nstr] = s + start;
 		lens[nstr++] = i - start;
 		check_seq(s + start, i - start);
+		/* at most 0 to 63 characters, or all (a first byte 0xff) */
+		check_xml(s + start, i - start,
+			  i > start && (unsigned char)s[start] != 0xff
+				  ? (unsigned char)s[start] % 64
+				  : (size_t)-1);
+		check_folded(s + start, i - start);
 		start = i + 1;
 	}
 	check_json(strs, lens, nstr);
 	free(s);
 }
 
-/* --- kmem_record_in_page() ----------------------------------------- */
-
-static bool pow2(uint32_t v)
-{
-	return v && !(v & (v - 1));
-}
-
-static void extent(const uint8_t *d, size_t n)
-{
-	uint8_t h[16] = { 0 };
-	struct tep_record rec;
-	unsigned int page;
-	uint64_t off = 0;
-	unsigned char *buf, *dst;
-	unsigned int at, hdr, k;
-	uint16_t sz;
-	uint8_t fl;
-	bool in;
-
-	memcpy(h, d, n < sizeof(h) ? n : sizeof(h));
-	page = (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 |
-	       (uint32_t)h[3] << 24;
-	for (k = 0; k < 8; k++)
-		off |= (uint64_t)h[4 + k] << (8 * k);
-	sz = (uint16_t)(h[12] | h[13] << 8);
-	fl = h[15];
-	hdr = fl & 2 ? 8 : 4;
-
-	memset(&rec, 0, sizeof(rec));
-	rec.offset = off;
-	rec.size = fl & 4 ? (int)sz : (int)(int16_t)sz;
-	if (fl & 1)
-		rec.record_size = (int)h[14] * 16 + (sz & 15);
-	else
-		rec.record_size = rec.size + (int)hdr + h[14];
-
-	if (!pow2(page)) {
-		rec.data = (void *)h;
-		if (kmem_record_in_page(&rec, page)) {
-			fprintf(stderr, "page bound %u accepted\n", page);
-			abort();
-		}
-		return;
-	}
-	if (page > MAX_PAGE)
-		page = MAX_PAGE;
-	buf = malloc(page);
-	dst = malloc(page);
-	if (!buf || !dst)
-		abort();
-	for (k = 0; k < page; k++)
-		buf[k] = n ? d[k % n] : 0;
-	at = (unsigned int)(off & (page - 1));
-	/* the header at the record's offset, its data after it */
-	rec.data = fl & 8 ? NULL : (void *)((uintptr_t)buf + at + hdr);
-	in = kmem_record_in_page(&rec, page);
-	if (in)
-		memcpy(dst, rec.data, (size_t)rec.size);
-	free(dst);
-	free(buf);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
-	extent(d, n);
 	strings(d, n);
 	return 0;
 }
