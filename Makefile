@@ -237,17 +237,17 @@ ALL_CXXFLAGS = -std=gnu++17 $(CXX_WARN) -fPIC -fvisibility=hidden -MMD -MP \
 $(B)/kernelshark/%.o: kernelshark/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE $(KSHARK_CFLAGS) $(CLI_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -Ireader $(KSHARK_CFLAGS) $(CLI_CFLAGS) -c -o $@ $<
 
 $(B)/kernelshark/%.o: kernelshark/%.cpp
 	@mkdir -p $(dir $@)
 	$(call say,CXX,$@)
 	$(Q)$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
 
-$(KS_PLUGIN): $(KS_PLUGIN_OBJ) $(LIBKMEM)
+$(KS_PLUGIN): $(KS_PLUGIN_OBJ) $(LIBKMEM) $(LIBTDAT)
 	$(call say,LD,$@)
 	$(Q)$(CXX) -shared -Wl,--no-undefined $(LDFLAGS) -o $@ $(KS_PLUGIN_OBJ) \
-		$(LIBKMEM) $(KS_GUI_LIB) $(KS_PLOT_LIB) $(KSHARK_LIBS) $(QT_LIBS) \
+		$(LIBTDAT) $(LIBKMEM) $(READER_LIBS) $(KS_GUI_LIB) $(KS_PLOT_LIB) $(KSHARK_LIBS) $(QT_LIBS) \
 		$(CLI_LIBS) -lGL -pthread
 
 kshark-plugin: $(if $(HAVE_KS_PLUGIN),$(KS_PLUGIN))

@@ -59,37 +59,3 @@ int tk_check_input(const char *path)
 	}
 	return 0;
 }
-
-/**
- * tk_header_page_size - the recording machine's page size in a trace.dat
- * @path: the file, checked by tk_check_input()
- *
- * libtracecmd reads it but does not pass it on (it is not in trace-cmd.h
- * nor in the tep handle).
- *
- * Return: the page size, or 0 if the header cannot tell.
- */
-unsigned int tk_header_page_size(const char *path)
-{
-	unsigned char h[64];
-	ssize_t n;
-	size_t v;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, h, sizeof(h));
-	close(fd);
-	if (n < (ssize_t)sizeof(trace_magic) + 8)
-		return 0;
-	/* magic, the version string, endianness, long size, page size */
-	v = sizeof(trace_magic) + strnlen((const char *)h + sizeof(trace_magic),
-					  (size_t)n - sizeof(trace_magic)) + 1;
-	if (v + 6 > (size_t)n)
-		return 0;
-	if (h[v])	/* big-endian */
-		return (unsigned int)h[v + 2] << 24 | h[v + 3] << 16 |
-		       h[v + 4] << 8 | h[v + 5];
-	return (unsigned int)h[v + 5] << 24 | h[v + 4] << 16 |
-	       h[v + 3] << 8 | h[v + 2];
-}

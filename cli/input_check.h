@@ -3,6 +3,5 @@
 #define TRACE_KMEM_INPUT_CHECK_H
 
 int tk_check_input(const char *path);
-unsigned int tk_header_page_size(const char *path);
 
 #endif

@@ -64,7 +64,7 @@ static void set_page_size(struct tracecmd_input *h, unsigned int page_size)
 static int open_instances(struct tk_input *in, const char *path)
 {
 	int i, n = tracecmd_buffer_instances(in->h);
-	unsigned int page_size = tk_header_page_size(path);
+	unsigned int page_size = tdat_header_page_size(path);
 
 	set_page_size(in->h, page_size);
 	if (n <= 0)
@@ -135,8 +135,9 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 				continue;
 			if (ret == TDAT_BAD)
 				goto fail;
-		} else if (!no_validation() &&
-			   tk_native_validate(a->inputs[i], &h[i].scan)) {
+		} else if (no_validation() ?
+				   tk_native_check_aligned(a->inputs[i]) :
+				   tk_native_validate(a->inputs[i], &h[i].scan)) {
 			goto fail;
 		}
 		if (tk_memlimit_apply(inputs_size(a)))

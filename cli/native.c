@@ -129,6 +129,32 @@ int tk_native_validate(const char *path, struct tdat_scan **scan)
 	return -1;
 }
 
+/**
+ * tk_native_check_aligned - what libtracecmd's records need, unvalidated
+ * @path: the file
+ *
+ * With the checks off ($TRACE_KMEM_VALIDATE=never), a file the native
+ * reader can open still has its CPU data's alignment checked
+ * (tdat_check_aligned()): without it the extent check of libtracecmd's
+ * records cannot be made, and neither the fault guard nor the memory
+ * bound sees a read past a page.  A file it cannot open goes on.
+ *
+ * Return: 0, or -1 after one line on stderr.
+ */
+int tk_native_check_aligned(const char *path)
+{
+	char why[TDAT_WHY_LEN];
+	struct tdat_file *f;
+	int ret = tdat_open(path, &hooks, &f, why, sizeof(why));
+
+	ret = ret == TDAT_OK && tdat_check_aligned(f, why, sizeof(why));
+	tdat_close(f);
+	if (!ret)
+		return 0;
+	fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
+	return -1;
+}
+
 struct src {
 	struct tdat_file *f;
 	int buffer;

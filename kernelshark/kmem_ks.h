@@ -30,6 +30,8 @@
 extern "C" {
 #endif
 
+struct tep_handle;
+
 enum kmem_ks_allocator {
 	KMEM_KS_SLAB,
 	KMEM_KS_PAGE,
@@ -158,6 +160,7 @@ struct kmem_ks_ctx *kmem_ks_of(int sd);
 
 /* plugin.c */
 void kmem_ks_drop_copies(struct kmem_ks_ctx *ks);
+bool kmem_ks_check_file(const char *path, struct tep_handle *tep);
 
 /* copies.c */
 struct tep_record;

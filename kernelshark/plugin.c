@@ -166,7 +166,7 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 	    !kshark_is_tep(stream) || stream->n_cpus <= 0)
 		return 0;
 	tep = kshark_get_tep(stream);
-	if (!tep)
+	if (!tep || !kmem_ks_check_file(stream->file, tep))
 		return 0;
 	ks = calloc(1, sizeof(*ks));
 	if (!ks)

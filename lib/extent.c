@@ -22,22 +22,25 @@ static bool pow2(int v)
  * kmem_page_bound - the page size to check records against
  * @tep: the handle of the trace the records are from
  *
- * The file's page size (tep_get_page_size(), which trace-kmem sets from
- * the file's header: libtracecmd leaves it out), and the ring buffer's
- * sub-buffer size (header_page): the smaller of those that are powers
- * of two.  A power of two no larger than libtracecmd's page size and
- * dividing it is a safe bound: a record that fits in it fits in the page.
+ * libtracecmd reads a CPU's data in pages of the file's page size
+ * (tep_get_page_size(), which the front ends set from the file's header:
+ * libtracecmd leaves it out).  The bound is that page size, or the ring
+ * buffer's sub-buffer size (header_page) when it is a smaller power of
+ * two: a power of two no larger than the page size divides it, and a
+ * record that fits in it fits in the page.  Without a page size that is
+ * a power of two no bound is safe: a sub-buffer size alone may be larger
+ * than the pages libtracecmd reads.
  *
- * Return: the bound, or 0 if neither is a power of two.
+ * Return: the bound, or 0 (no record passes kmem_record_in_page()).
  */
 unsigned int kmem_page_bound(struct tep_handle *tep)
 {
 	int page = tep_get_page_size(tep);
 	int sub = tep_get_sub_buffer_size(tep);
 
-	if (pow2(page) && (!pow2(sub) || page <= sub))
-		return (unsigned int)page;
-	return pow2(sub) ? (unsigned int)sub : 0;
+	if (!pow2(page))
+		return 0;
+	return pow2(sub) && sub < page ? (unsigned int)sub : (unsigned int)page;
 }
 
 /**

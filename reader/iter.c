@@ -463,15 +463,58 @@ void tdat_scan_buffer(struct tdat_file *f, int buffer, struct tdat_scan *scan,
 }
 
 /**
- * tdat_check_chunks - are the compressed CPUs' chunk tables sound?
+ * tdat_check_aligned - does each uncompressed CPU's data start on a page?
+ * @f: the file
+ * @why: for the reason
+ * @why_len: its size
+ *
+ * trace-cmd writes them so.  Elsewhere libtracecmd cannot map them, reads
+ * each page into a buffer of a page, and the offsets it gives the records
+ * no longer tell where in its page a record is, which the check of their
+ * extents (lib/extent.c) relies on: a record past its page would pass.
+ * The native reader reads such data.  For a file about to be handed to
+ * libtracecmd, even unvalidated.
+ *
+ * Return: 0, or -1 with @why set.
+ */
+int tdat_check_aligned(const struct tdat_file *f, char *why, size_t why_len)
+{
+	int b, i;
+
+	for (b = 0; b < f->nr_buffers; b++) {
+		const struct tdat_buffer *buf = &f->buffers[b];
+		unsigned int ps = b ? buf->page_size : f->page_size;
+
+		for (i = 0; !buf->compressed && i < buf->nr_cpus; i++) {
+			const struct tdat_cpu *c = &buf->cpus[i];
+
+			if (c->size && ps && c->offset % ps) {
+				snprintf(why, why_len,
+					 "the data of CPU %d of %s%s is not "
+					 "page-aligned (offset %#llx)",
+					 c->cpu,
+					 *buf->name ? "instance "
+						    : "the top buffer",
+					 buf->name,
+					 (unsigned long long)c->offset);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * tdat_check_chunks - are the CPUs' data where libtracecmd can read them?
  * @f: the file
  * @why: for the reason
  * @why_len: its size
  *
  * The native reader skips a bad chunk and reads on; libtracecmd trusts
  * the table and overruns its buffers on a lie (an uncompressed size that
- * is no multiple of the page size, say).  For a file about to be handed
- * to libtracecmd.
+ * is no multiple of the page size, say).  Uncompressed CPU data must
+ * start on a page boundary too (tdat_check_aligned()).  For a file about
+ * to be handed to libtracecmd.
  *
  * Return: 0, or -1 with @why set.
  */
@@ -479,6 +522,8 @@ int tdat_check_chunks(const struct tdat_file *f, char *why, size_t why_len)
 {
 	int b, i;
 
+	if (tdat_check_aligned(f, why, why_len))
+		return -1;
 	for (b = 0; b < f->nr_buffers; b++) {
 		const struct tdat_buffer *buf = &f->buffers[b];
 		unsigned int ps = b ? buf->page_size : f->page_size;

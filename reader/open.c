@@ -429,3 +429,38 @@ int tdat_buffer_cpus(const struct tdat_file *f, int buffer)
 {
 	return f->buffers[buffer].nr_cpus;
 }
+
+/**
+ * tdat_header_page_size - the page size a trace.dat's header gives
+ * @path: the file
+ *
+ * Read from the header alone, whatever the rest of the file holds (for
+ * the front ends over libtracecmd, which reads it but does not pass it
+ * on: it is not in trace-cmd.h nor in the tep handle).
+ *
+ * Return: the page size, or 0 if the header cannot tell.
+ */
+unsigned int tdat_header_page_size(const char *path)
+{
+	unsigned char h[64];
+	ssize_t n;
+	size_t v;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	if (n < (ssize_t)sizeof(magic) + 8 || memcmp(h, magic, sizeof(magic)))
+		return 0;
+	/* magic, the version string, endianness, long size, page size */
+	v = sizeof(magic) + strnlen((const char *)h + sizeof(magic),
+				    (size_t)n - sizeof(magic)) + 1;
+	if (v + 6 > (size_t)n)
+		return 0;
+	if (h[v]) /* big-endian */
+		return (unsigned int)h[v + 2] << 24 | h[v + 3] << 16 |
+		       h[v + 4] << 8 | h[v + 5];
+	return (unsigned int)h[v + 5] << 24 | h[v + 4] << 16 |
+	       h[v + 3] << 8 | h[v + 2];
+}

@@ -66,6 +66,7 @@ int tdat_open(const char *path, const struct tdat_hooks *hooks,
 int tdat_open_mem(const void *buf, size_t len, const struct tdat_hooks *hooks,
 		  struct tdat_file **out, char *why, size_t why_len);
 void tdat_close(struct tdat_file *f);
+unsigned int tdat_header_page_size(const char *path);
 
 struct tep_handle *tdat_tep(const struct tdat_file *f);
 int tdat_nr_buffers(const struct tdat_file *f);
@@ -79,6 +80,7 @@ int tdat_want_symbols(struct tdat_file *f, const uint64_t *addrs, size_t n);
 uint64_t tdat_kallsyms_bytes(const struct tdat_file *f);
 int tdat_cut_note(const struct tdat_file *f, char *note, size_t len);
 int tdat_check_chunks(const struct tdat_file *f, char *why, size_t why_len);
+int tdat_check_aligned(const struct tdat_file *f, char *why, size_t why_len);
 
 /*
  * Where a file is damaged, for libtracecmd's readers: it skips damaged
