@@ -348,7 +348,7 @@ clean:
 # build-fuzz/, with AddressSanitizer and UBSan on lib/ and reader/.
 #
 # make fuzz-build                 build-fuzz/fuzz_reader, fuzz_records,
-#                                 fuzz_strings
+#                                 fuzz_strings, fuzz_copy
 # make fuzz [FUZZ_SECONDS=60]     seeds, regression corpus, then fuzzing
 #                                 (tests/fuzz/run.sh)
 # ---------------------------------------------------------------------
@@ -362,7 +362,14 @@ FZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
 	-Ilib -Ireader $(TEP_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer-no-link
 FZ_LIB_OBJ := $(LIB_SRC:%.c=$(FZ)/%.o)
 FZ_READER_OBJ := $(READER_SRC:%.c=$(FZ)/%.o)
-FZ_TARGETS := $(FZ)/fuzz_reader $(FZ)/fuzz_records $(FZ)/fuzz_strings
+FZ_TARGETS := $(FZ)/fuzz_reader $(FZ)/fuzz_records $(FZ)/fuzz_strings \
+	$(FZ)/fuzz_copy
+# fuzz_copy: the libtracecmd record path of cli/ and, with libkshark-dev,
+# the KernelShark plugin's copies
+FZ_COPY_OBJ := $(FZ)/tests/fuzz/fuzz_copy.o $(FZ)/cli/tracecmd_push.o \
+	$(FZ)/cli/pipeline.o $(FZ)/cli/pageout.o \
+	$(if $(HAVE_KSHARK),$(FZ)/tests/fuzz/fuzz_copy_ks.o \
+		$(FZ)/kernelshark/copies.o)
 
 $(FZ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -389,8 +396,18 @@ $(FZ)/fuzz_strings: $(FZ)/tests/fuzz/fuzz_strings.o $(FZ)/libkmem.a
 	$(Q)$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ \
 		$(TEP_LIBS)
 
+$(FZ)/fuzz_copy: $(FZ_COPY_OBJ) $(FZ)/libkmem.a
+	$(Q)$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ \
+		$(TEP_LIBS)
+
 $(FZ)/tests/fuzz/fuzz_records.o: FZ_CFLAGS += \
 	-DFUZZ_FORMATS='"$(CURDIR)/tests/formats"'
+
+$(FZ)/cli/%.o: FZ_CFLAGS += -D_GNU_SOURCE -Icli
+$(FZ)/kernelshark/copies.o $(FZ)/tests/fuzz/fuzz_copy_ks.o: FZ_CFLAGS += \
+	-Ikernelshark $(KSHARK_CFLAGS)
+$(FZ)/tests/fuzz/fuzz_copy.o: FZ_CFLAGS += -Icli \
+	$(if $(HAVE_KSHARK),-DFUZZ_KSHARK)
 
 fuzz-build: $(FZ_TARGETS)
 
@@ -401,6 +418,6 @@ fuzz: fuzz-build
 
 -include $(FZ_LIB_OBJ:.o=.d) $(FZ_READER_OBJ:.o=.d) \
 	$(FZ)/tests/fuzz/fuzz_reader.d $(FZ)/tests/fuzz/fuzz_records.d \
-	$(FZ)/tests/fuzz/fuzz_strings.d
+	$(FZ)/tests/fuzz/fuzz_strings.d $(FZ_COPY_OBJ:.o=.d)
 
 endif # DEPS_STAGE

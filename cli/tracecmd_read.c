@@ -12,51 +12,31 @@
 #include <stdlib.h>
 
 #include "damage.h"
-#include "extent.h"
-#include "pageout.h"
+#include "tracecmd_push.h"
 #include "tracecmd_read.h"
 
 struct src {
 	struct tracecmd_input *h;
 	const struct tdat_scan *scan;	/* or NULL */
 	const struct tk_filter *filter;
-	struct tk_pageout pageout;
-	struct tk_pipe *pipe;
-	int max_size;		/* no record is larger than a page */
-	unsigned int page;	/* nor runs past its page: kmem_page_bound() */
-	uint64_t skipped;	/* records of impossible sizes or extents */
+	struct tk_tc_push push;		/* the checks, the pipe */
 	uint64_t *read;		/* per CPU: records counted (with a scan) */
 	int nr_cpus;		/* of @read */
-	int first_cpu;		/* where the first of them was */
-	unsigned long long first_offset;
 };
 
 static int one_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 		      void *data)
 {
 	struct src *src = data;
+	int ret;
 
 	(void)h;
 	if (src->scan && tdat_scan_skips(src->scan, rec->offset))
 		return 0;	/* counted with its page or chunk */
-	/*
-	 * libtracecmd hands over sizes like -4 from damaged pages, and
-	 * records that run past the end of their page (of its buffer)
-	 */
-	if (rec->size < 0 || rec->size > src->max_size ||
-	    !kmem_record_in_page(rec, src->page)) {
-		if (!src->skipped++) {
-			src->first_cpu = cpu;
-			src->first_offset = rec->offset;
-		}
-		return 0;
-	}
-	if (tk_pipe_push(src->pipe, rec))
-		return -1;
-	if (src->read && cpu >= 0 && cpu < src->nr_cpus)
+	ret = tk_tc_push(&src->push, rec, cpu);
+	if (ret > 0 && src->read && cpu >= 0 && cpu < src->nr_cpus)
 		src->read[cpu]++;
-	tk_pageout_record(&src->pageout, cpu, rec->data);
-	return 0;
+	return ret < 0 ? -1 : 0;
 }
 
 static int produce(struct tk_pipe *p, void *arg)
@@ -64,7 +44,7 @@ static int produce(struct tk_pipe *p, void *arg)
 	struct src *src = arg;
 	const struct tk_filter *f = src->filter;
 
-	src->pipe = p;
+	src->push.pipe = p;
 	return tracecmd_iterate_events(src->h, f->cpus, (int)f->cpus_size,
 				       one_record, src);
 }
@@ -107,7 +87,6 @@ int tk_tracecmd_run(const struct tk_input *in, int buffer,
 	const struct tdat_damage *found = NULL;
 	struct tdat_damage d = { 0 };
 	const char *name = "";
-	int page = tep_get_sub_buffer_size(s->tep);
 	int ret;
 
 	src.h = buffer ? in->inst[buffer - 1] : in->h;
@@ -121,9 +100,7 @@ int tk_tracecmd_run(const struct tk_input *in, int buffer,
 		if (!src.read)
 			return -1;
 	}
-	src.max_size = page > 0 ? page : 1 << 20;
-	src.page = kmem_page_bound(s->tep);
-	if (tk_pageout_init(&src.pageout, tep_get_cpus(s->tep))) {
+	if (tk_tc_push_init(&src.push, s->tep)) {
 		free(src.read);
 		return -1;
 	}
@@ -133,18 +110,18 @@ int tk_tracecmd_run(const struct tk_input *in, int buffer,
 	free(src.read);
 	if (found)
 		d = *found;
-	else if (src.skipped) {
-		d.first_cpu = src.first_cpu;
-		d.first_offset = src.first_offset;
+	else if (src.push.skipped) {
+		d.first_cpu = src.push.first_cpu;
+		d.first_offset = src.push.first_offset;
 	}
-	s->agg.skipped_records += src.skipped;
+	s->agg.skipped_records += src.push.skipped;
 	s->agg.damaged_pages += d.pages;
 	s->agg.damaged_chunks += d.chunks;
 	if (!s->quiet) {
 		tk_progress_done(progress);
-		tk_say_damage(s->label, src.skipped, &d,
+		tk_say_damage(s->label, src.push.skipped, &d,
 			      s->agg.unread_records);
 	}
-	tk_pageout_release(&src.pageout);
+	tk_tc_push_release(&src.push);
 	return ret;
 }

@@ -7,8 +7,11 @@
 # clean), then fuzz each target for SECONDS (default: $FUZZ_SECONDS, or
 # 60) with -timeout=10 -rss_limit_mb=2048.
 #
-# Prints PASS/FAIL/SKIP lines (tests/lib/common.sh's conventions) and
-# ends with "N passed, N failed, N skipped"; exits non-zero when a
+# Prints PASS/FAIL/SKIP lines (tests/lib/common.sh's conventions), for
+# each target a line "fuzz_TARGET: N runs in S s, corpus C, found:
+# nothing" (N from libFuzzer's final statistics; or the reproducers it
+# wrote, or its exit status), and ends
+# with "N passed, N failed, N skipped"; exits non-zero when a
 # replayed file or the fuzzing found a crash, leak, timeout or OOM.
 # Without clang's libFuzzer it prints a SKIP line and exits 0.
 #
@@ -18,12 +21,13 @@
 #                    corpus the fuzzing grew (corpus/), the reproducers
 #                    it wrote (crash-*, leak-*, timeout-*, oom-*) and its
 #                    log (fuzz.log); kept between runs
-#   FUZZ_TARGETS     which targets (default "reader records strings")
+#   FUZZ_TARGETS     which targets (default "reader records strings copy")
 #   FUZZ_JOBS        fuzzing processes per target (default 1)
 #   FUZZ_MAX_LEN_READER, FUZZ_MAX_LEN_RECORDS
 #                    -max_len (default 262144: every reader seed is
 #                    shorter; and 65536)
-#   FUZZ_MAX_LEN_STRINGS  -max_len of fuzz_strings (default 4096)
+#   FUZZ_MAX_LEN_STRINGS, FUZZ_MAX_LEN_COPY
+#                    -max_len of fuzz_strings and fuzz_copy (4096 each)
 #   FUZZ_ARGS        more libFuzzer flags
 #   FUZZ_RESEED=1    make the seeds again
 set -u
@@ -34,7 +38,7 @@ FZ=build-fuzz
 CC=${FUZZ_CC:-clang}
 WORK=${FUZZ_WORK:-$FZ/work}
 case $WORK in /*) ;; *) WORK=$TOP/$WORK ;; esac
-TARGETS=${FUZZ_TARGETS:-reader records strings}
+TARGETS=${FUZZ_TARGETS:-reader records strings copy}
 JOBS=${FUZZ_JOBS:-1}
 FLAGS="-timeout=10 -rss_limit_mb=2048"
 
@@ -87,7 +91,7 @@ if [ "${FUZZ_RESEED:-0}" = 1 ] || [ ! -d "$FZ/seeds/reader" ] ||
 	tests/fuzz/make_seeds.sh "$FZ/seeds" >"$probe/seeds.log" 2>&1
 fi
 for t in $TARGETS; do
-	[ "$t" = strings ] && continue	# its seeds are committed
+	case $t in strings | copy) continue ;; esac	# seeds committed
 	n=$(find "$FZ/seeds/$t" -type f 2>/dev/null | wc -l)
 	if [ "$n" -gt 0 ]; then
 		pass "seeds $t ($n files)"
@@ -131,6 +135,7 @@ for t in $TARGETS; do
 	case $t in
 	reader) max=${FUZZ_MAX_LEN_READER:-262144} ;;
 	strings) max=${FUZZ_MAX_LEN_STRINGS:-4096} ;;
+	copy) max=${FUZZ_MAX_LEN_COPY:-4096} ;;
 	*) max=${FUZZ_MAX_LEN_RECORDS:-65536} ;;
 	esac
 	dir=$WORK/$t
@@ -160,7 +165,11 @@ for t in $TARGETS; do
 	rate=$(final_stat "$log" average_exec_per_sec)
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
 	summary="${SECS}s, $execs execs, $rate exec/s, cov ${cov:-?},"
-	summary="$summary corpus $(find "$dir/corpus" -type f | wc -l) files"
+	ncorp=$(find "$dir/corpus" -type f | wc -l)
+	summary="$summary corpus $ncorp files"
+	what=${found:-nothing}
+	[ "$rc" -ne 0 ] && [ -z "$found" ] && what="exit $rc"
+	echo "fuzz_$t: $execs runs in $SECS s, corpus $ncorp, found: ${what% }"
 	if [ "$rc" -eq 0 ] && [ -z "$found" ]; then
 		pass "fuzz $t ($summary)"
 	else

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * One record from libtracecmd into the pipeline: its size and extent
+ * checked (a damaged page gives sizes like -4 and records that run past
+ * the buffer libtracecmd holds the page in), then copied with
+ * tk_pipe_push().  Apart from tracecmd_read.c, so that the fuzz target
+ * tests/fuzz/fuzz_copy.c runs this very code without libtracecmd.
+ */
+#ifndef TRACE_KMEM_TRACECMD_PUSH_H
+#define TRACE_KMEM_TRACECMD_PUSH_H
+
+#include <stdint.h>
+
+#include "pageout.h"
+#include "pipeline.h"
+
+struct tk_tc_push {
+	struct tk_pipe *pipe;
+	struct tk_pageout pageout;
+	int max_size;	   /* no record is larger than a page */
+	unsigned int page; /* nor runs past its page: kmem_page_bound() */
+	uint64_t skipped;  /* records of impossible sizes or extents */
+	int first_cpu;	   /* where the first of them was */
+	unsigned long long first_offset;
+};
+
+int tk_tc_push_init(struct tk_tc_push *tp, struct tep_handle *tep);
+int tk_tc_push(struct tk_tc_push *tp, const struct tep_record *rec, int cpu);
+void tk_tc_push_release(struct tk_tc_push *tp);
+
+#endif
