@@ -55,8 +55,10 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 	tk_fault_guard(NULL);
 	tk_progress_done(&progress);
 	if (ret < 0) {
-		fprintf(stderr, TK_NAME ": %s: error reading the records%s\n",
-			sd->label, in->h ? tk_memlimit_note() : "");
+		if (ret == -1)
+			fprintf(stderr,
+				TK_NAME ": %s: error reading the records%s\n",
+				sd->label, in->h ? tk_memlimit_note() : "");
 		tk_session_release(&s);
 		return -1;
 	}

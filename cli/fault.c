@@ -15,6 +15,9 @@
 #include "memlimit.h"
 
 static char fault_msg[512], fault_msg_mem[700];
+/* the handler's own stack: libtracecmd's endless recursion on options
+ * sections that point to themselves ends in a stack overflow */
+static char alt_stack[64 << 10];
 static size_t fault_len, fault_len_mem;
 static int saved_stderr = -1;	/* while tk_stderr_quiet() */
 
@@ -43,6 +46,10 @@ void tk_fault_guard(const char *file)
 	if (!file) {
 		sa.sa_handler = SIG_DFL;
 	} else {
+		stack_t st = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
+
+		sigaltstack(&st, NULL);	/* this thread's: libtracecmd opens here */
+		sa.sa_flags = SA_ONSTACK;
 		snprintf(fault_msg, sizeof(fault_msg), TK_NAME ": %s: cannot "
 			 "read the trace (truncated or corrupt file)\n", file);
 		fault_len = strlen(fault_msg);

@@ -89,8 +89,10 @@ static int pass(struct plot_run *p, struct tk_session *s, int nth)
 			 tk_tracecmd_run(p->in, p->buffer, s, &progress);
 	tk_progress_done(&progress);
 	if (ret < 0) {
-		fprintf(stderr, TK_NAME ": %s: error reading the records%s\n",
-			p->label, p->h ? tk_memlimit_note() : "");
+		if (ret == -1)
+			fprintf(stderr,
+				TK_NAME ": %s: error reading the records%s\n",
+				p->label, p->h ? tk_memlimit_note() : "");
 		return -1;
 	}
 	kmem_tep_finish(&s->agg, &s->sym, tep);

@@ -78,7 +78,7 @@ static int analyse(struct stat_run *run, const struct tk_input *in, int buffer,
 	else
 		ret = tk_tracecmd_run(in, buffer, &s, &progress);
 	tk_progress_done(&progress);
-	if (ret < 0)
+	if (ret == -1)
 		fprintf(stderr, TK_NAME ": %s: error reading the records%s\n",
 			label, h ? tk_memlimit_note() : "");
 	/* all damaged is not empty: said, and reported (once) */

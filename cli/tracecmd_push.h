@@ -14,6 +14,14 @@
 #include "pageout.h"
 #include "pipeline.h"
 
+/*
+ * A CPU's records come in file order: one that is not past the furthest
+ * yet is damage (a length word that sent libtracecmd back), and this
+ * many in a row are a loop libtracecmd will not leave (a length word
+ * that sends it to the same record again and again).
+ */
+#define TK_TC_GOING_ROUND 1024
+
 struct tk_tc_push {
 	struct tk_pipe *pipe;
 	struct tk_pageout pageout;
@@ -22,9 +30,15 @@ struct tk_tc_push {
 	uint64_t skipped;  /* records of impossible sizes or extents */
 	int first_cpu;	   /* where the first of them was */
 	unsigned long long first_offset;
+	int nr_cpus;
+	unsigned long long *furthest; /* per CPU: the furthest offset */
+	unsigned int *behind;	      /* per CPU: records since, in a row */
+	int round_cpu;		      /* >= 0: libtracecmd went round */
+	unsigned long long round_offset;
 };
 
 int tk_tc_push_init(struct tk_tc_push *tp, struct tep_handle *tep);
+int tk_tc_moving(struct tk_tc_push *tp, const struct tep_record *rec, int cpu);
 int tk_tc_push(struct tk_tc_push *tp, const struct tep_record *rec, int cpu);
 void tk_tc_push_release(struct tk_tc_push *tp);
 

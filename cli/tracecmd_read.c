@@ -32,7 +32,8 @@ static int one_record(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 
 	(void)h;
 	if (src->scan && tdat_scan_skips(src->scan, rec->offset))
-		return 0;	/* counted with its page or chunk */
+		/* counted with its page or chunk; but is it going round? */
+		return tk_tc_moving(&src->push, rec, cpu) < 0 ? -1 : 0;
 	ret = tk_tc_push(&src->push, rec, cpu);
 	if (ret > 0 && src->read && cpu >= 0 && cpu < src->nr_cpus)
 		src->read[cpu]++;
@@ -78,7 +79,8 @@ static uint64_t unread(const struct src *src, const char *name)
  * @s: the session, on the buffer's tracecmd_get_tep()
  * @progress: ticked as records are counted
  *
- * Return: 0, or -1 when reading failed or memory ran out.
+ * Return: 0, -1 when reading failed or memory ran out, or -2 after one
+ * line on stderr (libtracecmd went round in circles on a damaged page).
  */
 int tk_tracecmd_run(const struct tk_input *in, int buffer,
 		    struct tk_session *s, struct tk_progress *progress)
@@ -105,6 +107,18 @@ int tk_tracecmd_run(const struct tk_input *in, int buffer,
 		return -1;
 	}
 	ret = tk_pipeline_run(produce, &src, s, progress);
+	if (src.push.round_cpu >= 0) {
+		tk_progress_done(progress);
+		fprintf(stderr,
+			TK_NAME ": %s: damaged data: libtracecmd gives the "
+			"records of CPU %d from offset %#llx again and again "
+			"(tracecmd_peek_data() does not leave a damaged page); "
+			"not read further\n",
+			s->label, src.push.round_cpu, src.push.round_offset);
+		free(src.read);
+		tk_tc_push_release(&src.push);
+		return -2;
+	}
 	if (found && !ret)
 		s->agg.unread_records += unread(&src, name);
 	free(src.read);

@@ -125,11 +125,25 @@ while IFS=$'\t' read -r file native lib unval plugin defect; do
 			fail "regress:$file:$mode:memory" "peak RSS $((rss / 1024)) MB (at most $bound)"
 		fi
 	done
-	# the plugin: trace-cmd's fate is its own, the plugin's frames are ours
-	report -i "$f" -O kmem:stat >"$WORK/po" 2>"$WORK/pe"
-	prc=$?
+	# the plugin: trace-cmd's fate is its own, the plugin's frames are
+	# ours; bounded (libtracecmd loops for ever on some: 60 s, 64 MB)
+	plugin_env=(TRACEEVENT_PLUGIN_DIR="$PLUGIN_DIR")
+	[ -n "$SANITIZED" ] && plugin_env+=(LD_PRELOAD="$SAN_PRELOAD"
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
+	env "${plugin_env[@]}" timeout 60 trace-cmd report -i "$f" -O kmem:stat \
+		2>"$WORK/pe" | head -c 64000000 >"$WORK/po"
+	prc=${PIPESTATUS[0]}
 	if grep -A12 'ERROR: AddressSanitizer\|runtime error:' "$WORK/pe" | grep -q 'plugin_kmem'; then
 		fail "regress:$file:plugin" "sanitizer in the plugin: $(grep -m1 'ERROR\|runtime error' "$WORK/pe")"
+	elif [ "$plugin" = loops ]; then
+		# trace-cmd's own endless loop: stopped by the timeout or
+		# by the pipe closed after 64 MB
+		if [ "$prc" -eq 124 ] || [ "$prc" -eq 141 ] || [ "$prc" -eq 137 ]; then
+			pass "regress:$file:plugin (trace-cmd loops: exit $prc)"
+		else
+			fail "regress:$file:plugin" "exit $prc, wanted trace-cmd's endless loop"
+		fi
 	elif [ "$plugin" = tables ]; then
 		if [ "$prc" -eq 0 ] && grep -q "kmem statistics" "$WORK/po"; then
 			pass "regress:$file:plugin"

@@ -67,12 +67,13 @@ def write(path, text, formats=FORMATS, *args):
     return bytearray(open(path, "rb").read())
 
 
-def write_damaged(path, text, *args):
+def write_damaged(path, text, *args, length=None):
     """write(), tdat_writer run here with its pages damaged before they
     are compressed: the last record of the first page of CPU 0 gets
-    type_len 0 and a length word of a whole page, so that it runs
-    past the end of its page (its size, 4092, is no larger than one); its
-    data still starts with its event's type."""
+    type_len 0 and a length word of a whole page (or length(its offset
+    in the page, the page size)), so that it runs past the end of its
+    page (its size, 4092, is no larger than one); its data still starts
+    with its event's type."""
     sp = importlib.util.spec_from_file_location("tdat_writer", WRITER)
     tw = importlib.util.module_from_spec(sp)
     sp.loader.exec_module(tw)
@@ -87,7 +88,8 @@ def write_damaged(path, text, *args):
             at = page.records[-1]["layout"]["off"]
             word = struct.unpack_from("<I", out, at)[0] & ~0x1f
             etype = bytes(out[at + 4:at + 6])     # still its event's record
-            out[at:at + 10] = le("I", word) + le("I", page_size) + etype
+            n = length(at, page_size) if length else page_size
+            out[at:at + 10] = le("I", word) + le("I", n) + etype
         return bytes(out)
 
     tw.page_bytes = damaged
@@ -191,6 +193,49 @@ def generated(out):
                        "--version", "7", "--compression", "zstd")
 
 
+def upstream(tmp):
+    """issue 20: the defects of stock libtracecmd and libkshark that
+    damaged files reach (Documentation/upstream-defects.txt), each made
+    of the small trace with one change."""
+    files = {}
+    b6 = write(os.path.join(tmp, "u6.dat"), spec(), FORMATS, "--version", "6")
+    b7 = write(os.path.join(tmp, "u7.dat"), spec(), FORMATS, "--version", "7",
+               "--compression", "zstd")
+    lay7 = tdat_layout.layout(bytes(b7))
+    chunk = lay7["cpus"][0]["chunks"][0]
+
+    # 1. a zstd frame garbled (8 bytes of 0xff where its magic is):
+    # tracecmd_init_data() fails in libkshark's kshark_tep_init_input(),
+    # which then calls tracecmd_close(): a NULL list walked, SIGSEGV
+    d = bytearray(b7)
+    d[chunk["at"] + 8:chunk["at"] + 16] = b"\xff" * 8
+    files["libkshark-close-after-failed-init.dat"] = d
+
+    # 2. v7, no compression, the last options section's DONE option
+    # pointing to that section: handle_option_done() and
+    # handle_options() call each other until the stack runs out
+    n7 = write(os.path.join(tmp, "n7.dat"), spec(), FORMATS, "--version", "7")
+    lay = tdat_layout.layout(bytes(n7))
+    d = bytearray(n7)
+    d[lay["last_done_at"]:lay["last_done_at"] + 8] = le("Q", lay["option_sections"][-1]["at"])
+    files["options-section-points-to-itself.dat"] = d
+
+    # 3. the first zstd chunk of CPU 0 declares 1.5 GiB uncompressed
+    # (0x60000000): libtracecmd allocates that much for it
+    d = bytearray(b7)
+    d[chunk["at"] + 4:chunk["at"] + 8] = le("I", 0x60000000)
+    files["chunk-declares-1.5gb.dat"] = d
+
+    # 4. v6, the first record of CPU 0 a length word (type_len 0) of
+    # 0xfffffffc: its size is -8, kbuffer's next record is this one, and
+    # tracecmd_peek_data() returns it for ever
+    page0 = tdat_layout.layout(bytes(b6))["cpus"][0]["offset"]
+    d = bytearray(b6)
+    d[page0 + 16:page0 + 24] = le("I", 0) + le("I", 0xfffffffc)
+    files["peek-data-endless-loop.dat"] = d
+    return files
+
+
 def main():
     if sys.argv[1] == "--generated":
         generated(sys.argv[2])
@@ -286,6 +331,28 @@ def main():
     files["v7-cut-in-instance.dat"] = ci[:inst["chunks"][0]["at"] + 10]
 
     files.update(silent_damage(tmp))
+
+    # v6, CPU 0's data moved to 64 bytes short of a page boundary (the
+    # CPU table says so): libtracecmd cannot mmap there, reads each page
+    # into a buffer of a page, and gives records offsets whose low bits
+    # are no longer where they are in their page; a record 64 bytes past
+    # its page passed the extent check (kmem_record_in_page()) and was
+    # copied from past that buffer
+    def past_by_64(at, page):
+        return page + 60 - at
+
+    d = write_damaged(os.path.join(tmp, "u6.dat"), spec(), "--version", "6",
+                      length=past_by_64)
+    lay = tdat_layout.layout(bytes(d))
+    first = lay["cpus"][0]["offset"]
+    shift = 4096 - 64
+    for c in lay["cpus"]:
+        if c["size"] and c["offset"] >= first:
+            d[c["table_at"]:c["table_at"] + 8] = le("Q", c["offset"] + shift)
+    d[first:first] = bytes(shift)
+    files["cpu-data-not-page-aligned.dat"] = d
+
+    files.update(upstream(tmp))
 
     for name, data in files.items():
         open(os.path.join(out, name), "wb").write(data)
