@@ -94,6 +94,22 @@ fi
 # issue 20): kept as damaged, its data neither copied nor read
 one record-past-page-end "$TOP/tests/regress/corpus/record-past-page-end.dat"
 
+# a file the structural checks refuse (CPU data not page-aligned, issue
+# 20): one line, the plugin off, KernelShark's own reading untouched;
+# and with TRACE_KMEM_VALIDATE=never, the alignment is still checked
+for v in "" never; do
+	f=$TOP/tests/regress/corpus/cpu-data-not-page-aligned.dat
+	HOME=$WORK/empty TRACE_KMEM_VALIDATE=$v "$KK" "$KP" "$f" \
+		>"$WORK/unaligned$v.out" 2>"$WORK/unaligned$v.err"
+	rc=$?
+	# kshark_kmem's 3: the plugin is not on the stream
+	check "kshark-plugin-unaligned$v-off" test $rc -eq 3
+	check "kshark-plugin-unaligned$v-one-line" test "$(grep -c '^kmem plugin: ' "$WORK/unaligned$v.err")" -eq 1
+	check "kshark-plugin-unaligned$v-why" grep -qF "kmem plugin: $f: the data of CPU 0 of the top buffer is not page-aligned (offset 0x3fc0); the plugin is off for this file" "$WORK/unaligned$v.err"
+	check "kshark-plugin-unaligned$v-no-sanitizer" sh -c \
+		'! grep -q -e Sanitizer -e "runtime error" "$1"' _ "$WORK/unaligned$v.err"
+done
+
 # loaded again after a drawing (KernelShark reloads when plugins or
 # streams change): the same numbers, nothing kept of the first load
 for b in slab-fork-exec percpu-slab-netns; do
