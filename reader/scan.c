@@ -118,7 +118,8 @@ struct tdat_scan *tdat_scan(struct tdat_file *f, tdat_count_fn counted,
 		if (n > sc->max_cpus)
 			sc->max_cpus = n;
 	}
-	qsort(sc->r, sc->n, sizeof(*sc->r), by_from);
+	if (sc->n) /* no damage: sc->r is NULL, which qsort() must not get */
+		qsort(sc->r, sc->n, sizeof(*sc->r), by_from);
 	return sc;
 oom:
 	tdat_scan_free(sc);
