@@ -17,10 +17,12 @@
  * text is read where the file is mapped (its pages dropped behind the
  * pass) or decompressed through a small buffer.  A compressed section
  * of up to KS_HOLD bytes is held decompressed until then instead, so
- * that it is decompressed once.  Lookups nobody announced get a pass of
- * their own, the first few; past that (stack frames looked up while
- * counting), every symbol is indexed as before: 24 bytes a symbol, no
- * allocation a line, a name copied out only when it is first asked for.
+ * that it is decompressed once (trace-kmem stat announces the frames of
+ * kernel stacks too: it chooses page call sites after counting).
+ * Lookups nobody announced get a pass of their own, the first few; past
+ * that (a front end looking frames up while counting, as plot does),
+ * every symbol is indexed as before: 24 bytes a symbol, no allocation a
+ * line, a name copied out only when it is first asked for.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -871,7 +873,7 @@ static int cmp_u64(const void *a, const void *b)
 /*
  * Lookups of addresses nobody announced: the first few get a pass each
  * (memory stays small); more, or any before tdat_want_symbols(), and
- * the caller looks up as it goes (stack frames while counting): the
+ * the caller looks up as it goes (plot's stack frames): the
  * index is built then.
  */
 #define KS_MISSES 8
