@@ -69,6 +69,7 @@ struct tdat_kallsyms {
 	struct kres *res;
 	size_t nres, capres;
 	bool wanted;	     /* tdat_want_symbols() was called */
+	bool reading;	     /* records are being read: no more probes */
 	unsigned int misses; /* lookups of addresses not asked for */
 	/* the full index, the fallback when lookups come unannounced */
 	bool indexed;
@@ -878,6 +879,21 @@ static int cmp_u64(const void *a, const void *b)
  */
 #define KS_MISSES 8
 
+/*
+ * The format probes of a session's start (lib/fmtprobe.c) print every
+ * field of a made-up record of zeros but the one probed, and read back
+ * the probed "key=value": the function name libtraceevent prints for a
+ * call site of 0 there is never read (kallsyms names hold no white
+ * space, and every kernel's print fmt has "call_site=" before it).
+ * Before any record is read and before tdat_want_symbols(), address 0
+ * therefore gets no symbol and no pass of its own: it is resolved with
+ * the others, once they are known.
+ */
+static bool probe_lookup(const struct tdat_kallsyms *k, uint64_t key)
+{
+	return !key && !k->wanted && !k->reading && !k->indexed;
+}
+
 static char *resolve(void *priv, unsigned long long *addrp, char **modp)
 {
 	struct tdat_kallsyms *k = priv;
@@ -888,6 +904,10 @@ static char *resolve(void *priv, unsigned long long *addrp, char **modp)
 	if (modp)
 		*modp = NULL;
 	pthread_mutex_lock(&k->lock);
+	if (probe_lookup(k, key)) {
+		pthread_mutex_unlock(&k->lock);
+		return NULL;
+	}
 	if (!k->indexed) {
 		i = res_pos(k, key);
 		if (i == k->nres || k->res[i].key != key) {
@@ -907,6 +927,24 @@ static char *resolve(void *priv, unsigned long long *addrp, char **modp)
 	}
 	pthread_mutex_unlock(&k->lock);
 	return name;
+}
+
+/**
+ * tdat_kallsyms_reading - records are being read
+ * @f: the file
+ *
+ * Lookups from now on are the caller's own, not format probes: address
+ * 0 resolves as any other (see probe_lookup()).
+ */
+void tdat_kallsyms_reading(struct tdat_file *f)
+{
+	struct tdat_kallsyms *k = f->ksyms;
+
+	if (!k)
+		return;
+	pthread_mutex_lock(&k->lock);
+	k->reading = true;
+	pthread_mutex_unlock(&k->lock);
 }
 
 /**
