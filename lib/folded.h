@@ -32,7 +32,7 @@
 struct folded_stack {
 	uint32_t off;		/* first frame in kmem_folded.frames */
 	uint32_t n;		/* frames, innermost first */
-	bool raw;		/* defer: a page stack, internals not skipped */
+	bool raw;		/* defer: a page stack, not yet skipped */
 	uint64_t bytes, hits;
 	uint64_t live_bytes, live_hits;
 };
@@ -63,7 +63,7 @@ struct kmem_folded {
 	bool on;
 	bool live;
 	bool slab, page;	/* the analyses whose allocations are taken */
-	bool defer;		/* page stacks kept raw: kmem_folded_resolve() */
+	bool defer;		/* page stacks raw: kmem_folded_resolve() */
 	struct folded_stack *stacks;
 	size_t nr, cap;
 	struct u64_index ix;		/* frames' hash -> stacks */

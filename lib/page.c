@@ -662,9 +662,10 @@ void page_defer_callsites(struct page_stats *st)
 		st->defer = true;
 }
 
-/* The row of @s's key among the first @n rows, through @ix. */
-static uint32_t find_row(const struct page_stats *st, const struct u64_index *ix,
-			 uint64_t key, const struct page_site *s)
+/* The row already in @ix with @s's key (@key its hash), if any. */
+static uint32_t find_row(const struct page_stats *st,
+			 const struct u64_index *ix, uint64_t key,
+			 const struct page_site *s)
 {
 	size_t pos = SIZE_MAX;
 	uint32_t j;
