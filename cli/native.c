@@ -183,16 +183,18 @@ static int produce(struct tk_pipe *p, void *arg)
 }
 
 /*
- * The call sites and frames the report may name, resolved in one pass
- * over kallsyms: memory for them, not for every symbol of the file.
+ * The call sites and frames the report may name, and the frames of the
+ * page stacks whose call sites are chosen now, resolved in one pass over
+ * kallsyms: memory for them, not for every symbol of the file.
  */
-static void want_symbols(struct tdat_file *f, const struct kmem_agg *agg)
+static void want_symbols(struct tdat_file *f, struct kmem_agg *agg)
 {
 	size_t n;
 	uint64_t *v = kmem_agg_addresses(agg, &n);
 
 	tdat_want_symbols(f, v, v ? n : 0);
 	free(v);
+	kmem_agg_resolve_callsites(agg);
 }
 
 static uint64_t file_done(const void *f)
@@ -223,6 +225,8 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	int ret;
 
 	tk_progress_of(progress, file_done, f, tdat_buffer_bytes(f, buffer));
+	/* no frame looked up while counting: all of them after, at once */
+	kmem_agg_defer_callsites(&s->agg);
 	ret = tk_pipeline_run(produce, &src, s, progress);
 	want_symbols(f, &s->agg);
 	/* what a cut took: said when the file was opened, counted here */

@@ -273,7 +273,10 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
  *
  * Call sites of every table and the frames of every stack kept, in no
  * order, with repeats: what a front end resolves in one go before the
- * report (an address left out still resolves, only more slowly).
+ * report (an address left out still resolves, only more slowly).  With
+ * page call sites deferred (kmem_agg_defer_callsites()), every frame of
+ * the page stacks instead of their call sites: what
+ * kmem_agg_resolve_callsites() looks up, and the report after it.
  *
  * Return: a malloc()ed array of *@n addresses, or NULL (also when
  * there are none, *@n 0) when memory ran out.
@@ -285,7 +288,7 @@ uint64_t *kmem_agg_addresses(const struct kmem_agg *a, size_t *n)
 	uint64_t *v;
 
 	cap = a->slab.nr_sites + a->slab.nr_anoms + a->page.nr_sites +
-	      a->percpu.nr_sites + fo->nr_frames + 1;
+	      a->page.nr_stack_frames + a->percpu.nr_sites + fo->nr_frames + 1;
 	v = malloc(cap * sizeof(*v));
 	*n = 0;
 	if (!v)
@@ -294,12 +297,51 @@ uint64_t *kmem_agg_addresses(const struct kmem_agg *a, size_t *n)
 		v[k++] = a->slab.sites[i].call_site;
 	for (i = 0; i < a->slab.nr_anoms; i++)
 		v[k++] = a->slab.anoms[i].call_site;
-	for (i = 0; i < a->page.nr_sites; i++)
+	for (i = 0; i < a->page.nr_sites && !a->page.defer; i++)
 		v[k++] = a->page.sites[i].callsite;
+	for (i = 0; i < a->page.nr_stack_frames; i++)
+		v[k++] = a->page.stack_frames[i];
 	for (i = 0; i < a->percpu.nr_sites; i++)
 		v[k++] = a->percpu.sites[i].call_site;
 	for (i = 0; i < fo->nr_frames; i++)
 		v[k++] = fo->frames[i];
 	*n = k;
 	return v;
+}
+
+/**
+ * kmem_agg_defer_callsites - choose page call sites after counting
+ * @a: the aggregate, before its first event
+ *
+ * For a front end that resolves symbols best all at once, after counting
+ * (the native reader over a big kallsyms): no stack frame is resolved
+ * while counting, each distinct page stack is kept instead (memory grows
+ * with distinct stacks, not with events), and the skip rules choose the
+ * call sites, and the folded page stacks' first frame, in
+ * kmem_agg_resolve_callsites().  Not with a timeline, which reads the
+ * call-site rows while counting: page_account() then resolves as it
+ * goes.
+ */
+void kmem_agg_defer_callsites(struct kmem_agg *a)
+{
+	if (a->page.touched.on)
+		return;
+	page_defer_callsites(&a->page);
+	if (a->page.defer)
+		kmem_folded_defer(&a->folded);
+}
+
+/**
+ * kmem_agg_resolve_callsites - the call sites kmem_agg_defer_callsites()
+ *	put off
+ * @a: the aggregate, every event counted, before kmem_agg_finish()
+ *
+ * Every frame of kmem_agg_addresses() is looked up here, each once: a
+ * front end announces them to its symbols first.  The statistics are
+ * then those that choosing while counting gives, rows in the same order.
+ */
+void kmem_agg_resolve_callsites(struct kmem_agg *a)
+{
+	page_resolve_callsites(&a->page);
+	kmem_folded_resolve(&a->folded, &a->page);
 }

@@ -49,6 +49,8 @@ void kmem_agg_release(struct kmem_agg *a);
 void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev);
 void kmem_agg_missed(struct kmem_agg *a, long long missed);
 uint64_t *kmem_agg_addresses(const struct kmem_agg *a, size_t *n);
+void kmem_agg_defer_callsites(struct kmem_agg *a);
+void kmem_agg_resolve_callsites(struct kmem_agg *a);
 void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 		    bool old_migratetypes);
 

@@ -62,16 +62,19 @@ static uint64_t frames_hash(const uint64_t *fr, unsigned int n)
 	return h ^ n;
 }
 
+/* A raw page stack is not the same stack as those frames skipped. */
+#define FOLDED_RAW_SALT 0x9E3779B97F4A7C15ULL
+
 /* The stack of these frames, added when new; FOLDED_NONE: no memory. */
 static uint32_t intern(struct kmem_folded *f, const uint64_t *fr,
-		       unsigned int n)
+		       unsigned int n, bool raw)
 {
-	uint64_t h = frames_hash(fr, n);
+	uint64_t h = frames_hash(fr, n) ^ (raw ? FOLDED_RAW_SALT : 0);
 	size_t pos = SIZE_MAX;
 	uint32_t i;
 
 	while ((i = u64_index_next(&f->ix, h, &pos)) != U64_INDEX_NONE)
-		if (f->stacks[i].n == n &&
+		if (f->stacks[i].n == n && f->stacks[i].raw == raw &&
 		    !memcmp(f->frames + f->stacks[i].off, fr, n * sizeof(*fr)))
 			return i;
 	while (f->nr_frames + n > f->cap_frames) {
@@ -93,6 +96,7 @@ static uint32_t intern(struct kmem_folded *f, const uint64_t *fr,
 	memcpy(f->frames + f->nr_frames, fr, n * sizeof(*fr));
 	f->stacks[i].off = (uint32_t)f->nr_frames;
 	f->stacks[i].n = n;
+	f->stacks[i].raw = raw;
 	f->nr_frames += n;
 	return i;
 }
@@ -118,11 +122,14 @@ static void drop(struct kmem_folded *f, bool slab, uint64_t key)
 	l->stack = FOLDED_NONE;	/* a pending stack finds it freed */
 }
 
-/* The pending allocation gets its stack (@fr, @n frames) and counts. */
+/*
+ * The pending allocation gets its stack (@fr, @n frames; @raw: a page
+ * stack whose internal frames are skipped later) and counts.
+ */
 static void attach(struct kmem_folded *f, struct folded_pending *pd,
-		   const uint64_t *fr, unsigned int n)
+		   const uint64_t *fr, unsigned int n, bool raw)
 {
-	uint32_t s = intern(f, fr, n), i;
+	uint32_t s = intern(f, fr, n, raw), i;
 	struct addr_table *t = live_of(f, pd->slab);
 	struct folded_live *l;
 
@@ -153,7 +160,7 @@ static void no_stack(struct kmem_folded *f, struct folded_pending *pd)
 	uint64_t leaf = pd->call_site;
 
 	if (pd->active)
-		attach(f, pd, &leaf, 1);
+		attach(f, pd, &leaf, 1, false);
 }
 
 static struct folded_pending *pending_of(struct kmem_folded *f, int cpu)
@@ -248,11 +255,14 @@ static void stack_event(struct kmem_folded *f, struct page_stats *pst,
 			no_stack(f, pd);
 			return;
 		}
+	} else if (f->defer) {
+		attach(f, pd, ev->frames, n, true);
+		return;
 	} else {
 		while (i + 1 < n && page_frame_skipped(pst, ev->frames[i]))
 			i++;
 	}
-	attach(f, pd, ev->frames + i, n - i);
+	attach(f, pd, ev->frames + i, n - i, false);
 }
 
 /**
@@ -305,6 +315,107 @@ void kmem_folded_finish(struct kmem_folded *f)
 
 	for (cpu = 0; cpu < f->nr_pending; cpu++)
 		no_stack(f, &f->pending[cpu]);
+}
+
+/**
+ * kmem_folded_defer - skip a page stack's internal frames after counting
+ * @f: the collector, before its first event
+ *
+ * Page stacks are kept as recorded, with no frame resolved while
+ * counting; kmem_folded_resolve() skips their allocator and tracing
+ * frames once symbols are known.
+ */
+void kmem_folded_defer(struct kmem_folded *f)
+{
+	if (!f->nr)
+		f->defer = true;
+}
+
+/* Stacks with the same frames now become one, in the order they came. */
+static void merge_stacks(struct kmem_folded *f)
+{
+	struct u64_index ix = { 0 };
+	uint32_t *map = malloc((f->nr + 1) * sizeof(*map)), i, j, k = 0;
+	struct addr_table *t[2] = { &f->live_slab, &f->live_page };
+	size_t pos;
+	int w;
+
+	if (!map || u64_index_init(&ix, 64)) {
+		f->oom++;	/* stacks stay apart; each is still right */
+		free(map);
+		return;
+	}
+	for (i = 0; i < f->nr; i++) {
+		struct folded_stack s = f->stacks[i];
+		const uint64_t *fr = f->frames + s.off;
+		uint64_t h = frames_hash(fr, s.n);
+
+		pos = SIZE_MAX;
+		while ((j = u64_index_next(&ix, h, &pos)) != U64_INDEX_NONE)
+			if (f->stacks[j].n == s.n &&
+			    !memcmp(f->frames + f->stacks[j].off, fr,
+				    s.n * sizeof(*fr)))
+				break;
+		if (j == U64_INDEX_NONE) {
+			j = k++;
+			f->stacks[j] = s;
+			if (u64_index_insert(&ix, h, j))
+				f->oom++;
+		} else {
+			f->stacks[j].bytes += s.bytes;
+			f->stacks[j].hits += s.hits;
+			f->stacks[j].live_bytes += s.live_bytes;
+			f->stacks[j].live_hits += s.live_hits;
+		}
+		map[i] = j;
+	}
+	f->nr = k;
+	u64_index_free(&f->ix);
+	f->ix = ix;
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < t[w]->len; i++) {
+			struct folded_live *l = addr_table_at(t[w], i);
+
+			if (l->stack < FOLDED_PENDING)
+				l->stack = map[l->stack];
+		}
+	free(map);
+}
+
+/**
+ * kmem_folded_resolve - skip the internal frames kmem_folded_defer() left
+ * @f: the collector, every stack record counted
+ * @pst: the page statistics, their skip rules and symbols (every frame of
+ *	@f resolvable now)
+ *
+ * A page stack loses its allocator and tracing frames as it would have
+ * while counting; stacks with the same frames then become one, in the
+ * order they first came.  Nothing is done unless stacks were deferred.
+ */
+void kmem_folded_resolve(struct kmem_folded *f, struct page_stats *pst)
+{
+	bool any = false;
+	size_t i;
+
+	if (!f->defer)
+		return;
+	f->defer = false;
+	for (i = 0; i < f->nr; i++) {
+		struct folded_stack *s = &f->stacks[i];
+		uint32_t k = 0;
+
+		if (!s->raw)
+			continue;
+		while (k + 1 < s->n &&
+		       page_frame_skipped(pst, f->frames[s->off + k]))
+			k++;
+		s->off += k;
+		s->n -= k;
+		s->raw = false;
+		any = true;
+	}
+	if (any)
+		merge_stacks(f);
 }
 
 /* A frame as flame graphs name it: its function, or its address. */

@@ -13,6 +13,8 @@
  * (slab), or "(no stack)" (page).  With live, the weights are of what
  * is still allocated at the end: a flame graph of what was not freed.
  * Memory grows with distinct stacks, and with live objects when live.
+ * A front end that resolves symbols only after counting defers the
+ * skipping of a page stack's internal frames (kmem_folded_defer()).
  */
 #ifndef KMEM_FOLDED_H
 #define KMEM_FOLDED_H
@@ -30,6 +32,7 @@
 struct folded_stack {
 	uint32_t off;		/* first frame in kmem_folded.frames */
 	uint32_t n;		/* frames, innermost first */
+	bool raw;		/* defer: a page stack, not yet skipped */
 	uint64_t bytes, hits;
 	uint64_t live_bytes, live_hits;
 };
@@ -60,6 +63,7 @@ struct kmem_folded {
 	bool on;
 	bool live;
 	bool slab, page;	/* the analyses whose allocations are taken */
+	bool defer;		/* page stacks raw: kmem_folded_resolve() */
 	struct folded_stack *stacks;
 	size_t nr, cap;
 	struct u64_index ix;		/* frames' hash -> stacks */
@@ -79,6 +83,8 @@ void kmem_folded_release(struct kmem_folded *f);
 void kmem_folded_event(struct kmem_folded *f, struct page_stats *pst,
 		       const struct kmem_event *ev);
 void kmem_folded_finish(struct kmem_folded *f);
+void kmem_folded_defer(struct kmem_folded *f);
+void kmem_folded_resolve(struct kmem_folded *f, struct page_stats *pst);
 int kmem_folded_write(const struct kmem_folded *f,
 		      const struct kmem_symbolizer *sym, bool hits, FILE *out);
 

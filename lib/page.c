@@ -6,7 +6,10 @@
  * An allocation's call site comes from the kernel_stack record that
  * directly follows it in the same CPU's buffer; until then it waits in
  * a per-CPU slot.  Frame addresses are resolved and matched against the
- * skip rules once each, then found again by hash.
+ * skip rules once each, then found again by hash.  A front end that knows
+ * the symbols it will need only once counting is done (the native reader
+ * over a big kallsyms) defers that: each distinct stack is kept whole and
+ * the call sites are chosen after counting (page_defer_callsites()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +92,9 @@ void page_stats_release(struct page_stats *st)
 	u64_index_free(&st->site_ix);
 	u64_index_free(&st->proc_ix);
 	u64_index_free(&st->frame_ix);
+	u64_index_free(&st->stack_ix);
+	free(st->stacks);
+	free(st->stack_frames);
 	free(st->sites);
 	addr_table_release(&st->objs);
 	addr_table_release(&st->freed_only);
@@ -448,22 +454,81 @@ bool page_frame_skipped(struct page_stats *st, uint64_t addr)
 }
 
 /* The first frame that is neither tracing nor allocator internals. */
-static uint64_t stack_callsite(struct page_stats *st,
-			       const struct kmem_event *ev)
+static uint64_t first_caller(struct page_stats *st, const uint64_t *fr,
+			     unsigned int n)
 {
 	uint64_t cs = PAGE_NO_STACK;
 	unsigned int i;
 
-	for (i = 0; i < ev->nr_frames; i++) {
-		const struct page_frame *f = frame_info(st, ev->frames[i]);
+	for (i = 0; i < n; i++) {
+		const struct page_frame *f = frame_info(st, fr[i]);
 
 		if (!f)
 			return PAGE_NO_STACK;
-		cs = ev->frames[i];	/* the return address: sym+0xoff */
+		cs = fr[i];	/* the return address: sym+0xoff */
 		if (!f->skip)
 			break;
 	}
 	return cs;
+}
+
+static uint64_t frames_hash(const uint64_t *fr, unsigned int n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ fr[i]) * 0x100000001b3ULL;
+	return h ^ n;
+}
+
+/* The number of the stack of these frames, kept when new. */
+static uint32_t stack_intern(struct page_stats *st, const uint64_t *fr,
+			     unsigned int n)
+{
+	uint64_t h = frames_hash(fr, n);
+	size_t pos = SIZE_MAX, need = st->nr_stack_frames + n;
+	uint32_t i;
+
+	while ((i = u64_index_next(&st->stack_ix, h, &pos)) != U64_INDEX_NONE)
+		if (st->stacks[i].n == n &&
+		    !memcmp(st->stack_frames + st->stacks[i].off, fr,
+			    n * sizeof(*fr)))
+			return i;
+	if (need > UINT32_MAX)	/* frames are found by a u32 offset */
+		return U64_INDEX_NONE;
+	while (need > st->cap_stack_frames)
+		if (kmem_grow_array((void **)&st->stack_frames,
+				    &st->cap_stack_frames,
+				    st->cap_stack_frames,
+				    sizeof(*st->stack_frames)))
+			return U64_INDEX_NONE;
+	i = index_append(&st->stack_ix, (void **)&st->stacks, &st->cap_stacks,
+			 &st->nr_stacks, sizeof(*st->stacks), h);
+	if (i == U64_INDEX_NONE)
+		return i;
+	memcpy(st->stack_frames + st->nr_stack_frames, fr, n * sizeof(*fr));
+	st->stacks[i].off = (uint32_t)st->nr_stack_frames;
+	st->stacks[i].n = n;
+	st->nr_stack_frames = need;
+	return i;
+}
+
+/*
+ * The call site of a stack: now, or (defer) its stack's number + 1 for
+ * page_resolve_callsites().
+ */
+static uint64_t stack_callsite(struct page_stats *st,
+			       const struct kmem_event *ev)
+{
+	uint32_t i;
+
+	if (!st->defer)
+		return first_caller(st, ev->frames, ev->nr_frames);
+	if (!ev->nr_frames)
+		return PAGE_NO_STACK;
+	i = stack_intern(st, ev->frames, ev->nr_frames);
+	return i == U64_INDEX_NONE ? PAGE_NO_STACK : (uint64_t)i + 1;
 }
 
 /*
@@ -578,6 +643,131 @@ void page_account(struct page_stats *st, const struct kmem_event *ev)
 	default:
 		break;
 	}
+}
+
+/**
+ * page_defer_callsites - choose call sites after counting
+ * @st: the statistics, before their first event, whose front end does
+ *	not read the site rows while counting (no timeline)
+ *
+ * No frame is resolved while counting: each distinct kernel stack is
+ * kept whole (memory grows with distinct stacks, not with events), and
+ * page_resolve_callsites() chooses the call sites once every frame's
+ * symbol can be had (for a reader told which addresses it will be asked,
+ * in one go: the frames of st->stacks).
+ */
+void page_defer_callsites(struct page_stats *st)
+{
+	if (!st->nr_sites && !st->sum.allocs)
+		st->defer = true;
+}
+
+/* The row already in @ix with @s's key (@key its hash), if any. */
+static uint32_t find_row(const struct page_stats *st,
+			 const struct u64_index *ix, uint64_t key,
+			 const struct page_site *s)
+{
+	size_t pos = SIZE_MAX;
+	uint32_t j;
+
+	while ((j = u64_index_next(ix, key, &pos)) != U64_INDEX_NONE) {
+		const struct page_site *t = &st->sites[j];
+
+		if (t->callsite == s->callsite && t->order == s->order &&
+		    t->migratetype == s->migratetype && t->gfp == s->gfp)
+			return j;
+	}
+	return U64_INDEX_NONE;
+}
+
+/* Rows that now have one key become one, in the order they first came. */
+static void merge_rows(struct page_stats *st)
+{
+	struct u64_index ix = { 0 };
+	uint32_t *map = malloc((st->nr_sites + 1) * sizeof(*map));
+	size_t i, k = 0;
+	uint32_t j;
+
+	u64_index_free(&st->site_ix);
+	if (!map || u64_index_init(&ix, 64)) {
+		/* rows stay apart; new ones are found again */
+		st->oom++;
+		free(map);
+		for (i = 0; i < st->nr_sites; i++)
+			if (u64_index_insert(&st->site_ix,
+					     site_key(st->sites[i].callsite,
+						      st->sites[i].order,
+						      st->sites[i].migratetype,
+						      st->sites[i].gfp),
+					     (uint32_t)i))
+				st->oom++;
+		return;
+	}
+	for (i = 0; i < st->nr_sites; i++) {
+		struct page_site s = st->sites[i];
+		uint64_t key = site_key(s.callsite, s.order, s.migratetype,
+					s.gfp);
+
+		j = find_row(st, &ix, key, &s);
+		if (j == U64_INDEX_NONE) {
+			j = (uint32_t)k++;
+			st->sites[j] = s;
+			if (u64_index_insert(&ix, key, j))
+				st->oom++;
+		} else {
+			st->sites[j].hits += s.hits;
+			st->sites[j].bytes += s.bytes;
+			st->sites[j].live_count += s.live_count;
+			st->sites[j].live_bytes += s.live_bytes;
+		}
+		map[i] = j;
+	}
+	st->nr_sites = k;
+	st->site_ix = ix;
+	for (i = 0; i < st->objs.len; i++) {
+		struct page_obj *p = page_obj_at(st, (uint32_t)i);
+
+		if (p->site != U64_INDEX_NONE)
+			p->site = map[p->site];
+	}
+	free(map);
+}
+
+/**
+ * page_resolve_callsites - the call sites page_defer_callsites() put off
+ * @st: the statistics, every stack record counted (pending allocations
+ *	may still wait: page_finish() gives them no stack)
+ *
+ * Each stack's call site is chosen as page_account() would have while
+ * counting, each frame resolved once; rows of stacks with one call site
+ * (and order, migration type and flags) become one, in the order they
+ * first came, and the kept stacks are freed.  Nothing is done unless
+ * call sites were deferred.
+ */
+void page_resolve_callsites(struct page_stats *st)
+{
+	size_t i;
+
+	if (!st->defer)
+		return;
+	st->defer = false;
+	for (i = 0; i < st->nr_sites; i++) {
+		struct page_site *s = &st->sites[i];
+		const struct page_stack *k;
+
+		if (s->callsite == PAGE_NO_STACK)
+			continue;
+		k = &st->stacks[s->callsite - 1];
+		s->callsite = first_caller(st, st->stack_frames + k->off, k->n);
+	}
+	merge_rows(st);
+	u64_index_free(&st->stack_ix);
+	free(st->stacks);
+	free(st->stack_frames);
+	st->stacks = NULL;
+	st->stack_frames = NULL;
+	st->nr_stacks = st->cap_stacks = 0;
+	st->nr_stack_frames = st->cap_stack_frames = 0;
 }
 
 /**

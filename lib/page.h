@@ -126,6 +126,15 @@ struct page_frame {
 	bool skip;		/* allocator or tracing internals */
 };
 
+/*
+ * A kernel stack kept whole while call sites wait for symbols (defer):
+ * its frames in page_stats.stack_frames, innermost first.
+ */
+struct page_stack {
+	uint32_t off;
+	uint32_t n;
+};
+
 struct page_stats {
 	struct page_summary sum;
 	unsigned int page_size;
@@ -150,6 +159,19 @@ struct page_stats {
 	struct page_frame *frames;
 	size_t nr_frames, cap_frames;
 	struct u64_index frame_ix;
+
+	/*
+	 * defer: while counting, a site's callsite is its stack's number + 1
+	 * (PAGE_NO_STACK still 0), each distinct stack kept; the skip rules
+	 * choose call sites in page_resolve_callsites(), once symbols are
+	 * known for every frame.
+	 */
+	bool defer;
+	struct page_stack *stacks;
+	size_t nr_stacks, cap_stacks;
+	struct u64_index stack_ix;
+	uint64_t *stack_frames;
+	size_t nr_stack_frames, cap_stack_frames;
 
 	const struct kmem_symbolizer *sym;
 	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
@@ -177,6 +199,8 @@ uint64_t page_obj_bytes(const struct page_stats *st, const struct page_obj *p);
 bool page_stack_follows(const struct page_stats *st, uint64_t end,
 			uint64_t off);
 bool page_frame_skipped(struct page_stats *st, uint64_t addr);
+void page_defer_callsites(struct page_stats *st);
+void page_resolve_callsites(struct page_stats *st);
 
 /**
  * page_obj_at - the state of a page frame

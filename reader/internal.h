@@ -186,6 +186,7 @@ void tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 /* kallsyms.c */
 int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z);
 void tdat_kallsyms_release(struct tdat_file *f);
+void tdat_kallsyms_reading(struct tdat_file *f);
 
 /* timestamps, as libtracecmd's timestamp_calc() without guest sync */
 static inline uint64_t tdat_ts(const struct tdat_file *f, uint64_t ts)

@@ -383,6 +383,7 @@ int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 
 	memset(damage, 0, sizeof(*damage));
 	__atomic_store_n(&f->done, 0, __ATOMIC_RELAXED);
+	tdat_kallsyms_reading(f);
 	it.s = calloc((size_t)b->nr_cpus + 1, sizeof(*it.s));
 	it.heap = calloc((size_t)b->nr_cpus + 1, sizeof(*it.heap));
 	if (!it.s || !it.heap) {

@@ -17,10 +17,12 @@
  * text is read where the file is mapped (its pages dropped behind the
  * pass) or decompressed through a small buffer.  A compressed section
  * of up to KS_HOLD bytes is held decompressed until then instead, so
- * that it is decompressed once.  Lookups nobody announced get a pass of
- * their own, the first few; past that (stack frames looked up while
- * counting), every symbol is indexed as before: 24 bytes a symbol, no
- * allocation a line, a name copied out only when it is first asked for.
+ * that it is decompressed once (trace-kmem stat announces the frames of
+ * kernel stacks too: it chooses page call sites after counting).
+ * Lookups nobody announced get a pass of their own, the first few; past
+ * that (a front end looking frames up while counting, as plot does),
+ * every symbol is indexed as before: 24 bytes a symbol, no allocation a
+ * line, a name copied out only when it is first asked for.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -67,6 +69,7 @@ struct tdat_kallsyms {
 	struct kres *res;
 	size_t nres, capres;
 	bool wanted;	     /* tdat_want_symbols() was called */
+	bool reading;	     /* records are being read: no more probes */
 	unsigned int misses; /* lookups of addresses not asked for */
 	/* the full index, the fallback when lookups come unannounced */
 	bool indexed;
@@ -871,10 +874,25 @@ static int cmp_u64(const void *a, const void *b)
 /*
  * Lookups of addresses nobody announced: the first few get a pass each
  * (memory stays small); more, or any before tdat_want_symbols(), and
- * the caller looks up as it goes (stack frames while counting): the
+ * the caller looks up as it goes (plot's stack frames): the
  * index is built then.
  */
 #define KS_MISSES 8
+
+/*
+ * The format probes of a session's start (lib/fmtprobe.c) print every
+ * field of a made-up record of zeros but the one probed, and read back
+ * the probed "key=value": the function name libtraceevent prints for a
+ * call site of 0 there is never read (kallsyms names hold no white
+ * space, and every kernel's print fmt has "call_site=" before it).
+ * Before any record is read and before tdat_want_symbols(), address 0
+ * therefore gets no symbol and no pass of its own: it is resolved with
+ * the others, once they are known.
+ */
+static bool probe_lookup(const struct tdat_kallsyms *k, uint64_t key)
+{
+	return !key && !k->wanted && !k->reading && !k->indexed;
+}
 
 static char *resolve(void *priv, unsigned long long *addrp, char **modp)
 {
@@ -886,6 +904,10 @@ static char *resolve(void *priv, unsigned long long *addrp, char **modp)
 	if (modp)
 		*modp = NULL;
 	pthread_mutex_lock(&k->lock);
+	if (probe_lookup(k, key)) {
+		pthread_mutex_unlock(&k->lock);
+		return NULL;
+	}
 	if (!k->indexed) {
 		i = res_pos(k, key);
 		if (i == k->nres || k->res[i].key != key) {
@@ -905,6 +927,24 @@ static char *resolve(void *priv, unsigned long long *addrp, char **modp)
 	}
 	pthread_mutex_unlock(&k->lock);
 	return name;
+}
+
+/**
+ * tdat_kallsyms_reading - records are being read
+ * @f: the file
+ *
+ * Lookups from now on are the caller's own, not format probes: address
+ * 0 resolves as any other (see probe_lookup()).
+ */
+void tdat_kallsyms_reading(struct tdat_file *f)
+{
+	struct tdat_kallsyms *k = f->ksyms;
+
+	if (!k)
+		return;
+	pthread_mutex_lock(&k->lock);
+	k->reading = true;
+	pthread_mutex_unlock(&k->lock);
 }
 
 /**

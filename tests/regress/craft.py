@@ -118,16 +118,56 @@ def formats_with_id(tmp, name, new_id):
     return path
 
 
-def big_kallsyms(size):
+PAGE_FORMATS = (FORMATS, os.path.join(TOP, "tests", "formats", "page-linux-6.18-x86_64.txt"),
+                os.path.join(TOP, "tests", "tdat", "formats", "page-free-linux-6.18-x86_64.txt"))
+
+
+def stack_spec(n=3000):
+    """@n page allocations, each with its kernel_stack record, of three
+    stacks (innermost first: tracing and allocator frames, then the
+    caller): two with seq_open+0x10 as call site (one without
+    get_page_from_freelist), order 0, one with pipe_write+0x10, order 1;
+    every fifth page freed at the end.  For PAGE_FORMATS."""
+    head = """ffffffff81000000 T _stext
+ffffffff81100000 T trace_event_raw_event_mm_page_alloc
+ffffffff81100400 T get_page_from_freelist
+ffffffff81100800 T __alloc_pages_noprof
+ffffffff81200000 T seq_open
+ffffffff81200400 T do_sys_open
+ffffffff81200800 T entry_SYSCALL_64
+ffffffff81300000 T pipe_write
+ffffffff81300400 T ksys_write
+ffffffff81400000 T _etext"""
+    tr, gp, ap = 0xffffffff81100010, 0xffffffff81100420, 0xffffffff81100830
+    seq = [0xffffffff81200010, 0xffffffff81200420, 0xffffffff81200830]
+    pipe = [0xffffffff81300010, 0xffffffff81300420, 0xffffffff81200830]
+    stacks = [[tr, gp, ap] + seq, [tr, ap] + seq, [tr, gp, ap] + pipe]
+    out = ["[kallsyms]", head, "[cmdlines]", "100 worker", "[buffer]"]
+    ts = 1000000
+    for i in range(n):
+        s = stacks[i % 3]
+        out.append("%d %d mm_page_alloc pid=100 pfn=%d order=%d gfp_flags=0xcc0 migratetype=0"
+                   % (i % 2, ts, 0x1000 + i, i % 3 // 2))
+        out.append("%d %d kernel_stack size=%d caller=%s"
+                   % (i % 2, ts + 1, len(s), ",".join("%#x" % a for a in s)))
+        ts += 1000
+    for i in range(0, n, 5):
+        out.append("%d %d mm_page_free pid=100 pfn=%d order=%d" % (i % 2, ts, 0x1000 + i, i % 3 // 2))
+        ts += 1000
+    return "\n".join(out) + "\n"
+
+
+def big_kallsyms(size, head=KALLSYMS):
     """About @size bytes of /proc/kallsyms as a distribution kernel has it
     (text, data and module symbols, "ADDR t NAME" and "ADDR t NAME\t[MOD]"
-    lines), with the few symbols of KALLSYMS (the call sites) in place."""
+    lines), with the few symbols of @head (the call sites, below
+    0xffffffff81400010) in place."""
     n = 0
     line = "%016x %s %s_%07d\n"
     # the core kernel's symbols, after _etext (past the call sites)
     addr = 0xffffffff81400010
     chunk = []
-    total = len(KALLSYMS)
+    total = len(head)
     kinds = "tTtdDbrt"
     while total < size // 2:
         s = line % (addr, kinds[n % 8], "filler_function_name", n)
@@ -144,17 +184,21 @@ def big_kallsyms(size):
         total += len(s)
         addr += 0x40
         n += 1
-    return KALLSYMS + "".join(chunk)
+    return head + "".join(chunk)
 
 
-def write_big_kallsyms(path, size, *args):
-    """spec()'s trace with big_kallsyms(@size) as its kallsyms, written
-    by tdat_writer (the text is handed to it, not parsed from a spec)."""
+def write_big_kallsyms(path, size, *args, text=None, formats=(FORMATS,)):
+    """spec()'s trace (or the spec @text, with the formats @formats) with
+    big_kallsyms(@size) as its kallsyms, the spec's own [kallsyms] lines
+    first, written by tdat_writer (the text is handed to it, not parsed
+    from a spec)."""
     sp = importlib.util.spec_from_file_location("tdat_writer", WRITER)
     tw = importlib.util.module_from_spec(sp)
     sp.loader.exec_module(tw)
     plain = tw.read_spec
-    text = big_kallsyms(size)
+    body = text if text is not None else spec()
+    ks = body.split("[kallsyms]\n", 1)[1].split("\n[", 1)[0] + "\n"
+    text = big_kallsyms(size, ks)
 
     def read_spec(fh):
         s = plain(fh)
@@ -163,9 +207,9 @@ def write_big_kallsyms(path, size, *args):
 
     tw.read_spec = read_spec
     with tempfile.NamedTemporaryFile("w", suffix=".spec", delete=False) as f:
-        f.write(spec())
+        f.write(body)
     try:
-        if tw.main(["--spec", f.name, "-o", path, "--formats", FORMATS] + list(args)):
+        if tw.main(["--spec", f.name, "-o", path, "--formats"] + list(formats) + list(args)):
             raise SystemExit("tdat_writer failed")
     finally:
         os.unlink(f.name)

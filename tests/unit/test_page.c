@@ -4,6 +4,7 @@
  * number is counted by hand in the comment next to it.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "agg.h"
 #include "unit.h"
@@ -430,6 +431,102 @@ static void test_free_before_stack(void)
 	kmem_agg_release(&a);
 }
 
+static unsigned int lookups;
+
+static const char *counted_resolve(void *priv, uint64_t addr, uint64_t *start)
+{
+	lookups++;
+	return fake_resolve(priv, addr, start);
+}
+
+static const struct kmem_symbolizer counted = { .resolve = counted_resolve };
+
+/* One stream: stacks with one call site through different internals. */
+static void defer_stream(struct kmem_agg *a)
+{
+	static const uint64_t anon2[] = { 0x1010, 0x1240, 0x1350, 0x1450,
+					  0x1560 };	/* do_anonymous_page */
+	static const uint64_t pte[] = { 0x1010, 0x1120, 0x1610, 0x1560 };
+	static const uint64_t all_skipped[] = { 0x1010, 0x1120 };
+	const uint64_t *st[] = { anon_stack, pte, anon2, all_skipped };
+	const int n[] = { 6, 4, 5, 2 };
+	int i;
+
+	offset_now = 1000;
+	for (i = 0; i < 24; i++) {
+		feed(a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100 + i, i % 3 == 1,
+				i % 2));
+		if (i % 5 != 4)		/* every fifth: no stack */
+			feed(a, ev_stack(0, st[i % 4], n[i % 4]));
+		if (i % 3 == 0)
+			feed(a, ev_page(KMEM_EV_PAGE_FREE, 1, 0x100 + i / 2,
+					0, 0));
+	}
+	feed(a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x900, 0, 0));	/* pending */
+}
+
+/*
+ * Call sites chosen after counting (the native reader): no frame looked
+ * up while counting, then the rows and folded stacks of choosing while
+ * counting, in the same order.
+ */
+static void test_deferred(void)
+{
+	struct kmem_opts o = { .folded = "-", .live = true, .page = true };
+	struct kmem_agg now, later;
+	size_t i;
+
+	kmem_agg_init(&now);
+	kmem_agg_init(&later);
+	kmem_agg_configure(&now, &sym, NULL, stderr);
+	kmem_agg_configure(&later, &counted, NULL, stderr);
+	kmem_agg_keep_rows(&now, &o);
+	kmem_agg_keep_rows(&later, &o);
+	kmem_agg_defer_callsites(&later);
+	CHECK(later.page.defer && later.folded.defer);
+	defer_stream(&now);
+	lookups = 0;
+	defer_stream(&later);
+	CHECK_U64(lookups, 0);
+	CHECK_U64(later.page.nr_stacks, 4);
+	kmem_agg_resolve_callsites(&later);
+	CHECK_U64(lookups, 8);	/* each frame up to the call site, once */
+	CHECK_U64(later.page.nr_stacks, 0);
+	kmem_agg_finish(&now);
+	kmem_agg_finish(&later);
+
+	CHECK_U64(later.page.nr_sites, now.page.nr_sites);
+	for (i = 0; i < now.page.nr_sites && i < later.page.nr_sites; i++) {
+		const struct page_site *x = &now.page.sites[i];
+		const struct page_site *y = &later.page.sites[i];
+
+		CHECK_U64(y->callsite, x->callsite);
+		CHECK(y->order == x->order && y->migratetype == x->migratetype);
+		CHECK_U64(y->hits, x->hits);
+		CHECK_U64(y->bytes, x->bytes);
+		CHECK_U64(y->live_count, x->live_count);
+		CHECK_U64(y->live_bytes, x->live_bytes);
+	}
+	CHECK_U64(later.page.objs.len, now.page.objs.len);
+	for (i = 0; i < now.page.objs.len && i < later.page.objs.len; i++)
+		CHECK_U64(page_obj_at(&later.page, (uint32_t)i)->site,
+			  page_obj_at(&now.page, (uint32_t)i)->site);
+	CHECK_U64(later.folded.nr, now.folded.nr);
+	for (i = 0; i < now.folded.nr && i < later.folded.nr; i++) {
+		const struct folded_stack *x = &now.folded.stacks[i];
+		const struct folded_stack *y = &later.folded.stacks[i];
+
+		CHECK(y->n == x->n && !y->raw &&
+		      !memcmp(later.folded.frames + y->off,
+			      now.folded.frames + x->off, x->n * 8));
+		CHECK_U64(y->bytes, x->bytes);
+		CHECK_U64(y->hits, x->hits);
+		CHECK_U64(y->live_bytes, x->live_bytes);
+	}
+	kmem_agg_release(&now);
+	kmem_agg_release(&later);
+}
+
 int main(void)
 {
 	RUN(test_summary);
@@ -442,5 +539,6 @@ int main(void)
 	RUN(test_default_rules);
 	RUN(test_fallbacks_and_procs);
 	RUN(test_migratetype_names);
+	RUN(test_deferred);
 	UNIT_EXIT();
 }
