@@ -52,16 +52,6 @@ void kmem_folded_release(struct kmem_folded *f)
 	kmem_folded_init(f);
 }
 
-static uint64_t frames_hash(const uint64_t *fr, unsigned int n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ fr[i]) * 0x100000001b3ULL;
-	return h ^ n;
-}
-
 /* A raw page stack is not the same stack as those frames skipped. */
 #define FOLDED_RAW_SALT 0x9E3779B97F4A7C15ULL
 
@@ -69,7 +59,7 @@ static uint64_t frames_hash(const uint64_t *fr, unsigned int n)
 static uint32_t intern(struct kmem_folded *f, const uint64_t *fr,
 		       unsigned int n, bool raw)
 {
-	uint64_t h = frames_hash(fr, n) ^ (raw ? FOLDED_RAW_SALT : 0);
+	uint64_t h = u64s_hash(fr, n) ^ (raw ? FOLDED_RAW_SALT : 0);
 	size_t pos = SIZE_MAX;
 	uint32_t i;
 
@@ -348,7 +338,7 @@ static void merge_stacks(struct kmem_folded *f)
 	for (i = 0; i < f->nr; i++) {
 		struct folded_stack s = f->stacks[i];
 		const uint64_t *fr = f->frames + s.off;
-		uint64_t h = frames_hash(fr, s.n);
+		uint64_t h = u64s_hash(fr, s.n);
 
 		pos = SIZE_MAX;
 		while ((j = u64_index_next(&ix, h, &pos)) != U64_INDEX_NONE)

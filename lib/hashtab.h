@@ -35,6 +35,23 @@ int u64_index_insert(struct u64_index *ix, uint64_t key, uint32_t idx);
 uint32_t u64_index_next(const struct u64_index *ix, uint64_t key,
 			size_t *pos);
 
+/**
+ * u64s_hash - a key for an array of 64-bit values (FNV-1a over them)
+ * @v: the values (a stack's frames, say)
+ * @n: how many
+ *
+ * Return: the key; equal arrays give equal keys.
+ */
+static inline uint64_t u64s_hash(const uint64_t *v, unsigned int n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ v[i]) * 0x100000001b3ULL;
+	return h ^ n;
+}
+
 int kmem_grow_array(void **arr, size_t *cap, size_t len, size_t elem);
 uint32_t index_append(struct u64_index *ix, void **arr, size_t *cap,
 		      size_t *len, size_t elem, uint64_t key);

@@ -472,21 +472,11 @@ static uint64_t first_caller(struct page_stats *st, const uint64_t *fr,
 	return cs;
 }
 
-static uint64_t frames_hash(const uint64_t *fr, unsigned int n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ fr[i]) * 0x100000001b3ULL;
-	return h ^ n;
-}
-
 /* The number of the stack of these frames, kept when new. */
 static uint32_t stack_intern(struct page_stats *st, const uint64_t *fr,
 			     unsigned int n)
 {
-	uint64_t h = frames_hash(fr, n);
+	uint64_t h = u64s_hash(fr, n);
 	size_t pos = SIZE_MAX, need = st->nr_stack_frames + n;
 	uint32_t i;
 

@@ -52,6 +52,34 @@ int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
 }
 
 /**
+ * tdat_section_head - the sizes of a compressed section's block, checked
+ * @f: the file
+ * @c: the cursor at the block's sizes (after the section header)
+ * @src: set to the compressed bytes (in the file)
+ * @zsize: set to their number
+ * @size: set to the size they claim to inflate to, within the bounds
+ *
+ * Return: TDAT_OK, or TDAT_BAD after saying why.
+ */
+int tdat_section_head(struct tdat_file *f, struct tcur *c,
+		      const uint8_t **src, uint64_t *zsize, uint64_t *size)
+{
+	*zsize = tc_num(c, 4);
+	*size = tc_num(c, 4);
+	*src = tc_take(c, *zsize);
+	if (c->bad)
+		return tdat_fail(f, TDAT_BAD, "compressed section truncated");
+	if (*size > TDAT_MAX_SECTION ||
+	    *size > *zsize * TDAT_MAX_RATIO + TDAT_RATIO_SLACK)
+		return tdat_fail(f, TDAT_BAD,
+				 "compressed section claims "
+				 "%llu bytes from %llu",
+				 (unsigned long long)*size,
+				 (unsigned long long)*zsize);
+	return TDAT_OK;
+}
+
+/**
  * tdat_section_block - decompress a compressed section's block
  * @f: the file
  * @c: the cursor at the block's sizes (after the section header)
@@ -63,19 +91,12 @@ int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
 int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
 		       size_t *len)
 {
-	uint64_t zsize = tc_num(c, 4), size = tc_num(c, 4);
-	const uint8_t *src = tc_take(c, zsize);
+	uint64_t zsize, size;
+	const uint8_t *src;
 
 	*buf = NULL;
-	if (c->bad)
-		return tdat_fail(f, TDAT_BAD, "compressed section truncated");
-	if (size > TDAT_MAX_SECTION ||
-	    size > zsize * TDAT_MAX_RATIO + TDAT_RATIO_SLACK)
-		return tdat_fail(f, TDAT_BAD,
-				 "compressed section claims "
-				 "%llu bytes from %llu",
-				 (unsigned long long)size,
-				 (unsigned long long)zsize);
+	if (tdat_section_head(f, c, &src, &zsize, &size))
+		return TDAT_BAD;
 	*buf = malloc(size ? (size_t)size : 1);
 	if (!*buf)
 		return tdat_fail(f, TDAT_BAD, "out of memory");

@@ -168,6 +168,8 @@ void tdat_cut_buffers(struct tdat_file *f);
 /* inflate.c */
 int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
 		 uint8_t *dst, size_t dstlen, size_t *out);
+int tdat_section_head(struct tdat_file *f, struct tcur *c,
+		      const uint8_t **src, uint64_t *zsize, uint64_t *size);
 int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
 		       size_t *len);
 void tdat_inflate_release(struct tdat_file *f);

@@ -1084,19 +1084,8 @@ int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z)
 
 	tdat_kallsyms_release(f);
 	if (z) {
-		zsize = tc_num(c, 4);
-		size = tc_num(c, 4);
-		p = tc_take(c, zsize);
-		if (c->bad)
-			return tdat_fail(f, TDAT_BAD,
-					 "compressed section truncated");
-		if (size > TDAT_MAX_SECTION ||
-		    size > zsize * TDAT_MAX_RATIO + TDAT_RATIO_SLACK)
-			return tdat_fail(f, TDAT_BAD,
-					 "compressed section claims "
-					 "%llu bytes from %llu",
-					 (unsigned long long)size,
-					 (unsigned long long)zsize);
+		if (tdat_section_head(f, c, &p, &zsize, &size))
+			return TDAT_BAD;
 	} else {
 		size = tc_num(c, 4);
 		p = tc_take(c, size);
