@@ -120,6 +120,8 @@ for mode; do
 		build
 		need python3 valgrind linux-perf bash-completion bsdutils util-linux \
 			strace man-db binutils
+		# /usr/bin/time: peak RSS in kallsyms.sh and regress.sh
+		need time
 		# the KernelShark plugin and tests/e2e/kshark_*.sh
 		# (libkshark-plot.h includes GL/glu.h: qtbase5-dev pulls in
 		# libglu1-mesa-dev, qt6-base-dev does not)
