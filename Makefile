@@ -90,7 +90,8 @@ B ?= build
 # path): the .d files name their targets as they were built, and a
 # header change must reach them however make was called
 override B := $(patsubst $(CURDIR)/%,%,$(abspath $(B)))
-LIB_SRC := $(wildcard lib/*.c)
+LIB_DIRS := base event alloc analysis render options
+LIB_SRC := $(wildcard $(LIB_DIRS:%=lib/%/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 PLUGIN_SRC := $(wildcard plugin/*.c)
 PLUGIN_OBJ := $(PLUGIN_SRC:%.c=$(B)/%.o)
@@ -331,7 +332,7 @@ readme: all
 	$(Q)python3 tests/readme/examples.py --update --tk $(B)/trace-kmem
 
 format:
-	clang-format -i lib/*.[ch] plugin/*.[ch] cli/*.[ch] reader/*.[ch] tests/unit/*.[ch] \
+	clang-format -i lib/*/*.[ch] plugin/*.[ch] cli/*.[ch] reader/*.[ch] tests/unit/*.[ch] \
 		kernelshark/*.[ch] tests/kshark/*.c
 
 clean:

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hashtab.h"
-#include "options.h"
+#include "base/hashtab.h"
+#include "options/options.h"
 
 #define TK_NAME "trace-kmem"
 

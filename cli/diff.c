@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
+#include "analysis/diff.h"
+#include "base/path_label.h"
+#include "event/tep_names.h"
 #include "fault.h"
 #include "inputs.h"
 #include "memlimit.h"
-#include "path_label.h"
 #include "progress.h"
-#include "report.h"
+#include "render/report.h"
 #include "session.h"
-#include "tep_names.h"
 #include "tracecmd_read.h"
 
 /* One input: its top-level buffer read, its document in memory. */

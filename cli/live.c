@@ -23,10 +23,10 @@
 
 #include <tracefs.h>
 
+#include "event/tep_names.h"
 #include "live_cmd.h"
 #include "live_read.h"
-#include "report.h"
-#include "tep_names.h"
+#include "render/report.h"
 
 #define INSTANCE_PREFIX "trace-kmem-"
 #define ROUND_NS 100000000L	/* 100 ms between reads */

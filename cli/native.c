@@ -10,9 +10,9 @@
 
 #include "cli.h"
 #include "damage.h"
-#include "decode.h"
+#include "event/decode.h"
+#include "event/tep_names.h"
 #include "native.h"
-#include "tep_names.h"
 #include "pipeline.h"
 
 static bool wanted_event(const char *system, const char *name)

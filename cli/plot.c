@@ -12,14 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/path_label.h"
+#include "event/tep_names.h"
 #include "fault.h"
 #include "inputs.h"
 #include "memlimit.h"
-#include "path_label.h"
-#include "plot_svg.h"
 #include "progress.h"
+#include "render/plot_svg.h"
 #include "session.h"
-#include "tep_names.h"
 #include "tracecmd_read.h"
 
 struct plot_run {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "numfmt.h"
+#include "base/numfmt.h"
 #include "progress.h"
 
 static double since(const struct timespec *a, const struct timespec *b)

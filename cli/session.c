@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event/tep_names.h"
 #include "session.h"
-#include "tep_names.h"
 
 /*
  * Which events are ours: event id -> slot, filled once per input.  Only

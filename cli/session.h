@@ -12,13 +12,13 @@
 
 #include <event-parse.h>
 
-#include "agg.h"
+#include "analysis/agg.h"
+#include "analysis/timeline.h"
+#include "base/numa.h"
 #include "cli.h"
-#include "decode.h"
-#include "numa.h"
-#include "report.h"
-#include "symbols.h"
-#include "timeline.h"
+#include "event/decode.h"
+#include "event/symbols.h"
+#include "render/report.h"
 
 struct tk_session {
 	struct tep_handle *tep;

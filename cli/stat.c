@@ -17,14 +17,14 @@
 
 #include <trace-cmd.h>
 
+#include "base/path_label.h"
 #include "fault.h"
 #include "inputs.h"
 #include "memlimit.h"
 #include "native.h"
-#include "tracecmd_read.h"
-#include "path_label.h"
 #include "progress.h"
 #include "session.h"
+#include "tracecmd_read.h"
 
 struct stat_run {
 	struct tk_args *a;

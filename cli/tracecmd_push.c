@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extent.h"
+#include "event/extent.h"
 #include "tracecmd_push.h"
 
 /**

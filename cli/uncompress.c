@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "event/tep_names.h"
 #include "fault.h"
-#include "tep_names.h"
 #include "uncompress.h"
 
 /* Format 7 with a compression other than "none"? */

@@ -13,7 +13,7 @@
 
 #include <event-parse.h>
 
-#include "decode.h"
+#include "event/decode.h"
 #include "kmem_ks.h"
 #include "tdat.h"
 

@@ -18,7 +18,7 @@
 
 #include <event-parse.h>
 
-#include "extent.h"
+#include "event/extent.h"
 #include "kmem_ks.h"
 
 #define BLOCK_SIZE (1u << 20)

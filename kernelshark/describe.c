@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/numfmt.h"
+#include "event/symbols.h"
+#include "event/tep_names.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
-#include "numfmt.h"
-#include "symbols.h"
-#include "tep_names.h"
 
 static const char *const allocator_name[KMEM_KS_NR] = {
 	[KMEM_KS_SLAB] = "slab",

@@ -28,14 +28,14 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
-#include "agg.h"
-#include "decode.h"
-#include "extent.h"
-#include "hashtab.h"
+#include "analysis/agg.h"
+#include "base/hashtab.h"
+#include "event/decode.h"
+#include "event/extent.h"
+#include "event/symbols.h"
+#include "event/tep_names.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
-#include "symbols.h"
-#include "tep_names.h"
 
 #define NR_IDS 65536 /* common_type is 16 bits */
 #define MAX_SITES 64 /* call sites the dialog offers */

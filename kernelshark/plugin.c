@@ -13,9 +13,9 @@
 
 #include <event-parse.h>
 
-#include "decode.h"
-#include "extent.h"
-#include "hashtab.h"
+#include "base/hashtab.h"
+#include "event/decode.h"
+#include "event/extent.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
 

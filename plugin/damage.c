@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event/tep_names.h"
 #include "plugin.h"
-#include "tep_names.h"
 
 static bool wanted(const char *system, const char *name)
 {

@@ -12,8 +12,8 @@
  */
 #include <trace-seq.h>
 
+#include "event/tep_names.h"
 #include "plugin.h"
-#include "tep_names.h"
 
 static struct kmem_fields *fields(struct slot_ctx *sc, struct tep_event *ev)
 {

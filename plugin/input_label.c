@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/path_label.h"
 #include "input_label.h"
-#include "path_label.h"
 
 static const char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
 				    'i', 'n', 'g' };

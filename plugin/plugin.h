@@ -11,12 +11,12 @@
 
 #include <event-parse.h>
 
-#include "agg.h"
-#include "decode.h"
-#include "numa.h"
-#include "options.h"
-#include "output.h"
-#include "symbols.h"
+#include "analysis/agg.h"
+#include "base/numa.h"
+#include "event/decode.h"
+#include "event/symbols.h"
+#include "options/options.h"
+#include "options/output.h"
 #include "tdat.h"
 
 struct kmem_plugin;

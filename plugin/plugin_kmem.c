@@ -21,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event/tep_names.h"
 #include "input_label.h"
 #include "plugin.h"
 #include "registry.h"
-#include "report.h"
-#include "tep_names.h"
+#include "render/report.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

@@ -37,7 +37,7 @@ judge() { # judge NAME: valgrind's log vg.NAME
 	local name=$1
 	grep -q "ERROR SUMMARY" "$WORK/vg.$name" || {
 		fail "leaks-$name" "valgrind did not run"; return; }
-	python3 - "$WORK/vg.$name" "$TOP"/lib/*.c "$TOP"/plugin/*.c "$TOP"/cli/*.c <<'PY' && pass "leaks-$name" || fail "leaks-$name" "allocations of ours lost (see above)"
+	python3 - "$WORK/vg.$name" "$TOP"/lib/*/*.c "$TOP"/plugin/*.c "$TOP"/cli/*.c <<'PY' && pass "leaks-$name" || fail "leaks-$name" "allocations of ours lost (see above)"
 import os, re, sys
 text = open(sys.argv[1]).read()
 # our frames: "(slab.c:123)" with valgrind's --keep-debuginfo=yes

@@ -56,9 +56,9 @@
 
 #include <event-parse.h>
 
-#include "extent.h"
-#include "tracecmd_push.h"
+#include "event/extent.h"
 #include "fuzz_copy.h"
+#include "tracecmd_push.h"
 
 /* --- what the counting side of the pipeline calls ------------------ */
 

@@ -10,7 +10,7 @@
 
 #include <event-parse.h>
 
-#include "extent.h"
+#include "event/extent.h"
 #include "fuzz_copy.h"
 #include "kmem_ks.h"
 

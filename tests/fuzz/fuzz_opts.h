@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "options.h"
+#include "options/options.h"
 
 static inline void fuzz_opts(struct kmem_opts *o, uint8_t flags)
 {

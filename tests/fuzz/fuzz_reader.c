@@ -21,12 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
-#include "decode.h"
-#include "report.h"
-#include "tdat.h"
-#include "tep_names.h"
+#include "analysis/agg.h"
+#include "event/decode.h"
+#include "event/tep_names.h"
 #include "fuzz_opts.h"
+#include "render/report.h"
+#include "tdat.h"
 
 /* No input is worth more records than this (a 2 MB input has fewer). */
 #define MAX_RECORDS 2000000

@@ -33,13 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
-#include "decode.h"
-#include "diff.h"
-#include "plot_svg.h"
-#include "report.h"
-#include "tep_names.h"
+#include "analysis/agg.h"
+#include "analysis/diff.h"
+#include "event/decode.h"
+#include "event/tep_names.h"
 #include "fuzz_opts.h"
+#include "render/plot_svg.h"
+#include "render/report.h"
 
 #ifndef FUZZ_FORMATS
 #define FUZZ_FORMATS "tests/formats"

@@ -32,8 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "utf8.h"
+#include "base/json.h"
+#include "base/utf8.h"
 
 /* --- a strict UTF-8 decoder, independent of lib/utf8.c ----------- */
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "addrtab.h"
+#include "base/addrtab.h"
 #include "unit.h"
 
 struct ent {

@@ -25,8 +25,8 @@
 
 #include <event-parse.h>
 
-#include "agg.h"
-#include "decode.h"
+#include "analysis/agg.h"
+#include "event/decode.h"
 #include "unit.h"
 
 /* ------------------------------------------------------------------ */

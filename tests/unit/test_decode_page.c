@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode.h"
-#include "fmtprobe.h"
-#include "page.h"
-#include "tep_names.h"
+#include "alloc/page.h"
+#include "event/decode.h"
+#include "event/fmtprobe.h"
+#include "event/tep_names.h"
 #include "unit.h"
 
 #ifndef FORMATS

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "agg.h"
+#include "analysis/agg.h"
 #include "unit.h"
 
 static void slab(struct kmem_agg *a, int alloc, uint64_t ptr, uint64_t req,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "agg.h"
+#include "analysis/agg.h"
 #include "unit.h"
 
 static char *write_tmp(const char *text)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
+#include "analysis/agg.h"
 #include "unit.h"
 
 /* A fake kallsyms: each function is 0x100 bytes from its address. */

@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "json.h"
-#include "kvblock.h"
-#include "numfmt.h"
-#include "options.h"
-#include "sort.h"
-#include "symbols.h"
-#include "table.h"
+#include "base/json.h"
+#include "base/kvblock.h"
+#include "base/numfmt.h"
+#include "base/table.h"
+#include "event/symbols.h"
+#include "options/options.h"
+#include "render/sort.h"
 #include "unit.h"
 
 static void test_numbers(void)

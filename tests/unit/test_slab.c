@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
+#include "analysis/agg.h"
 #include "unit.h"
 
 static struct kmem_event ev_alloc(uint64_t ts, int cpu, uint64_t site,

@@ -5,9 +5,9 @@
  */
 #include <stdlib.h>
 
-#include "json.h"
+#include "base/json.h"
+#include "base/utf8.h"
 #include "unit.h"
-#include "utf8.h"
 
 /* the length utf8_seq() gives the sequence at @s, its code point in @cp */
 static int seq(const char *s, uint32_t *cp)

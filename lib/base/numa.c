@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "numa.h"
-#include "options.h"
+#include "options/options.h"
 
 static int set_cpu(struct kmem_numa *n, int cpu, int node)
 {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "options/options.h"
 #include "page.h"
 
 /*

@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "leaks.h"
-#include "numfmt.h"
+#include "analysis/leaks.h"
+#include "base/numfmt.h"
 #include "report.h"
 
 static const struct table_col leak_cols[] = {

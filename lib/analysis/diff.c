@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/numfmt.h"
+#include "base/table.h"
 #include "diff.h"
-#include "numfmt.h"
-#include "symbols.h"
-#include "table.h"
+#include "event/symbols.h"
 
 /* The arrays whose rows are matched, and the members that name a row. */
 static const struct {

@@ -12,12 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "addrtab.h"
-#include "hashtab.h"
-#include "kmem_event.h"
+#include "base/addrtab.h"
+#include "base/hashtab.h"
+#include "base/numa.h"
+#include "event/kmem_event.h"
 #include "lifetime.h"
 #include "match.h"
-#include "numa.h"
 #include "touched.h"
 
 #define SLAB_NO_CACHE U64_INDEX_NONE

@@ -23,11 +23,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "addrtab.h"
-#include "hashtab.h"
-#include "kmem_event.h"
-#include "page.h"
-#include "symbols.h"
+#include "alloc/page.h"
+#include "base/addrtab.h"
+#include "base/hashtab.h"
+#include "event/kmem_event.h"
+#include "event/symbols.h"
 
 struct folded_stack {
 	uint32_t off;		/* first frame in kmem_folded.frames */

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvblock.h"
-#include "numfmt.h"
+#include "base/kvblock.h"
+#include "base/numfmt.h"
+#include "base/table.h"
 #include "report.h"
 #include "sort.h"
-#include "table.h"
 
 /* Bytes are bytes_alloc (6.0 and later) */
 static const struct table_col caller_cols[] = {

@@ -16,11 +16,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "addrtab.h"
-#include "hashtab.h"
-#include "kmem_event.h"
-#include "match.h"
+#include "base/addrtab.h"
+#include "base/hashtab.h"
+#include "event/kmem_event.h"
 #include "lifetime.h"
+#include "match.h"
 
 /* Per call site of the allocation (one row, 0, when no call_site). */
 struct percpu_site {

@@ -13,12 +13,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "addrtab.h"
-#include "hashtab.h"
-#include "kmem_event.h"
+#include "base/addrtab.h"
+#include "base/hashtab.h"
+#include "base/numa.h"
+#include "event/kmem_event.h"
+#include "event/symbols.h"
 #include "match.h"
-#include "numa.h"
-#include "symbols.h"
 #include "touched.h"
 
 #define PAGE_MAX_ORDER 16	/* orders counted in the order table */

@@ -8,16 +8,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "agg.h"
-#include "output.h"
-#include "decode.h"
-#include "json.h"
-#include "leaks.h"
-#include "options.h"
+#include "analysis/agg.h"
+#include "analysis/leaks.h"
+#include "analysis/timeline.h"
+#include "base/json.h"
+#include "base/table.h"
+#include "event/decode.h"
+#include "event/symbols.h"
+#include "options/options.h"
+#include "options/output.h"
 #include "sort.h"
-#include "table.h"
-#include "symbols.h"
-#include "timeline.h"
 
 /* What the front end knows about the input besides its events. */
 struct kmem_input {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvblock.h"
-#include "numfmt.h"
+#include "base/kvblock.h"
+#include "base/numfmt.h"
 #include "report.h"
 
 static const struct table_col site_cols[] = {

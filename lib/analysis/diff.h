@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "json.h"
-#include "jtree.h"
-#include "options.h"
+#include "base/json.h"
+#include "base/jtree.h"
+#include "options/options.h"
 
 enum kmem_diff_norm { KMEM_NORM_NONE, KMEM_NORM_SECOND, KMEM_NORM_EVENT };
 

@@ -10,12 +10,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "alloc/page.h"
+#include "alloc/percpu.h"
+#include "alloc/slab.h"
+#include "event/kmem_event.h"
 #include "folded.h"
-#include "kmem_event.h"
-#include "options.h"
-#include "page.h"
-#include "percpu.h"
-#include "slab.h"
+#include "options/options.h"
 
 struct kmem_agg {
 	struct slab_stats slab;

@@ -23,8 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "hashtab.h"
-#include "json.h"
+#include "base/hashtab.h"
+#include "base/json.h"
 
 struct kmem_agg;
 struct kmem_event;

@@ -9,7 +9,7 @@
 
 #include <event-parse.h>
 
-#include "agg.h"
+#include "analysis/agg.h"
 #include "symbols.h"
 
 void kmem_tep_symbolizer(struct kmem_symbolizer *sym, struct tep_handle *tep);

@@ -10,8 +10,8 @@
 
 #include <stdio.h>
 
-#include "symbols.h"
-#include "timeline.h"
+#include "analysis/timeline.h"
+#include "event/symbols.h"
 
 /* What the picture says about its input besides the lines. */
 struct kmem_plot_info {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "folded.h"
-#include "utf8.h"
 
 /**
  * kmem_folded_init - nothing collected, off

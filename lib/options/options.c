@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "options.h"
-#include "sort.h"
+#include "render/sort.h"
 
 #define SORT_KEYS "ptr, callsite, bytes, hit, pingpong, frag, live, peak, " \
 		  "page, order, migtype, gfp"

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "numfmt.h"
+#include "base/numfmt.h"
 #include "report.h"
 
 #define BAR 52

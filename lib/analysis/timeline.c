@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "agg.h"
-#include "symbols.h"
+#include "event/symbols.h"
 #include "timeline.h"
 
 #define KMEM_TL_MAX_SITES 32	/* call-site lines drawn at most */

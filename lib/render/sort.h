@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "options/options.h"
 
 /* The keys each table has (bit 1 << enum kmem_sort_key). */
 #define SK(k) (1U << (k))

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "numfmt.h"
+#include "base/numfmt.h"
+#include "base/utf8.h"
 #include "plot_svg.h"
-#include "utf8.h"
 
 /* The canvas and the plot area in it, in SVG user units. */
 #define W 1200

@@ -9,7 +9,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "numfmt.h"
+#include "base/numfmt.h"
 #include "report.h"
 
 static void print_lost(const struct kmem_report_ctx *r, FILE *out)
