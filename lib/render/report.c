@@ -145,7 +145,7 @@ size_t report_width(const struct kmem_opts *o, FILE *out)
 int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,
 		  struct sort_set *s)
 {
-	sort_set_init(s, r->o, t->keys, 0);
+	sort_set_init(s, &r->o->sort, t->keys, 0);
 	t->rows(r, s);
 	if (s->oom) {
 		sort_set_release(s);
@@ -173,7 +173,7 @@ void report_table(const struct kmem_report_ctx *r, FILE *out,
 	size_t i;
 	int c;
 
-	sort_set_init(&s, r->o, tb->keys, r->o->lines);
+	sort_set_init(&s, &r->o->sort, tb->keys, r->o->lines);
 	tb->rows(r, &s);
 	if (s.oom) {
 		sort_set_release(&s);

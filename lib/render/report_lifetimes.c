@@ -100,9 +100,9 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 
 	if (!r->o->lifetimes || r->in->merged)
 		return;
-	sort_set_init(&set, r->o, which == KMEM_A_SLAB ?
-					  SORT_KEYS_SLAB_CALLER :
-					  SORT_KEYS_PERCPU_CALLER,
+	sort_set_init(&set, &r->o->sort,
+		      which == KMEM_A_SLAB ? SORT_KEYS_SLAB_CALLER
+					   : SORT_KEYS_PERCPU_CALLER,
 		      r->o->lines);
 	offer(r, which, &set);
 	if (set.oom) {

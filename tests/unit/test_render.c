@@ -185,14 +185,14 @@ static void test_options(void)
 
 	kmem_opts_init(&o);
 	CHECK_U64(o.lines, 10);
-	CHECK_U64(o.nr_sort, 2);
-	CHECK(o.sort[0] == SORT_BYTES && o.sort[1] == SORT_HIT);
+	CHECK_U64(o.sort.n, 2);
+	CHECK(o.sort.key[0] == SORT_BYTES && o.sort.key[1] == SORT_HIT);
 
 	CHECK(set_quiet(&o, "sort", "frag,pingpong,ptr", &msg) == 0);
 	CHECK_STR(msg, "");
 	free(msg);
-	CHECK_U64(o.nr_sort, 3);
-	CHECK(o.sort[2] == SORT_PTR);
+	CHECK_U64(o.sort.n, 3);
+	CHECK(o.sort.key[2] == SORT_PTR);
 
 	CHECK(set_quiet(&o, "sort", "bytes,bogus", &msg) == -1);
 	CHECK_STR(msg, "kmem: bad sort key 'bogus' in sort=bytes,bogus "
@@ -200,7 +200,7 @@ static void test_options(void)
 		       "live, peak, page, order, migtype, gfp; at most 8); "
 		       "using bytes,hit\n");
 	free(msg);
-	CHECK_U64(o.nr_sort, 3);	/* previous value kept */
+	CHECK_U64(o.sort.n, 3);	/* previous value kept */
 
 	CHECK(set_quiet(&o, "lines", "abc", &msg) == -1);
 	CHECK_STR(msg, "kmem: bad lines=abc (a number of rows, 0 for all); "
@@ -232,7 +232,7 @@ static void sorted(const struct kmem_opts *o, size_t limit,
 	struct sort_set s;
 	size_t i;
 
-	sort_set_init(&s, o, ~0U, limit);
+	sort_set_init(&s, &o->sort, ~0U, limit);
 	for (i = 0; i < n; i++) {
 		sort_key(&s, SORT_BYTES, rows[i][0]);
 		sort_key(&s, SORT_HIT, rows[i][1]);
