@@ -6,8 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "base/numfmt.h"
 #include "report.h"
@@ -80,9 +78,9 @@ static void print_elsewhere(const struct kmem_report_ctx *r, FILE *out)
  */
 bool report_slab_wanted(const struct kmem_report_ctx *r)
 {
-	if (r->o->slab)
+	if (r->cfg->slab)
 		return true;
-	return kmem_opts_allocator(r->o, false) &&
+	return r->cfg->any_allocator &&
 	       (r->agg->slab_events || r->in->nr_elsewhere);
 }
 
@@ -95,9 +93,9 @@ bool report_slab_wanted(const struct kmem_report_ctx *r)
  */
 bool report_page_wanted(const struct kmem_report_ctx *r)
 {
-	if (r->o->page)
+	if (r->cfg->page)
 		return true;
-	return kmem_opts_allocator(r->o, false) && r->agg->page_events;
+	return r->cfg->any_allocator && r->agg->page_events;
 }
 
 /**
@@ -109,29 +107,9 @@ bool report_page_wanted(const struct kmem_report_ctx *r)
  */
 bool report_percpu_wanted(const struct kmem_report_ctx *r)
 {
-	if (r->o->percpu)
+	if (r->cfg->percpu)
 		return true;
-	return kmem_opts_allocator(r->o, false) && r->agg->percpu_events;
-}
-
-/**
- * report_width - the widest a table may get on @out
- * @o: the options (width=)
- * @out: where the table goes
- *
- * Return: width= if given (0: no limit), else the terminal's width when
- * @out is one, else 160 columns.
- */
-size_t report_width(const struct kmem_opts *o, FILE *out)
-{
-	struct winsize ws;
-
-	if (o->width_set)
-		return o->width;
-	if (isatty(fileno(out)) && !ioctl(fileno(out), TIOCGWINSZ, &ws) &&
-	    ws.ws_col >= 40)
-		return ws.ws_col;
-	return 160;
+	return r->cfg->any_allocator && r->agg->percpu_events;
 }
 
 /**
@@ -145,7 +123,7 @@ size_t report_width(const struct kmem_opts *o, FILE *out)
 int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,
 		  struct sort_set *s)
 {
-	sort_set_init(s, &r->o->sort, t->keys, 0);
+	sort_set_init(s, &r->cfg->sort, t->keys, 0);
 	t->rows(r, s);
 	if (s->oom) {
 		sort_set_release(s);
@@ -173,7 +151,7 @@ void report_table(const struct kmem_report_ctx *r, FILE *out,
 	size_t i;
 	int c;
 
-	sort_set_init(&s, &r->o->sort, tb->keys, r->o->lines);
+	sort_set_init(&s, &r->cfg->sort, tb->keys, r->cfg->lines);
 	tb->rows(r, &s);
 	if (s.oom) {
 		sort_set_release(&s);
@@ -182,7 +160,7 @@ void report_table(const struct kmem_report_ctx *r, FILE *out,
 	}
 	sort_finish(&s);
 	table_init(&t, tb->cols, tb->ncols, TBL_BOXED);
-	t.max_width = report_width(r->o, out);
+	t.max_width = r->cfg->width;
 	for (c = 0; c < TABLE_MAX_COLS; c++)
 		cp[c] = cell[c];
 	/* two passes, the cells made twice: no row is kept */
@@ -380,35 +358,6 @@ void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j)
 	if (report_percpu_wanted(r))
 		percpu_json(r, j);
 	if (r->timeline)
-		kmem_timeline_json(r->timeline, r->sym, r->o->raw_ip, j);
+		kmem_timeline_json(r->timeline, r->sym, r->cfg->raw_ip, j);
 	json_close(j, '}');
-}
-
-/**
- * kmem_report - print the tables and write the JSON as the options say
- * @r: what to report
- * @outs: where (kmem_outputs_open() from the same options)
- * @err: where problems are reported, one line each
- *
- * Return: 0 on success, -1 when a destination reports a write error.
- */
-int kmem_report(const struct kmem_report_ctx *r, struct kmem_outputs *outs,
-		FILE *err)
-{
-	int ret = 0;
-
-	if (outs->tables.path) {
-		kmem_report_tables(r, outs->tables.f);
-		ret |= kmem_out_check(&outs->tables, err);
-	}
-	if (outs->json.path) {
-		kmem_report_json(r, outs->json.f);
-		ret |= kmem_out_check(&outs->json, err);
-	}
-	if (outs->folded.path && !r->in->merged) {
-		kmem_folded_write(&r->agg->folded, r->sym, r->o->folded_hits,
-				  outs->folded.f);
-		ret |= kmem_out_check(&outs->folded, err);
-	}
-	return ret;
 }

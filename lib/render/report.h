@@ -6,17 +6,18 @@
 #define KMEM_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analysis/agg.h"
 #include "analysis/leaks.h"
 #include "analysis/timeline.h"
 #include "base/json.h"
+#include "base/sortkey.h"
 #include "base/table.h"
 #include "event/decode.h"
 #include "event/symbols.h"
-#include "options/options.h"
-#include "options/output.h"
 #include "sort.h"
 
 /* What the front end knows about the input besides its events. */
@@ -33,10 +34,62 @@ struct kmem_input {
 	const char *filters;		/* "--time, --cpu", NULL: none */
 };
 
+/*
+ * What to write, as plain values: the options' (kmem_opts_render_cfg()
+ * in options/render_cfg.h), or any front end's own.
+ */
+struct kmem_render_cfg {
+	unsigned int lines;	/* rows per table, 0: all */
+	size_t width;		/* widest a table gets, 0: no limit */
+	bool raw_ip;		/* call sites as addresses, not symbols */
+	bool live;		/* page tables: only pages live at the end */
+	bool per_process;	/* the page allocator's per-process table */
+	bool merge_pids;	/* ... one row per command, not per pid */
+	bool lifetimes;		/* the lifetime histograms */
+	bool folded_hits;	/* folded stacks weighed by allocations */
+	uint64_t leak_age;	/* leak tables: objects this old or more (ns) */
+	struct kmem_sort_cfg sort;	/* sort= */
+	unsigned int text_tables;	/* printed: bit 1 << kmem_table_kind */
+	unsigned int json_tables;	/* in the JSON: the same bits */
+	/*
+	 * The allocators selected (slab, page, percpu): exactly those are
+	 * shown; with none selected (any_allocator), each whose events are
+	 * in the trace.
+	 */
+	bool slab, page, percpu;
+	bool any_allocator;
+};
+
+/**
+ * kmem_render_text - is a table printed?
+ * @c: the configuration
+ * @t: the table
+ *
+ * Return: true if it is.
+ */
+static inline bool kmem_render_text(const struct kmem_render_cfg *c,
+				    enum kmem_table_kind t)
+{
+	return c->text_tables & (1U << t);
+}
+
+/**
+ * kmem_render_json - does the JSON hold a table's array?
+ * @c: the configuration
+ * @t: the table
+ *
+ * Return: true if it does.
+ */
+static inline bool kmem_render_json(const struct kmem_render_cfg *c,
+				    enum kmem_table_kind t)
+{
+	return c->json_tables & (1U << t);
+}
+
 /* Everything the renderers need. */
 struct kmem_report_ctx {
 	const struct kmem_agg *agg;
-	const struct kmem_opts *o;
+	const struct kmem_render_cfg *cfg;
 	const struct kmem_symbolizer *sym;
 	const struct kmem_input *in;
 	const struct kmem_timeline *timeline;	/* plot's, or NULL */
@@ -50,8 +103,6 @@ typedef void (*kmem_rows_fn)(const struct kmem_report_ctx *r,
 			     struct sort_set *s);
 
 bool kmem_agg_damaged(const struct kmem_agg *a);
-int kmem_report(const struct kmem_report_ctx *r, struct kmem_outputs *outs,
-		FILE *err);
 /* A table of rows: its columns, rows, cells and sort keys. */
 struct kmem_table {
 	const struct table_col *cols;
@@ -61,7 +112,6 @@ struct kmem_table {
 	unsigned int keys;	/* SORT_KEYS_* */
 };
 
-size_t report_width(const struct kmem_opts *o, FILE *out);
 void report_table(const struct kmem_report_ctx *r, FILE *out,
 		  const struct kmem_table *t);
 int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,

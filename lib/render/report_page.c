@@ -48,13 +48,13 @@ static char *fmt_callsite_of(const struct kmem_report_ctx *r, char *buf,
 {
 	if (cs == PAGE_NO_STACK)
 		return strcpy(buf, "(no stack)");
-	return fmt_callsite(buf, r->sym, cs, r->o->raw_ip);
+	return fmt_callsite(buf, r->sym, cs, r->cfg->raw_ip);
 }
 
 static void site_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 {
 	const struct page_stats *st = &r->agg->page;
-	bool live = r->o->live;
+	bool live = r->cfg->live;
 	uint32_t i;
 
 	for (i = 0; i < st->nr_sites; i++) {
@@ -115,12 +115,12 @@ static void pfn_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 		uint64_t cur = page_obj_bytes(st, &p->o);
 		struct pfn_info in;
 
-		if (r->o->live && !live)
+		if (r->cfg->live && !live)
 			continue;
 		pfn_info(st, &p->o, &in);
 		sort_key(set, SORT_PAGE, p->o.pfn);
 		sort_key(set, SORT_CALLSITE, in.callsite);
-		sort_key(set, SORT_BYTES, r->o->live ? cur : p->bytes);
+		sort_key(set, SORT_BYTES, r->cfg->live ? cur : p->bytes);
 		sort_key(set, SORT_HIT, p->hits);
 		sort_key(set, SORT_ORDER, (uint64_t)in.order);
 		sort_key(set, SORT_MIGTYPE, (uint64_t)in.migratetype);
@@ -134,7 +134,7 @@ static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
 		       char c[][KMEM_SYM_LEN])
 {
 	const struct page_site *s = &r->agg->page.sites[idx];
-	bool live = r->o->live;
+	bool live = r->cfg->live;
 
 	fmt_total_size(c[0], live ? s->live_bytes : s->bytes,
 		       live ? s->live_count : s->hits);
@@ -151,7 +151,7 @@ static void pfn_cells(const struct kmem_report_ctx *r, uint32_t idx,
 {
 	const struct page_stats *st = &r->agg->page;
 	const struct page_obj_row *p = page_row_at(st, idx);
-	bool live = r->o->live;
+	bool live = r->cfg->live;
 	struct pfn_info in;
 
 	pfn_info(st, &p->o, &in);
@@ -357,13 +357,13 @@ static void json_procs(const struct kmem_report_ctx *r, struct json *j);
  */
 void page_print(const struct kmem_report_ctx *r, FILE *out)
 {
-	const struct kmem_opts *o = r->o;
+	const struct kmem_render_cfg *c = r->cfg;
 	bool tables = !r->in->merged;	/* merged: summaries only */
 	struct kvblock b;
 
-	if (tables && kmem_opts_text_table(o, KMEM_T_CALLER))
+	if (tables && kmem_render_text(c, KMEM_T_CALLER))
 		report_table(r, out, &site_table);
-	if (tables && kmem_opts_text_table(o, KMEM_T_ALLOC) && r->agg->page.rows)
+	if (tables && kmem_render_text(c, KMEM_T_ALLOC) && r->agg->page.rows)
 		report_table(r, out, &pfn_table);
 	leaks_print(r, out, KMEM_A_PAGE);
 	fprintf(out, " SUMMARY (page allocator)\n"
@@ -381,7 +381,7 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 	fputc('\n', out);
 	print_orders(r, out);
 	print_fallbacks(r, out);
-	if (tables && o->per_process)
+	if (tables && c->per_process)
 		print_procs(r, out);
 }
 
@@ -442,8 +442,8 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 	json_open(j, NULL, '{');
 	json_str(j, "callsite", fmt_callsite_of(r, buf, s->callsite));
 	json_str(j, "address", fmt_addr(buf, s->callsite));
-	json_u64(j, "hits", r->o->live ? s->live_count : s->hits);
-	json_u64(j, "bytes", r->o->live ? s->live_bytes : s->bytes);
+	json_u64(j, "hits", r->cfg->live ? s->live_count : s->hits);
+	json_u64(j, "bytes", r->cfg->live ? s->live_bytes : s->bytes);
 	json_i64(j, "order", s->order);
 	json_str(j, "migratetype", migratetype_name(r->sym, s->migratetype));
 	json_str(j, "gfp", fmt_gfp(buf, sizeof(buf), r->sym, s->gfp));
@@ -465,7 +465,7 @@ static void json_pfn(const struct kmem_report_ctx *r, struct json *j,
 	json_str(j, "pfn", fmt_addr(buf, p->o.pfn));
 	json_u64(j, "hits", p->hits);
 	json_u64(j, "bytes",
-		 r->o->live ? page_obj_bytes(st, &p->o) : p->bytes);
+		 r->cfg->live ? page_obj_bytes(st, &p->o) : p->bytes);
 	json_u64(j, "frees", p->frees);
 	json_i64(j, "order", in.order);
 	json_str(j, "migratetype", migratetype_name(r->sym, in.migratetype));
@@ -559,9 +559,9 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 	json_summary(r, j);
 	json_orders(r, j);
 	if (!r->in->merged) {
-		if (kmem_opts_json_table(r->o, KMEM_T_CALLER))
+		if (kmem_render_json(r->cfg, KMEM_T_CALLER))
 			json_sites(r, j);
-		if (kmem_opts_json_table(r->o, KMEM_T_ALLOC))
+		if (kmem_render_json(r->cfg, KMEM_T_ALLOC))
 			json_pfns(r, j);
 		leaks_json(r, j, KMEM_A_PAGE);
 	}
@@ -628,13 +628,13 @@ static struct proc_row *proc_rows(const struct kmem_report_ctx *r,
 		const char *comm = comm_of(r, p->pid);
 
 		j = *n;
-		if (r->o->merge_pids)	/* few rows: a linear scan at the end */
+		if (r->cfg->merge_pids)	/* few rows: a linear scan at the end */
 			for (j = 0; j < *n; j++)
 				if (!strcmp(rows[j].comm, comm))
 					break;
 		if (j == *n) {
 			rows[j].comm = comm;
-			rows[j].pid = r->o->merge_pids ? -1 : p->pid;
+			rows[j].pid = r->cfg->merge_pids ? -1 : p->pid;
 			(*n)++;
 		}
 		proc_add(&rows[j].sum, p);
@@ -664,7 +664,7 @@ static void print_procs(const struct kmem_report_ctx *r, FILE *out)
 		return;
 	for (c = 0; c < 9; c++)
 		cp[c] = cell[c];
-	shown = r->o->lines && n > r->o->lines ? r->o->lines : n;
+	shown = r->cfg->lines && n > r->cfg->lines ? r->cfg->lines : n;
 	table_init(&t, cols, 9, TBL_BOXED);
 	for (i = 0; i < shown; i++) {
 		const struct page_proc *p = &rows[i].sum;

@@ -91,7 +91,7 @@ static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	if (!s->call_site)
 		strcpy(c[k], "(no call_site field)");
 	else
-		fmt_callsite(c[k], r->sym, s->call_site, r->o->raw_ip);
+		fmt_callsite(c[k], r->sym, s->call_site, r->cfg->raw_ip);
 }
 
 static void fail_rows(const struct kmem_report_ctx *r, struct sort_set *set)
@@ -223,7 +223,7 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 		fprintf(out, " No call sites: this kernel's "
 			     "percpu_alloc_percpu has no call_site field\n"
 			     " (Linux 6.0 added it).\n\n");
-	else if (!r->in->merged && kmem_opts_text_table(r->o, KMEM_T_CALLER))
+	else if (!r->in->merged && kmem_render_text(r->cfg, KMEM_T_CALLER))
 		report_table(r, out, &tables[by_size(s) ? T_CALLER_SIZE :
 							  T_CALLER]);
 	if (!r->in->merged && r->agg->percpu.nr_fails) {
@@ -307,7 +307,7 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 
 	json_open(j, NULL, '{');
 	json_str(j, "callsite", fmt_callsite(buf, r->sym, s->call_site,
-					     r->o->raw_ip));
+					     r->cfg->raw_ip));
 	json_str(j, "address", fmt_addr(buf, s->call_site));
 	json_u64(j, "hits", s->hits);
 	json_u64(j, "bytes", s->bytes);
@@ -368,7 +368,7 @@ void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 				 !kmem_agg_damaged(a));
 	json_str(j, "bytes_measure", measure(&a->percpu.sum));
 	json_summary(r, j);
-	if (!r->in->merged && kmem_opts_json_table(r->o, KMEM_T_CALLER))
+	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER))
 		json_sites(r, j);
 	leaks_json(r, j, KMEM_A_PERCPU);
 	json_close(j, '}');

@@ -171,7 +171,7 @@ static void anomaly_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	fmt_count_dot(c[0], a->free_only);
 	fmt_count_dot(c[1], a->double_frees);
 	fmt_count_bytes(c[2], a->missed, a->missed_bytes);
-	fmt_callsite(c[3], r->sym, a->call_site, r->o->raw_ip);
+	fmt_callsite(c[3], r->sym, a->call_site, r->cfg->raw_ip);
 }
 
 enum slab_table { T_CALLER, T_ALLOC, T_CACHE, T_ANOMALY };
@@ -190,7 +190,7 @@ static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	fmt_count_dot(c[6], s->peak_bytes);
 	fmt_memcg(c[7], &r->agg->slab.sum, s->memcg_bytes);
 	fmt_mean_duration(c[8], s->lifetime_sum, s->frees);
-	fmt_callsite(c[9], r->sym, s->call_site, r->o->raw_ip);
+	fmt_callsite(c[9], r->sym, s->call_site, r->cfg->raw_ip);
 }
 
 static void ptr_cells(const struct kmem_report_ctx *r, uint32_t idx,
@@ -209,7 +209,7 @@ static void ptr_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	fmt_mean_duration(c[6], p->lifetime_sum, p->frees);
 	fmt_addr(c[7], p->o.ptr);
 	fmt_callsite(c[8], r->sym, st->sites[p->o.site].call_site,
-		     r->o->raw_ip);
+		     r->cfg->raw_ip);
 }
 
 static void cache_cells(const struct kmem_report_ctx *r, uint32_t idx,
@@ -419,19 +419,19 @@ static void print_summary(const struct kmem_report_ctx *r, FILE *out)
  */
 void slab_print(const struct kmem_report_ctx *r, FILE *out)
 {
-	const struct kmem_opts *o = r->o;
+	const struct kmem_render_cfg *c = r->cfg;
 
 	if (r->in->merged) {
 		print_summary(r, out);
 		return;
 	}
-	if (kmem_opts_text_table(o, KMEM_T_CALLER))
+	if (kmem_render_text(c, KMEM_T_CALLER))
 		print_table(r, out, T_CALLER);
-	if (kmem_opts_text_table(o, KMEM_T_ALLOC) && r->agg->slab.rows)
+	if (kmem_render_text(c, KMEM_T_ALLOC) && r->agg->slab.rows)
 		print_table(r, out, T_ALLOC);
-	if (kmem_opts_text_table(o, KMEM_T_CACHE))
+	if (kmem_render_text(c, KMEM_T_CACHE))
 		print_table(r, out, T_CACHE);
-	if (kmem_opts_text_table(o, KMEM_T_ANOMALY))
+	if (kmem_render_text(c, KMEM_T_ANOMALY))
 		print_table(r, out, T_ANOMALY);
 	lifetimes_print(r, out, KMEM_A_SLAB);
 	leaks_print(r, out, KMEM_A_SLAB);
@@ -499,7 +499,7 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 
 	json_open(j, NULL, '{');
 	json_str(j, "callsite", fmt_callsite(buf, r->sym, s->call_site,
-					     r->o->raw_ip));
+					     r->cfg->raw_ip));
 	json_str(j, "address", fmt_addr(buf, s->call_site));
 	json_u64(j, "hits", s->hits);
 	json_u64(j, "failures", s->failures);
@@ -527,7 +527,7 @@ static void json_ptr(const struct kmem_report_ctx *r, struct json *j,
 
 	json_open(j, NULL, '{');
 	json_str(j, "ptr", fmt_addr(buf, p->o.ptr));
-	json_str(j, "callsite", fmt_callsite(buf, r->sym, cs, r->o->raw_ip));
+	json_str(j, "callsite", fmt_callsite(buf, r->sym, cs, r->cfg->raw_ip));
 	json_str(j, "address", fmt_addr(buf, cs));
 	json_u64(j, "hits", p->hits);
 	json_u64(j, "bytes_req", p->bytes_req);
@@ -565,7 +565,7 @@ static void json_anomaly(const struct kmem_report_ctx *r, struct json *j,
 
 	json_open(j, NULL, '{');
 	json_str(j, "callsite",
-		 fmt_callsite(buf, r->sym, a->call_site, r->o->raw_ip));
+		 fmt_callsite(buf, r->sym, a->call_site, r->cfg->raw_ip));
 	json_str(j, "address", fmt_addr(buf, a->call_site));
 	json_u64(j, "free_only", a->free_only);
 	json_u64(j, "double_frees", a->double_frees);
@@ -626,13 +626,13 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 	json_close(j, ']');
 	json_summary(r, j);
 	if (!r->in->merged) {
-		if (kmem_opts_json_table(r->o, KMEM_T_CALLER))
+		if (kmem_render_json(r->cfg, KMEM_T_CALLER))
 			json_rows(r, j, T_CALLER);
-		if (kmem_opts_json_table(r->o, KMEM_T_ALLOC) && r->agg->slab.rows)
+		if (kmem_render_json(r->cfg, KMEM_T_ALLOC) && r->agg->slab.rows)
 			json_rows(r, j, T_ALLOC);
-		if (kmem_opts_json_table(r->o, KMEM_T_CACHE))
+		if (kmem_render_json(r->cfg, KMEM_T_CACHE))
 			json_rows(r, j, T_CACHE);
-		if (kmem_opts_json_table(r->o, KMEM_T_ANOMALY))
+		if (kmem_render_json(r->cfg, KMEM_T_ANOMALY))
 			json_rows(r, j, T_ANOMALY);
 		leaks_json(r, j, KMEM_A_SLAB);
 	}
