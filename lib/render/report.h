@@ -11,14 +11,11 @@
 #include <stdio.h>
 
 #include "analysis/agg.h"
-#include "analysis/leaks.h"
 #include "analysis/timeline.h"
 #include "base/json.h"
 #include "base/sortkey.h"
-#include "base/table.h"
 #include "event/decode.h"
 #include "event/symbols.h"
-#include "sort.h"
 
 /* What the front end knows about the input besides its events. */
 struct kmem_input {
@@ -95,60 +92,12 @@ struct kmem_report_ctx {
 	const struct kmem_timeline *timeline;	/* plot's, or NULL */
 };
 
-/* Fill the cells of the row for entry @idx (KMEM_SYM_LEN bytes each). */
-typedef void (*kmem_cells_fn)(const struct kmem_report_ctx *r, uint32_t idx,
-			      char cells[][KMEM_SYM_LEN]);
-/* Offer a table's rows, with their sort keys, to @s (sort_add()). */
-typedef void (*kmem_rows_fn)(const struct kmem_report_ctx *r,
-			     struct sort_set *s);
-
 bool kmem_agg_damaged(const struct kmem_agg *a);
-/* A table of rows: its columns, rows, cells and sort keys. */
-struct kmem_table {
-	const struct table_col *cols;
-	int ncols;
-	kmem_rows_fn rows;
-	kmem_cells_fn cells;
-	unsigned int keys;	/* SORT_KEYS_* */
-};
-
-void report_table(const struct kmem_report_ctx *r, FILE *out,
-		  const struct kmem_table *t);
-int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,
-		  struct sort_set *s);
 bool report_slab_wanted(const struct kmem_report_ctx *r);
 bool report_page_wanted(const struct kmem_report_ctx *r);
 bool report_percpu_wanted(const struct kmem_report_ctx *r);
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j);
-
-/* report_slab.c */
-void slab_print(const struct kmem_report_ctx *r, FILE *out);
-void slab_json(const struct kmem_report_ctx *r, struct json *j);
-void slab_site_sort_keys(struct sort_set *set, const struct slab_site *s,
-			 uint32_t idx);
-
-/* report_page.c */
-void page_print(const struct kmem_report_ctx *r, FILE *out);
-void page_json(const struct kmem_report_ctx *r, struct json *j);
-
-/* report_leaks.c */
-void leaks_print(const struct kmem_report_ctx *r, FILE *out,
-		 enum kmem_allocator which);
-void leaks_json(const struct kmem_report_ctx *r, struct json *j,
-		enum kmem_allocator which);
-
-/* report_lifetimes.c */
-void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
-		     enum kmem_allocator which);
-void lifetimes_json_site(struct json *j, const struct kmem_lifetimes *l,
-			 uint32_t site);
-
-/* report_percpu.c */
-void percpu_print(const struct kmem_report_ctx *r, FILE *out);
-void percpu_json(const struct kmem_report_ctx *r, struct json *j);
-void percpu_site_sort_keys(struct sort_set *set, const struct percpu_site *s,
-			   uint32_t idx);
 
 #endif

@@ -7,7 +7,8 @@
 
 #include "analysis/leaks.h"
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_leaks.h"
+#include "tables.h"
 
 static const struct table_col leak_cols[] = {
 	{ "Objects", TBL_RIGHT },    { "Bytes", TBL_RIGHT },

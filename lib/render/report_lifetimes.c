@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_lifetimes.h"
+#include "report_percpu.h"
+#include "report_slab.h"
+#include "sort.h"
 
 #define BAR 52
 

@@ -8,7 +8,9 @@
 
 #include "base/kvblock.h"
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_leaks.h"
+#include "report_page.h"
+#include "tables.h"
 
 static const struct table_col site_cols[] = {
 	{ "Total alloc/Size", TBL_PAIR }, { "Hits", TBL_RIGHT },

@@ -9,8 +9,11 @@
 #include "base/kvblock.h"
 #include "base/numfmt.h"
 #include "base/table.h"
-#include "report.h"
+#include "report_leaks.h"
+#include "report_lifetimes.h"
+#include "report_percpu.h"
 #include "sort.h"
+#include "tables.h"
 
 /* Bytes are bytes_alloc (6.0 and later) */
 static const struct table_col caller_cols[] = {

@@ -9,8 +9,11 @@
 #include "base/kvblock.h"
 #include "base/numfmt.h"
 #include "base/table.h"
-#include "report.h"
+#include "report_leaks.h"
+#include "report_lifetimes.h"
+#include "report_slab.h"
 #include "sort.h"
+#include "tables.h"
 
 static const struct table_col caller_cols[] = {
 	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },

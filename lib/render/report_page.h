@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The page allocator's section: its tables, summary and JSON.
+ */
+#ifndef KMEM_REPORT_PAGE_H
+#define KMEM_REPORT_PAGE_H
+
+#include <stdio.h>
+
+#include "base/json.h"
+#include "report.h"
+
+void page_print(const struct kmem_report_ctx *r, FILE *out);
+void page_json(const struct kmem_report_ctx *r, struct json *j);
+
+#endif
