@@ -13,4 +13,8 @@
 void page_print(const struct kmem_report_ctx *r, FILE *out);
 void page_json(const struct kmem_report_ctx *r, struct json *j);
 
+/* report_page_procs.c: the per-process table (per-process) */
+void page_procs_print(const struct kmem_report_ctx *r, FILE *out);
+void page_procs_json(const struct kmem_report_ctx *r, struct json *j);
+
 #endif

@@ -5,6 +5,7 @@
 #ifndef KMEM_REPORT_SLAB_H
 #define KMEM_REPORT_SLAB_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "alloc/slab.h"
