@@ -7,23 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options/options.h"
 #include "page_internal.h"
-
-/*
- * Frames that are not the caller: the tracing machinery that records
- * the stack, and the page allocator's own layers, old and new (perf's
- * 2015 rule was ^_?_?(alloc|get_free|get_zeroed)_pages?).
- */
-const char kmem_default_skip[] =
-	"^_*(alloc|get_free|get_zeroed)_pages?"
-	"|^_*alloc_frozen_pages|^_*folio_alloc|^vma_alloc_folio"
-	"|^alloc_page_interleave|^alloc_pages_exact|^get_page_from_freelist"
-	"|^_*rmqueue|^prep_new_page|^post_alloc_hook"
-	"|^_*traceiter_|^trace_event_|^perf_trace_|^_*bpf_trace_"
-	"|^_*ftrace_trace_stack|^_*trace_stack|^ftrace_|^stack_trace_"
-	"|^event_trigger|^stacktrace_trigger|^trace_buffer_|^trace_call_bpf"
-	"|^_*ring_buffer_";
 
 /**
  * page_stats_init - set up empty page allocator statistics
@@ -39,8 +23,6 @@ const char kmem_default_skip[] =
 int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 		    const char *skip_regex, char *err, size_t errlen)
 {
-	int ret = 0, rc;
-
 	memset(st, 0, sizeof(*st));
 	st->rows = true;
 	addr_table_init(&st->objs, sizeof(struct page_obj_row));
@@ -49,18 +31,7 @@ int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 	st->subbuf_size = 4096;
 	st->pageblock_order = -1;
 	st->sym = sym;
-	if (skip_regex) {
-		rc = regcomp(&st->skip, skip_regex, KMEM_SKIP_REGFLAGS);
-		if (!rc) {
-			st->have_skip = true;
-			return 0;
-		}
-		regerror(rc, &st->skip, err, errlen);
-		ret = -1;
-	}
-	st->have_skip = !regcomp(&st->skip, kmem_default_skip,
-				 KMEM_SKIP_REGFLAGS);
-	return ret;
+	return kmem_stackskip_init(&st->skip, skip_regex, err, errlen);
 }
 
 /**
@@ -94,8 +65,7 @@ void page_stats_release(struct page_stats *st)
 	free(st->procs);
 	free(st->pending);
 	free(st->frames);
-	if (st->have_skip)
-		regfree(&st->skip);
+	kmem_stackskip_release(&st->skip);
 	memset(st, 0, sizeof(*st));
 }
 

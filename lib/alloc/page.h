@@ -9,7 +9,6 @@
 #ifndef KMEM_PAGE_H
 #define KMEM_PAGE_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -17,6 +16,7 @@
 #include "base/hashtab.h"
 #include "base/numa.h"
 #include "event/kmem_event.h"
+#include "event/stackskip.h"
 #include "event/symbols.h"
 #include "match.h"
 #include "touched.h"
@@ -177,14 +177,11 @@ struct page_stats {
 	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
 	struct kmem_touched touched;	/* site rows whose live bytes changed */
 	struct kmem_match *match;	/* NULL, or told each object's fate */
-	regex_t skip;
-	bool have_skip;
+	struct kmem_stackskip skip;
 
 	uint64_t oom;
 	uint64_t saturated;		/* per-page counts stuck at 2^32-1 */
 };
-
-extern const char kmem_default_skip[];
 
 int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 		    const char *skip_regex, char *err, size_t errlen);
@@ -196,8 +193,6 @@ int page_old_migratetypes(const struct page_summary *s);
 uint64_t page_alloc_only_count(const struct page_summary *s);
 uint64_t page_alloc_only_bytes(const struct page_summary *s);
 uint64_t page_obj_bytes(const struct page_stats *st, const struct page_obj *p);
-bool page_stack_follows(const struct page_stats *st, uint64_t end,
-			uint64_t off);
 bool page_frame_skipped(struct page_stats *st, uint64_t addr);
 void page_defer_callsites(struct page_stats *st);
 void page_resolve_callsites(struct page_stats *st);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event/rbgeom.h"
 #include "page_internal.h"
 
 static uint64_t site_key(uint64_t cs, int order, int mt, uint64_t gfp)
@@ -142,8 +143,7 @@ static const struct page_frame *frame_info(struct page_stats *st,
 		return &st->frames[i];
 	if (st->sym && st->sym->resolve)
 		name = st->sym->resolve(st->sym->priv, addr, &start);
-	st->frames[i].skip = name && st->have_skip &&
-			     !regexec(&st->skip, name, 0, NULL, 0);
+	st->frames[i].skip = name && kmem_stackskip_match(&st->skip, name);
 	return &st->frames[i];
 }
 
@@ -230,38 +230,6 @@ static uint64_t stack_callsite(struct page_stats *st,
 	return i == U64_INDEX_NONE ? PAGE_NO_STACK : (uint64_t)i + 1;
 }
 
-/*
- * Between the end of one record's data and the start of the next one's:
- * its event header (4 bytes, 8 with a length word) and perhaps a time
- * extend (8): 16 at most, while any record in between takes at least
- * 4 + 8 + 4.  At a ring-buffer page start, the 16-byte page header.
- */
-#define STACK_GAP_MAX 16
-#define PAGE_START_MAX (16 + STACK_GAP_MAX)
-
-/**
- * page_stack_follows - does a record directly follow another one?
- * @st: the statistics (their ring-buffer page size)
- * @end: where the earlier record ended in its CPU's buffer
- * @off: where the later one starts
- *
- * A few header bytes later, or first thing on the next ring-buffer page:
- * a kernel_stack record there belongs to the allocation before it.
- *
- * Return: true if it does.
- */
-bool page_stack_follows(const struct page_stats *st, uint64_t end,
-			uint64_t off)
-{
-	uint64_t ps = st->subbuf_size ? st->subbuf_size : 4096;
-
-	if (off < end)
-		return false;
-	if (off - end <= STACK_GAP_MAX)
-		return true;
-	return end && off / ps == (end - 1) / ps + 1 && off % ps <= PAGE_START_MAX;
-}
-
 /**
  * page_stack - a kernel_stack record: the call site of the allocation
  *	just before it on its CPU, if it directly follows it
@@ -276,7 +244,7 @@ void page_stack(struct page_stats *st, const struct kmem_event *ev)
 		return;
 	/* after lost events the record before it may be another's */
 	if (ev->after_loss ||
-	    !page_stack_follows(st, pd->rec_end, ev->rec_offset)) {
+	    !kmem_rb_follows(st->subbuf_size, pd->rec_end, ev->rec_offset)) {
 		page_finish_pending(st, ev->cpu, PAGE_NO_STACK);
 		return;
 	}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event/stackskip.h"
 #include "options.h"
 #include "render/sort.h"
 

@@ -6,7 +6,6 @@
 #ifndef KMEM_OPTIONS_H
 #define KMEM_OPTIONS_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,9 +37,6 @@ enum kmem_table_kind {
 	KMEM_T_ANOMALY,		/* where freed-only, double, missed frees are */
 	KMEM_T_LEAKS,		/* live at the end, by call site, with ages */
 };
-/* how skip= regexes compile */
-#define KMEM_SKIP_REGFLAGS (REG_EXTENDED | REG_NOSUB)
-
 struct kmem_opts {
 	bool stat;		/* print the tables at end of stream */
 	bool slab;		/* slab analysis selected explicitly */
