@@ -25,23 +25,21 @@ void kmem_agg_init(struct kmem_agg *a)
  * @a: the aggregate, before its first event
  * @sym: resolves stack frames (must outlive @a)
  * @skip: regex of frames to skip, NULL for the default rules
- * @err: where a bad regex is reported, in one line
+ * @err: set to the regex error when @skip does not compile, for the
+ *	front end's one line (KMEM_BAD_SKIP_FMT)
+ * @errlen: size of @err
  *
  * Return: 0, or -1 if @skip did not compile (the default rules apply).
  */
 int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
-		       const char *skip, FILE *err)
+		       const char *skip, char *err, size_t errlen)
 {
 	bool rows = a->page.rows;
-	char msg[256] = "";
 	int ret;
 
 	page_stats_release(&a->page);
-	ret = page_stats_init(&a->page, sym, skip, msg, sizeof(msg));
+	ret = page_stats_init(&a->page, sym, skip, err, errlen);
 	page_stats_keep_rows(&a->page, rows);
-	if (ret)
-		fprintf(err, "%s: bad skip=%s: %s; using the default rules\n",
-			kmem_prog, skip, msg);
 	return ret;
 }
 

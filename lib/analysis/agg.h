@@ -39,8 +39,14 @@ struct kmem_agg {
 };
 
 void kmem_agg_init(struct kmem_agg *a);
+/*
+ * What a front end says of a skip regex kmem_agg_configure() refused:
+ * its name, the regex, the error.
+ */
+#define KMEM_BAD_SKIP_FMT "%s: bad skip=%s: %s; using the default rules\n"
+
 int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
-		       const char *skip, FILE *err);
+		       const char *skip, char *err, size_t errlen);
 void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o);
 void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa);
 void kmem_agg_follow(struct kmem_agg *a, struct kmem_match *m);
