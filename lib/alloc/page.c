@@ -25,8 +25,7 @@ int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 {
 	memset(st, 0, sizeof(*st));
 	st->rows = true;
-	addr_table_init(&st->objs, sizeof(struct page_obj_row));
-	addr_table_init(&st->freed_only, sizeof(uint64_t));
+	kmem_lc_init(&st->lc, sizeof(struct page_obj_row));
 	st->page_size = 4096;
 	st->subbuf_size = 4096;
 	st->pageblock_order = -1;
@@ -60,8 +59,7 @@ void page_stats_release(struct page_stats *st)
 	free(st->stacks);
 	free(st->stack_frames);
 	free(st->sites);
-	addr_table_release(&st->objs);
-	addr_table_release(&st->freed_only);
+	kmem_lc_release(&st->lc);
 	free(st->procs);
 	free(st->pending);
 	free(st->frames);
@@ -92,36 +90,18 @@ static uint64_t bytes_of(const struct page_stats *st, int order)
 	return (uint64_t)st->page_size << order;
 }
 
-/**
- * page_obj_bytes - the size of the allocation in a page frame
- * @st: the statistics
- * @p: the frame
- *
- * Return: page size << order.
- */
-uint64_t page_obj_bytes(const struct page_stats *st, const struct page_obj *p)
-{
-	return bytes_of(st, p->border);
-}
-
 static void drop_live(struct page_stats *st, uint32_t pi)
 {
 	struct page_obj *p = page_obj_at(st, pi);
-	uint64_t bytes = page_obj_bytes(st, p);
 
 	/*
 	 * A free sorted between the allocation and its stack record (another
 	 * CPU's, by timestamps, or live mode's order): the allocation still
 	 * waits for its stack; its row gets no live counts when it comes.
 	 */
-	if (p->site != U64_INDEX_NONE) {
-		st->sites[p->site].live_count--;
-		st->sites[p->site].live_bytes -= bytes;
-		kmem_touch(&st->touched, p->site);
-	}
-	st->sum.live_count--;
-	st->sum.live_bytes -= bytes;
-	p->flags &= (uint8_t)~PAGE_OBJ_LIVE;
+	kmem_lc_drop(&st->sum.lc,
+		     p->site != U64_INDEX_NONE ? &st->sites[p->site].live : NULL,
+		     &st->touched, &p->h, page_obj_bytes(st, p));
 }
 
 /* Is the page on another node than the CPU?  (Known nodes only.) */
@@ -142,15 +122,6 @@ static int mt_index(int mt)
 	return mt < 0 || mt >= PAGE_NR_MT ? PAGE_NR_MT - 1 : mt;
 }
 
-/* One more in a per-page count, which stops at 2^32 - 1. */
-static void inc32(struct page_stats *st, uint32_t *v)
-{
-	if (*v == UINT32_MAX)
-		st->saturated++;
-	else
-		(*v)++;
-}
-
 static void make_live(struct page_stats *st, uint32_t pi,
 		      const struct kmem_event *ev, uint64_t bytes)
 {
@@ -161,26 +132,17 @@ static void make_live(struct page_stats *st, uint32_t pi,
 	if (page_obj_at(st, pi)->flags & PAGE_OBJ_PENDING)
 		page_finish_pending(st, page_obj_at(st, pi)->cpu,
 				    PAGE_NO_STACK);
-	if (page_obj_at(st, pi)->flags & PAGE_OBJ_LIVE) {
-		st->sum.missed_frees++;
-		st->sum.missed_free_bytes +=
-			page_obj_bytes(st, page_obj_at(st, pi));
-		drop_live(st, pi);
-	}
 	p = page_obj_at(st, pi);
+	if (kmem_lc_missed(&st->sum.lc, &p->h, page_obj_bytes(st, p)))
+		drop_live(st, pi);
 	if (st->rows) {
-		inc32(st, &page_row_at(st, pi)->hits);
+		kmem_inc32(&st->saturated, &page_row_at(st, pi)->hits);
 		page_row_at(st, pi)->bytes += bytes;
 	}
 	p->border = (uint8_t)(ev->order < 0 || ev->order > 30 ? 0 : ev->order);
-	p->ts = ev->ts;
-	p->cpu = (uint16_t)ev->cpu;
-	p->site = U64_INDEX_NONE;
-	p->flags = PAGE_OBJ_LIVE;
-	st->sum.live_count++;
-	st->sum.live_bytes += bytes;
-	kmem_match_set(st->match, KMEM_MATCH_ALLOC, pi, U64_INDEX_NONE, p->cpu,
-		       p->ts, bytes);
+	kmem_obj_start(&p->h, ev, U64_INDEX_NONE, PAGE_OBJ_LIVE);
+	kmem_lc_live(&st->sum.lc, NULL, NULL, &p->h, bytes);
+	kmem_lc_tell(&st->lc, KMEM_MATCH_ALLOC, pi, &p->h, bytes);
 	pd = page_pending_of(st, ev->cpu);
 	if (!pd) {
 		memset(&now, 0, sizeof(now));
@@ -227,67 +189,41 @@ static void page_alloc(struct page_stats *st, const struct kmem_event *ev)
 	if ((ev->gfp_flags & 0x08) && (ev->migratetype == 1 ||
 				       ev->migratetype == 2))
 		st->sum.movable_as[ev->migratetype]++;
-	pi = addr_table_find(&st->objs, ev->pfn);
-	if (pi == ADDR_NONE)
-		pi = addr_table_add(&st->objs, ev->pfn);
-	if (pi == ADDR_NONE) {
-		st->oom++;
-		return;
-	}
-	make_live(st, pi, ev, bytes);
-}
-
-/* A free of a page never allocated in the trace (or again). */
-static void free_unmatched(struct page_stats *st, const struct kmem_event *ev,
-			   uint64_t bytes)
-{
-	if (addr_table_find(&st->freed_only, ev->pfn) != ADDR_NONE) {
-		st->sum.double_frees++;
-		return;
-	}
-	st->sum.free_only_count++;
-	st->sum.free_only_bytes += bytes;
-	st->sum.free_bytes += bytes;
-	if (addr_table_add(&st->freed_only, ev->pfn) == ADDR_NONE)
-		st->oom++;
+	pi = kmem_lc_entry(&st->lc, ev->pfn);
+	if (pi != ADDR_NONE)
+		make_live(st, pi, ev, bytes);
 }
 
 static void page_free(struct page_stats *st, const struct kmem_event *ev)
 {
 	uint64_t bytes = bytes_of(st, ev->order);
 	struct page_proc *pr = get_proc(st, ev->pid);
+	enum kmem_free_kind kind;
 	uint32_t pi;
-	bool live;
 
-	st->sum.frees++;
 	st->sum.batched_frees += ev->batched;
 	if (pr) {
 		pr->frees++;
 		pr->batched += ev->batched;
 	}
-	pi = addr_table_find(&st->objs, ev->pfn);
-	live = pi != ADDR_NONE && (page_obj_at(st, pi)->flags & PAGE_OBJ_LIVE);
+	kind = kmem_lc_free(&st->lc, &st->sum.lc, ev->pfn, &pi);
+	if (kind == KMEM_FREE_MATCHED)
+		bytes = page_obj_bytes(st, page_obj_at(st, pi));
 	if (cross_node(st, ev)) {
 		st->sum.cross_frees++;
-		st->sum.cross_free_bytes +=
-			live ? page_obj_bytes(st, page_obj_at(st, pi)) : bytes;
+		st->sum.cross_free_bytes += bytes;
 	}
-	if (pi == ADDR_NONE) {
-		free_unmatched(st, ev, bytes);
+	if (kind == KMEM_FREE_DOUBLE)
 		return;
-	}
-	if (!live) {
-		st->sum.double_frees++;
-		return;
-	}
-	bytes = page_obj_bytes(st, page_obj_at(st, pi));
-	kmem_match_set(st->match, KMEM_MATCH_FREE, pi, page_obj_at(st, pi)->site,
-		       page_obj_at(st, pi)->cpu, page_obj_at(st, pi)->ts, bytes);
-	st->sum.alloc_freed_count++;
-	st->sum.alloc_freed_bytes += bytes;
 	st->sum.free_bytes += bytes;
+	if (kind == KMEM_FREE_ONLY) {
+		st->sum.free_only_bytes += bytes;
+		return;
+	}
+	kmem_lc_matched(&st->lc, &st->sum.lc, pi, &page_obj_at(st, pi)->h,
+			bytes);
 	if (st->rows)
-		inc32(st, &page_row_at(st, pi)->frees);
+		kmem_inc32(&st->saturated, &page_row_at(st, pi)->frees);
 	drop_live(st, pi);
 }
 
@@ -370,26 +306,4 @@ void page_account(struct page_stats *st, const struct kmem_event *ev)
 int page_old_migratetypes(const struct page_summary *s)
 {
 	return s->movable_as[2] > s->movable_as[1];
-}
-
-/**
- * page_alloc_only_count - allocations whose free was not traced
- * @s: the summary
- *
- * Return: allocs - allocations matched by a free.
- */
-uint64_t page_alloc_only_count(const struct page_summary *s)
-{
-	return s->allocs - s->alloc_freed_count;
-}
-
-/**
- * page_alloc_only_bytes - bytes of the allocations whose free was not traced
- * @s: the summary
- *
- * Return: bytes allocated - bytes of the allocations matched by a free.
- */
-uint64_t page_alloc_only_bytes(const struct page_summary *s)
-{
-	return s->alloc_bytes - s->alloc_freed_bytes;
 }

@@ -112,17 +112,14 @@ void page_attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
 }
 
 /**
- * page_finish_pending - the allocation waiting on a CPU gets its call site
+ * page_pending_done - a waiting allocation gets its call site
  * @st: the statistics
- * @cpu: the CPU
+ * @pd: its CPU's slot, active
  * @cs: the call site (PAGE_NO_STACK: no stack followed)
  */
-void page_finish_pending(struct page_stats *st, int cpu, uint64_t cs)
+void page_pending_done(struct page_stats *st, struct page_pending *pd,
+		       uint64_t cs)
 {
-	struct page_pending *pd = page_pending_of(st, cpu);
-
-	if (!pd || !pd->active)
-		return;
 	pd->active = false;
 	page_attach_site(st, pd->pfn, cs, pd);
 }
@@ -245,11 +242,11 @@ void page_stack(struct page_stats *st, const struct kmem_event *ev)
 	/* after lost events the record before it may be another's */
 	if (ev->after_loss ||
 	    !kmem_rb_follows(st->subbuf_size, pd->rec_end, ev->rec_offset)) {
-		page_finish_pending(st, ev->cpu, PAGE_NO_STACK);
+		page_pending_done(st, pd, PAGE_NO_STACK);
 		return;
 	}
 	st->sum.stacks++;
-	page_finish_pending(st, ev->cpu, stack_callsite(st, ev));
+	page_pending_done(st, pd, stack_callsite(st, ev));
 }
 
 /**

@@ -240,7 +240,7 @@ static void summary_block(const struct kmem_report_ctx *r, struct kvblock *b)
 	kv_gap(b);
 	add_pages(b, "Pages allocated-only", page_alloc_only_count(s),
 		  page_alloc_only_bytes(s));
-	add_pages(b, "Pages freed-only", s->free_only_count,
+	add_pages(b, "Pages freed-only", s->free_only,
 		  s->free_only_bytes);
 	kv_gap(b);
 	add_pages(b, "Page allocation failures", s->failures,
@@ -400,7 +400,7 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 			 s->alloc_freed_bytes);
 	json_count_bytes(j, "alloc_only", page_alloc_only_count(s),
 			 page_alloc_only_bytes(s));
-	json_count_bytes(j, "free_only", s->free_only_count,
+	json_count_bytes(j, "free_only", s->free_only,
 			 s->free_only_bytes);
 	json_count_bytes(j, "live", s->live_count, s->live_bytes);
 	json_count_bytes(j, "missed_frees", s->missed_frees,

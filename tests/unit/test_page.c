@@ -120,7 +120,7 @@ static void test_summary(void)
 	CHECK_U64(s->batched_frees, 1);		/* marker only */
 	CHECK_U64(s->alloc_freed_count, 1);
 	CHECK_U64(s->alloc_freed_bytes, 4096);
-	CHECK_U64(s->free_only_count, 1);
+	CHECK_U64(s->free_only, 1);
 	CHECK_U64(s->free_only_bytes, 8192);		/* its own order 1 */
 	CHECK_U64(s->free_bytes, 4096 + 8192);
 	CHECK_U64(s->double_frees, 1);
@@ -153,7 +153,7 @@ static void test_lost(void)
 	feed(&a, ev_page(KMEM_EV_PAGE_FREE, 0, 0x100, 0, 0));
 	CHECK_U64(a.events_lost, 1000);
 	CHECK_U64(a.lost_unknown, 1);
-	CHECK_U64(a.page.sum.free_only_count, 1);	/* 0x200 */
+	CHECK_U64(a.page.sum.free_only, 1);	/* 0x200 */
 	CHECK_U64(a.page.sum.alloc_freed_count, 1);	/* 0x100 */
 	kmem_agg_release(&a);
 }
