@@ -28,15 +28,15 @@
  * matching a free to its allocation needs.
  */
 struct kmem_obj {
-	uint64_t key;		/* the address: pointer, page frame */
-	uint64_t ts;		/* when the object was allocated */
-	uint32_t site;		/* its call-site row; U64_INDEX_NONE: not yet */
-	uint16_t cpu;		/* the allocating CPU */
-	uint8_t flags;		/* KMEM_OBJ_LIVE, then the allocator's bits */
-	uint8_t aux;		/* the allocator's */
+	uint64_t key;  /* the address: pointer, page frame */
+	uint64_t ts;   /* when the object was allocated */
+	uint32_t site; /* its call-site row; U64_INDEX_NONE: not yet */
+	uint16_t cpu;  /* the allocating CPU */
+	uint8_t flags; /* KMEM_OBJ_LIVE, then the allocator's bits */
+	uint8_t aux;   /* the allocator's */
 };
 
-#define KMEM_OBJ_LIVE 1		/* not freed yet; allocator bits from 2 */
+#define KMEM_OBJ_LIVE 1 /* not freed yet; allocator bits from 2 */
 
 /*
  * KMEM_OBJ_HEAD(key, aux) - struct kmem_obj as an object's first member
@@ -44,30 +44,30 @@ struct kmem_obj {
  * allocator's names for them (ptr, pfn, border): the kernel's
  * struct_group().
  */
-#define KMEM_OBJ_HEAD(KEY, AUX)                                        \
-	union {                                                        \
-		struct kmem_obj h;                                     \
-		struct {                                               \
-			uint64_t KEY;                                  \
-			uint64_t ts;                                   \
-			uint32_t site;                                 \
-			uint16_t cpu;                                  \
-			uint8_t flags;                                 \
-			uint8_t AUX;                                   \
-		};                                                     \
+#define KMEM_OBJ_HEAD(KEY, AUX)                                                \
+	union {                                                                \
+		struct kmem_obj h;                                             \
+		struct {                                                       \
+			uint64_t KEY;                                          \
+			uint64_t ts;                                           \
+			uint32_t site;                                         \
+			uint16_t cpu;                                          \
+			uint8_t flags;                                         \
+			uint8_t AUX;                                           \
+		};                                                             \
 	}
 
 /* The counters every allocator's summary has (all u64: they merge). */
-#define KMEM_LC_COUNTERS                                               \
-	uint64_t allocs;                                               \
-	uint64_t frees;                                                \
-	uint64_t alloc_freed_count;	/* allocations matched by a free */ \
-	uint64_t alloc_freed_bytes;                                    \
-	uint64_t free_only;		/* frees of addresses never allocated */ \
-	uint64_t double_frees;                                         \
-	uint64_t missed_frees;		/* allocation of a live address */ \
-	uint64_t missed_free_bytes;                                    \
-	uint64_t live_count;                                           \
+#define KMEM_LC_COUNTERS                                                       \
+	uint64_t allocs;                                                       \
+	uint64_t frees;                                                        \
+	uint64_t alloc_freed_count; /* allocations matched by a free */        \
+	uint64_t alloc_freed_bytes;                                            \
+	uint64_t free_only; /* frees of addresses never allocated */           \
+	uint64_t double_frees;                                                 \
+	uint64_t missed_frees; /* allocation of a live address */              \
+	uint64_t missed_free_bytes;                                            \
+	uint64_t live_count;                                                   \
 	uint64_t live_bytes
 
 struct kmem_lc_counts {
@@ -75,12 +75,12 @@ struct kmem_lc_counts {
 };
 
 /* KMEM_LC_COUNTS - struct kmem_lc_counts "lc" in a summary, by name too */
-#define KMEM_LC_COUNTS                                                 \
-	union {                                                        \
-		struct kmem_lc_counts lc;                              \
-		struct {                                               \
-			KMEM_LC_COUNTERS;                              \
-		};                                                     \
+#define KMEM_LC_COUNTS                                                         \
+	union {                                                                \
+		struct kmem_lc_counts lc;                                      \
+		struct {                                                       \
+			KMEM_LC_COUNTERS;                                      \
+		};                                                             \
 	}
 
 /* What is live of a call site's allocations. */
@@ -90,13 +90,13 @@ struct kmem_site_live {
 };
 
 /* KMEM_SITE_LIVE - struct kmem_site_live "live" in a site row, by name too */
-#define KMEM_SITE_LIVE                                                 \
-	union {                                                        \
-		struct kmem_site_live live;                            \
-		struct {                                               \
-			uint64_t live_count;                           \
-			uint64_t live_bytes;                           \
-		};                                                     \
+#define KMEM_SITE_LIVE                                                         \
+	union {                                                                \
+		struct kmem_site_live live;                                    \
+		struct {                                                       \
+			uint64_t live_count;                                   \
+			uint64_t live_bytes;                                   \
+		};                                                             \
 	}
 
 /*
@@ -104,30 +104,30 @@ struct kmem_site_live {
  * KMEM_LC puts it in the allocator's statistics as "lc", its members
  * reachable by name too (st->objs, st->oom).
  */
-#define KMEM_LC_FIELDS                                                 \
-	struct addr_table objs;		/* the objects, by address */      \
-	struct addr_table freed_only;	/* freed, never allocated here */  \
-	struct kmem_match *match;	/* NULL, or told each object's fate */ \
-	uint64_t oom;			/* events dropped: out of memory */ \
-	uint64_t saturated		/* per-address counts at 2^32-1 */
+#define KMEM_LC_FIELDS                                                         \
+	struct addr_table objs;	      /* the objects, by address */            \
+	struct addr_table freed_only; /* freed, never allocated here */        \
+	struct kmem_match *match;     /* NULL, or told each object's fate */   \
+	uint64_t oom;		      /* events dropped: out of memory */      \
+	uint64_t saturated	      /* per-address counts at 2^32-1 */
 
 struct kmem_lc {
 	KMEM_LC_FIELDS;
 };
 
-#define KMEM_LC                                                        \
-	union {                                                        \
-		struct kmem_lc lc;                                     \
-		struct {                                               \
-			KMEM_LC_FIELDS;                                \
-		};                                                     \
+#define KMEM_LC                                                                \
+	union {                                                                \
+		struct kmem_lc lc;                                             \
+		struct {                                                       \
+			KMEM_LC_FIELDS;                                        \
+		};                                                             \
 	}
 
 /* What a free was. */
 enum kmem_free_kind {
-	KMEM_FREE_MATCHED,	/* of a live object */
-	KMEM_FREE_ONLY,		/* of an address never allocated in the trace */
-	KMEM_FREE_DOUBLE,	/* of an address freed already */
+	KMEM_FREE_MATCHED, /* of a live object */
+	KMEM_FREE_ONLY,	   /* of an address never allocated in the trace */
+	KMEM_FREE_DOUBLE,  /* of an address freed already */
 };
 
 void kmem_lc_init(struct kmem_lc *lc, size_t obj_size);
@@ -227,8 +227,8 @@ static inline void kmem_obj_start(struct kmem_obj *o,
  */
 static inline void kmem_lc_live(struct kmem_lc_counts *c,
 				struct kmem_site_live *s,
-				struct kmem_touched *t, const struct kmem_obj *o,
-				uint64_t bytes)
+				struct kmem_touched *t,
+				const struct kmem_obj *o, uint64_t bytes)
 {
 	if (s) {
 		s->live_count++;
@@ -264,8 +264,9 @@ static inline void kmem_lc_tell(const struct kmem_lc *lc,
  * @bytes: its bytes
  */
 static inline void kmem_lc_drop(struct kmem_lc_counts *c,
-				struct kmem_site_live *s, struct kmem_touched *t,
-				struct kmem_obj *o, uint64_t bytes)
+				struct kmem_site_live *s,
+				struct kmem_touched *t, struct kmem_obj *o,
+				uint64_t bytes)
 {
 	if (s) {
 		s->live_count--;
@@ -321,9 +322,9 @@ static inline enum kmem_free_kind kmem_lc_free(struct kmem_lc *lc,
  * @o: the object (kmem_lc_drop() is the caller's, after its own counts)
  * @bytes: its bytes
  */
-static inline void kmem_lc_matched(struct kmem_lc *lc,
-				   struct kmem_lc_counts *c, uint32_t pi,
-				   const struct kmem_obj *o, uint64_t bytes)
+static inline void kmem_lc_matched(struct kmem_lc *lc, struct kmem_lc_counts *c,
+				   uint32_t pi, const struct kmem_obj *o,
+				   uint64_t bytes)
 {
 	kmem_lc_tell(lc, KMEM_MATCH_FREE, pi, o, bytes);
 	c->alloc_freed_count++;

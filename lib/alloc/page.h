@@ -186,28 +186,6 @@ void page_defer_callsites(struct page_stats *st);
 void page_resolve_callsites(struct page_stats *st);
 
 /**
- * page_alloc_only_count - allocations whose free was not traced
- * @s: the summary
- *
- * Return: allocs - allocations matched by a free.
- */
-static inline uint64_t page_alloc_only_count(const struct page_summary *s)
-{
-	return kmem_lc_alloc_only_count(&s->lc);
-}
-
-/**
- * page_alloc_only_bytes - bytes of the allocations whose free was not traced
- * @s: the summary
- *
- * Return: bytes allocated - bytes of the allocations matched by a free.
- */
-static inline uint64_t page_alloc_only_bytes(const struct page_summary *s)
-{
-	return kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes);
-}
-
-/**
  * page_obj_bytes - the size of the allocation in a page frame
  * @st: the statistics
  * @p: the frame

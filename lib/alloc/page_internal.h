@@ -26,8 +26,7 @@ void page_stack(struct page_stats *st, const struct kmem_event *ev);
 static inline void page_finish_pending(struct page_stats *st, int cpu,
 				       uint64_t cs)
 {
-	if (cpu >= 0 && (size_t)cpu < st->nr_pending &&
-	    st->pending[cpu].active)
+	if (cpu >= 0 && (size_t)cpu < st->nr_pending && st->pending[cpu].active)
 		page_pending_done(st, &st->pending[cpu], cs);
 }
 

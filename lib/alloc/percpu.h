@@ -94,29 +94,6 @@ void percpu_stats_release(struct percpu_stats *st);
 void percpu_account(struct percpu_stats *st, const struct kmem_event *ev);
 
 /**
- * percpu_alloc_only_count - allocations whose free was not traced
- * @s: the summary
- *
- * Return: allocs - allocations matched by a free.
- */
-static inline uint64_t percpu_alloc_only_count(const struct percpu_summary *s)
-{
-	return kmem_lc_alloc_only_count(&s->lc);
-}
-
-/**
- * percpu_alloc_only_bytes - bytes of the allocations whose free was not
- * traced
- * @s: the summary
- *
- * Return: bytes allocated - bytes of the allocations matched by a free.
- */
-static inline uint64_t percpu_alloc_only_bytes(const struct percpu_summary *s)
-{
-	return kmem_lc_alloc_only_bytes(&s->lc, s->bytes);
-}
-
-/**
  * percpu_obj_at - the object state of an address
  * @st: the statistics
  * @i: the address's entry, below st->objs.len

@@ -40,9 +40,8 @@ static inline uint32_t kmem_site_get(struct u64_index *ix, void **rows,
  * KMEM_SITE_GET(st, key) - kmem_site_get() over st->sites, indexed by
  * st->site_ix
  */
-#define KMEM_SITE_GET(st, key)                                           \
-	kmem_site_get(&(st)->site_ix, (void **)&(st)->sites,             \
-		      &(st)->cap_sites, &(st)->nr_sites, sizeof(*(st)->sites), \
-		      (key))
+#define KMEM_SITE_GET(st, key)                                                 \
+	kmem_site_get(&(st)->site_ix, (void **)&(st)->sites, &(st)->cap_sites, \
+		      &(st)->nr_sites, sizeof(*(st)->sites), (key))
 
 #endif

@@ -154,28 +154,6 @@ const char *slab_cache_name(const struct slab_stats *st,
 			    const struct slab_cache *c);
 
 /**
- * slab_alloc_only_count - allocations whose free was not traced
- * @s: the summary
- *
- * Return: allocs - allocations matched by a free.
- */
-static inline uint64_t slab_alloc_only_count(const struct slab_summary *s)
-{
-	return kmem_lc_alloc_only_count(&s->lc);
-}
-
-/**
- * slab_alloc_only_bytes - bytes of the allocations whose free was not traced
- * @s: the summary
- *
- * Return: bytes allocated - bytes freed.
- */
-static inline uint64_t slab_alloc_only_bytes(const struct slab_summary *s)
-{
-	return kmem_lc_alloc_only_bytes(&s->lc, s->bytes_alloc);
-}
-
-/**
  * slab_obj_at - the object state of an address
  * @st: the statistics
  * @i: the address's entry, below st->objs.len

@@ -29,8 +29,8 @@ const char kmem_default_skip[] =
  * Return: 0 on success, -1 if @regex does not compile (the default
  * rules are used then).
  */
-int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex,
-			char *err, size_t errlen)
+int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex, char *err,
+			size_t errlen)
 {
 	int ret = 0, rc;
 

@@ -19,11 +19,11 @@ extern const char kmem_default_skip[];
 
 struct kmem_stackskip {
 	regex_t re;
-	bool have;		/* re compiled: frames can be skipped */
+	bool have; /* re compiled: frames can be skipped */
 };
 
-int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex,
-			char *err, size_t errlen);
+int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex, char *err,
+			size_t errlen);
 void kmem_stackskip_release(struct kmem_stackskip *s);
 
 /**

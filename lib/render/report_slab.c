@@ -274,8 +274,9 @@ static void summary_groups(const struct slab_summary *s, struct kvblock *b)
 
 	kv_add_count_bytes(b, "Allocated+freed", s->alloc_freed_count,
 			s->alloc_freed_bytes);
-	kv_add_count_bytes(b, "Allocated-only", slab_alloc_only_count(s),
-			slab_alloc_only_bytes(s));
+	kv_add_count_bytes(b, "Allocated-only",
+			   kmem_lc_alloc_only_count(&s->lc),
+			   kmem_lc_alloc_only_bytes(&s->lc, s->bytes_alloc));
 	kv_add_count(b, "Freed-only", s->free_only);
 	kv_add_count(b, "Allocation failures", s->alloc_failures);
 	kv_gap(b);
@@ -461,8 +462,8 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "bytes", s->alloc_freed_bytes);
 	json_close(j, '}');
 	json_open(j, "alloc_only", '{');
-	json_u64(j, "count", slab_alloc_only_count(s));
-	json_u64(j, "bytes", slab_alloc_only_bytes(s));
+	json_u64(j, "count", kmem_lc_alloc_only_count(&s->lc));
+	json_u64(j, "bytes", kmem_lc_alloc_only_bytes(&s->lc, s->bytes_alloc));
 	json_close(j, '}');
 	json_open(j, "free_only", '{');
 	json_u64(j, "count", s->free_only);

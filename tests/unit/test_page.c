@@ -128,7 +128,7 @@ static void test_summary(void)
 	CHECK_U64(s->missed_free_bytes, 4096);
 	CHECK_U64(s->live_count, 2);			/* B, C' */
 	CHECK_U64(s->live_bytes, 16384 + 4096);
-	CHECK_U64(page_alloc_only_count(s), 3);
+	CHECK_U64(kmem_lc_alloc_only_count(&s->lc), 3);
 	CHECK_U64(s->order_mt[0][1], 1);		/* A */
 	CHECK_U64(s->order_mt[2][1], 1);		/* B */
 	CHECK_U64(s->order_mt[0][0], 1);		/* C */
