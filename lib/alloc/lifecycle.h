@@ -130,6 +130,29 @@ enum kmem_free_kind {
 	KMEM_FREE_DOUBLE,  /* of an address freed already */
 };
 
+/**
+ * kmem_add_u64s - add counters word by word
+ * @to: the total
+ * @from: what to add
+ * @n: how many words
+ */
+static inline void kmem_add_u64s(uint64_t *to, const uint64_t *from, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		to[i] += from[i];
+}
+
+/* KMEM_ADD_COUNTERS(to, from) - add a summary of counters only to another */
+#define KMEM_ADD_COUNTERS(to, from)                                            \
+	do {                                                                   \
+		_Static_assert(sizeof(*(to)) % sizeof(uint64_t) == 0,          \
+			       "counters only");                               \
+		kmem_add_u64s((uint64_t *)(to), (const uint64_t *)(from),      \
+			      sizeof(*(to)) / sizeof(uint64_t));               \
+	} while (0)
+
 void kmem_lc_init(struct kmem_lc *lc, size_t obj_size);
 void kmem_lc_release(struct kmem_lc *lc);
 

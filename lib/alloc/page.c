@@ -307,3 +307,33 @@ int page_old_migratetypes(const struct page_summary *s)
 {
 	return s->movable_as[2] > s->movable_as[1];
 }
+
+/* Migration type @mt in the numbering of Linux 4.4 and later. */
+static int new_mt(int mt, bool old)
+{
+	return old && (mt == 1 || mt == 2) ? 3 - mt : mt;
+}
+
+/**
+ * page_merge_summary - add one input's page summary to a merged total
+ * @to: the total, in the 4.4 numbering of migration types
+ * @f: the input's
+ * @old: @f's kernel numbered migration types before 4.4
+ */
+void page_merge_summary(struct page_summary *to, const struct page_summary *f,
+			bool old)
+{
+	struct page_summary c = *f;
+	int o, a, b;
+
+	/* the per-type arrays are added in the new numbering */
+	for (o = 0; o < PAGE_MAX_ORDER; o++)
+		for (a = 0; a < PAGE_NR_MT; a++)
+			c.order_mt[o][new_mt(a, old)] = f->order_mt[o][a];
+	for (a = 0; a < PAGE_NR_MT; a++)
+		for (b = 0; b < PAGE_NR_MT; b++)
+			c.fb[new_mt(a, old)][new_mt(b, old)] = f->fb[a][b];
+	for (a = 1; a < 3; a++)
+		c.movable_as[new_mt(a, old)] = f->movable_as[a];
+	KMEM_ADD_COUNTERS(to, &c);
+}

@@ -181,6 +181,8 @@ void page_stats_release(struct page_stats *st);
 void page_account(struct page_stats *st, const struct kmem_event *ev);
 void page_finish(struct page_stats *st);
 int page_old_migratetypes(const struct page_summary *s);
+void page_merge_summary(struct page_summary *to, const struct page_summary *f,
+			bool old);
 bool page_frame_skipped(struct page_stats *st, uint64_t addr);
 void page_defer_callsites(struct page_stats *st);
 void page_resolve_callsites(struct page_stats *st);

@@ -185,46 +185,6 @@ void kmem_agg_missed(struct kmem_agg *a, long long missed)
 		a->lost_unknown++;
 }
 
-static void add_u64s(uint64_t *to, const uint64_t *from, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		to[i] += from[i];
-}
-
-#define ADD_COUNTERS(to, from)                                          \
-	do {                                                            \
-		_Static_assert(sizeof(*(to)) % sizeof(uint64_t) == 0,   \
-			       "counters only");                        \
-		add_u64s((uint64_t *)(to), (const uint64_t *)(from),    \
-			 sizeof(*(to)) / sizeof(uint64_t));             \
-	} while (0)
-
-/* Migration type @mt in the numbering of Linux 4.4 and later. */
-static int new_mt(int mt, bool old)
-{
-	return old && (mt == 1 || mt == 2) ? 3 - mt : mt;
-}
-
-static void merge_page(struct page_summary *to, const struct page_summary *f,
-		       bool old)
-{
-	struct page_summary c = *f;
-	int o, a, b;
-
-	/* the per-type arrays are added in the new numbering */
-	for (o = 0; o < PAGE_MAX_ORDER; o++)
-		for (a = 0; a < PAGE_NR_MT; a++)
-			c.order_mt[o][new_mt(a, old)] = f->order_mt[o][a];
-	for (a = 0; a < PAGE_NR_MT; a++)
-		for (b = 0; b < PAGE_NR_MT; b++)
-			c.fb[new_mt(a, old)][new_mt(b, old)] = f->fb[a][b];
-	for (a = 1; a < 3; a++)
-		c.movable_as[new_mt(a, old)] = f->movable_as[a];
-	ADD_COUNTERS(to, &c);
-}
-
 /**
  * kmem_agg_merge - add one input's summary counters to a merged total
  * @to: the total: summaries and stream counters only, no tables
@@ -254,11 +214,11 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->damaged_pages += from->damaged_pages;
 	to->damaged_chunks += from->damaged_chunks;
 	to->unread_records += from->unread_records;
-	ADD_COUNTERS(&to->slab.sum, &from->slab.sum);
+	KMEM_ADD_COUNTERS(&to->slab.sum, &from->slab.sum);
 	to->slab.oom += from->slab.oom;
-	merge_page(&to->page.sum, &from->page.sum, old_migratetypes);
+	page_merge_summary(&to->page.sum, &from->page.sum, old_migratetypes);
 	to->page.oom += from->page.oom;
-	ADD_COUNTERS(&to->percpu.sum, &from->percpu.sum);
+	KMEM_ADD_COUNTERS(&to->percpu.sum, &from->percpu.sum);
 	to->percpu.oom += from->percpu.oom;
 	to->slab.saturated += from->slab.saturated;
 	to->page.saturated += from->page.saturated;
