@@ -12,6 +12,7 @@
 
 #include "alloc/page.h"
 #include "alloc/percpu.h"
+#include "alloc/registry.h"
 #include "alloc/slab.h"
 #include "event/kmem_event.h"
 #include "folded.h"
@@ -22,9 +23,15 @@ struct kmem_agg {
 	struct page_stats page;
 	struct percpu_stats percpu;
 	struct kmem_folded folded;	/* by stack, with kmem:folded */
-	uint64_t slab_events;	/* slab records accounted */
-	uint64_t page_events;	/* page allocator records accounted */
-	uint64_t percpu_events;	/* per-CPU allocator records accounted */
+	union {
+		/* records accounted, by enum kmem_alloc_id */
+		uint64_t events[KMEM_NR_ALLOC];
+		struct {
+			uint64_t slab_events;
+			uint64_t page_events;
+			uint64_t percpu_events;
+		};
+	};
 	uint64_t stack_records;	/* kernel_stack records seen */
 	uint64_t events_lost;	/* events the ring buffer reported lost */
 	uint64_t lost_unknown;	/* losses whose size was not recorded */
