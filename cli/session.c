@@ -113,7 +113,8 @@ int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 	kmem_agg_keep_rows(&s->agg, &a->opts);
 	if (kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, msg,
 			       sizeof(msg)))
-		fprintf(stderr, KMEM_BAD_SKIP_FMT, kmem_prog, a->opts.skip, msg);
+		fprintf(stderr, KMEM_BAD_SKIP_FMT, kmem_prog, a->opts.skip,
+			msg);
 	kmem_agg_set_numa(&s->agg, numa);
 	kmem_tep_page_geometry(&s->agg.page, tep);
 	if (a->filter.comm && u64_index_init(&s->comm_ix, 64))

@@ -100,7 +100,8 @@ static void drop_live(struct page_stats *st, uint32_t pi)
 	 * waits for its stack; its row gets no live counts when it comes.
 	 */
 	kmem_lc_drop(&st->sum.lc,
-		     p->site != U64_INDEX_NONE ? &st->sites[p->site].live : NULL,
+		     p->site != U64_INDEX_NONE ? &st->sites[p->site].live
+					       : NULL,
 		     &st->touched, &p->h, page_obj_bytes(st, p));
 }
 

@@ -103,8 +103,8 @@ static void percpu_alloc(struct percpu_stats *st, const struct kmem_event *ev)
 		return;
 	p = percpu_obj_at(st, pi);
 	if (kmem_lc_missed(&st->sum.lc, &p->h, p->bytes))
-		kmem_lc_drop(&st->sum.lc, &st->sites[p->site].live, NULL,
-			     &p->h, p->bytes);
+		kmem_lc_drop(&st->sum.lc, &st->sites[p->site].live, NULL, &p->h,
+			     p->bytes);
 	s = &st->sites[site];
 	s->hits++;
 	s->atomic += ev->atomic;

@@ -164,9 +164,9 @@ static uint32_t get_cache(struct slab_stats *st, const struct kmem_event *ev)
 /* The anomaly row of a call site; NULL when memory ran out (counted). */
 static struct slab_anomaly *anomaly(struct slab_stats *st, uint64_t cs)
 {
-	uint32_t i = kmem_site_get(&st->anom_ix, (void **)&st->anoms,
-				   &st->cap_anoms, &st->nr_anoms,
-				   sizeof(*st->anoms), cs);
+	uint32_t i =
+		kmem_site_get(&st->anom_ix, (void **)&st->anoms, &st->cap_anoms,
+			      &st->nr_anoms, sizeof(*st->anoms), cs);
 
 	if (i == U64_INDEX_NONE) {
 		st->oom++;
@@ -199,8 +199,8 @@ static void drop_live(struct slab_stats *st, struct slab_obj *p)
 		st->caches[cache].live_count--;
 		st->caches[cache].live_bytes -= p->bytes;
 	}
-	kmem_lc_drop(&st->sum.lc, &st->sites[p->site].live, &st->touched,
-		     &p->h, p->bytes);
+	kmem_lc_drop(&st->sum.lc, &st->sites[p->site].live, &st->touched, &p->h,
+		     p->bytes);
 }
 
 static void make_live(struct slab_stats *st, uint32_t pi, uint32_t site,

@@ -15,9 +15,9 @@ static const size_t stats_off[KMEM_NR_ALLOC] = {
 };
 
 _Static_assert(offsetof(struct kmem_agg, events[KMEM_ALLOC_PAGE]) ==
-		       offsetof(struct kmem_agg, page_events) &&
-	       offsetof(struct kmem_agg, events[KMEM_ALLOC_PERCPU]) ==
-		       offsetof(struct kmem_agg, percpu_events),
+			       offsetof(struct kmem_agg, page_events) &&
+		       offsetof(struct kmem_agg, events[KMEM_ALLOC_PERCPU]) ==
+			       offsetof(struct kmem_agg, percpu_events),
 	       "events[] in enum kmem_alloc_id order");
 
 /* The statistics of allocator @id in @a. */

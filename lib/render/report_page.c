@@ -240,8 +240,7 @@ static void summary_block(const struct kmem_report_ctx *r, struct kvblock *b)
 	kv_gap(b);
 	add_pages(b, "Pages allocated-only", kmem_lc_alloc_only_count(&s->lc),
 		  kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes));
-	add_pages(b, "Pages freed-only", s->free_only,
-		  s->free_only_bytes);
+	add_pages(b, "Pages freed-only", s->free_only, s->free_only_bytes);
 	kv_gap(b);
 	add_pages(b, "Page allocation failures", s->failures,
 		  s->failure_bytes);
@@ -400,8 +399,7 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 			 s->alloc_freed_bytes);
 	json_count_bytes(j, "alloc_only", kmem_lc_alloc_only_count(&s->lc),
 			 kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes));
-	json_count_bytes(j, "free_only", s->free_only,
-			 s->free_only_bytes);
+	json_count_bytes(j, "free_only", s->free_only, s->free_only_bytes);
 	json_count_bytes(j, "live", s->live_count, s->live_bytes);
 	json_count_bytes(j, "missed_frees", s->missed_frees,
 			 s->missed_free_bytes);
