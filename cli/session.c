@@ -103,13 +103,18 @@ static int slot_of(const struct tk_session *s, int id)
 int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 		    const struct tk_args *a, const struct kmem_numa *numa)
 {
+	char msg[256];
+
 	memset(s, 0, sizeof(*s));
 	s->tep = tep;
 	s->args = a;
 	kmem_tep_symbolizer(&s->sym, tep);
 	kmem_agg_init(&s->agg);
 	kmem_agg_keep_rows(&s->agg, &a->opts);
-	kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, stderr);
+	if (kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, msg,
+			       sizeof(msg)))
+		fprintf(stderr, KMEM_BAD_SKIP_FMT, kmem_prog, a->opts.skip,
+			msg);
 	kmem_agg_set_numa(&s->agg, numa);
 	kmem_tep_page_geometry(&s->agg.page, tep);
 	if (a->filter.comm && u64_index_init(&s->comm_ix, 64))
