@@ -9,6 +9,7 @@
 #ifndef TDAT_KSYMS_H
 #define TDAT_KSYMS_H
 
+#include <ctype.h>
 #include <pthread.h>
 
 #include "internal.h"
@@ -67,9 +68,52 @@ typedef int (*sink_fn)(void *priv, const uint8_t *p, size_t n);
 typedef int (*sym_fn)(void *priv, uint64_t addr, const char *name,
 		      const char *eol, bool stable);
 
+/* hex digit values + 1; 0: not a hex digit */
+#define H(c, v) [c] = (v) + 1
+static const unsigned char ksyms_hex_tab[256] = {
+	H('0', 0),  H('1', 1),	H('2', 2),  H('3', 3),	H('4', 4),  H('5', 5),
+	H('6', 6),  H('7', 7),	H('8', 8),  H('9', 9),	H('a', 10), H('b', 11),
+	H('c', 12), H('d', 13), H('e', 14), H('f', 15), H('A', 10), H('B', 11),
+	H('C', 12), H('D', 13), H('E', 14), H('F', 15),
+};
+#undef H
+
+/**
+ * ksyms_fast_line - a kallsyms line of the common shape, parsed by hand
+ * @s: the line
+ * @end: its end (the newline, or the end of the text)
+ * @addr: set to the symbol's address
+ * @type: set to its type letter
+ * @name: set to where its name starts
+ *
+ * The common line "ADDR T NAME..." parsed by hand (inline: the
+ * streaming pass and the index both parse every line with it).
+ *
+ * Return: 1 with the fields set, 0 when the line is not of that simple
+ * shape (then ksyms_slow_line() decides, as sscanf would).
+ */
+static inline int ksyms_fast_line(const char *s, const char *end,
+				  uint64_t *addr, char *type, const char **name)
+{
+	uint64_t v = 0;
+	int n = 0, d;
+
+	while (s < end && (d = ksyms_hex_tab[(unsigned char)*s])) {
+		if (++n > 16)
+			return 0;
+		v = v << 4 | (uint64_t)(d - 1);
+		s++;
+	}
+	if (!n || end - s < 4 || s[0] != ' ' || isspace((unsigned char)s[1]) ||
+	    s[2] != ' ' || isspace((unsigned char)s[3]))
+		return 0;
+	*addr = v;
+	*type = s[1];
+	*name = s + 3;
+	return 1;
+}
+
 /* ksyms_text.c: the text, streamed and parsed */
-int ksyms_fast_line(const char *s, const char *end, uint64_t *addr, char *type,
-		    const char **name);
 int ksyms_slow_line(const char *s, const char *end, uint64_t *addr, char *type,
 		    const char **name);
 int ksyms_inflate_stream(const struct tdat_kallsyms *k, sink_fn sink,
