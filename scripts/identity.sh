@@ -131,12 +131,12 @@ run_plugin() {
 	shift 2
 	for w; do
 		case $w in
-		json) json= w=json=- ;;
-		folded) folded= w=folded=$OUTDIR/$o.folded ;;
+		json) json='' w=json=- ;;
+		folded) folded='' w=folded=$OUTDIR/$o.folded ;;
 		esac
 		args+=(-O "kmem:${w//@TOPO@/$TOPO}")
 	done
-	[ "$n" = plain ] && json= folded=
+	[ "$n" = plain ] && json='' folded=''
 	[ -n "$json" ] && args+=(-O "kmem:json=$OUTDIR/$o.json")
 	[ -n "$folded" ] && args+=(-O "kmem:folded=$OUTDIR/$o.folded")
 	TRACEEVENT_PLUGIN_DIR=$BUILD/plugins $TC_PRELOAD trace-cmd report \
@@ -179,8 +179,8 @@ escape() {
 }
 
 snapshot() {
-	local b s name words f k
-	[ $# -ge 1 ] && [ $# -le 2 ] || usage
+	local b s name f k
+	{ [ $# -ge 1 ] && [ $# -le 2 ]; } || usage
 	OUTDIR=$1
 	BUILD=${2:-build}
 	case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
@@ -218,7 +218,8 @@ snapshot() {
 	[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 	: >"$OUTDIR/SKIPPED"
 
-	mapfile -t samples < <(ls sample-data/*.dat 2>/dev/null | sed 's|.*/||; s|\.dat$||')
+	mapfile -t samples < <(find sample-data -maxdepth 1 -name '*.dat' -printf '%f\n' |
+		sed 's|\.dat$||' | sort)
 	[ ${#samples[@]} -gt 0 ] || die "no sample-data/*.dat"
 
 	# the plugin first: the longest runs
@@ -320,15 +321,15 @@ snapshot() {
 }
 
 sums() {
-	[ $# -eq 1 ] && [ -d "$1" ] || usage
+	{ [ $# -eq 1 ] && [ -d "$1" ]; } || usage
 	(cd "$1" && find . -type f ! -name SKIPPED -printf '%P\n' | sort |
 		xargs -r -d '\n' sha256sum)
 }
 
 compare() {
-	local u= a b
+	local u='' a b
 	[ "${1:-}" = -u ] && { u=1; shift; }
-	[ $# -eq 2 ] && [ -d "$1" ] && [ -d "$2" ] || usage
+	{ [ $# -eq 2 ] && [ -d "$1" ] && [ -d "$2" ]; } || usage
 	a=$1 b=$2
 	diff -rq -x SKIPPED "$a" "$b" >"${TMPDIR:-/tmp}/identity.$$" 2>&1
 	local rc=$? line n=0
