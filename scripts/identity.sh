@@ -20,7 +20,8 @@
 #	      plot (SVG and JSON) of two samples, trace-kmem topology of a
 #	      made-up sysfs, and tests/kshark/kshark_kmem with the
 #	      KernelShark plugin on three samples (with libkshark-dev)
-#	  exit-codes   one line per command: its output's name, its status
+#	  PART/exit-codes  one line per command of PART (stat, plugin,
+#	      ...): its output's name, its status
 #	  SKIPPED      what could not be run here, and why (not an output)
 #   scripts/identity.sh compare [-u] A B
 #	the outputs that differ between two snapshots (diff -r), with -u
@@ -301,10 +302,13 @@ snapshot() {
 
 	wait
 
-	# exit-codes: one file of them all
-	(cd "$OUTDIR/.rc" && find . -type f -printf '%P\n' | sort | while read -r f; do
-		echo "$f $(cat "$f")"
-	done) >"$OUTDIR/exit-codes"
+	# PART/exit-codes: the status of each command of a part (stat,
+	# plugin, ...), so that a part skipped leaves no trace in the others
+	for k in "$OUTDIR"/.rc/*; do
+		(cd "$k" && find . -type f -printf '%P\n' | sort | while read -r f; do
+			echo "$f $(cat "$f")"
+		done) >"$OUTDIR/${k##*/}/exit-codes"
+	done
 	rm -rf "$OUTDIR/.rc" "$OUTDIR/.home" "$OUTDIR/.sysfs"
 
 	# the paths of this machine, longest first
@@ -314,7 +318,8 @@ snapshot() {
 	done < <(for p in "$OUTDIR @OUT@" "$BUILD @BUILD@" "$TOP @TOP@"; do
 		echo "${#p} $p"
 	done | sort -rn)
-	grep -rlF -e "$OUTDIR" -e "$BUILD" -e "$TOP" "$OUTDIR" | while read -r f; do
+	grep -rlF --exclude=SKIPPED -e "$OUTDIR" -e "$BUILD" -e "$TOP" "$OUTDIR" |
+	while read -r f; do
 		sed -i "${subst[@]}" "$f"
 	done
 	return 0
