@@ -39,6 +39,17 @@
 # snapshot's, the build's and the tree's absolute paths are replaced by
 # @OUT@, @BUILD@ and @TOP@ in every output.
 #
+# The outputs are the same on Debian 12 (trace-cmd 3.1.6, libtraceevent
+# 1.7.1, libtracecmd 1.3.1, libkshark 2.2.1), on Debian 13 (3.3.1,
+# 1.8.4, 1.5.2, 2.4.0) and with SANITIZE=1, so one set of sums serves
+# all three.  What they could differ by: libtraceevent's parsing of the
+# print fmts (GFP flag names, in both front ends), libtracecmd (the
+# plugin's input, --reader=libtracecmd), libkshark (kshark/), glibc's
+# regerror() text (bad-skip) and the page size (topology's ranges).
+# Left out: the plugin on traces with buffer instances (it counts them
+# with the top-level buffer, as cli_identity.sh says), trace-cmd's
+# listing, trace-kmem live (it records this machine).
+#
 # IDENTITY_JOBS: commands run at once (default: the number of CPUs).
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
