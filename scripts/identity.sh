@@ -137,7 +137,8 @@ run_stat() {
 }
 
 # run_plugin SAMPLE SETNAME WORDS...: trace-cmd report -O kmem:stat;
-# stdout from the plugin's title (or the JSON's first line) on
+# stdout from the plugin's title (or the JSON's first line) on, with
+# the empty line it prints before its title: what trace-kmem stat prints
 run_plugin() {
 	local b=$1 n=$2 w o=plugin/$1/$2 args=(-O kmem:stat) json=1 folded=1
 	shift 2
@@ -153,7 +154,8 @@ run_plugin() {
 	[ -n "$folded" ] && args+=(-O "kmem:folded=$OUTDIR/$o.folded")
 	TRACEEVENT_PLUGIN_DIR=$BUILD/plugins $TC_PRELOAD trace-cmd report \
 		-i "sample-data/$b.dat" "${args[@]}" 2>"$OUTDIR/$o.err" |
-		sed -n '/^ kmem statistics: \|^{$/,$p' >"$OUTDIR/$o.stats"
+		awk '!on && /^ kmem statistics: |^\{$/ { on = 1; if (prev == "" && NR > 1) print "" }
+		     on { print } { prev = $0 }' >"$OUTDIR/$o.stats"
 	done_rc "$o" "${PIPESTATUS[0]}"
 }
 
