@@ -9,7 +9,7 @@
  * with or without percpu_refill; mm_page_alloc_extfrag with or without
  * change_ownership.  A failed allocation has pfn -1 or page 0.
  */
-#include "decode_internal.h"
+#include "field.h"
 #include "fmtprobe.h"
 
 static struct tep_format_field *field(struct tep_event *ev, const char *name)

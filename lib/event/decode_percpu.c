@@ -11,7 +11,7 @@
  * base_addr.  What a format lacks is flagged in the event, not read as
  * zero.
  */
-#include "decode_internal.h"
+#include "field.h"
 
 /**
  * kmem_percpu_fields_init - look up the fields of a per-CPU allocator

@@ -1,15 +1,56 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Bounded field reads shared by the decoders (decode.c, decode_page.c).
+ * The fields of an event type, and bounded reads of them, shared by the
+ * decoders (decode.c, decode_page.c, decode_percpu.c).
  */
-#ifndef KMEM_DECODE_INTERNAL_H
-#define KMEM_DECODE_INTERNAL_H
+#ifndef KMEM_FIELD_H
+#define KMEM_FIELD_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "decode.h"
+#include <event-parse.h>
+
+#include "events.h"
+#include "kmem_event.h"
+
+/* The fields of one event type, found once. */
+struct kmem_fields {
+	struct tep_event *event;
+	enum kmem_slot slot;
+	bool usable;		/* all required fields present */
+	bool swap;		/* the file's byte order is not ours */
+	struct tep_format_field *pid;	/* common_pid */
+	/* slab */
+	struct tep_format_field *call_site;
+	struct tep_format_field *ptr;
+	struct tep_format_field *bytes_req;
+	struct tep_format_field *bytes_alloc;
+	struct tep_format_field *gfp_flags;
+	struct tep_format_field *node;	/* optional */
+	struct tep_format_field *accounted;	/* optional (6.0) */
+	unsigned long long account_bit;	/* else __GFP_ACCOUNT, 0: unknown */
+	struct tep_format_field *name;	/* optional */
+	/* page allocator: pfn, or page on old kernels */
+	struct tep_format_field *page;
+	bool page_ptr;
+	struct tep_format_field *order;	/* absent: order 0 */
+	struct tep_format_field *migratetype;
+	struct tep_format_field *percpu_refill;
+	struct tep_format_field *fallback_order;
+	struct tep_format_field *fallback_migratetype;
+	struct tep_format_field *change_ownership;
+	int pageblock_order;		/* -1: unknown */
+	/* kernel_stack */
+	struct tep_format_field *stack_size;
+	struct tep_format_field *caller;
+	int long_size;
+	/* per-CPU allocator (size: bytes_req) */
+	struct tep_format_field *align;
+	struct tep_format_field *reserved;
+	struct tep_format_field *is_atomic;
+};
 
 /* Do @len bytes at @off lie inside the record?  (No int overflow.) */
 static inline bool span_in(long long off, long long len,
@@ -91,5 +132,15 @@ static inline int rd_int(const struct kmem_fields *f,
 
 void kmem_decode_common(const struct kmem_fields *f,
 			const struct tep_record *rec, struct kmem_event *ev);
+
+/* decode_page.c */
+void kmem_page_fields_init(struct kmem_fields *f);
+int kmem_page_decode(const struct kmem_fields *f,
+		     const struct tep_record *rec, struct kmem_event *ev);
+
+/* decode_percpu.c */
+void kmem_percpu_fields_init(struct kmem_fields *f);
+int kmem_percpu_decode(const struct kmem_fields *f,
+		       const struct tep_record *rec, struct kmem_event *ev);
 
 #endif
