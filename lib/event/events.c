@@ -5,28 +5,39 @@
 #include <string.h>
 
 #include "events.h"
+#include "field.h"
 
-static const char *const slot_names[KMEM_NR_SLOTS] = {
-	[KMEM_SLOT_KMALLOC] = "kmalloc",
-	[KMEM_SLOT_KMALLOC_NODE] = "kmalloc_node",
-	[KMEM_SLOT_CACHE_ALLOC] = "kmem_cache_alloc",
-	[KMEM_SLOT_CACHE_ALLOC_NODE] = "kmem_cache_alloc_node",
-	[KMEM_SLOT_KFREE] = "kfree",
-	[KMEM_SLOT_CACHE_FREE] = "kmem_cache_free",
-	[KMEM_SLOT_PAGE_ALLOC] = "mm_page_alloc",
-	[KMEM_SLOT_PAGE_FREE] = "mm_page_free",
-	[KMEM_SLOT_PAGE_FREE_BATCHED] = "mm_page_free_batched",
-	[KMEM_SLOT_PAGE_FREE_DIRECT] = "mm_page_free_direct",
-	[KMEM_SLOT_PAGEVEC_FREE] = "mm_pagevec_free",
-	[KMEM_SLOT_PAGE_ZONE_LOCKED] = "mm_page_alloc_zone_locked",
-	[KMEM_SLOT_PAGE_PCPU_DRAIN] = "mm_page_pcpu_drain",
-	[KMEM_SLOT_PAGE_EXTFRAG] = "mm_page_alloc_extfrag",
-	[KMEM_SLOT_KERNEL_STACK] = "kernel_stack",
-	[KMEM_SLOT_PERCPU_ALLOC] = "percpu_alloc_percpu",
-	[KMEM_SLOT_PERCPU_FREE] = "percpu_free_percpu",
-	[KMEM_SLOT_PERCPU_FAIL] = "percpu_alloc_percpu_fail",
-	[KMEM_SLOT_PERCPU_CREATE_CHUNK] = "percpu_create_chunk",
-	[KMEM_SLOT_PERCPU_DESTROY_CHUNK] = "percpu_destroy_chunk",
+/* clang-format off */
+#define DEF(sys, n, a, fl, fn) { sys, n, a, fl, fn##_fields_init, fn##_decode }
+#define SLAB(n) DEF("kmem", n, KMEM_ALLOC_SLAB, KMEM_EVF_LIVE, kmem_slab)
+#define PAGE(n, fl) DEF("kmem", n, KMEM_ALLOC_PAGE, fl, kmem_page)
+#define PERCPU(n) DEF("percpu", n, KMEM_ALLOC_PERCPU, KMEM_EVF_LIVE, kmem_percpu)
+/* clang-format on */
+
+const struct kmem_event_def kmem_event_defs[KMEM_NR_SLOTS] = {
+	[KMEM_SLOT_KMALLOC] = SLAB("kmalloc"),
+	[KMEM_SLOT_KMALLOC_NODE] = SLAB("kmalloc_node"),
+	[KMEM_SLOT_CACHE_ALLOC] = SLAB("kmem_cache_alloc"),
+	[KMEM_SLOT_CACHE_ALLOC_NODE] = SLAB("kmem_cache_alloc_node"),
+	[KMEM_SLOT_KFREE] = SLAB("kfree"),
+	[KMEM_SLOT_CACHE_FREE] = SLAB("kmem_cache_free"),
+	[KMEM_SLOT_PAGE_ALLOC] = PAGE("mm_page_alloc", KMEM_EVF_LIVE),
+	[KMEM_SLOT_PAGE_FREE] = PAGE("mm_page_free", KMEM_EVF_LIVE),
+	[KMEM_SLOT_PAGE_FREE_BATCHED] =
+		PAGE("mm_page_free_batched", KMEM_EVF_LIVE),
+	[KMEM_SLOT_PAGE_FREE_DIRECT] = PAGE("mm_page_free_direct", 0),
+	[KMEM_SLOT_PAGEVEC_FREE] = PAGE("mm_pagevec_free", 0),
+	[KMEM_SLOT_PAGE_ZONE_LOCKED] =
+		PAGE("mm_page_alloc_zone_locked", KMEM_EVF_LIVE),
+	[KMEM_SLOT_PAGE_PCPU_DRAIN] = PAGE("mm_page_pcpu_drain", KMEM_EVF_LIVE),
+	[KMEM_SLOT_PAGE_EXTFRAG] = PAGE("mm_page_alloc_extfrag", KMEM_EVF_LIVE),
+	[KMEM_SLOT_KERNEL_STACK] =
+		DEF("ftrace", "kernel_stack", KMEM_NR_ALLOC, 0, kmem_stack),
+	[KMEM_SLOT_PERCPU_ALLOC] = PERCPU("percpu_alloc_percpu"),
+	[KMEM_SLOT_PERCPU_FREE] = PERCPU("percpu_free_percpu"),
+	[KMEM_SLOT_PERCPU_FAIL] = PERCPU("percpu_alloc_percpu_fail"),
+	[KMEM_SLOT_PERCPU_CREATE_CHUNK] = PERCPU("percpu_create_chunk"),
+	[KMEM_SLOT_PERCPU_DESTROY_CHUNK] = PERCPU("percpu_destroy_chunk"),
 };
 
 /**
@@ -37,7 +48,7 @@ static const char *const slot_names[KMEM_NR_SLOTS] = {
  */
 const char *kmem_slot_event_name(enum kmem_slot slot)
 {
-	return slot_names[slot];
+	return kmem_event_defs[slot].name;
 }
 
 /**
@@ -49,9 +60,7 @@ const char *kmem_slot_event_name(enum kmem_slot slot)
  */
 const char *kmem_slot_system(enum kmem_slot slot)
 {
-	if (kmem_slot_is_percpu(slot))
-		return "percpu";
-	return slot == KMEM_SLOT_KERNEL_STACK ? "ftrace" : "kmem";
+	return kmem_event_defs[slot].system;
 }
 
 /**
@@ -62,7 +71,7 @@ const char *kmem_slot_system(enum kmem_slot slot)
  */
 bool kmem_slot_is_slab(enum kmem_slot slot)
 {
-	return slot < KMEM_NR_SLAB_SLOTS;
+	return kmem_event_defs[slot].alloc == KMEM_ALLOC_SLAB;
 }
 
 /**
@@ -73,7 +82,7 @@ bool kmem_slot_is_slab(enum kmem_slot slot)
  */
 bool kmem_slot_is_percpu(enum kmem_slot slot)
 {
-	return slot >= KMEM_SLOT_PERCPU_ALLOC && slot < KMEM_NR_SLOTS;
+	return kmem_event_defs[slot].alloc == KMEM_ALLOC_PERCPU;
 }
 
 /**
@@ -90,8 +99,60 @@ int kmem_slot_by_name(const char *system, const char *name)
 	int i;
 
 	for (i = 0; i < KMEM_NR_SLOTS; i++)
-		if (!strcmp(name, slot_names[i]) &&
-		    !strcmp(system, kmem_slot_system(i)))
+		if (!strcmp(name, kmem_event_defs[i].name) &&
+		    !strcmp(system, kmem_event_defs[i].system))
 			return i;
 	return -1;
+}
+
+/**
+ * kmem_events_select - the events of one allocator
+ * @alloc: the allocator (KMEM_NR_ALLOC: the events of none)
+ * @flags: KMEM_EVF_* they all have, 0 for every event
+ * @slots: filled in, in slot order
+ * @max: room in @slots
+ *
+ * Return: how many there are (more than @max: only @max stored).
+ */
+int kmem_events_select(enum kmem_alloc_id alloc, unsigned int flags,
+		       enum kmem_slot *slots, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < KMEM_NR_SLOTS; i++) {
+		if (kmem_event_defs[i].alloc != alloc ||
+		    (kmem_event_defs[i].flags & flags) != flags)
+			continue;
+		if (n < max)
+			slots[n] = i;
+		n++;
+	}
+	return n;
+}
+
+/**
+ * kmem_events_systems - the event systems of the table
+ * @systems: filled in, each once, in the order of the table, then NULL
+ * @max: room in @systems, the NULL included
+ *
+ * Return: how many systems there are (at most @max - 1 stored).
+ */
+int kmem_events_systems(const char **systems, int max)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < KMEM_NR_SLOTS; i++) {
+		for (k = 0; k < i; k++)
+			if (!strcmp(kmem_event_defs[k].system,
+				    kmem_event_defs[i].system))
+				break;
+		if (k < i)
+			continue;
+		if (n < max - 1)
+			systems[n] = kmem_event_defs[i].system;
+		n++;
+	}
+	if (max > 0)
+		systems[n < max - 1 ? n : max - 1] = NULL;
+	return n;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * The fields of an event type, and bounded reads of them, shared by the
- * decoders (decode.c, decode_page.c, decode_percpu.c).
+ * The fields of an event type, and bounded reads of them: the lowest
+ * part of decoding, under the decoders of each allocator
+ * (decode_slab.c, decode_page.c, decode_percpu.c), which the event
+ * table (events.c) names, under decode.c, which dispatches through it.
  */
 #ifndef KMEM_FIELD_H
 #define KMEM_FIELD_H
@@ -19,29 +21,30 @@
 struct kmem_fields {
 	struct tep_event *event;
 	enum kmem_slot slot;
-	bool usable;		/* all required fields present */
-	bool swap;		/* the file's byte order is not ours */
-	struct tep_format_field *pid;	/* common_pid */
+	const struct kmem_event_def *def; /* kmem_event_defs[slot] */
+	bool usable;			  /* all required fields present */
+	bool swap;		      /* the file's byte order is not ours */
+	struct tep_format_field *pid; /* common_pid */
 	/* slab */
 	struct tep_format_field *call_site;
 	struct tep_format_field *ptr;
 	struct tep_format_field *bytes_req;
 	struct tep_format_field *bytes_alloc;
 	struct tep_format_field *gfp_flags;
-	struct tep_format_field *node;	/* optional */
-	struct tep_format_field *accounted;	/* optional (6.0) */
-	unsigned long long account_bit;	/* else __GFP_ACCOUNT, 0: unknown */
-	struct tep_format_field *name;	/* optional */
+	struct tep_format_field *node;	    /* optional */
+	struct tep_format_field *accounted; /* optional (6.0) */
+	unsigned long long account_bit;	    /* else __GFP_ACCOUNT, 0: unknown */
+	struct tep_format_field *name;	    /* optional */
 	/* page allocator: pfn, or page on old kernels */
 	struct tep_format_field *page;
 	bool page_ptr;
-	struct tep_format_field *order;	/* absent: order 0 */
+	struct tep_format_field *order; /* absent: order 0 */
 	struct tep_format_field *migratetype;
 	struct tep_format_field *percpu_refill;
 	struct tep_format_field *fallback_order;
 	struct tep_format_field *fallback_migratetype;
 	struct tep_format_field *change_ownership;
-	int pageblock_order;		/* -1: unknown */
+	int pageblock_order; /* -1: unknown */
 	/* kernel_stack */
 	struct tep_format_field *stack_size;
 	struct tep_format_field *caller;
@@ -133,12 +136,16 @@ static inline int rd_int(const struct kmem_fields *f,
 void kmem_decode_common(const struct kmem_fields *f,
 			const struct tep_record *rec, struct kmem_event *ev);
 
-/* decode_page.c */
+/* The decoders, one pair a kind of event, named by events.c's table. */
+void kmem_slab_fields_init(struct kmem_fields *f);
+int kmem_slab_decode(const struct kmem_fields *f, const struct tep_record *rec,
+		     struct kmem_event *ev);
 void kmem_page_fields_init(struct kmem_fields *f);
-int kmem_page_decode(const struct kmem_fields *f,
-		     const struct tep_record *rec, struct kmem_event *ev);
-
-/* decode_percpu.c */
+int kmem_page_decode(const struct kmem_fields *f, const struct tep_record *rec,
+		     struct kmem_event *ev);
+void kmem_stack_fields_init(struct kmem_fields *f);
+int kmem_stack_decode(const struct kmem_fields *f, const struct tep_record *rec,
+		      struct kmem_event *ev);
 void kmem_percpu_fields_init(struct kmem_fields *f);
 int kmem_percpu_decode(const struct kmem_fields *f,
 		       const struct tep_record *rec, struct kmem_event *ev);
