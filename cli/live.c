@@ -142,7 +142,7 @@ static int load_formats(struct live *l)
 
 /* Enable the live events of allocator @a this kernel has; how many it
  * had (the event table's, lib/event/events.c). */
-static int enable_events(struct live *l, enum kmem_alloc_id a)
+static int enable_events(struct live *l, enum kmem_event_alloc a)
 {
 	enum kmem_slot slots[KMEM_NR_SLOTS];
 	int i, n = 0, nr;
@@ -169,11 +169,11 @@ static int set_events(struct live *l)
 	int ns = 0, np = 0, nc = 0;
 
 	if (slab)
-		ns = enable_events(l, KMEM_ALLOC_SLAB);
+		ns = enable_events(l, KMEM_EVA_SLAB);
 	if (page)
-		np = enable_events(l, KMEM_ALLOC_PAGE);
+		np = enable_events(l, KMEM_EVA_PAGE);
 	if (percpu)
-		nc = enable_events(l, KMEM_ALLOC_PERCPU);
+		nc = enable_events(l, KMEM_EVA_PERCPU);
 	if (ns < 0 || np < 0 || nc < 0)
 		return env_error("cannot enable the kmem events",
 				 "check events/kmem and events/percpu in "
@@ -322,7 +322,8 @@ static void print_interval(struct live *l, int n, double elapsed)
 	char label[sizeof(l->s.label) + 64];
 	struct kmem_input in = { .label = label };
 	struct kmem_symbolizer sym = l->s.sym;
-	struct kmem_report_ctx r = { &l->s.agg, &l->a->opts, &sym, &in, NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &l->s.agg, &rc, &sym, &in, NULL };
 
 	snprintf(label, sizeof(label), "%s, snapshot %d at %.1f s", l->s.label,
 		 n, elapsed);
@@ -331,6 +332,7 @@ static void print_interval(struct live *l, int n, double elapsed)
 			page_old_migratetypes(&l->s.agg.page.sum);
 	if (isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
+	kmem_opts_render_cfg(&l->a->opts, stdout, &rc);
 	kmem_report_tables(&r, stdout);
 	if ((fflush(stdout) || ferror(stdout)) && errno == EPIPE)
 		l->outs.broken_pipe = true; /* stops run() */

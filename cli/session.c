@@ -52,13 +52,18 @@ static bool wanted_task(void *arg, const struct kmem_event *ev)
 int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 		    const struct tk_args *a, const struct kmem_numa *numa)
 {
+	char msg[256];
+
 	memset(s, 0, sizeof(*s));
 	s->tep = tep;
 	s->args = a;
 	kmem_tep_symbolizer(&s->sym, tep);
 	kmem_agg_init(&s->agg);
 	kmem_agg_keep_rows(&s->agg, &a->opts);
-	kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, stderr);
+	if (kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, msg,
+			       sizeof(msg)))
+		fprintf(stderr, KMEM_BAD_SKIP_FMT, kmem_prog, a->opts.skip,
+			msg);
 	kmem_agg_set_numa(&s->agg, numa);
 	kmem_tep_page_geometry(&s->agg.page, tep);
 	if (a->filter.comm && u64_index_init(&s->comm_ix, 64))
@@ -138,8 +143,8 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 {
 	const struct tk_filter *f = &s->args->filter;
 	struct kmem_input in = { .label = s->label };
-	struct kmem_report_ctx r = { &s->agg, &s->args->opts, &s->sym, &in,
-				     NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &s->agg, &rc, &s->sym, &in, NULL };
 	char filters[64];
 
 	snprintf(filters, sizeof(filters), "%s%s%s%s",
@@ -148,7 +153,8 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 	in.filtered = s->filtered;
 	in.filters = filters[0] ? filters + 2 : NULL;
 	kmem_tep_finish(&s->agg, &s->sym, s->tep);
-	return kmem_report(&r, outs, err);
+	kmem_opts_render_cfg(&s->args->opts, outs->tables.f, &rc);
+	return kmem_outputs_report(&r, outs, err);
 }
 
 /**
@@ -214,9 +220,11 @@ int tk_merged_report(struct tk_merged *m, const struct kmem_opts *o,
 	struct kmem_input in = { .label = "(merged)",
 				 .merged = m->n,
 				 .inputs = m->labels };
-	struct kmem_report_ctx r = { &m->agg, o, &m->sym, &in, NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &m->agg, &rc, &m->sym, &in, NULL };
 
-	return kmem_report(&r, outs, err);
+	kmem_opts_render_cfg(o, outs->tables.f, &rc);
+	return kmem_outputs_report(&r, outs, err);
 }
 
 /**

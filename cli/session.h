@@ -19,6 +19,7 @@
 #include "event/decode.h"
 #include "event/symbols.h"
 #include "feed/loop.h"
+#include "options/render_cfg.h"
 #include "render/report.h"
 
 struct tk_session {

@@ -24,8 +24,8 @@
 #include "event/tep_names.h"
 #include "input_label.h"
 #include "plugin.h"
+#include "options/render_cfg.h"
 #include "registry.h"
-#include "render/report.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -35,7 +35,7 @@ EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep);
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	struct kmem_plugin *kp = calloc(1, sizeof(*kp));
-	char path[PATH_MAX];
+	char path[PATH_MAX], msg[256];
 
 	if (!kp)
 		return -1;
@@ -62,7 +62,10 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	kmem_agg_keep_rows(&kp->agg, &kp->opts);
 	kp->active = kp->opts.stat || kp->opts.json || kp->opts.folded;
 	if (kp->active) {
-		kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, stderr);
+		if (kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, msg,
+				       sizeof(msg)))
+			fprintf(stderr, KMEM_BAD_SKIP_FMT, kmem_prog,
+				kp->opts.skip, msg);
 		if (kp->opts.numa &&
 		    !kmem_numa_load(&kp->numa, kp->opts.numa, stderr))
 			kmem_agg_set_numa(&kp->agg, &kp->numa);
@@ -99,7 +102,8 @@ static void survey(struct kmem_plugin *kp, struct kmem_input *in)
 static void print_stats(struct kmem_plugin *kp)
 {
 	struct kmem_input in = { .label = kp->label };
-	struct kmem_report_ctx r = { &kp->agg, &kp->opts, &kp->sym, &in, NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &kp->agg, &rc, &kp->sym, &in, NULL };
 
 	kmem_tep_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);
@@ -109,7 +113,8 @@ static void print_stats(struct kmem_plugin *kp)
 						 stderr);
 	if (!kp->outs_ok)
 		return;
-	if (kmem_report(&r, &kp->outs, stderr))
+	kmem_opts_render_cfg(&kp->opts, kp->outs.tables.f, &rc);
+	if (kmem_outputs_report(&r, &kp->outs, stderr))
 		kmem_outputs_discard(&kp->outs);
 	else
 		kmem_outputs_finish(&kp->outs, stderr);
