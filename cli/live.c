@@ -142,7 +142,7 @@ static int load_formats(struct live *l)
 
 /* Enable the live events of allocator @a this kernel has; how many it
  * had (the event table's, lib/event/events.c). */
-static int enable_events(struct live *l, enum kmem_event_alloc a)
+static int enable_events(struct live *l, enum kmem_alloc_id a)
 {
 	enum kmem_slot slots[KMEM_NR_SLOTS];
 	int i, n = 0, nr;
@@ -169,11 +169,11 @@ static int set_events(struct live *l)
 	int ns = 0, np = 0, nc = 0;
 
 	if (slab)
-		ns = enable_events(l, KMEM_EVA_SLAB);
+		ns = enable_events(l, KMEM_ALLOC_SLAB);
 	if (page)
-		np = enable_events(l, KMEM_EVA_PAGE);
+		np = enable_events(l, KMEM_ALLOC_PAGE);
 	if (percpu)
-		nc = enable_events(l, KMEM_EVA_PERCPU);
+		nc = enable_events(l, KMEM_ALLOC_PERCPU);
 	if (ns < 0 || np < 0 || nc < 0)
 		return env_error("cannot enable the kmem events",
 				 "check events/kmem and events/percpu in "

@@ -155,14 +155,14 @@ static int percpu_handler(struct trace_seq *s, struct tep_record *rec,
  * which has none of its own (see hook_stacks()). */
 static tep_event_handler_func handler_of(enum kmem_slot slot)
 {
-	static const tep_event_handler_func of[KMEM_EVA_NONE] = {
-		[KMEM_EVA_SLAB] = slab_handler,
-		[KMEM_EVA_PAGE] = page_handler,
-		[KMEM_EVA_PERCPU] = percpu_handler,
+	static const tep_event_handler_func of[KMEM_NR_ALLOC] = {
+		[KMEM_ALLOC_SLAB] = slab_handler,
+		[KMEM_ALLOC_PAGE] = page_handler,
+		[KMEM_ALLOC_PERCPU] = percpu_handler,
 	};
-	enum kmem_event_alloc a = kmem_event_defs[slot].alloc;
+	enum kmem_alloc_id a = kmem_event_defs[slot].alloc;
 
-	return a < KMEM_EVA_NONE ? of[a] : NULL;
+	return a < KMEM_NR_ALLOC ? of[a] : NULL;
 }
 
 /**

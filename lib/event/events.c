@@ -9,9 +9,9 @@
 
 /* clang-format off */
 #define DEF(sys, n, a, fl, fn) { sys, n, a, fl, fn##_fields_init, fn##_decode }
-#define SLAB(n) DEF("kmem", n, KMEM_EVA_SLAB, KMEM_EVF_LIVE, kmem_slab)
-#define PAGE(n, fl) DEF("kmem", n, KMEM_EVA_PAGE, fl, kmem_page)
-#define PERCPU(n) DEF("percpu", n, KMEM_EVA_PERCPU, KMEM_EVF_LIVE, kmem_percpu)
+#define SLAB(n) DEF("kmem", n, KMEM_ALLOC_SLAB, KMEM_EVF_LIVE, kmem_slab)
+#define PAGE(n, fl) DEF("kmem", n, KMEM_ALLOC_PAGE, fl, kmem_page)
+#define PERCPU(n) DEF("percpu", n, KMEM_ALLOC_PERCPU, KMEM_EVF_LIVE, kmem_percpu)
 /* clang-format on */
 
 const struct kmem_event_def kmem_event_defs[KMEM_NR_SLOTS] = {
@@ -32,7 +32,7 @@ const struct kmem_event_def kmem_event_defs[KMEM_NR_SLOTS] = {
 	[KMEM_SLOT_PAGE_PCPU_DRAIN] = PAGE("mm_page_pcpu_drain", KMEM_EVF_LIVE),
 	[KMEM_SLOT_PAGE_EXTFRAG] = PAGE("mm_page_alloc_extfrag", KMEM_EVF_LIVE),
 	[KMEM_SLOT_KERNEL_STACK] =
-		DEF("ftrace", "kernel_stack", KMEM_EVA_NONE, 0, kmem_stack),
+		DEF("ftrace", "kernel_stack", KMEM_NR_ALLOC, 0, kmem_stack),
 	[KMEM_SLOT_PERCPU_ALLOC] = PERCPU("percpu_alloc_percpu"),
 	[KMEM_SLOT_PERCPU_FREE] = PERCPU("percpu_free_percpu"),
 	[KMEM_SLOT_PERCPU_FAIL] = PERCPU("percpu_alloc_percpu_fail"),
@@ -71,7 +71,7 @@ const char *kmem_slot_system(enum kmem_slot slot)
  */
 bool kmem_slot_is_slab(enum kmem_slot slot)
 {
-	return kmem_event_defs[slot].alloc == KMEM_EVA_SLAB;
+	return kmem_event_defs[slot].alloc == KMEM_ALLOC_SLAB;
 }
 
 /**
@@ -82,7 +82,7 @@ bool kmem_slot_is_slab(enum kmem_slot slot)
  */
 bool kmem_slot_is_percpu(enum kmem_slot slot)
 {
-	return kmem_event_defs[slot].alloc == KMEM_EVA_PERCPU;
+	return kmem_event_defs[slot].alloc == KMEM_ALLOC_PERCPU;
 }
 
 /**
@@ -107,14 +107,14 @@ int kmem_slot_by_name(const char *system, const char *name)
 
 /**
  * kmem_events_select - the events of one allocator
- * @alloc: the allocator (KMEM_EVA_NONE: the events of none)
+ * @alloc: the allocator (KMEM_NR_ALLOC: the events of none)
  * @flags: KMEM_EVF_* they all have, 0 for every event
  * @slots: filled in, in slot order
  * @max: room in @slots
  *
  * Return: how many there are (more than @max: only @max stored).
  */
-int kmem_events_select(enum kmem_event_alloc alloc, unsigned int flags,
+int kmem_events_select(enum kmem_alloc_id alloc, unsigned int flags,
 		       enum kmem_slot *slots, int max)
 {
 	int i, n = 0;

@@ -37,15 +37,15 @@ enum kmem_slot {
 };
 
 /*
- * The allocator an event belongs to: the order of enum kmem_alloc_id
- * (alloc/registry.h, a layer above; lib/feed/loop.c checks they agree),
- * KMEM_EVA_NONE for kernel_stack.
+ * The allocators, in the order of alloc/registry.c's kmem_allocs[].
+ * KMEM_NR_ALLOC is also the allocator of no record: ftrace's
+ * kernel_stack, which the page allocator reads for its call sites.
  */
-enum kmem_event_alloc {
-	KMEM_EVA_SLAB,
-	KMEM_EVA_PAGE,
-	KMEM_EVA_PERCPU,
-	KMEM_EVA_NONE, /* ftrace's kernel_stack (page call sites) */
+enum kmem_alloc_id {
+	KMEM_ALLOC_SLAB,
+	KMEM_ALLOC_PAGE,
+	KMEM_ALLOC_PERCPU,
+	KMEM_NR_ALLOC,
 };
 
 /* struct kmem_event_def.flags: enabled by trace-kmem live (not pre-3.3) */
@@ -67,7 +67,7 @@ struct tep_record;
 struct kmem_event_def {
 	const char *system;
 	const char *name;
-	enum kmem_event_alloc alloc;
+	enum kmem_alloc_id alloc;
 	unsigned int flags;
 	void (*fields_init)(struct kmem_fields *f);
 	int (*decode)(const struct kmem_fields *f, const struct tep_record *rec,
@@ -81,7 +81,7 @@ const char *kmem_slot_event_name(enum kmem_slot slot);
 bool kmem_slot_is_slab(enum kmem_slot slot);
 bool kmem_slot_is_percpu(enum kmem_slot slot);
 int kmem_slot_by_name(const char *system, const char *name);
-int kmem_events_select(enum kmem_event_alloc alloc, unsigned int flags,
+int kmem_events_select(enum kmem_alloc_id alloc, unsigned int flags,
 		       enum kmem_slot *slots, int max);
 int kmem_events_systems(const char **systems, int max);
 

@@ -8,13 +8,6 @@
 #include "alloc/registry.h"
 #include "loop.h"
 
-/* The event table's allocators are the registry's, in its order. */
-_Static_assert(KMEM_EVA_SLAB == (int)KMEM_ALLOC_SLAB &&
-		       KMEM_EVA_PAGE == (int)KMEM_ALLOC_PAGE &&
-		       KMEM_EVA_PERCPU == (int)KMEM_ALLOC_PERCPU &&
-		       KMEM_EVA_NONE == (int)KMEM_NR_ALLOC,
-	       "enum kmem_event_alloc follows enum kmem_alloc_id");
-
 /*
  * Which events are ours: event id -> slot, filled once per input.  Only
  * our events' ids are mapped; densely when the largest is below

@@ -33,7 +33,7 @@ static const char *const percpu_events[] = {
 	"percpu_destroy_chunk",	    NULL,
 };
 
-static void check_live(enum kmem_event_alloc a, const char *sys,
+static void check_live(enum kmem_alloc_id a, const char *sys,
 		       const char *const *want)
 {
 	enum kmem_slot slots[KMEM_NR_SLOTS];
@@ -52,9 +52,9 @@ static void check_live(enum kmem_event_alloc a, const char *sys,
 
 static void test_live_lists(void)
 {
-	check_live(KMEM_EVA_SLAB, "kmem", slab_events);
-	check_live(KMEM_EVA_PAGE, "kmem", page_events);
-	check_live(KMEM_EVA_PERCPU, "percpu", percpu_events);
+	check_live(KMEM_ALLOC_SLAB, "kmem", slab_events);
+	check_live(KMEM_ALLOC_PAGE, "kmem", page_events);
+	check_live(KMEM_ALLOC_PERCPU, "percpu", percpu_events);
 }
 
 static void test_systems(void)
@@ -77,11 +77,11 @@ static void test_select(void)
 {
 	enum kmem_slot slots[KMEM_NR_SLOTS], two[2];
 
-	CHECK(kmem_events_select(KMEM_EVA_PAGE, 0, slots, KMEM_NR_SLOTS) == 8);
+	CHECK(kmem_events_select(KMEM_ALLOC_PAGE, 0, slots, KMEM_NR_SLOTS) == 8);
 	CHECK(slots[3] == KMEM_SLOT_PAGE_FREE_DIRECT);
-	CHECK(kmem_events_select(KMEM_EVA_NONE, 0, slots, KMEM_NR_SLOTS) == 1);
+	CHECK(kmem_events_select(KMEM_NR_ALLOC, 0, slots, KMEM_NR_SLOTS) == 1);
 	CHECK(slots[0] == KMEM_SLOT_KERNEL_STACK);
-	CHECK(kmem_events_select(KMEM_EVA_SLAB, 0, two, 2) == 6);
+	CHECK(kmem_events_select(KMEM_ALLOC_SLAB, 0, two, 2) == 6);
 	CHECK(two[0] == KMEM_SLOT_KMALLOC && two[1] == KMEM_SLOT_KMALLOC_NODE);
 }
 
