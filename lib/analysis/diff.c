@@ -49,50 +49,6 @@ static bool intensive(const struct jt_node *n)
 	return false;
 }
 
-static void write_node(const struct jt_node *n, const char *key,
-		       struct json *j)
-{
-	size_t i;
-
-	switch (n->type) {
-	case JT_OBJ:
-	case JT_ARR:
-		json_open(j, key, n->type == JT_OBJ ? '{' : '[');
-		for (i = 0; i < n->n; i++)
-			write_node(n->kids[i], n->kids[i]->key, j);
-		json_close(j, n->type == JT_OBJ ? '}' : ']');
-		break;
-	case JT_U64:
-		json_u64(j, key, n->v.u);
-		break;
-	case JT_I64:
-		json_i64(j, key, n->v.i);
-		break;
-	case JT_PCT:
-		json_pct(j, key, n->v.d);
-		break;
-	case JT_STR:
-		json_str(j, key, n->v.s);
-		break;
-	case JT_BOOL:
-		json_bool(j, key, n->v.b);
-		break;
-	case JT_NULL:
-		json_str(j, key, NULL);
-		break;
-	}
-}
-
-/**
- * jt_write - write a document held in memory
- * @n: the node (written with its own key)
- * @j: the writer
- */
-void jt_write(const struct jt_node *n, struct json *j)
-{
-	write_node(n, n->key, j);
-}
-
 /* One side's value of a member: absent (0), null, an integer, a real. */
 struct val {
 	enum { V_ABSENT, V_NULL, V_INT, V_REAL } kind;
@@ -510,8 +466,8 @@ void kmem_diff_json(const struct kmem_diff *d, struct json *j)
 	json_u64(j, "before_events", d->events[0]);
 	json_u64(j, "after_events", d->events[1]);
 	json_bool(j, "by_function", d->by_function);
-	write_node(d->before, "before", j);
-	write_node(d->after, "after", j);
+	jt_write_as(d->before, "before", j);
+	jt_write_as(d->after, "after", j);
 	delta(d, "delta", d->before, d->after, j);
 	json_close(j, '}');
 }

@@ -31,6 +31,5 @@ struct kmem_diff {
 
 void kmem_diff_json(const struct kmem_diff *d, struct json *j);
 void kmem_diff_text(const struct kmem_diff *d, FILE *out);
-void jt_write(const struct jt_node *n, struct json *j);
 
 #endif
