@@ -115,7 +115,7 @@ static int write_out(struct tk_args *a, const struct side *sd)
 					    (double)sd[1].events,
 		.span_ns = { sd[0].span_ns, sd[1].span_ns },
 		.events = { sd[0].events, sd[1].events },
-		.o = &a->opts,
+		.lines = a->opts.lines,
 	};
 	struct kmem_outputs outs;
 	struct json j;

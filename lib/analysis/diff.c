@@ -577,7 +577,7 @@ static void print_rows(const struct kmem_diff *d, FILE *out, const char *what,
 		cp[m] = cell[m];
 	table_init(&t, cols, 8, TBL_BOXED);
 	t.max_width = 0;
-	shown = d->o->lines && gs.n > d->o->lines ? d->o->lines : gs.n;
+	shown = d->lines && gs.n > d->lines ? d->lines : gs.n;
 	for (i = 0; i < shown; i++) {
 		const struct group *g = &gs.g[i];
 		const char *bm = measure(&gs, measures[0]);

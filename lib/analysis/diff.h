@@ -14,7 +14,6 @@
 
 #include "base/json.h"
 #include "base/jtree.h"
-#include "options/options.h"
 
 enum kmem_diff_norm { KMEM_NORM_NONE, KMEM_NORM_SECOND, KMEM_NORM_EVENT };
 
@@ -26,7 +25,7 @@ struct kmem_diff {
 	double before_per, after_per;	/* seconds or events of each input */
 	uint64_t span_ns[2];		/* first to last allocator record */
 	uint64_t events[2];		/* allocator records */
-	const struct kmem_opts *o;	/* lines=, width=, raw-ip */
+	unsigned int lines;	/* rows per table, 0 for all (lines=) */
 };
 
 void kmem_diff_json(const struct kmem_diff *d, struct json *j);

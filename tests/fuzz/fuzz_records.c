@@ -219,7 +219,7 @@ static void diff(const struct kmem_report_ctx *r,
 {
 	struct json jb, ja, out;
 	struct kmem_diff d = { .before_label = "fuzz", .after_label = "merged",
-			       .by_function = flags & 4, .o = o,
+			       .by_function = flags & 4, .lines = o->lines,
 			       .norm = flags % 3, .before_per = 0.5,
 			       .after_per = 3 };
 
