@@ -16,7 +16,7 @@
 /* The arrays whose rows are matched, and the members that name a row. */
 static const struct {
 	const char *array;
-	const char *keys[4];
+	const char *keys[KMEM_DIFF_ROW_KEYS];
 } keyed[] = {
 	{ "callsites", { "callsite" } },
 	{ "caches", { "name" } },
@@ -29,7 +29,6 @@ static const struct {
 };
 
 #define NR_KEYED (sizeof(keyed) / sizeof(keyed[0]))
-#define MAX_MEMBERS 48
 
 /* Members that are not sums: not added up, not normalised. */
 static bool intensive(const struct jt_node *n)
@@ -49,13 +48,6 @@ static bool intensive(const struct jt_node *n)
 	return false;
 }
 
-/* One side's value of a member: absent (0), null, an integer, a real. */
-struct val {
-	enum { V_ABSENT, V_NULL, V_INT, V_REAL } kind;
-	int64_t i;
-	double d;
-};
-
 static double per(const struct kmem_diff *d, bool after)
 {
 	double p = after ? d->after_per : d->before_per;
@@ -63,76 +55,73 @@ static double per(const struct kmem_diff *d, bool after)
 	return d->norm == KMEM_NORM_NONE || p <= 0 ? 1 : p;
 }
 
-/* @n's value, normalised unless intensive. */
-static void add_val(const struct kmem_diff *d, struct val *v,
-		    const struct jt_node *n, bool after)
+/**
+ * kmem_diff_add_val - add one side's value of a member
+ * @d: the comparison (how values are normalised)
+ * @v: the value so far (zeroed before the first)
+ * @n: the member, or NULL when this side lacks it
+ * @after: @n is the after document's
+ *
+ * @n's value, normalised unless intensive, is added to @v; a null
+ * member makes @v null for good.
+ */
+void kmem_diff_add_val(const struct kmem_diff *d, struct kmem_dval *v,
+		       const struct jt_node *n, bool after)
 {
 	if (!n)
 		return;
 	if (!jt_is_num(n)) {
 		if (n->type == JT_NULL)
-			v->kind = V_NULL;
+			v->kind = DV_NULL;
 		return;
 	}
-	if (v->kind == V_NULL)
+	if (v->kind == DV_NULL)
 		return;
 	if (d->norm == KMEM_NORM_NONE && n->type != JT_PCT) {
 		v->i += n->type == JT_U64 ? (int64_t)n->v.u : n->v.i;
 		v->d += jt_num(n);
-		if (v->kind == V_ABSENT)
-			v->kind = V_INT;
+		if (v->kind == DV_ABSENT)
+			v->kind = DV_INT;
 		return;
 	}
 	v->d += jt_num(n) / (intensive(n) ? 1 : per(d, after));
-	v->kind = V_REAL;
+	v->kind = DV_REAL;
 }
 
-static void write_delta(struct json *j, const char *key, const struct val *b,
-			const struct val *a)
+static void write_delta(struct json *j, const char *key,
+			const struct kmem_dval *b, const struct kmem_dval *a)
 {
-	if (b->kind == V_NULL || a->kind == V_NULL)
+	if (b->kind == DV_NULL || a->kind == DV_NULL)
 		json_str(j, key, NULL);
-	else if (b->kind != V_REAL && a->kind != V_REAL)
+	else if (b->kind != DV_REAL && a->kind != DV_REAL)
 		json_i64(j, key, a->i - b->i);
 	else
 		json_pct(j, key, a->d - b->d);
 }
 
-static double dval(const struct val *b, const struct val *a)
+static double dval(const struct kmem_dval *b, const struct kmem_dval *a)
 {
-	if (b->kind == V_NULL || a->kind == V_NULL)
+	if (b->kind == DV_NULL || a->kind == DV_NULL)
 		return 0;
 	return a->d - b->d;
 }
 
 /* ---------------------------------------------------------------- rows */
 
-struct entry {
+struct kmem_diff_entry {
 	char *key;
 	const struct jt_node *row;
 	bool after;
 };
 
-struct group {
-	const char *key;
-	const struct jt_node *first;	/* names the row */
-	const struct jt_node **rows;	/* before's, then after's */
-	size_t nb, na;
-	double sort[4];			/* |delta| of the measures */
-};
-
-struct groups {
-	struct group *g;
-	size_t n;
-	struct entry *e;
-	size_t ne;
-	const struct jt_node **rows;
-	const char *names[MAX_MEMBERS];	/* numeric members, first seen */
-	size_t nnames;
-	bool oom;
-};
-
-static int keyed_index(const char *array)
+/**
+ * kmem_diff_keyed - the keyed array of that name
+ * @array: the member name of an array (may be NULL)
+ *
+ * Return: its index for kmem_diff_row_keys() and
+ * kmem_diff_group_rows(), or -1 if its rows are not matched.
+ */
+int kmem_diff_keyed(const char *array)
 {
 	size_t i;
 
@@ -140,6 +129,17 @@ static int keyed_index(const char *array)
 		if (!strcmp(array, keyed[i].array))
 			return (int)i;
 	return -1;
+}
+
+/**
+ * kmem_diff_row_keys - the members that name a keyed array's row
+ * @k: the keyed array (kmem_diff_keyed())
+ *
+ * Return: up to KMEM_DIFF_ROW_KEYS names; fewer end with a NULL.
+ */
+const char *const *kmem_diff_row_keys(int k)
+{
+	return keyed[k].keys;
 }
 
 /* A row's name: its key members' values, joined by \x1f. */
@@ -150,7 +150,7 @@ static char *row_key(const struct kmem_diff *d, int k,
 	size_t i, len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < 4 && keyed[k].keys[i]; i++) {
+	for (i = 0; i < KMEM_DIFF_ROW_KEYS && keyed[k].keys[i]; i++) {
 		const struct jt_node *m = jt_get(row, keyed[k].keys[i]);
 
 		if (!m)
@@ -175,7 +175,7 @@ static char *row_key(const struct kmem_diff *d, int k,
 
 static int by_key(const void *x, const void *y)
 {
-	const struct entry *a = x, *b = y;
+	const struct kmem_diff_entry *a = x, *b = y;
 	int c = strcmp(a->key, b->key);
 
 	if (c)
@@ -185,7 +185,7 @@ static int by_key(const void *x, const void *y)
 	return 0;
 }
 
-static void note_names(struct groups *gs, const struct jt_node *row)
+static void note_names(struct kmem_diff_groups *gs, const struct jt_node *row)
 {
 	size_t i, k;
 
@@ -197,14 +197,22 @@ static void note_names(struct groups *gs, const struct jt_node *row)
 		for (k = 0; k < gs->nnames; k++)
 			if (!strcmp(gs->names[k], m->key))
 				break;
-		if (k == gs->nnames && k < MAX_MEMBERS)
+		if (k == gs->nnames && k < KMEM_DIFF_MAX_MEMBERS)
 			gs->names[gs->nnames++] = m->key;
 	}
 }
 
-/* A group's value of @name on one side: a sum, or one intensive value. */
-static void group_val(const struct kmem_diff *d, const struct group *g,
-		      bool after, const char *name, struct val *v)
+/**
+ * kmem_diff_group_val - a group's value of a member on one side
+ * @d: the comparison
+ * @g: the group
+ * @after: the after document's rows, else the before's
+ * @name: the member
+ * @v: the value: a sum, or one intensive value (null if several)
+ */
+void kmem_diff_group_val(const struct kmem_diff *d,
+			 const struct kmem_diff_group *g, bool after,
+			 const char *name, struct kmem_dval *v)
 {
 	size_t i, from = after ? g->nb : 0, n = after ? g->na : g->nb;
 
@@ -213,10 +221,10 @@ static void group_val(const struct kmem_diff *d, const struct group *g,
 		const struct jt_node *m = jt_get(g->rows[i], name);
 
 		if (m && n > 1 && jt_is_num(m) && intensive(m)) {
-			v->kind = V_NULL;	/* not a sum: unknown merged */
+			v->kind = DV_NULL;	/* not a sum: unknown merged */
 			return;
 		}
-		add_val(d, v, m, after);
+		kmem_diff_add_val(d, v, m, after);
 	}
 }
 
@@ -227,9 +235,16 @@ static const char *const measures[4][3] = {
 	{ "frag_pct", NULL, NULL },
 };
 
-/* The first of @names the rows have. */
-static const char *measure(const struct groups *gs, const char *const *names)
+/**
+ * kmem_diff_measure - the member that gives one measure of the rows
+ * @gs: the groups
+ * @m: the measure: 0 bytes, 1 hits, 2 live bytes, 3 fragmentation
+ *
+ * Return: the first of the measure's names the rows have, or NULL.
+ */
+const char *kmem_diff_measure(const struct kmem_diff_groups *gs, int m)
 {
+	const char *const *names = measures[m];
 	size_t i, k;
 
 	for (i = 0; i < 3 && names[i]; i++)
@@ -241,7 +256,7 @@ static const char *measure(const struct groups *gs, const char *const *names)
 
 static int by_change(const void *x, const void *y)
 {
-	const struct group *a = x, *b = y;
+	const struct kmem_diff_group *a = x, *b = y;
 	int i;
 
 	for (i = 0; i < 4; i++)
@@ -250,7 +265,11 @@ static int by_change(const void *x, const void *y)
 	return strcmp(a->key, b->key);
 }
 
-static void groups_release(struct groups *gs)
+/**
+ * kmem_diff_groups_release - free what kmem_diff_group_rows() made
+ * @gs: the groups
+ */
+void kmem_diff_groups_release(struct kmem_diff_groups *gs)
 {
 	size_t i;
 
@@ -262,13 +281,22 @@ static void groups_release(struct groups *gs)
 	memset(gs, 0, sizeof(*gs));
 }
 
-/*
- * The rows of two arrays, grouped by name and sorted by the size of
+/**
+ * kmem_diff_group_rows - match the rows of a keyed array
+ * @d: the comparison
+ * @k: the keyed array (kmem_diff_keyed())
+ * @b: the before document's array, or NULL
+ * @a: the after document's array, or NULL
+ * @gs: the groups made
+ *
+ * The rows of the two arrays, grouped by name and sorted by the size of
  * their change: bytes, hits, live bytes, fragmentation.
+ *
+ * Return: 0, or -1 out of memory (@gs then holds nothing to release).
  */
-static int group_rows(const struct kmem_diff *d, int k,
-		      const struct jt_node *b, const struct jt_node *a,
-		      struct groups *gs)
+int kmem_diff_group_rows(const struct kmem_diff *d, int k,
+			 const struct jt_node *b, const struct jt_node *a,
+			 struct kmem_diff_groups *gs)
 {
 	size_t nb = b ? b->n : 0, na = a ? a->n : 0, i, j, n;
 
@@ -292,7 +320,7 @@ static int group_rows(const struct kmem_diff *d, int k,
 	}
 	qsort(gs->e, gs->ne, sizeof(*gs->e), by_key);
 	for (i = 0, n = 0; i < gs->ne; i = j) {
-		struct group *g = &gs->g[gs->n++];
+		struct kmem_diff_group *g = &gs->g[gs->n++];
 
 		g->key = gs->e[i].key;
 		g->first = gs->e[i].row;
@@ -306,30 +334,39 @@ static int group_rows(const struct kmem_diff *d, int k,
 		}
 	}
 	for (i = 0; i < gs->n; i++) {
-		struct group *g = &gs->g[i];
+		struct kmem_diff_group *g = &gs->g[i];
 		int m;
 
 		for (m = 0; m < 4; m++) {
-			const char *name = measure(gs, measures[m]);
-			struct val vb, va;
+			const char *name = kmem_diff_measure(gs, m);
+			struct kmem_dval vb, va;
 
 			if (!name)
 				continue;
-			group_val(d, g, false, name, &vb);
-			group_val(d, g, true, name, &va);
+			kmem_diff_group_val(d, g, false, name, &vb);
+			kmem_diff_group_val(d, g, true, name, &va);
 			g->sort[m] = fabs(dval(&vb, &va));
 		}
 	}
 	qsort(gs->g, gs->n, sizeof(*gs->g), by_change);
 	return 0;
 oom:
-	groups_release(gs);
+	kmem_diff_groups_release(gs);
 	gs->oom = true;
 	return -1;
 }
 
-static const char *status(const struct kmem_diff *d, const struct groups *gs,
-			  const struct group *g)
+/**
+ * kmem_diff_status - how a group changed
+ * @d: the comparison
+ * @gs: the groups
+ * @g: one of them
+ *
+ * Return: "new", "gone", "changed" or "same".
+ */
+const char *kmem_diff_status(const struct kmem_diff *d,
+			     const struct kmem_diff_groups *gs,
+			     const struct kmem_diff_group *g)
 {
 	size_t k;
 
@@ -338,11 +375,12 @@ static const char *status(const struct kmem_diff *d, const struct groups *gs,
 	if (!g->na)
 		return "gone";
 	for (k = 0; k < gs->nnames; k++) {
-		struct val vb, va;
+		struct kmem_dval vb, va;
 
-		group_val(d, g, false, gs->names[k], &vb);
-		group_val(d, g, true, gs->names[k], &va);
-		if (dval(&vb, &va) != 0 || (vb.kind == V_NULL) != (va.kind == V_NULL))
+		kmem_diff_group_val(d, g, false, gs->names[k], &vb);
+		kmem_diff_group_val(d, g, true, gs->names[k], &va);
+		if (dval(&vb, &va) != 0 ||
+		    (vb.kind == DV_NULL) != (va.kind == DV_NULL))
 			return "changed";
 	}
 	return "same";
@@ -352,19 +390,19 @@ static void delta_rows(const struct kmem_diff *d, const char *key, int k,
 		       const struct jt_node *b, const struct jt_node *a,
 		       struct json *j)
 {
-	struct groups gs;
+	const char *const *keys = kmem_diff_row_keys(k);
+	struct kmem_diff_groups gs;
 	size_t i, m, n;
 
-	if (group_rows(d, k, b, a, &gs))
+	if (kmem_diff_group_rows(d, k, b, a, &gs))
 		return;	/* out of memory: the array is left out */
 	json_open(j, key, '[');
 	for (i = 0; i < gs.n; i++) {
-		const struct group *g = &gs.g[i];
+		const struct kmem_diff_group *g = &gs.g[i];
 
 		json_open(j, NULL, '{');
-		for (m = 0; m < 4 && keyed[k].keys[m]; m++) {
-			const struct jt_node *v = jt_get(g->first,
-							 keyed[k].keys[m]);
+		for (m = 0; m < KMEM_DIFF_ROW_KEYS && keys[m]; m++) {
+			const struct jt_node *v = jt_get(g->first, keys[m]);
 			char buf[256];
 
 			if (!v || jt_is_num(v))
@@ -378,30 +416,29 @@ static void delta_rows(const struct kmem_diff *d, const char *key, int k,
 				jt_write(v, j);
 			}
 		}
-		for (m = 0; m < 4 && keyed[k].keys[m]; m++) {
-			const struct jt_node *v = jt_get(g->first,
-							 keyed[k].keys[m]);
+		for (m = 0; m < KMEM_DIFF_ROW_KEYS && keys[m]; m++) {
+			const struct jt_node *v = jt_get(g->first, keys[m]);
 
 			if (v && jt_is_num(v))
 				jt_write(v, j);	/* a key: as it is */
 		}
-		json_str(j, "status", status(d, &gs, g));
+		json_str(j, "status", kmem_diff_status(d, &gs, g));
 		for (n = 0; n < gs.nnames; n++) {
-			struct val vb, va;
+			struct kmem_dval vb, va;
 
-			for (m = 0; m < 4 && keyed[k].keys[m]; m++)
-				if (!strcmp(keyed[k].keys[m], gs.names[n]))
+			for (m = 0; m < KMEM_DIFF_ROW_KEYS && keys[m]; m++)
+				if (!strcmp(keys[m], gs.names[n]))
 					break;
-			if (m < 4 && keyed[k].keys[m])
+			if (m < KMEM_DIFF_ROW_KEYS && keys[m])
 				continue;
-			group_val(d, g, false, gs.names[n], &vb);
-			group_val(d, g, true, gs.names[n], &va);
+			kmem_diff_group_val(d, g, false, gs.names[n], &vb);
+			kmem_diff_group_val(d, g, true, gs.names[n], &va);
 			write_delta(j, gs.names[n], &vb, &va);
 		}
 		json_close(j, '}');
 	}
 	json_close(j, ']');
-	groups_release(&gs);
+	kmem_diff_groups_release(&gs);
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -411,7 +448,7 @@ static void delta(const struct kmem_diff *d, const char *key,
 		  struct json *j)
 {
 	const struct jt_node *n = b ? b : a;
-	struct val vb = { 0 }, va = { 0 };
+	struct kmem_dval vb = { 0 }, va = { 0 };
 	size_t i;
 	int k;
 
@@ -427,7 +464,7 @@ static void delta(const struct kmem_diff *d, const char *key,
 		json_close(j, '}');
 		break;
 	case JT_ARR:
-		k = keyed_index(key);
+		k = kmem_diff_keyed(key);
 		if (k >= 0)
 			delta_rows(d, key, k, b, a, j);
 		break;	/* other arrays (per address, names) have no delta */
@@ -435,8 +472,8 @@ static void delta(const struct kmem_diff *d, const char *key,
 	case JT_I64:
 	case JT_PCT:
 	case JT_NULL:
-		add_val(d, &vb, b, false);
-		add_val(d, &va, a, true);
+		kmem_diff_add_val(d, &vb, b, false);
+		kmem_diff_add_val(d, &va, a, true);
 		write_delta(j, key, &vb, &va);
 		break;
 	case JT_STR:
@@ -474,11 +511,11 @@ void kmem_diff_json(const struct kmem_diff *d, struct json *j)
 
 /* ---------------------------------------------------------------- text */
 
-static char *fmt_val(char *buf, const struct val *v, bool sign)
+static char *fmt_val(char *buf, const struct kmem_dval *v, bool sign)
 {
-	if (v->kind == V_NULL)
+	if (v->kind == DV_NULL)
 		return strcpy(buf, "-");
-	if (v->kind == V_REAL)
+	if (v->kind == DV_REAL)
 		snprintf(buf, NUMFMT_LEN, sign ? "%+.2f" : "%.2f", v->d);
 	else if (sign && v->i > 0) {
 		buf[0] = '+';
@@ -491,14 +528,21 @@ static char *fmt_val(char *buf, const struct val *v, bool sign)
 	return buf;
 }
 
-static void delta_of(const struct val *b, const struct val *a, struct val *o)
+/**
+ * kmem_diff_delta_of - after minus before
+ * @b: the before value
+ * @a: the after value
+ * @o: the difference: null if either is, real if either is
+ */
+void kmem_diff_delta_of(const struct kmem_dval *b, const struct kmem_dval *a,
+			struct kmem_dval *o)
 {
 	memset(o, 0, sizeof(*o));
-	if (b->kind == V_NULL || a->kind == V_NULL) {
-		o->kind = V_NULL;
+	if (b->kind == DV_NULL || a->kind == DV_NULL) {
+		o->kind = DV_NULL;
 		return;
 	}
-	o->kind = b->kind == V_REAL || a->kind == V_REAL ? V_REAL : V_INT;
+	o->kind = b->kind == DV_REAL || a->kind == DV_REAL ? DV_REAL : DV_INT;
 	o->i = a->i - b->i;
 	o->d = a->d - b->d;
 }
@@ -511,7 +555,7 @@ static void summary_rows(const struct kmem_diff *d, struct table *t,
 	const struct jt_node *n = b ? b : a;
 	char name[128], c1[NUMFMT_LEN], c2[NUMFMT_LEN], c3[NUMFMT_LEN];
 	const char *cells[4] = { name, c1, c2, c3 };
-	struct val vb = { 0 }, va = { 0 }, dv;
+	struct kmem_dval vb = { 0 }, va = { 0 }, dv;
 	size_t i;
 
 	if (n->type == JT_OBJ) {
@@ -532,9 +576,9 @@ static void summary_rows(const struct kmem_diff *d, struct table *t,
 	if (!jt_is_num(n) && n->type != JT_NULL)
 		return;
 	snprintf(name, sizeof(name), "%s", prefix);
-	add_val(d, &vb, b, false);
-	add_val(d, &va, a, true);
-	delta_of(&vb, &va, &dv);
+	kmem_diff_add_val(d, &vb, b, false);
+	kmem_diff_add_val(d, &va, a, true);
+	kmem_diff_delta_of(&vb, &va, &dv);
 	fmt_val(c1, &vb, false);
 	fmt_val(c2, &va, false);
 	fmt_val(c3, &dv, true);
@@ -560,14 +604,14 @@ static void print_rows(const struct kmem_diff *d, FILE *out, const char *what,
 	char cell[8][KMEM_SYM_LEN];
 	const char *cp[8];
 	struct table_col cols[8];
-	struct groups gs;
+	struct kmem_diff_groups gs;
 	struct table t;
 	size_t i, shown;
-	int k = keyed_index(array), m;
+	int k = kmem_diff_keyed(array), m;
 
 	if (!b && !a)
 		return;
-	if (group_rows(d, k, b, a, &gs)) {
+	if (kmem_diff_group_rows(d, k, b, a, &gs)) {
 		fprintf(out, " (out of memory: %s left out)\n\n", what);
 		return;
 	}
@@ -579,45 +623,46 @@ static void print_rows(const struct kmem_diff *d, FILE *out, const char *what,
 	t.max_width = 0;
 	shown = d->lines && gs.n > d->lines ? d->lines : gs.n;
 	for (i = 0; i < shown; i++) {
-		const struct group *g = &gs.g[i];
-		const char *bm = measure(&gs, measures[0]);
-		const char *hm = measure(&gs, measures[1]);
-		const char *lm = measure(&gs, measures[2]);
-		const char *fm = measure(&gs, measures[3]);
-		struct val vb, va, dv;
+		const struct kmem_diff_group *g = &gs.g[i];
+		const char *bm = kmem_diff_measure(&gs, 0);
+		const char *hm = kmem_diff_measure(&gs, 1);
+		const char *lm = kmem_diff_measure(&gs, 2);
+		const char *fm = kmem_diff_measure(&gs, 3);
+		struct kmem_dval vb, va, dv;
 
 		for (m = 0; m < 7; m++)
 			strcpy(cell[m], "-");
 		if (bm) {
-			group_val(d, g, false, bm, &vb);
-			group_val(d, g, true, bm, &va);
-			delta_of(&vb, &va, &dv);
+			kmem_diff_group_val(d, g, false, bm, &vb);
+			kmem_diff_group_val(d, g, true, bm, &va);
+			kmem_diff_delta_of(&vb, &va, &dv);
 			fmt_val(cell[0], &dv, true);
 			fmt_val(cell[1], &vb, false);
 			fmt_val(cell[2], &va, false);
 		}
 		if (hm) {
-			group_val(d, g, false, hm, &vb);
-			group_val(d, g, true, hm, &va);
-			delta_of(&vb, &va, &dv);
+			kmem_diff_group_val(d, g, false, hm, &vb);
+			kmem_diff_group_val(d, g, true, hm, &va);
+			kmem_diff_delta_of(&vb, &va, &dv);
 			fmt_val(cell[3], &dv, true);
 		}
 		if (lm) {
-			group_val(d, g, false, lm, &vb);
-			group_val(d, g, true, lm, &va);
-			delta_of(&vb, &va, &dv);
+			kmem_diff_group_val(d, g, false, lm, &vb);
+			kmem_diff_group_val(d, g, true, lm, &va);
+			kmem_diff_delta_of(&vb, &va, &dv);
 			fmt_val(cell[4], &dv, true);
 		}
 		if (fm) {
-			group_val(d, g, false, fm, &vb);
-			group_val(d, g, true, fm, &va);
-			if (vb.kind == V_NULL || va.kind == V_NULL)
+			kmem_diff_group_val(d, g, false, fm, &vb);
+			kmem_diff_group_val(d, g, true, fm, &va);
+			if (vb.kind == DV_NULL || va.kind == DV_NULL)
 				strcpy(cell[5], "-");
 			else
 				snprintf(cell[5], KMEM_SYM_LEN, "%+.2f%%",
 					 va.d - vb.d);
 		}
-		snprintf(cell[6], KMEM_SYM_LEN, "%s", status(d, &gs, g));
+		snprintf(cell[6], KMEM_SYM_LEN, "%s",
+			 kmem_diff_status(d, &gs, g));
 		snprintf(cell[7], KMEM_SYM_LEN, "%s", g->key);
 		table_add_row(&t, cp);
 	}
@@ -631,7 +676,7 @@ static void print_rows(const struct kmem_diff *d, FILE *out, const char *what,
 		table_print(&t, out);
 	fputc('\n', out);
 	table_release(&t);
-	groups_release(&gs);
+	kmem_diff_groups_release(&gs);
 }
 
 static void print_section(const struct kmem_diff *d, FILE *out,

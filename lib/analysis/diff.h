@@ -28,6 +28,56 @@ struct kmem_diff {
 	unsigned int lines;	/* rows per table, 0 for all (lines=) */
 };
 
+#define KMEM_DIFF_ROW_KEYS 4	/* members that name a row, at most */
+#define KMEM_DIFF_MAX_MEMBERS 48	/* numeric members of a row, at most */
+
+/* One side's value of a member: absent (0), null, an integer, a real. */
+struct kmem_dval {
+	enum { DV_ABSENT, DV_NULL, DV_INT, DV_REAL } kind;
+	int64_t i;
+	double d;
+};
+
+/* The rows of both sides that have one name. */
+struct kmem_diff_group {
+	const char *key;
+	const struct jt_node *first;	/* names the row */
+	const struct jt_node **rows;	/* before's, then after's */
+	size_t nb, na;
+	double sort[4];			/* |delta| of the measures */
+};
+
+/* A keyed array's rows, grouped (kmem_diff_group_rows()). */
+struct kmem_diff_groups {
+	struct kmem_diff_group *g;
+	size_t n;
+	struct kmem_diff_entry *e;
+	size_t ne;
+	const struct jt_node **rows;
+	/* the numeric members, in the order first seen */
+	const char *names[KMEM_DIFF_MAX_MEMBERS];
+	size_t nnames;
+	bool oom;
+};
+
+void kmem_diff_add_val(const struct kmem_diff *d, struct kmem_dval *v,
+		       const struct jt_node *n, bool after);
+void kmem_diff_delta_of(const struct kmem_dval *b, const struct kmem_dval *a,
+			struct kmem_dval *o);
+int kmem_diff_keyed(const char *array);
+const char *const *kmem_diff_row_keys(int k);
+int kmem_diff_group_rows(const struct kmem_diff *d, int k,
+			 const struct jt_node *b, const struct jt_node *a,
+			 struct kmem_diff_groups *gs);
+void kmem_diff_groups_release(struct kmem_diff_groups *gs);
+void kmem_diff_group_val(const struct kmem_diff *d,
+			 const struct kmem_diff_group *g, bool after,
+			 const char *name, struct kmem_dval *v);
+const char *kmem_diff_measure(const struct kmem_diff_groups *gs, int m);
+const char *kmem_diff_status(const struct kmem_diff *d,
+			     const struct kmem_diff_groups *gs,
+			     const struct kmem_diff_group *g);
+
 void kmem_diff_json(const struct kmem_diff *d, struct json *j);
 void kmem_diff_text(const struct kmem_diff *d, FILE *out);
 
