@@ -2,21 +2,22 @@
 /*
  * trace-kmem diff BEFORE AFTER: two traces compared, for "what did my
  * patch change".  Each file's top-level buffer is read as stat reads it,
- * its JSON document built in memory (lib/jtree.h) and the two compared
- * by lib/diff.c: the text report, and with --json the document
- * { "before", "after", "delta" }.
+ * its JSON document built in memory (lib/base/jtree.h), the two
+ * compared by lib/analysis/diff.c and written by lib/render/diff_*.c:
+ * the text report, and with --json the document { "before", "after",
+ * "delta" }.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/diff.h"
 #include "base/path_label.h"
 #include "event/tep_names.h"
 #include "fault.h"
 #include "inputs.h"
 #include "memlimit.h"
 #include "progress.h"
+#include "render/diff_report.h"
 #include "render/report.h"
 #include "session.h"
 #include "tracecmd_read.h"

@@ -78,7 +78,4 @@ const char *kmem_diff_status(const struct kmem_diff *d,
 			     const struct kmem_diff_groups *gs,
 			     const struct kmem_diff_group *g);
 
-void kmem_diff_json(const struct kmem_diff *d, struct json *j);
-void kmem_diff_text(const struct kmem_diff *d, FILE *out);
-
 #endif

@@ -34,10 +34,10 @@
 #include <string.h>
 
 #include "analysis/agg.h"
-#include "analysis/diff.h"
 #include "event/decode.h"
 #include "event/tep_names.h"
 #include "fuzz_opts.h"
+#include "render/diff_report.h"
 #include "render/plot_svg.h"
 #include "render/report.h"
 
