@@ -7,6 +7,7 @@
  * a per-event path.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -3,16 +3,16 @@
  * The difference of two inputs' statistics (trace-kmem diff): their
  * JSON documents, held in memory (jtree.h), compared member by member;
  * rows of the per-call-site and per-cache arrays matched by name.  The
- * definitions are in Documentation/kmem-stat-definitions.txt, "DIFF".
+ * definitions are in Documentation/kmem-stat-definitions.txt, "DIFF";
+ * render/diff_report.h writes the result.
  */
 #ifndef KMEM_DIFF_H
 #define KMEM_DIFF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include "base/json.h"
 #include "base/jtree.h"
 
 enum kmem_diff_norm { KMEM_NORM_NONE, KMEM_NORM_SECOND, KMEM_NORM_EVENT };
