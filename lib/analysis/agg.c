@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "agg.h"
+#include "base/msg.h"
 
 /**
  * kmem_agg_init - empty statistics for one input

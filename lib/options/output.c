@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/msg.h"
 #include "output.h"
 
 /* N of "/dev/fd/N" or "/proc/self/fd/N", else -1. */
