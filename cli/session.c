@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "event/tep_names.h"
+#include "options/config.h"
 #include "session.h"
 
 /*
@@ -103,12 +104,15 @@ static int slot_of(const struct tk_session *s, int id)
 int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 		    const struct tk_args *a, const struct kmem_numa *numa)
 {
+	struct kmem_collect_cfg cc;
+
 	memset(s, 0, sizeof(*s));
 	s->tep = tep;
 	s->args = a;
 	kmem_tep_symbolizer(&s->sym, tep);
 	kmem_agg_init(&s->agg);
-	kmem_agg_keep_rows(&s->agg, &a->opts);
+	cc = kmem_opts_collect_cfg(&a->opts);
+	kmem_agg_keep_rows(&s->agg, &cc);
 	kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, stderr);
 	kmem_agg_set_numa(&s->agg, numa);
 	kmem_tep_page_geometry(&s->agg.page, tep);

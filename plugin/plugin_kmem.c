@@ -23,6 +23,7 @@
 
 #include "event/tep_names.h"
 #include "input_label.h"
+#include "options/config.h"
 #include "plugin.h"
 #include "registry.h"
 #include "render/report.h"
@@ -35,6 +36,7 @@ EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep);
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	struct kmem_plugin *kp = calloc(1, sizeof(*kp));
+	struct kmem_collect_cfg cc;
 	char path[PATH_MAX];
 
 	if (!kp)
@@ -59,7 +61,8 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	}
 	kmem_tep_symbolizer(&kp->sym, tep);
 	kmem_agg_init(&kp->agg);
-	kmem_agg_keep_rows(&kp->agg, &kp->opts);
+	cc = kmem_opts_collect_cfg(&kp->opts);
+	kmem_agg_keep_rows(&kp->agg, &cc);
 	kp->active = kp->opts.stat || kp->opts.json || kp->opts.folded;
 	if (kp->active) {
 		kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, stderr);

@@ -25,6 +25,7 @@
 #include "event/decode.h"
 #include "event/tep_names.h"
 #include "fuzz_opts.h"
+#include "options/config.h"
 #include "render/report.h"
 #include "tdat.h"
 
@@ -168,6 +169,7 @@ static void report(struct ctx *c, struct kmem_symbolizer *sym, uint8_t flags)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char why[TDAT_WHY_LEN];
+	struct kmem_collect_cfg cc;
 	struct kmem_symbolizer sym;
 	struct tdat_damage dmg;
 	struct tdat_file *f;
@@ -207,7 +209,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kmem_tep_symbolizer(&sym, c->tep);
 	kmem_agg_init(&c->agg);
 	fuzz_opts(&o, size ? data[size - 1] : 0);
-	kmem_agg_keep_rows(&c->agg, &o);
+	cc = kmem_opts_collect_cfg(&o);
+	kmem_agg_keep_rows(&c->agg, &cc);
 	kmem_opts_release(&o);
 	kmem_agg_configure(&c->agg, &sym, NULL, devnull);
 	kmem_agg_set_numa(&c->agg, NULL);

@@ -37,6 +37,7 @@
 #include "event/decode.h"
 #include "event/tep_names.h"
 #include "fuzz_opts.h"
+#include "options/config.h"
 #include "render/diff_report.h"
 #include "render/plot_svg.h"
 #include "render/report.h"
@@ -270,12 +271,14 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 static void agg_start(struct kmem_agg *agg, struct kmem_symbolizer *sym,
 		      struct layout *l, uint8_t flags)
 {
+	struct kmem_collect_cfg cc;
 	struct kmem_opts o;
 
 	kmem_tep_symbolizer(sym, l->tep);
 	kmem_agg_init(agg);
 	fuzz_opts(&o, flags);
-	kmem_agg_keep_rows(agg, &o);
+	cc = kmem_opts_collect_cfg(&o);
+	kmem_agg_keep_rows(agg, &cc);
 	kmem_opts_release(&o);
 	kmem_agg_configure(agg, sym, NULL, devnull);
 	kmem_agg_set_numa(agg, NULL);
