@@ -14,6 +14,7 @@
 #include "base/path_label.h"
 #include "event/tep_names.h"
 #include "fault.h"
+#include "feed/feed.h"
 #include "inputs.h"
 #include "memlimit.h"
 #include "progress.h"
@@ -63,7 +64,7 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 		tk_session_release(&s);
 		return -1;
 	}
-	kmem_tep_finish(&s.agg, &s.sym, tep);
+	kmem_feed_finish(&s.agg, &s.sym, tep);
 	ki.filtered = s.filtered;
 	r = (struct kmem_report_ctx){ &s.agg, &a->opts, &s.sym, &ki, NULL };
 	json_init_tree(&j);

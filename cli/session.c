@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "event/tep_names.h"
+#include "feed/feed.h"
 #include "options/config.h"
 #include "session.h"
 
@@ -233,7 +234,7 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 		 f->cpus ? ", --cpu" : "");
 	in.filtered = s->filtered;
 	in.filters = filters[0] ? filters + 2 : NULL;
-	kmem_tep_finish(&s->agg, &s->sym, s->tep);
+	kmem_feed_finish(&s->agg, &s->sym, s->tep);
 	return kmem_report(&r, outs, err);
 }
 

@@ -34,6 +34,7 @@
 #include "event/extent.h"
 #include "event/symbols.h"
 #include "event/tep_names.h"
+#include "feed/feed.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
 
@@ -596,7 +597,7 @@ static int finish(struct kmem_ks_ctx *ks, struct follow *fw, int ret)
 	int a;
 
 	kmem_ks_drop_copies(ks);
-	kmem_tep_finish(&fw->agg, &fw->sym, fw->tep);
+	kmem_feed_finish(&fw->agg, &fw->sym, fw->tep);
 	if (!ret)
 		find_leaks(fw);
 	ks->counts.undecodable = fw->agg.undecodable;

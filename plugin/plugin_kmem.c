@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "event/tep_names.h"
+#include "feed/feed.h"
 #include "input_label.h"
 #include "options/config.h"
 #include "plugin.h"
@@ -104,7 +105,7 @@ static void print_stats(struct kmem_plugin *kp)
 	struct kmem_input in = { .label = kp->label };
 	struct kmem_report_ctx r = { &kp->agg, &kp->opts, &kp->sym, &in, NULL };
 
-	kmem_tep_finish(&kp->agg, &kp->sym, kp->tep);
+	kmem_feed_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);
 	plugin_damage_finish(kp, in.nr_elsewhere > 0);
 	if (kp->ordinal > 1)

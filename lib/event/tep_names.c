@@ -120,9 +120,14 @@ void kmem_tep_page_geometry(struct page_stats *st, struct tep_handle *tep)
 		st->subbuf_size = st->page_size;
 }
 
-/* one line for each GFP-carrying event whose print fmt is too long to
- * probe: its flags are then shown as numbers */
-static void say_unprobed(struct tep_handle *tep)
+/**
+ * kmem_tep_say_unprobed - say which print fmts were too long to probe
+ * @tep: the trace's handle, its event formats parsed
+ *
+ * One line on stderr for each GFP-carrying event whose print fmt is too
+ * long to probe: its flags are then shown as numbers.
+ */
+void kmem_tep_say_unprobed(struct tep_handle *tep)
 {
 	size_t i, len;
 
@@ -136,26 +141,6 @@ static void say_unprobed(struct tep_handle *tep)
 				"kmem: kmem:%s: print fmt of %zu bytes (more than 65536) not probed: GFP flags as numbers\n",
 				gfp_events[i], len);
 	}
-}
-
-/**
- * kmem_tep_finish - the end of one input's stream
- * @a: its statistics
- * @sym: its symbolizer, told the migration type numbering
- * @tep: the trace's handle
- *
- * Pending page allocations get no stack; the numbering comes from the
- * trace's GFP flag table, or from the allocations themselves.  A print
- * fmt too long to probe is said on stderr.
- */
-void kmem_tep_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
-		     struct tep_handle *tep)
-{
-	kmem_agg_finish(a);
-	say_unprobed(tep);
-	sym->old_migratetypes = kmem_tep_old_migratetypes(tep);
-	if (sym->old_migratetypes < 0)
-		sym->old_migratetypes = page_old_migratetypes(&a->page.sum);
 }
 
 /* page_to_pfn() and pfn_to_page() in a print fmt: printed as 0, which

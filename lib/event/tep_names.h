@@ -16,7 +16,6 @@ void kmem_tep_symbolizer(struct kmem_symbolizer *sym, struct tep_handle *tep);
 int kmem_tep_old_migratetypes(struct tep_handle *tep);
 void kmem_tep_page_geometry(struct page_stats *st, struct tep_handle *tep);
 void kmem_tep_register_functions(struct tep_handle *tep);
-void kmem_tep_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
-		     struct tep_handle *tep);
+void kmem_tep_say_unprobed(struct tep_handle *tep);
 
 #endif

@@ -24,6 +24,7 @@
 #include "analysis/agg.h"
 #include "event/decode.h"
 #include "event/tep_names.h"
+#include "feed/feed.h"
 #include "fuzz_opts.h"
 #include "options/config.h"
 #include "render/report.h"
@@ -159,7 +160,7 @@ static void report(struct ctx *c, struct kmem_symbolizer *sym, uint8_t flags)
 	struct kmem_report_ctx r = { &c->agg, &o, sym, &in, NULL };
 
 	fuzz_opts(&o, flags);
-	kmem_tep_finish(&c->agg, sym, c->tep);
+	kmem_feed_finish(&c->agg, sym, c->tep);
 	kmem_report_tables(&r, devnull);
 	if (flags & 0x90)
 		kmem_report_json(&r, devnull);

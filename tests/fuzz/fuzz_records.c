@@ -36,6 +36,7 @@
 #include "analysis/agg.h"
 #include "event/decode.h"
 #include "event/tep_names.h"
+#include "feed/feed.h"
 #include "fuzz_opts.h"
 #include "options/config.h"
 #include "render/diff_report.h"
@@ -254,7 +255,7 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 
 	kmem_tep_symbolizer(&sym, tep);
 	fuzz_opts(&o, flags);
-	kmem_tep_finish(agg, &sym, tep);
+	kmem_feed_finish(agg, &sym, tep);
 	kmem_report_tables(&r, devnull);
 	kmem_report_json(&r, devnull);
 
@@ -363,7 +364,7 @@ static void plot(const uint8_t *data, size_t size, struct layout *l)
 	ok = !kmem_timeline_init(&tl, &agg);
 	if (ok)
 		replay(data, size, l, &agg, &tl);
-	kmem_tep_finish(&agg, &sym, l->tep);
+	kmem_feed_finish(&agg, &sym, l->tep);
 	if (ok)
 		kmem_timeline_end(&tl, &agg);
 	kmem_agg_release(&agg);
@@ -372,7 +373,7 @@ static void plot(const uint8_t *data, size_t size, struct layout *l)
 		agg_start(&agg, &sym, l, data[1]);
 		kmem_timeline_restart(&tl, &agg);
 		replay(data, size, l, &agg, &tl);
-		kmem_tep_finish(&agg, &sym, l->tep);
+		kmem_feed_finish(&agg, &sym, l->tep);
 		kmem_timeline_end(&tl, &agg);
 		kmem_plot_svg(devnull, &tl, &sym, &info);
 		json_init(&j, devnull);

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * What every front end does around its loop over one input's records
+ * (see feed.h).
+ */
+#include "event/tep_names.h"
+#include "feed.h"
+
+/**
+ * kmem_feed_finish - the end of one input's stream
+ * @a: its statistics
+ * @sym: its symbolizer, told the migration type numbering
+ * @tep: the trace's handle
+ *
+ * Pending page allocations get no stack; the numbering comes from the
+ * trace's GFP flag table, or from the allocations themselves.  A print
+ * fmt too long to probe is said on stderr.
+ */
+void kmem_feed_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
+		      struct tep_handle *tep)
+{
+	kmem_agg_finish(a);
+	kmem_tep_say_unprobed(tep);
+	sym->old_migratetypes = kmem_tep_old_migratetypes(tep);
+	if (sym->old_migratetypes < 0)
+		sym->old_migratetypes = page_old_migratetypes(&a->page.sum);
+}
