@@ -116,7 +116,7 @@ int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 	kmem_agg_keep_rows(&s->agg, &cc);
 	kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, stderr);
 	kmem_agg_set_numa(&s->agg, numa);
-	kmem_tep_page_geometry(&s->agg.page, tep);
+	kmem_feed_page_geometry(&s->agg, tep);
 	if (a->filter.comm && u64_index_init(&s->comm_ix, 64))
 		return -1;
 	return map_events(s);

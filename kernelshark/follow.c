@@ -507,7 +507,7 @@ static int setup(struct follow *fw)
 	kmem_tep_symbolizer(&fw->sym, fw->tep);
 	kmem_agg_init(&fw->agg);
 	kmem_agg_configure(&fw->agg, &fw->sym, NULL, stderr);
-	kmem_tep_page_geometry(&fw->agg.page, fw->tep);
+	kmem_feed_page_geometry(&fw->agg, fw->tep);
 	kmem_agg_follow(&fw->agg, &fw->m);
 	fw->site_row = U64_INDEX_NONE;
 	return 0;

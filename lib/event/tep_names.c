@@ -98,26 +98,29 @@ void kmem_tep_symbolizer(struct kmem_symbolizer *sym, struct tep_handle *tep)
 
 /**
  * kmem_tep_page_geometry - page and ring-buffer page sizes of the trace
- * @st: the page statistics, before their first event
  * @tep: the trace's handle, its header parsed
  *
  * Page bytes come from the recording machine's page size (the file
  * header's, which the front ends set), else the ring buffer's sub-buffer
  * size (what the plugin has), else 4096; the sub-buffer size also says
  * where a CPU's records cross a page (stack adjacency).
+ *
+ * Return: both sizes, never 0.
  */
-void kmem_tep_page_geometry(struct page_stats *st, struct tep_handle *tep)
+struct kmem_page_geometry kmem_tep_page_geometry(struct tep_handle *tep)
 {
+	struct kmem_page_geometry g;
 	int sub = tep_get_sub_buffer_size(tep);
 
-	st->subbuf_size = sub > 0 ? (unsigned int)sub : 0;
-	st->page_size = (unsigned int)tep_get_page_size(tep);
+	g.subbuf_size = sub > 0 ? (unsigned int)sub : 0;
+	g.page_size = (unsigned int)tep_get_page_size(tep);
 	/* trace-cmd tells a plugin no page size: the ring buffer's
 	 * sub-buffer is one page unless resized (Linux 6.8+) */
-	if (!st->page_size)
-		st->page_size = st->subbuf_size ? st->subbuf_size : 4096;
-	if (!st->subbuf_size)
-		st->subbuf_size = st->page_size;
+	if (!g.page_size)
+		g.page_size = g.subbuf_size ? g.subbuf_size : 4096;
+	if (!g.subbuf_size)
+		g.subbuf_size = g.page_size;
+	return g;
 }
 
 /**

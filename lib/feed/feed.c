@@ -7,6 +7,22 @@
 #include "feed.h"
 
 /**
+ * kmem_feed_page_geometry - the trace's page geometry, for its statistics
+ * @a: the statistics, before their first event
+ * @tep: the trace's handle, its header parsed
+ *
+ * The page statistics count page bytes and tell a page's kernel stack
+ * by the sizes kmem_tep_page_geometry() reads.
+ */
+void kmem_feed_page_geometry(struct kmem_agg *a, struct tep_handle *tep)
+{
+	struct kmem_page_geometry g = kmem_tep_page_geometry(tep);
+
+	a->page.page_size = g.page_size;
+	a->page.subbuf_size = g.subbuf_size;
+}
+
+/**
  * kmem_feed_finish - the end of one input's stream
  * @a: its statistics
  * @sym: its symbolizer, told the migration type numbering

@@ -215,7 +215,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kmem_opts_release(&o);
 	kmem_agg_configure(&c->agg, &sym, NULL, devnull);
 	kmem_agg_set_numa(&c->agg, NULL);
-	kmem_tep_page_geometry(&c->agg.page, c->tep);
+	kmem_feed_page_geometry(&c->agg, c->tep);
 	map_events(c);
 
 	n = tdat_nr_buffers(f);

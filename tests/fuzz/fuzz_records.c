@@ -283,7 +283,7 @@ static void agg_start(struct kmem_agg *agg, struct kmem_symbolizer *sym,
 	kmem_opts_release(&o);
 	kmem_agg_configure(agg, sym, NULL, devnull);
 	kmem_agg_set_numa(agg, NULL);
-	kmem_tep_page_geometry(&agg->page, l->tep);
+	kmem_feed_page_geometry(agg, l->tep);
 }
 
 /* The records of @data into @agg, and @tl when not NULL. */
