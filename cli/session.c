@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "event/tep_names.h"
 #include "feed/feed.h"
 #include "options/config.h"
@@ -106,6 +107,7 @@ int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 		    const struct tk_args *a, const struct kmem_numa *numa)
 {
 	struct kmem_collect_cfg cc;
+	char msg[256];
 
 	memset(s, 0, sizeof(*s));
 	s->tep = tep;
@@ -114,7 +116,10 @@ int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 	kmem_agg_init(&s->agg);
 	cc = kmem_opts_collect_cfg(&a->opts);
 	kmem_agg_keep_rows(&s->agg, &cc);
-	kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, stderr);
+	if (kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, msg,
+			       sizeof(msg)))
+		fprintf(stderr, KMEM_BAD_SKIP_FMT, kmem_prog, a->opts.skip,
+			msg);
 	kmem_agg_set_numa(&s->agg, numa);
 	kmem_feed_page_geometry(&s->agg, tep);
 	if (a->filter.comm && u64_index_init(&s->comm_ix, 64))
@@ -225,8 +230,8 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 {
 	const struct tk_filter *f = &s->args->filter;
 	struct kmem_input in = { .label = s->label };
-	struct kmem_report_ctx r = { &s->agg, &s->args->opts, &s->sym, &in,
-				     NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &s->agg, &rc, &s->sym, &in, NULL };
 	char filters[64];
 
 	snprintf(filters, sizeof(filters), "%s%s%s%s", f->time ? ", --time" : "",
@@ -235,7 +240,8 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 	in.filtered = s->filtered;
 	in.filters = filters[0] ? filters + 2 : NULL;
 	kmem_feed_finish(&s->agg, &s->sym, s->tep);
-	return kmem_report(&r, outs, err);
+	kmem_opts_render_cfg(&s->args->opts, outs->tables.f, &rc);
+	return kmem_outputs_report(&r, outs, err);
 }
 
 /**
@@ -303,9 +309,11 @@ int tk_merged_report(struct tk_merged *m, const struct kmem_opts *o,
 {
 	struct kmem_input in = { .label = "(merged)",
 				 .merged = m->n, .inputs = m->labels };
-	struct kmem_report_ctx r = { &m->agg, o, &m->sym, &in, NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &m->agg, &rc, &m->sym, &in, NULL };
 
-	return kmem_report(&r, outs, err);
+	kmem_opts_render_cfg(o, outs->tables.f, &rc);
+	return kmem_outputs_report(&r, outs, err);
 }
 
 /**

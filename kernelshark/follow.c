@@ -506,7 +506,7 @@ static int setup(struct follow *fw)
 		return -1;
 	kmem_tep_symbolizer(&fw->sym, fw->tep);
 	kmem_agg_init(&fw->agg);
-	kmem_agg_configure(&fw->agg, &fw->sym, NULL, stderr);
+	kmem_agg_configure(&fw->agg, &fw->sym, NULL, NULL, 0);
 	kmem_feed_page_geometry(&fw->agg, fw->tep);
 	kmem_agg_follow(&fw->agg, &fw->m);
 	fw->site_row = U64_INDEX_NONE;

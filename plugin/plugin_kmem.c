@@ -21,13 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "event/tep_names.h"
 #include "feed/feed.h"
 #include "input_label.h"
 #include "options/config.h"
 #include "plugin.h"
+#include "options/render_cfg.h"
 #include "registry.h"
-#include "render/report.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -38,7 +39,7 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	struct kmem_plugin *kp = calloc(1, sizeof(*kp));
 	struct kmem_collect_cfg cc;
-	char path[PATH_MAX];
+	char path[PATH_MAX], msg[256];
 
 	if (!kp)
 		return -1;
@@ -66,7 +67,10 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	kmem_agg_keep_rows(&kp->agg, &cc);
 	kp->active = kp->opts.stat || kp->opts.json || kp->opts.folded;
 	if (kp->active) {
-		kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, stderr);
+		if (kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, msg,
+				       sizeof(msg)))
+			fprintf(stderr, KMEM_BAD_SKIP_FMT, kmem_prog,
+				kp->opts.skip, msg);
 		if (kp->opts.numa &&
 		    !kmem_numa_load(&kp->numa, kp->opts.numa, stderr))
 			kmem_agg_set_numa(&kp->agg, &kp->numa);
@@ -103,7 +107,8 @@ static void survey(struct kmem_plugin *kp, struct kmem_input *in)
 static void print_stats(struct kmem_plugin *kp)
 {
 	struct kmem_input in = { .label = kp->label };
-	struct kmem_report_ctx r = { &kp->agg, &kp->opts, &kp->sym, &in, NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &kp->agg, &rc, &kp->sym, &in, NULL };
 
 	kmem_feed_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);
@@ -113,7 +118,8 @@ static void print_stats(struct kmem_plugin *kp)
 						 stderr);
 	if (!kp->outs_ok)
 		return;
-	if (kmem_report(&r, &kp->outs, stderr))
+	kmem_opts_render_cfg(&kp->opts, kp->outs.tables.f, &rc);
+	if (kmem_outputs_report(&r, &kp->outs, stderr))
 		kmem_outputs_discard(&kp->outs);
 	else
 		kmem_outputs_finish(&kp->outs, stderr);

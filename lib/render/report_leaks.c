@@ -7,7 +7,8 @@
 
 #include "analysis/leaks.h"
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_leaks.h"
+#include "tables.h"
 
 static const struct table_col leak_cols[] = {
 	{ "Objects", TBL_RIGHT },    { "Bytes", TBL_RIGHT },
@@ -82,7 +83,7 @@ static char *stack_name(char *buf, const struct leak_ctx *lc, uint64_t idx)
 	for (k = 0; k < st->n; k++) {
 		if (!k && f->frames[st->off])	/* the call site, exactly */
 			fmt_callsite(fn, lc->r.sym, f->frames[st->off],
-				     lc->r.o->raw_ip);
+				     lc->r.cfg->raw_ip);
 		else
 			frame_name(fn, sizeof(fn), lc->r.sym,
 				   f->frames[st->off + k]);
@@ -102,7 +103,7 @@ static char *site_name(char *buf, const struct leak_ctx *lc, uint64_t cs)
 	if (lc->ls->by_stack)
 		return stack_name(buf, lc, cs);
 	if (cs)
-		return fmt_callsite(buf, lc->r.sym, cs, lc->r.o->raw_ip);
+		return fmt_callsite(buf, lc->r.sym, cs, lc->r.cfg->raw_ip);
 	return strcpy(buf, lc->which == KMEM_A_PAGE ? "(no stack)" :
 			   lc->which == KMEM_A_PERCPU ? "(no call_site field)" :
 							"0x0");
@@ -194,9 +195,9 @@ void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 	char b1[NUMFMT_LEN], b2[NUMFMT_LEN];
 	struct leak_set ls;
 
-	if (!kmem_opts_text_table(r->o, KMEM_T_LEAKS) || r->in->merged)
+	if (!kmem_render_text(r->cfg, KMEM_T_LEAKS) || r->in->merged)
 		return;
-	kmem_leaks_build(&ls, r->agg, which, r->o->leak_age);
+	kmem_leaks_build(&ls, r->agg, which, r->cfg->leak_age);
 	lc.ls = &ls;
 	print_title(&lc, out);
 	if (ls.oom)
@@ -211,7 +212,7 @@ void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 	kmem_leaks_release(&ls);
 	if (which == KMEM_A_PERCPU || !kmem_leaks_have_stacks(r->agg, which))
 		return;
-	kmem_leaks_build_stacks(&ls, r->agg, which, r->o->leak_age);
+	kmem_leaks_build_stacks(&ls, r->agg, which, r->cfg->leak_age);
 	fprintf(out, " The same by kernel stack\n");
 	if (ls.oom)
 		fprintf(out, " (out of memory: table left out)\n\n");
@@ -290,15 +291,15 @@ void leaks_json(const struct kmem_report_ctx *r, struct json *j,
 	struct leak_ctx lc = { *r, NULL, which };
 	struct leak_set ls;
 
-	if (!kmem_opts_json_table(r->o, KMEM_T_LEAKS) || r->in->merged)
+	if (!kmem_render_json(r->cfg, KMEM_T_LEAKS) || r->in->merged)
 		return;
-	kmem_leaks_build(&ls, r->agg, which, r->o->leak_age);
+	kmem_leaks_build(&ls, r->agg, which, r->cfg->leak_age);
 	lc.ls = &ls;
 	json_u64(j, "leaks_older_than_ns", ls.older_than_ns);
 	json_u64(j, "leaks_end_ns", ls.end_ns);
 	json_rows(&lc, j, "leaks", &leak_table);
 	if (which == KMEM_A_PERCPU || !kmem_leaks_have_stacks(r->agg, which))
 		return;
-	kmem_leaks_build_stacks(&ls, r->agg, which, r->o->leak_age);
+	kmem_leaks_build_stacks(&ls, r->agg, which, r->cfg->leak_age);
 	json_rows(&lc, j, "leak_stacks", &stack_table);
 }

@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_lifetimes.h"
+#include "report_percpu.h"
+#include "report_slab.h"
+#include "sort.h"
 
 #define BAR 52
 
@@ -98,12 +101,12 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 	struct sort_set set;
 	size_t i;
 
-	if (!r->o->lifetimes || r->in->merged)
+	if (!r->cfg->lifetimes || r->in->merged)
 		return;
-	sort_set_init(&set, r->o, which == KMEM_A_SLAB ?
-					  SORT_KEYS_SLAB_CALLER :
-					  SORT_KEYS_PERCPU_CALLER,
-		      r->o->lines);
+	sort_set_init(&set, &r->cfg->sort,
+		      which == KMEM_A_SLAB ? SORT_KEYS_SLAB_CALLER
+					   : SORT_KEYS_PERCPU_CALLER,
+		      r->cfg->lines);
 	offer(r, which, &set);
 	if (set.oom) {
 		sort_set_release(&set);
@@ -132,7 +135,7 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 		if (!cs_addr && which == KMEM_A_PERCPU)
 			strcpy(cs, "(no call_site field)");
 		else
-			fmt_callsite(cs, r->sym, cs_addr, r->o->raw_ip);
+			fmt_callsite(cs, r->sym, cs_addr, r->cfg->raw_ip);
 		if (!h) {
 			fprintf(out, " %s: not counted (out of memory)\n\n", cs);
 			continue;

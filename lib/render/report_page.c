@@ -8,7 +8,9 @@
 
 #include "base/kvblock.h"
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_leaks.h"
+#include "report_page.h"
+#include "tables.h"
 
 static const struct table_col site_cols[] = {
 	{ "Total alloc/Size", TBL_PAIR }, { "Hits", TBL_RIGHT },
@@ -48,13 +50,13 @@ static char *fmt_callsite_of(const struct kmem_report_ctx *r, char *buf,
 {
 	if (cs == PAGE_NO_STACK)
 		return strcpy(buf, "(no stack)");
-	return fmt_callsite(buf, r->sym, cs, r->o->raw_ip);
+	return fmt_callsite(buf, r->sym, cs, r->cfg->raw_ip);
 }
 
 static void site_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 {
 	const struct page_stats *st = &r->agg->page;
-	bool live = r->o->live;
+	bool live = r->cfg->live;
 	uint32_t i;
 
 	for (i = 0; i < st->nr_sites; i++) {
@@ -115,12 +117,12 @@ static void pfn_rows(const struct kmem_report_ctx *r, struct sort_set *set)
 		uint64_t cur = page_obj_bytes(st, &p->o);
 		struct pfn_info in;
 
-		if (r->o->live && !live)
+		if (r->cfg->live && !live)
 			continue;
 		pfn_info(st, &p->o, &in);
 		sort_key(set, SORT_PAGE, p->o.pfn);
 		sort_key(set, SORT_CALLSITE, in.callsite);
-		sort_key(set, SORT_BYTES, r->o->live ? cur : p->bytes);
+		sort_key(set, SORT_BYTES, r->cfg->live ? cur : p->bytes);
 		sort_key(set, SORT_HIT, p->hits);
 		sort_key(set, SORT_ORDER, (uint64_t)in.order);
 		sort_key(set, SORT_MIGTYPE, (uint64_t)in.migratetype);
@@ -134,7 +136,7 @@ static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
 		       char c[][KMEM_SYM_LEN])
 {
 	const struct page_site *s = &r->agg->page.sites[idx];
-	bool live = r->o->live;
+	bool live = r->cfg->live;
 
 	fmt_total_size(c[0], live ? s->live_bytes : s->bytes,
 		       live ? s->live_count : s->hits);
@@ -151,7 +153,7 @@ static void pfn_cells(const struct kmem_report_ctx *r, uint32_t idx,
 {
 	const struct page_stats *st = &r->agg->page;
 	const struct page_obj_row *p = page_row_at(st, idx);
-	bool live = r->o->live;
+	bool live = r->cfg->live;
 	struct pfn_info in;
 
 	pfn_info(st, &p->o, &in);
@@ -238,10 +240,9 @@ static void summary_block(const struct kmem_report_ctx *r, struct kvblock *b)
 	add_pages(b, "Pages allocated+freed", s->alloc_freed_count,
 		  s->alloc_freed_bytes);
 	kv_gap(b);
-	add_pages(b, "Pages allocated-only", page_alloc_only_count(s),
-		  page_alloc_only_bytes(s));
-	add_pages(b, "Pages freed-only", s->free_only_count,
-		  s->free_only_bytes);
+	add_pages(b, "Pages allocated-only", kmem_lc_alloc_only_count(&s->lc),
+		  kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes));
+	add_pages(b, "Pages freed-only", s->free_only, s->free_only_bytes);
 	kv_gap(b);
 	add_pages(b, "Page allocation failures", s->failures,
 		  s->failure_bytes);
@@ -347,9 +348,6 @@ static void print_fallbacks(const struct kmem_report_ctx *r, FILE *out)
 	table_release(&t);
 }
 
-static void print_procs(const struct kmem_report_ctx *r, FILE *out);
-static void json_procs(const struct kmem_report_ctx *r, struct json *j);
-
 /**
  * page_print - print the selected page tables and the page summary
  * @r: what to print
@@ -357,13 +355,13 @@ static void json_procs(const struct kmem_report_ctx *r, struct json *j);
  */
 void page_print(const struct kmem_report_ctx *r, FILE *out)
 {
-	const struct kmem_opts *o = r->o;
+	const struct kmem_render_cfg *c = r->cfg;
 	bool tables = !r->in->merged;	/* merged: summaries only */
 	struct kvblock b;
 
-	if (tables && kmem_opts_text_table(o, KMEM_T_CALLER))
+	if (tables && kmem_render_text(c, KMEM_T_CALLER))
 		report_table(r, out, &site_table);
-	if (tables && kmem_opts_text_table(o, KMEM_T_ALLOC) && r->agg->page.rows)
+	if (tables && kmem_render_text(c, KMEM_T_ALLOC) && r->agg->page.rows)
 		report_table(r, out, &pfn_table);
 	leaks_print(r, out, KMEM_A_PAGE);
 	fprintf(out, " SUMMARY (page allocator)\n"
@@ -381,8 +379,8 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 	fputc('\n', out);
 	print_orders(r, out);
 	print_fallbacks(r, out);
-	if (tables && o->per_process)
-		print_procs(r, out);
+	if (tables && c->per_process)
+		page_procs_print(r, out);
 }
 
 static void json_summary(const struct kmem_report_ctx *r, struct json *j)
@@ -398,10 +396,9 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_count_bytes(j, "failures", s->failures, s->failure_bytes);
 	json_count_bytes(j, "alloc_freed", s->alloc_freed_count,
 			 s->alloc_freed_bytes);
-	json_count_bytes(j, "alloc_only", page_alloc_only_count(s),
-			 page_alloc_only_bytes(s));
-	json_count_bytes(j, "free_only", s->free_only_count,
-			 s->free_only_bytes);
+	json_count_bytes(j, "alloc_only", kmem_lc_alloc_only_count(&s->lc),
+			 kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes));
+	json_count_bytes(j, "free_only", s->free_only, s->free_only_bytes);
 	json_count_bytes(j, "live", s->live_count, s->live_bytes);
 	json_count_bytes(j, "missed_frees", s->missed_frees,
 			 s->missed_free_bytes);
@@ -442,8 +439,8 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 	json_open(j, NULL, '{');
 	json_str(j, "callsite", fmt_callsite_of(r, buf, s->callsite));
 	json_str(j, "address", fmt_addr(buf, s->callsite));
-	json_u64(j, "hits", r->o->live ? s->live_count : s->hits);
-	json_u64(j, "bytes", r->o->live ? s->live_bytes : s->bytes);
+	json_u64(j, "hits", r->cfg->live ? s->live_count : s->hits);
+	json_u64(j, "bytes", r->cfg->live ? s->live_bytes : s->bytes);
 	json_i64(j, "order", s->order);
 	json_str(j, "migratetype", migratetype_name(r->sym, s->migratetype));
 	json_str(j, "gfp", fmt_gfp(buf, sizeof(buf), r->sym, s->gfp));
@@ -465,7 +462,7 @@ static void json_pfn(const struct kmem_report_ctx *r, struct json *j,
 	json_str(j, "pfn", fmt_addr(buf, p->o.pfn));
 	json_u64(j, "hits", p->hits);
 	json_u64(j, "bytes",
-		 r->o->live ? page_obj_bytes(st, &p->o) : p->bytes);
+		 r->cfg->live ? page_obj_bytes(st, &p->o) : p->bytes);
 	json_u64(j, "frees", p->frees);
 	json_i64(j, "order", in.order);
 	json_str(j, "migratetype", migratetype_name(r->sym, in.migratetype));
@@ -559,167 +556,15 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 	json_summary(r, j);
 	json_orders(r, j);
 	if (!r->in->merged) {
-		if (kmem_opts_json_table(r->o, KMEM_T_CALLER))
+		if (kmem_render_json(r->cfg, KMEM_T_CALLER))
 			json_sites(r, j);
-		if (kmem_opts_json_table(r->o, KMEM_T_ALLOC))
+		if (kmem_render_json(r->cfg, KMEM_T_ALLOC))
 			json_pfns(r, j);
 		leaks_json(r, j, KMEM_A_PAGE);
 	}
 	json_extfrag(r, j);
 	if (!r->in->merged)
-		json_procs(r, j);
+		page_procs_json(r, j);
 	json_cross_node(r, j);
 	json_close(j, '}');
-}
-
-/* One row of the per-process table (processes merged by comm or not). */
-struct proc_row {
-	const char *comm;
-	int pid;		/* -1 when merged */
-	struct page_proc sum;
-};
-
-static void proc_add(struct page_proc *to, const struct page_proc *p)
-{
-	to->allocs += p->allocs;
-	to->alloc_bytes += p->alloc_bytes;
-	to->zone_locked += p->zone_locked;
-	to->frees += p->frees;
-	to->batched += p->batched;
-	to->drains += p->drains;
-	to->refills += p->refills;
-	to->fallbacks += p->fallbacks;
-	to->frag_fallbacks += p->frag_fallbacks;
-}
-
-static const char *comm_of(const struct kmem_report_ctx *r, int pid)
-{
-	if (r->sym && r->sym->comm)
-		return r->sym->comm(r->sym->priv, pid);
-	return "<...>";
-}
-
-static int cmp_proc_rows(const void *pa, const void *pb)
-{
-	const struct proc_row *a = pa, *b = pb;
-
-	if (a->sum.allocs != b->sum.allocs)
-		return a->sum.allocs > b->sum.allocs ? -1 : 1;
-	if (a->sum.frees != b->sum.frees)
-		return a->sum.frees > b->sum.frees ? -1 : 1;
-	if (strcmp(a->comm, b->comm))
-		return strcmp(a->comm, b->comm);
-	return a->pid < b->pid ? -1 : a->pid > b->pid;
-}
-
-/* Rows per pid, or per comm with merge-pids; sorted by pages allocated. */
-static struct proc_row *proc_rows(const struct kmem_report_ctx *r,
-				  size_t *n)
-{
-	const struct page_stats *st = &r->agg->page;
-	struct proc_row *rows = calloc(st->nr_procs + 1, sizeof(*rows));
-	size_t i, j;
-
-	*n = 0;
-	if (!rows)
-		return NULL;
-	for (i = 0; i < st->nr_procs; i++) {
-		const struct page_proc *p = &st->procs[i];
-		const char *comm = comm_of(r, p->pid);
-
-		j = *n;
-		if (r->o->merge_pids)	/* few rows: a linear scan at the end */
-			for (j = 0; j < *n; j++)
-				if (!strcmp(rows[j].comm, comm))
-					break;
-		if (j == *n) {
-			rows[j].comm = comm;
-			rows[j].pid = r->o->merge_pids ? -1 : p->pid;
-			(*n)++;
-		}
-		proc_add(&rows[j].sum, p);
-	}
-	qsort(rows, *n, sizeof(*rows), cmp_proc_rows);
-	return rows;
-}
-
-static void print_procs(const struct kmem_report_ctx *r, FILE *out)
-{
-	static const struct table_col cols[] = {
-		{ "Pages alloc", TBL_RIGHT }, { "Zone-locked", TBL_RIGHT },
-		{ "Freed", TBL_RIGHT },	      { "Batched", TBL_RIGHT },
-		{ "Drains", TBL_RIGHT },      { "Refills", TBL_RIGHT },
-		{ "Fallbacks", TBL_RIGHT },   { "Fragmenting", TBL_RIGHT },
-		{ "Process", TBL_LEFT },
-	};
-	char cell[9][KMEM_SYM_LEN];
-	const char *cp[9];
-	struct proc_row *rows;
-	struct table t;
-	size_t n, i, shown;
-	int c;
-
-	rows = proc_rows(r, &n);
-	if (!rows)
-		return;
-	for (c = 0; c < 9; c++)
-		cp[c] = cell[c];
-	shown = r->o->lines && n > r->o->lines ? r->o->lines : n;
-	table_init(&t, cols, 9, TBL_BOXED);
-	for (i = 0; i < shown; i++) {
-		const struct page_proc *p = &rows[i].sum;
-
-		fmt_count_dot(cell[0], p->allocs);
-		fmt_count_dot(cell[1], p->zone_locked);
-		fmt_count_dot(cell[2], p->frees);
-		fmt_count_dot(cell[3], p->batched);
-		fmt_count_dot(cell[4], p->drains);
-		fmt_count_dot(cell[5], p->refills);
-		fmt_count_dot(cell[6], p->fallbacks);
-		fmt_count_dot(cell[7], p->frag_fallbacks);
-		if (rows[i].pid < 0)
-			snprintf(cell[8], KMEM_SYM_LEN, "%s", rows[i].comm);
-		else
-			snprintf(cell[8], KMEM_SYM_LEN, "%s-%d", rows[i].comm,
-				 rows[i].pid);
-		table_add_row(&t, cp);
-	}
-	if (shown < n)
-		table_mark_cut(&t);
-	fprintf(out, " Page allocator activity per process\n\n");
-	table_print(&t, out);
-	fputc('\n', out);
-	table_release(&t);
-	free(rows);
-}
-
-static void json_procs(const struct kmem_report_ctx *r, struct json *j)
-{
-	struct proc_row *rows;
-	size_t n, i;
-
-	rows = proc_rows(r, &n);
-	json_open(j, "per_process", '[');
-	for (i = 0; rows && i < n; i++) {
-		const struct page_proc *p = &rows[i].sum;
-
-		json_open(j, NULL, '{');
-		json_str(j, "comm", rows[i].comm);
-		if (rows[i].pid >= 0)
-			json_i64(j, "pid", rows[i].pid);
-		else
-			json_str(j, "pid", NULL);
-		json_u64(j, "allocs", p->allocs);
-		json_u64(j, "alloc_bytes", p->alloc_bytes);
-		json_u64(j, "zone_locked", p->zone_locked);
-		json_u64(j, "frees", p->frees);
-		json_u64(j, "batched_frees", p->batched);
-		json_u64(j, "pcpu_drains", p->drains);
-		json_u64(j, "pcpu_refills", p->refills);
-		json_u64(j, "fallbacks", p->fallbacks);
-		json_u64(j, "fragmenting_fallbacks", p->frag_fallbacks);
-		json_close(j, '}');
-	}
-	json_close(j, ']');
-	free(rows);
 }

@@ -9,8 +9,11 @@
 #include "base/kvblock.h"
 #include "base/numfmt.h"
 #include "base/table.h"
-#include "report.h"
+#include "report_leaks.h"
+#include "report_lifetimes.h"
+#include "report_percpu.h"
 #include "sort.h"
+#include "tables.h"
 
 /* Bytes are bytes_alloc (6.0 and later) */
 static const struct table_col caller_cols[] = {
@@ -91,7 +94,7 @@ static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
 	if (!s->call_site)
 		strcpy(c[k], "(no call_site field)");
 	else
-		fmt_callsite(c[k], r->sym, s->call_site, r->o->raw_ip);
+		fmt_callsite(c[k], r->sym, s->call_site, r->cfg->raw_ip);
 }
 
 static void fail_rows(const struct kmem_report_ctx *r, struct sort_set *set)
@@ -140,8 +143,9 @@ static void summary_groups(const struct percpu_summary *s, struct kvblock *b)
 
 	kv_add_count_bytes(b, "Allocated+freed", s->alloc_freed_count,
 			   s->alloc_freed_bytes);
-	kv_add_count_bytes(b, "Allocated-only", percpu_alloc_only_count(s),
-			   percpu_alloc_only_bytes(s));
+	kv_add_count_bytes(b, "Allocated-only",
+			   kmem_lc_alloc_only_count(&s->lc),
+			   kmem_lc_alloc_only_bytes(&s->lc, s->bytes));
 	kv_add_count(b, "Freed-only", s->free_only);
 	l = kv_add_count(b, "Allocation failures", s->alloc_failures);
 	if (s->alloc_failures)
@@ -223,7 +227,7 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 		fprintf(out, " No call sites: this kernel's "
 			     "percpu_alloc_percpu has no call_site field\n"
 			     " (Linux 6.0 added it).\n\n");
-	else if (!r->in->merged && kmem_opts_text_table(r->o, KMEM_T_CALLER))
+	else if (!r->in->merged && kmem_render_text(r->cfg, KMEM_T_CALLER))
 		report_table(r, out, &tables[by_size(s) ? T_CALLER_SIZE :
 							  T_CALLER]);
 	if (!r->in->merged && r->agg->percpu.nr_fails) {
@@ -286,8 +290,8 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_fails(r, j);
 	json_count_bytes(j, "alloc_freed", s->alloc_freed_count,
 			 s->alloc_freed_bytes);
-	json_count_bytes(j, "alloc_only", percpu_alloc_only_count(s),
-			 percpu_alloc_only_bytes(s));
+	json_count_bytes(j, "alloc_only", kmem_lc_alloc_only_count(&s->lc),
+			 kmem_lc_alloc_only_bytes(&s->lc, s->bytes));
 	json_open(j, "free_only", '{');
 	json_u64(j, "count", s->free_only);
 	json_close(j, '}');
@@ -307,7 +311,7 @@ static void json_site(const struct kmem_report_ctx *r, struct json *j,
 
 	json_open(j, NULL, '{');
 	json_str(j, "callsite", fmt_callsite(buf, r->sym, s->call_site,
-					     r->o->raw_ip));
+					     r->cfg->raw_ip));
 	json_str(j, "address", fmt_addr(buf, s->call_site));
 	json_u64(j, "hits", s->hits);
 	json_u64(j, "bytes", s->bytes);
@@ -368,7 +372,7 @@ void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 				 !kmem_agg_damaged(a));
 	json_str(j, "bytes_measure", measure(&a->percpu.sum));
 	json_summary(r, j);
-	if (!r->in->merged && kmem_opts_json_table(r->o, KMEM_T_CALLER))
+	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER))
 		json_sites(r, j);
 	leaks_json(r, j, KMEM_A_PERCPU);
 	json_close(j, '}');

@@ -27,6 +27,7 @@
 #include "feed/feed.h"
 #include "fuzz_opts.h"
 #include "options/config.h"
+#include "options/render_cfg.h"
 #include "render/report.h"
 #include "tdat.h"
 
@@ -157,9 +158,11 @@ static void report(struct ctx *c, struct kmem_symbolizer *sym, uint8_t flags)
 {
 	struct kmem_input in = { .label = "fuzz" };
 	struct kmem_opts o;
-	struct kmem_report_ctx r = { &c->agg, &o, sym, &in, NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &c->agg, &rc, sym, &in, NULL };
 
 	fuzz_opts(&o, flags);
+	kmem_opts_render_cfg(&o, devnull, &rc);
 	kmem_feed_finish(&c->agg, sym, c->tep);
 	kmem_report_tables(&r, devnull);
 	if (flags & 0x90)
@@ -213,7 +216,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cc = kmem_opts_collect_cfg(&o);
 	kmem_agg_keep_rows(&c->agg, &cc);
 	kmem_opts_release(&o);
-	kmem_agg_configure(&c->agg, &sym, NULL, devnull);
+	kmem_agg_configure(&c->agg, &sym, NULL, NULL, 0);
 	kmem_agg_set_numa(&c->agg, NULL);
 	kmem_feed_page_geometry(&c->agg, c->tep);
 	map_events(c);

@@ -39,6 +39,7 @@
 #include "feed/feed.h"
 #include "fuzz_opts.h"
 #include "options/config.h"
+#include "options/render_cfg.h"
 #include "render/diff_report.h"
 #include "render/plot_svg.h"
 #include "render/report.h"
@@ -250,11 +251,13 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 	struct kmem_symbolizer sym;
 	struct kmem_agg merged;
 	struct kmem_opts o;
-	struct kmem_report_ctx r = { agg, &o, &sym, &in, NULL };
-	struct kmem_report_ctx mr = { &merged, &o, &sym, &min, NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { agg, &rc, &sym, &in, NULL };
+	struct kmem_report_ctx mr = { &merged, &rc, &sym, &min, NULL };
 
 	kmem_tep_symbolizer(&sym, tep);
 	fuzz_opts(&o, flags);
+	kmem_opts_render_cfg(&o, devnull, &rc);
 	kmem_feed_finish(agg, &sym, tep);
 	kmem_report_tables(&r, devnull);
 	kmem_report_json(&r, devnull);
@@ -281,7 +284,7 @@ static void agg_start(struct kmem_agg *agg, struct kmem_symbolizer *sym,
 	cc = kmem_opts_collect_cfg(&o);
 	kmem_agg_keep_rows(agg, &cc);
 	kmem_opts_release(&o);
-	kmem_agg_configure(agg, sym, NULL, devnull);
+	kmem_agg_configure(agg, sym, NULL, NULL, 0);
 	kmem_agg_set_numa(agg, NULL);
 	kmem_feed_page_geometry(agg, l->tep);
 }
