@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "base/sortkey.h"
 #include "event/stackskip.h"
 #include "options.h"
@@ -340,8 +341,6 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		return set_skip(o, value, err);
 	return bad(o, err, NULL, "unknown option '%s'", name);
 }
-
-const char *kmem_prog = "kmem";
 
 /**
  * kmem_opts_text_table - is a table printed?

@@ -55,8 +55,6 @@ struct kmem_opt_def {
 };
 
 extern const struct kmem_opt_def kmem_opt_defs[];
-/* what lib/'s messages start with: "kmem" (the plugin), or "trace-kmem" */
-extern const char *kmem_prog;
 
 void kmem_opts_init(struct kmem_opts *o);
 void kmem_opts_release(struct kmem_opts *o);
