@@ -17,6 +17,7 @@
 #include "event/symbols.h"
 #include "options/options.h"
 #include "options/output.h"
+#include "cols.h"
 #include "sort.h"
 
 /* What the front end knows about the input besides its events. */
@@ -66,6 +67,15 @@ void report_table(const struct kmem_report_ctx *r, FILE *out,
 		  const struct kmem_table *t);
 int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,
 		  struct sort_set *s);
+void report_cols(const struct kmem_report_ctx *r, struct cols_ctx *c,
+		 const struct cols_def *def, const void *base, uint32_t nr,
+		 const void *priv);
+int report_cols_sorted(const struct kmem_report_ctx *r,
+		       const struct cols_ctx *c, struct sort_set *s);
+void report_cols_table(const struct kmem_report_ctx *r, FILE *out,
+		       const struct cols_ctx *c);
+int report_cols_json(const struct kmem_report_ctx *r, struct json *j,
+		     const char *key, const struct cols_ctx *c);
 bool report_slab_wanted(const struct kmem_report_ctx *r);
 bool report_page_wanted(const struct kmem_report_ctx *r);
 bool report_percpu_wanted(const struct kmem_report_ctx *r);
@@ -98,7 +108,8 @@ void lifetimes_json_site(struct json *j, const struct kmem_lifetimes *l,
 /* report_percpu.c */
 void percpu_print(const struct kmem_report_ctx *r, FILE *out);
 void percpu_json(const struct kmem_report_ctx *r, struct json *j);
-void percpu_site_sort_keys(struct sort_set *set, const struct percpu_site *s,
-			   uint32_t idx);
+extern const struct cols_def percpu_freed_sites;
+void percpu_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
+		  const struct cols_def *def);
 
 #endif

@@ -63,6 +63,7 @@ static void print_hist(FILE *out, const uint64_t *h)
 static void offer(const struct kmem_report_ctx *r, enum kmem_allocator which,
 		  struct sort_set *set)
 {
+	struct cols_ctx c;
 	uint32_t i;
 
 	if (which == KMEM_A_SLAB) {
@@ -72,9 +73,8 @@ static void offer(const struct kmem_report_ctx *r, enum kmem_allocator which,
 						    i);
 		return;
 	}
-	for (i = 0; i < r->agg->percpu.nr_sites; i++)
-		if (r->agg->percpu.sites[i].frees)
-			percpu_site_sort_keys(set, &r->agg->percpu.sites[i], i);
+	percpu_sites(r, &c, &percpu_freed_sites);
+	cols_offer(&c, set);
 }
 
 /**
