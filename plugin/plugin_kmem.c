@@ -54,13 +54,15 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 				  sizeof(path));
 	if (kp->ordinal == 1) {	/* once a run: the first input's load */
 		plugin_options_check_args(stderr);
-		if (kp->opts.stat || kp->opts.json || kp->opts.folded)
+		if (kp->opts.stat || kp->opts.json || kp->opts.csv ||
+		    kp->opts.folded)
 			kmem_opts_check_sort(&kp->opts, stderr);
 	}
 	kmem_tep_symbolizer(&kp->sym, tep);
 	kmem_agg_init(&kp->agg);
 	kmem_agg_keep_rows(&kp->agg, &kp->opts);
-	kp->active = kp->opts.stat || kp->opts.json || kp->opts.folded;
+	kp->active = kp->opts.stat || kp->opts.json || kp->opts.csv ||
+		     kp->opts.folded;
 	if (kp->active) {
 		kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, stderr);
 		if (kp->opts.numa &&

@@ -67,6 +67,7 @@ struct kmem_opts {
 	int nr_sort;
 	bool sort_given;	/* sort= given, not the default */
 	char *json;		/* JSON path, "-" for stdout, NULL for none */
+	char *csv;		/* CSV path, "-" for stdout, NULL for none */
 	char *folded;		/* folded stacks path, "-" for stdout */
 	bool folded_hits;	/* ... weighed by allocations, not bytes */
 	char *output;		/* tables path, NULL for stdout */

@@ -7,6 +7,7 @@
 
 #include "base/numfmt.h"
 #include "cols.h"
+#include "csv.h"
 
 /**
  * cols_keys - the sort keys a table has
@@ -310,7 +311,8 @@ void cols_json_row(const struct cols_ctx *c, const void *row, struct json *j)
  * @c: the table
  * @s: its rows, sorted
  * @key: the array's member name
- * @j: the writer
+ * @j: the writer (j->table_sink set: the rows go there, as CSV, and
+ *	the array written to @j is empty)
  */
 void cols_json_table(const struct cols_ctx *c, const struct sort_set *s,
 		     const char *key, struct json *j)
@@ -318,7 +320,9 @@ void cols_json_table(const struct cols_ctx *c, const struct sort_set *s,
 	size_t i;
 
 	json_open(j, key, '[');
-	for (i = 0; i < s->held; i++)
+	if (j->table_sink)
+		csv_table(j->table_sink, j, key, c, s);
+	for (i = 0; !j->table_sink && i < s->held; i++)
 		cols_json_row(c, cols_row(c, sort_idx(s, i)), j);
 	json_close(j, ']');
 }

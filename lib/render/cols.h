@@ -12,7 +12,8 @@
  *	cols_offer()	every row with its sort keys, to a sort set
  *	cols_print()	the text table of a sorted set (two passes, no
  *			row kept: a million rows cost the lines= printed)
- *	cols_json_table()  the JSON array of a sorted set
+ *	cols_json_table()  the JSON array of a sorted set (or, when the
+ *			report writes CSV, its CSV table: csv.h)
  *
  * Each text column has an importance rank (1: the last to go) so that
  * a table narrower than its columns can leave out the least important

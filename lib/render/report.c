@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/numfmt.h"
+#include "csv.h"
 #include "report.h"
 
 static void print_lost(const struct kmem_report_ctx *r, FILE *out)
@@ -494,6 +495,10 @@ int kmem_report(const struct kmem_report_ctx *r, struct kmem_outputs *outs,
 	if (outs->json.path) {
 		kmem_report_json(r, outs->json.f);
 		ret |= kmem_out_check(&outs->json, err);
+	}
+	if (outs->csv.path) {
+		kmem_report_csv(r, outs->csv.f);
+		ret |= kmem_out_check(&outs->csv, err);
 	}
 	if (outs->folded.path && !r->in->merged) {
 		kmem_folded_write(&r->agg->folded, r->sym, r->o->folded_hits,
