@@ -273,6 +273,10 @@ static void json_field(const struct cols_ctx *c, const struct col_field *f,
 			 cols_frag(cols_num(c, &f->a, row),
 				   cols_num(c, &f->b, row)));
 		break;
+	case CF_COUNT_BYTES:
+		json_count_bytes(j, f->key, cols_num(c, &f->a, row),
+				 cols_num(c, &f->b, row));
+		break;
 	case CF_CALLSITE:
 		json_str(j, f->key,
 			 fmt_callsite(buf, c->sym, cols_num(c, &f->a, row),

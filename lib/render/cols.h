@@ -71,14 +71,16 @@ typedef bool (*col_known_fn)(const struct cols_ctx *c, const void *row);
 
 /* How a field is written in JSON (and CSV). */
 enum col_type {
-	CF_U64,	     /* the number a */
-	CF_BOOL,     /* a != 0: true, false */
-	CF_MEAN,     /* a / b, truncated; null when b is 0 */
-	CF_FRAG,     /* percent of b (allocated) beyond a (asked), 4 decimals */
-	CF_CALLSITE, /* a as a call site: function+0xoff (or raw_ip) */
-	CF_ADDR,     /* a as an address: 0x... */
-	CF_STR,	     /* str(); NULL: null */
-	CF_JSON,     /* json() writes its members; CSV: str() or nothing */
+	CF_U64,	 /* the number a */
+	CF_BOOL, /* a != 0: true, false */
+	CF_MEAN, /* a / b, truncated; null when b is 0 */
+	CF_FRAG, /* percent of b (allocated) beyond a (asked), 4 decimals */
+	CF_COUNT_BYTES, /* { "count": a, "bytes": b }; CSV: KEY.count, KEY.bytes
+			 */
+	CF_CALLSITE,	/* a as a call site: function+0xoff (or raw_ip) */
+	CF_ADDR,	/* a as an address: 0x... */
+	CF_STR,		/* str(); NULL: null */
+	CF_JSON,	/* json() writes its members; CSV: str() or nothing */
 };
 
 struct col_field {

@@ -47,7 +47,7 @@ static void put_value(FILE *out, const struct cols_ctx *c,
 	uint64_t b;
 
 	if (!cols_known(c, f, row)) {
-		fputc(',', out);	/* null */
+		fputs(f->type == CF_COUNT_BYTES ? ",," : ",", out); /* null */
 		return;
 	}
 	switch (f->type) {
@@ -65,12 +65,19 @@ static void put_value(FILE *out, const struct cols_ctx *c,
 			fputc(',', out);
 		break;
 	case CF_FRAG:
-		fprintf(out, ",%.4f", cols_frag(cols_num(c, &f->a, row),
-					       cols_num(c, &f->b, row)));
+		fprintf(out, ",%.4f",
+			cols_frag(cols_num(c, &f->a, row),
+				  cols_num(c, &f->b, row)));
+		break;
+	case CF_COUNT_BYTES:
+		put_u64(out, cols_num(c, &f->a, row));
+		put_u64(out, cols_num(c, &f->b, row));
 		break;
 	case CF_CALLSITE:
-		put_field(out, fmt_callsite(buf, c->sym, cols_num(c, &f->a, row),
-					    c->raw_ip), false);
+		put_field(out,
+			  fmt_callsite(buf, c->sym, cols_num(c, &f->a, row),
+				       c->raw_ip),
+			  false);
 		break;
 	case CF_ADDR:
 		put_field(out, fmt_addr(buf, cols_num(c, &f->a, row)), false);
@@ -81,6 +88,21 @@ static void put_value(FILE *out, const struct cols_ctx *c,
 		put_field(out, s ? s : "", false);
 		break;
 	}
+}
+
+/* A field's column names: its key, or KEY.count and KEY.bytes. */
+static void put_head(FILE *out, const struct col_field *f)
+{
+	char name[KMEM_SYM_LEN];
+
+	if (!has_column(f))
+		return;
+	if (f->type != CF_COUNT_BYTES)
+		return put_field(out, f->key, false);
+	snprintf(name, sizeof(name), "%s.count", f->key);
+	put_field(out, name, false);
+	snprintf(name, sizeof(name), "%s.bytes", f->key);
+	put_field(out, name, false);
 }
 
 /* The JSON path of the array being written: "percpu.callsites". */
@@ -94,7 +116,7 @@ static void put_table(FILE *out, const struct json *j, const char *key)
 	for (d = 1; d < j->depth && d < JSON_MAX_DEPTH; d++) {
 		const struct jt_node *n = j->cap[d];
 
-		if (!n || !n->key)	/* capture left it out: the key alone */
+		if (!n || !n->key) /* capture left it out: the key alone */
 			return put_field(out, key, true);
 		len += (size_t)snprintf(path + len, sizeof(path) - len, "%s%s",
 					len ? "." : "", n->key);
@@ -123,8 +145,7 @@ void csv_table(struct csv *w, const struct json *j, const char *key,
 	put_field(w->out, "table", true);
 	put_field(w->out, "file", false);
 	for (k = 0; k < d->nfields; k++)
-		if (has_column(&d->fields[k]))
-			put_field(w->out, d->fields[k].key, false);
+		put_head(w->out, &d->fields[k]);
 	fputs("\r\n", w->out);
 	for (i = 0; i < s->held; i++) {
 		const void *row = cols_row(c, sort_idx(s, i));
@@ -155,7 +176,7 @@ int kmem_report_csv(const struct kmem_report_ctx *r, FILE *out)
 	struct json j;
 
 	json_init_tree(&j);
-	j.table_sink = &w;	/* cols_json_table() writes its rows to @w */
+	j.table_sink = &w; /* cols_json_table() writes its rows to @w */
 	kmem_report_json_to(r, &j);
 	jt_free(j.root);
 	return j.oom ? -1 : 0;

@@ -10,12 +10,13 @@
  * as the JSON's "file" says it; a header row holds "table" and "file"
  * there, so a header is told from a row by its first field.  Then one
  * column per member of the rows' JSON objects, in their order and under
- * their names: the same numbers, raw (no separators, no units); null is
+ * their names (a { "count", "bytes" } member as two, KEY.count and
+ * KEY.bytes): the same numbers, raw (no separators, no units); null is
  * an empty field; true and false stay words; a percentage has the
  * JSON's four decimals.  Members that are no single value (a call
  * site's lifetime histogram) are left out; a leak's stack is one field,
- * as the text table shows it (innermost first, " <- " between frames).  Lines end in
- * CRLF; a field holding a comma, a quote, CR or LF is quoted, its quotes
+ * as the text table shows it (innermost first, " <- " between frames).  Lines
+ * end in CRLF; a field holding a comma, a quote, CR or LF is quoted, its quotes
  * doubled.
  */
 #ifndef KMEM_CSV_H

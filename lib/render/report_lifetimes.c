@@ -64,16 +64,11 @@ static void offer(const struct kmem_report_ctx *r, enum kmem_allocator which,
 		  struct sort_set *set)
 {
 	struct cols_ctx c;
-	uint32_t i;
 
-	if (which == KMEM_A_SLAB) {
-		for (i = 0; i < r->agg->slab.nr_sites; i++)
-			if (r->agg->slab.sites[i].frees)
-				slab_site_sort_keys(set, &r->agg->slab.sites[i],
-						    i);
-		return;
-	}
-	percpu_sites(r, &c, &percpu_freed_sites);
+	if (which == KMEM_A_SLAB)
+		slab_sites(r, &c, &slab_freed_site_cols);
+	else
+		percpu_sites(r, &c, &percpu_freed_sites);
 	cols_offer(&c, set);
 }
 
