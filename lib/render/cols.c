@@ -3,6 +3,7 @@
  * The column model (see cols.h): text tables, JSON rows and sort keys
  * made from one declaration per table.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "base/numfmt.h"
@@ -51,6 +52,7 @@ uint64_t cols_num(const struct cols_ctx *c, const struct col_num *n,
 		  const void *row)
 {
 	uint32_t v32;
+	int32_t i32;
 	uint64_t v;
 
 	switch (n->src) {
@@ -60,6 +62,9 @@ uint64_t cols_num(const struct cols_ctx *c, const struct col_num *n,
 	case COL_U32:
 		memcpy(&v32, (const char *)row + n->off, sizeof(v32));
 		return v32;
+	case COL_I32:
+		memcpy(&i32, (const char *)row + n->off, sizeof(i32));
+		return (uint64_t)(int64_t)i32;
 	case COL_BOOL:
 		return *(const bool *)((const char *)row + n->off);
 	case COL_FN:
@@ -148,6 +153,9 @@ static void cell(const struct cols_ctx *c, const struct col_text *t,
 	switch (t->fmt) {
 	case CT_COUNT:
 		fmt_count(buf, a);
+		break;
+	case CT_INT:
+		snprintf(buf, NUMFMT_LEN, "%" PRId64, (int64_t)a);
 		break;
 	case CT_DOT:
 		fmt_count_dot(buf, a);
@@ -260,6 +268,9 @@ static void json_field(const struct cols_ctx *c, const struct col_field *f,
 	switch (f->type) {
 	case CF_U64:
 		json_u64(j, f->key, cols_num(c, &f->a, row));
+		break;
+	case CF_I64:
+		json_i64(j, f->key, (int64_t)cols_num(c, &f->a, row));
 		break;
 	case CF_BOOL:
 		json_bool(j, f->key, cols_num(c, &f->a, row) != 0);

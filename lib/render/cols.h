@@ -35,7 +35,7 @@
 struct cols_ctx;
 
 /* Where a number is: a member of the row, or a callback's. */
-enum col_src { COL_NONE, COL_U64, COL_U32, COL_BOOL, COL_FN };
+enum col_src { COL_NONE, COL_U64, COL_U32, COL_I32, COL_BOOL, COL_FN };
 
 struct col_num {
 	enum col_src src;
@@ -50,6 +50,11 @@ struct col_num {
 #define COL_NUM32(type, m)                                                     \
 	{                                                                      \
 		COL_U32, offsetof(type, m), NULL                               \
+	}
+/* a signed member, sign-extended: (uint64_t)(int64_t)v */
+#define COL_NUMI32(type, m)                                                    \
+	{                                                                      \
+		COL_I32, offsetof(type, m), NULL                               \
 	}
 #define COL_NUMB(type, m)                                                      \
 	{                                                                      \
@@ -72,6 +77,7 @@ typedef bool (*col_known_fn)(const struct cols_ctx *c, const void *row);
 /* How a field is written in JSON (and CSV). */
 enum col_type {
 	CF_U64,	 /* the number a */
+	CF_I64,	 /* a as a signed number */
 	CF_BOOL, /* a != 0: true, false */
 	CF_MEAN, /* a / b, truncated; null when b is 0 */
 	CF_FRAG, /* percent of b (allocated) beyond a (asked), 4 decimals */
@@ -95,6 +101,7 @@ struct col_field {
 /* How a text column shows its fields (numfmt.h). */
 enum col_fmt {
 	CT_COUNT,	  /* fmt_count(a) */
+	CT_INT,		  /* a as a signed number, no separators */
 	CT_DOT,		  /* fmt_count_dot(a): '.' for 0 */
 	CT_TOTAL_SIZE,	  /* fmt_total_size(a, b): total/mean size */
 	CT_COUNT_BYTES,	  /* fmt_count_bytes(a, b) */
@@ -155,7 +162,8 @@ struct cols_ctx {
 	const void *priv; /* the table's callbacks' own */
 	const struct kmem_symbolizer *sym;
 	bool raw_ip;
-	uint32_t hidden; /* text columns left out: bit i, cols[i] */
+	uint32_t hidden;   /* text columns left out: bit i, cols[i] */
+	unsigned int mode; /* the table's own switches (page: live only) */
 };
 
 unsigned int cols_keys(const struct cols_def *d);

@@ -54,6 +54,9 @@ static void put_value(FILE *out, const struct cols_ctx *c,
 	case CF_U64:
 		put_u64(out, cols_num(c, &f->a, row));
 		break;
+	case CF_I64:
+		fprintf(out, ",%" PRId64, (int64_t)cols_num(c, &f->a, row));
+		break;
 	case CF_BOOL:
 		fputs(cols_num(c, &f->a, row) ? ",true" : ",false", out);
 		break;

@@ -43,30 +43,10 @@ struct kmem_report_ctx {
 	const struct kmem_timeline *timeline;	/* plot's, or NULL */
 };
 
-/* Fill the cells of the row for entry @idx (KMEM_SYM_LEN bytes each). */
-typedef void (*kmem_cells_fn)(const struct kmem_report_ctx *r, uint32_t idx,
-			      char cells[][KMEM_SYM_LEN]);
-/* Offer a table's rows, with their sort keys, to @s (sort_add()). */
-typedef void (*kmem_rows_fn)(const struct kmem_report_ctx *r,
-			     struct sort_set *s);
-
 bool kmem_agg_damaged(const struct kmem_agg *a);
 int kmem_report(const struct kmem_report_ctx *r, struct kmem_outputs *outs,
 		FILE *err);
-/* A table of rows: its columns, rows, cells and sort keys. */
-struct kmem_table {
-	const struct table_col *cols;
-	int ncols;
-	kmem_rows_fn rows;
-	kmem_cells_fn cells;
-	unsigned int keys;	/* SORT_KEYS_* */
-};
-
 size_t report_width(const struct kmem_opts *o, FILE *out);
-void report_table(const struct kmem_report_ctx *r, FILE *out,
-		  const struct kmem_table *t);
-int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,
-		  struct sort_set *s);
 void report_cols(const struct kmem_report_ctx *r, struct cols_ctx *c,
 		 const struct cols_def *def, const void *base, uint32_t nr,
 		 const void *priv);
@@ -96,6 +76,10 @@ extern const struct cols_def slab_site_cols, slab_freed_site_cols,
 /* report_page.c */
 void page_print(const struct kmem_report_ctx *r, FILE *out);
 void page_json(const struct kmem_report_ctx *r, struct json *j);
+
+/* report_page_cols.c: the page tables' columns */
+#define PAGE_COLS_LIVE 1	/* cols_ctx.mode: live at the end only */
+extern const struct cols_def page_site_cols, page_pfn_cols;
 
 /* report_leaks.c */
 void leaks_print(const struct kmem_report_ctx *r, FILE *out,

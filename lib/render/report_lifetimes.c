@@ -69,6 +69,7 @@ static void offer(const struct kmem_report_ctx *r, enum kmem_allocator which,
 		slab_sites(r, &c, &slab_freed_site_cols);
 	else
 		percpu_sites(r, &c, &percpu_freed_sites);
+	sort_set_init(set, r->o, cols_keys(c.def), r->o->lines);
 	cols_offer(&c, set);
 }
 
@@ -95,10 +96,6 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 
 	if (!r->o->lifetimes || r->in->merged)
 		return;
-	sort_set_init(&set, r->o, which == KMEM_A_SLAB ?
-					  SORT_KEYS_SLAB_CALLER :
-					  SORT_KEYS_PERCPU_CALLER,
-		      r->o->lines);
 	offer(r, which, &set);
 	if (set.oom) {
 		sort_set_release(&set);
