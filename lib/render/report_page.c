@@ -294,24 +294,47 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_close(j, '}');
 }
 
+/* The order table's cells that are not 0, by order and column. */
+static uint64_t order_of(const struct cols_ctx *c, const void *row)
+{
+	return (uint64_t)((const uint64_t *)row - (const uint64_t *)c->base) /
+	       4;
+}
+
+static const char *order_mt(const struct cols_ctx *c, const void *row,
+			    char *buf)
+{
+	(void)buf;
+	return mt_columns[((const uint64_t *)row - (const uint64_t *)c->base) %
+			  4];
+}
+
+static bool order_zero(const struct cols_ctx *c, const void *row)
+{
+	(void)c;
+	return !*(const uint64_t *)row;
+}
+
+static const struct col_field order_fields[] = {
+	[0] = { "order", CF_U64, COL_NUMFN(order_of) },
+	[1] = { "migratetype", CF_STR, .str = order_mt },
+	[2] = { "count", CF_U64, { COL_U64, 0, NULL } },
+};
+
+static const struct cols_def order_def = {
+	.fields = order_fields, .nfields = COLS_N(order_fields),
+	.stride = sizeof(uint64_t), .skip = order_zero,
+};
+
 static void json_orders(const struct kmem_report_ctx *r, struct json *j)
 {
 	uint64_t m[PAGE_MAX_ORDER][4];
-	int o, c, orders;
+	struct cols_ctx c;
+	int orders;
 
 	order_table(r, m, &orders);
-	json_open(j, "order_migratetype", '[');
-	for (o = 0; o < orders; o++)
-		for (c = 0; c < 4; c++) {
-			if (!m[o][c])
-				continue;
-			json_open(j, NULL, '{');
-			json_u64(j, "order", (uint64_t)o);
-			json_str(j, "migratetype", mt_columns[c]);
-			json_u64(j, "count", m[o][c]);
-			json_close(j, '}');
-		}
-	json_close(j, ']');
+	report_cols(r, &c, &order_def, m, (uint32_t)orders * 4, NULL);
+	report_cols_json(r, j, "order_migratetype", &c);
 }
 
 /* "callsites", or "pages" when the frames are kept; out of memory: none */
@@ -327,27 +350,59 @@ static void json_rows(const struct kmem_report_ctx *r, struct json *j,
 			 &c);
 }
 
+/* Fallbacks by requested and fallback migration type, when any. */
+static const char *fb_type(const struct cols_ctx *c, const void *row,
+			   bool fallback)
+{
+	size_t i = (size_t)((const struct page_fallback *)row -
+			    (const struct page_fallback *)c->base);
+
+	return migratetype_name(c->sym, (int)(fallback ? i % PAGE_NR_MT :
+							 i / PAGE_NR_MT));
+}
+
+static const char *fb_requested(const struct cols_ctx *c, const void *row,
+				char *buf)
+{
+	(void)buf;
+	return fb_type(c, row, false);
+}
+
+static const char *fb_fallback(const struct cols_ctx *c, const void *row,
+			       char *buf)
+{
+	(void)buf;
+	return fb_type(c, row, true);
+}
+
+static bool fb_none(const struct cols_ctx *c, const void *row)
+{
+	(void)c;
+	return !((const struct page_fallback *)row)->fallbacks;
+}
+
+#define FB(m) COL_NUM64(struct page_fallback, m)
+
+static const struct col_field fb_fields[] = {
+	[0] = { "requested", CF_STR, .str = fb_requested },
+	[1] = { "fallback", CF_STR, .str = fb_fallback },
+	[2] = { "fallbacks", CF_U64, FB(fallbacks) },
+	[3] = { "fragmenting", CF_U64, FB(fragmenting) },
+	[4] = { "ownership_changes", CF_U64, FB(ownership) },
+};
+
+static const struct cols_def fb_def = {
+	.fields = fb_fields, .nfields = COLS_N(fb_fields),
+	.stride = sizeof(struct page_fallback), .skip = fb_none,
+};
+
 static void json_extfrag(const struct kmem_report_ctx *r, struct json *j)
 {
-	const struct page_summary *s = &r->agg->page.sum;
-	int a, f;
+	struct cols_ctx c;
 
-	json_open(j, "extfrag", '[');
-	for (a = 0; a < PAGE_NR_MT; a++)
-		for (f = 0; f < PAGE_NR_MT; f++) {
-			const struct page_fallback *fb = &s->fb[a][f];
-
-			if (!fb->fallbacks)
-				continue;
-			json_open(j, NULL, '{');
-			json_str(j, "requested", migratetype_name(r->sym, a));
-			json_str(j, "fallback", migratetype_name(r->sym, f));
-			json_u64(j, "fallbacks", fb->fallbacks);
-			json_u64(j, "fragmenting", fb->fragmenting);
-			json_u64(j, "ownership_changes", fb->ownership);
-			json_close(j, '}');
-		}
-	json_close(j, ']');
+	report_cols(r, &c, &fb_def, r->agg->page.sum.fb,
+		    PAGE_NR_MT * PAGE_NR_MT, NULL);
+	report_cols_json(r, j, "extfrag", &c);
 }
 
 static void json_cross_node(const struct kmem_report_ctx *r, struct json *j)
@@ -467,83 +522,100 @@ static struct proc_row *proc_rows(const struct kmem_report_ctx *r,
 	return rows;
 }
 
+/* Per process: the members of its JSON object, in order. */
+enum {
+	R_COMM, R_PID, R_ALLOCS, R_ALLOC_BYTES, R_ZONE_LOCKED, R_FREES,
+	R_BATCHED, R_DRAINS, R_REFILLS, R_FALLBACKS, R_FRAG,
+};
+
+#define PROC(m) COL_NUM64(struct proc_row, sum.m)
+
+static const char *proc_comm(const struct cols_ctx *c, const void *row,
+			     char *buf)
+{
+	(void)c;
+	(void)buf;
+	return ((const struct proc_row *)row)->comm;
+}
+
+/* "comm-pid", or the comm alone when processes are merged by it. */
+static const char *proc_name(const struct cols_ctx *c, const void *row,
+			     char *buf)
+{
+	const struct proc_row *p = row;
+
+	(void)c;
+	if (p->pid < 0)
+		snprintf(buf, KMEM_SYM_LEN, "%s", p->comm);
+	else
+		snprintf(buf, KMEM_SYM_LEN, "%s-%d", p->comm, p->pid);
+	return buf;
+}
+
+static bool pid_known(const struct cols_ctx *c, const void *row)
+{
+	(void)c;
+	return ((const struct proc_row *)row)->pid >= 0;
+}
+
+static const struct col_field proc_fields[] = {
+	[R_COMM] = { "comm", CF_STR, .str = proc_comm },
+	[R_PID] = { "pid", CF_I64, COL_NUMI32(struct proc_row, pid),
+		    .known = pid_known },
+	[R_ALLOCS] = { "allocs", CF_U64, PROC(allocs) },
+	[R_ALLOC_BYTES] = { "alloc_bytes", CF_U64, PROC(alloc_bytes) },
+	[R_ZONE_LOCKED] = { "zone_locked", CF_U64, PROC(zone_locked) },
+	[R_FREES] = { "frees", CF_U64, PROC(frees) },
+	[R_BATCHED] = { "batched_frees", CF_U64, PROC(batched) },
+	[R_DRAINS] = { "pcpu_drains", CF_U64, PROC(drains) },
+	[R_REFILLS] = { "pcpu_refills", CF_U64, PROC(refills) },
+	[R_FALLBACKS] = { "fallbacks", CF_U64, PROC(fallbacks) },
+	[R_FRAG] = { "fragmenting_fallbacks", CF_U64, PROC(frag_fallbacks) },
+};
+
+static const struct col_text proc_cols[] = {
+	{ "Pages alloc", TBL_RIGHT, CT_DOT, R_ALLOCS, COL_NOFIELD, NULL, 2 },
+	{ "Zone-locked", TBL_RIGHT, CT_DOT, R_ZONE_LOCKED, COL_NOFIELD, NULL,
+	  4 },
+	{ "Freed", TBL_RIGHT, CT_DOT, R_FREES, COL_NOFIELD, NULL, 3 },
+	{ "Batched", TBL_RIGHT, CT_DOT, R_BATCHED, COL_NOFIELD, NULL, 5 },
+	{ "Drains", TBL_RIGHT, CT_DOT, R_DRAINS, COL_NOFIELD, NULL, 6 },
+	{ "Refills", TBL_RIGHT, CT_DOT, R_REFILLS, COL_NOFIELD, NULL, 7 },
+	{ "Fallbacks", TBL_RIGHT, CT_DOT, R_FALLBACKS, COL_NOFIELD, NULL, 8 },
+	{ "Fragmenting", TBL_RIGHT, CT_DOT, R_FRAG, COL_NOFIELD, NULL, 9 },
+	{ "Process", TBL_LEFT, CT_STR, R_COMM, COL_NOFIELD, proc_name, 1 },
+};
+
+/* No sort keys: the rows are in proc_rows()' order. */
+static const struct cols_def proc_def = {
+	.fields = proc_fields, .nfields = COLS_N(proc_fields),
+	.cols = proc_cols, .ncols = COLS_N(proc_cols),
+	.stride = sizeof(struct proc_row),
+};
+
 static void print_procs(const struct kmem_report_ctx *r, FILE *out)
 {
-	static const struct table_col cols[] = {
-		{ "Pages alloc", TBL_RIGHT }, { "Zone-locked", TBL_RIGHT },
-		{ "Freed", TBL_RIGHT },	      { "Batched", TBL_RIGHT },
-		{ "Drains", TBL_RIGHT },      { "Refills", TBL_RIGHT },
-		{ "Fallbacks", TBL_RIGHT },   { "Fragmenting", TBL_RIGHT },
-		{ "Process", TBL_LEFT },
-	};
-	char cell[9][KMEM_SYM_LEN];
-	const char *cp[9];
 	struct proc_row *rows;
-	struct table t;
-	size_t n, i, shown;
-	int c;
+	struct cols_ctx c;
+	size_t n;
 
 	rows = proc_rows(r, &n);
 	if (!rows)
 		return;
-	for (c = 0; c < 9; c++)
-		cp[c] = cell[c];
-	shown = r->o->lines && n > r->o->lines ? r->o->lines : n;
-	table_init(&t, cols, 9, TBL_BOXED);
-	for (i = 0; i < shown; i++) {
-		const struct page_proc *p = &rows[i].sum;
-
-		fmt_count_dot(cell[0], p->allocs);
-		fmt_count_dot(cell[1], p->zone_locked);
-		fmt_count_dot(cell[2], p->frees);
-		fmt_count_dot(cell[3], p->batched);
-		fmt_count_dot(cell[4], p->drains);
-		fmt_count_dot(cell[5], p->refills);
-		fmt_count_dot(cell[6], p->fallbacks);
-		fmt_count_dot(cell[7], p->frag_fallbacks);
-		if (rows[i].pid < 0)
-			snprintf(cell[8], KMEM_SYM_LEN, "%s", rows[i].comm);
-		else
-			snprintf(cell[8], KMEM_SYM_LEN, "%s-%d", rows[i].comm,
-				 rows[i].pid);
-		table_add_row(&t, cp);
-	}
-	if (shown < n)
-		table_mark_cut(&t);
+	report_cols(r, &c, &proc_def, rows, (uint32_t)n, NULL);
 	fprintf(out, " Page allocator activity per process\n\n");
-	table_print(&t, out);
-	fputc('\n', out);
-	table_release(&t);
+	report_cols_table(r, out, &c);
 	free(rows);
 }
 
 static void json_procs(const struct kmem_report_ctx *r, struct json *j)
 {
 	struct proc_row *rows;
-	size_t n, i;
+	struct cols_ctx c;
+	size_t n;
 
 	rows = proc_rows(r, &n);
-	json_open(j, "per_process", '[');
-	for (i = 0; rows && i < n; i++) {
-		const struct page_proc *p = &rows[i].sum;
-
-		json_open(j, NULL, '{');
-		json_str(j, "comm", rows[i].comm);
-		if (rows[i].pid >= 0)
-			json_i64(j, "pid", rows[i].pid);
-		else
-			json_str(j, "pid", NULL);
-		json_u64(j, "allocs", p->allocs);
-		json_u64(j, "alloc_bytes", p->alloc_bytes);
-		json_u64(j, "zone_locked", p->zone_locked);
-		json_u64(j, "frees", p->frees);
-		json_u64(j, "batched_frees", p->batched);
-		json_u64(j, "pcpu_drains", p->drains);
-		json_u64(j, "pcpu_refills", p->refills);
-		json_u64(j, "fallbacks", p->fallbacks);
-		json_u64(j, "fragmenting_fallbacks", p->frag_fallbacks);
-		json_close(j, '}');
-	}
-	json_close(j, ']');
+	report_cols(r, &c, &proc_def, rows, rows ? (uint32_t)n : 0, NULL);
+	report_cols_json(r, j, "per_process", &c);
 	free(rows);
 }
