@@ -111,12 +111,18 @@ enum { L_CALLSITE, L_ADDRESS, L_COUNT, L_BYTES, L_OLDEST, L_MEDIAN };
 #define LEAK(m) COL_NUM64(struct leak_row, m)
 
 static const struct col_field leak_fields[] = {
-	[L_CALLSITE] = { "callsite", CF_STR, .str = site_name },
-	[L_ADDRESS] = { "address", CF_ADDR, LEAK(call_site) },
-	[L_COUNT] = { "count", CF_U64, LEAK(count) },
-	[L_BYTES] = { "bytes", CF_U64, LEAK(bytes) },
-	[L_OLDEST] = { "oldest_ns", CF_U64, LEAK(oldest_ns) },
-	[L_MEDIAN] = { "median_age_ns", CF_U64, LEAK(median_ns) },
+	[L_CALLSITE] = { .key = "callsite", .type = CF_STR, .str = site_name },
+	[L_ADDRESS] = { .key = "address",
+			.type = CF_ADDR,
+			.a = LEAK(call_site) },
+	[L_COUNT] = { .key = "count", .type = CF_U64, .a = LEAK(count) },
+	[L_BYTES] = { .key = "bytes", .type = CF_U64, .a = LEAK(bytes) },
+	[L_OLDEST] = { .key = "oldest_ns",
+		       .type = CF_U64,
+		       .a = LEAK(oldest_ns) },
+	[L_MEDIAN] = { .key = "median_age_ns",
+		       .type = CF_U64,
+		       .a = LEAK(median_ns) },
 };
 
 static const struct col_text leak_cols[] = {
@@ -142,11 +148,18 @@ static const struct cols_def leak_def = {
 enum { LS_STACK, LS_COUNT, LS_BYTES, LS_OLDEST, LS_MEDIAN };
 
 static const struct col_field stack_fields[] = {
-	[LS_STACK] = { "stack", CF_JSON, .str = site_name, .json = stack_json },
-	[LS_COUNT] = { "count", CF_U64, LEAK(count) },
-	[LS_BYTES] = { "bytes", CF_U64, LEAK(bytes) },
-	[LS_OLDEST] = { "oldest_ns", CF_U64, LEAK(oldest_ns) },
-	[LS_MEDIAN] = { "median_age_ns", CF_U64, LEAK(median_ns) },
+	[LS_STACK] = { .key = "stack",
+		       .type = CF_JSON,
+		       .str = site_name,
+		       .json = stack_json },
+	[LS_COUNT] = { .key = "count", .type = CF_U64, .a = LEAK(count) },
+	[LS_BYTES] = { .key = "bytes", .type = CF_U64, .a = LEAK(bytes) },
+	[LS_OLDEST] = { .key = "oldest_ns",
+			.type = CF_U64,
+			.a = LEAK(oldest_ns) },
+	[LS_MEDIAN] = { .key = "median_age_ns",
+			.type = CF_U64,
+			.a = LEAK(median_ns) },
 };
 
 static const struct col_text stack_cols[] = {

@@ -316,9 +316,9 @@ static bool order_zero(const struct cols_ctx *c, const void *row)
 }
 
 static const struct col_field order_fields[] = {
-	[0] = { "order", CF_U64, COL_NUMFN(order_of) },
-	[1] = { "migratetype", CF_STR, .str = order_mt },
-	[2] = { "count", CF_U64, { COL_U64, 0, NULL } },
+	[0] = { .key = "order", .type = CF_U64, .a = COL_NUMFN(order_of) },
+	[1] = { .key = "migratetype", .type = CF_STR, .str = order_mt },
+	[2] = { .key = "count", .type = CF_U64, .a = { COL_U64, 0, NULL } },
 };
 
 static const struct cols_def order_def = {
@@ -384,11 +384,13 @@ static bool fb_none(const struct cols_ctx *c, const void *row)
 #define FB(m) COL_NUM64(struct page_fallback, m)
 
 static const struct col_field fb_fields[] = {
-	[0] = { "requested", CF_STR, .str = fb_requested },
-	[1] = { "fallback", CF_STR, .str = fb_fallback },
-	[2] = { "fallbacks", CF_U64, FB(fallbacks) },
-	[3] = { "fragmenting", CF_U64, FB(fragmenting) },
-	[4] = { "ownership_changes", CF_U64, FB(ownership) },
+	[0] = { .key = "requested", .type = CF_STR, .str = fb_requested },
+	[1] = { .key = "fallback", .type = CF_STR, .str = fb_fallback },
+	[2] = { .key = "fallbacks", .type = CF_U64, .a = FB(fallbacks) },
+	[3] = { .key = "fragmenting", .type = CF_U64, .a = FB(fragmenting) },
+	[4] = { .key = "ownership_changes",
+		.type = CF_U64,
+		.a = FB(ownership) },
 };
 
 static const struct cols_def fb_def = {
@@ -559,18 +561,34 @@ static bool pid_known(const struct cols_ctx *c, const void *row)
 }
 
 static const struct col_field proc_fields[] = {
-	[R_COMM] = { "comm", CF_STR, .str = proc_comm },
-	[R_PID] = { "pid", CF_I64, COL_NUMI32(struct proc_row, pid),
+	[R_COMM] = { .key = "comm", .type = CF_STR, .str = proc_comm },
+	[R_PID] = { .key = "pid",
+		    .type = CF_I64,
+		    .a = COL_NUMI32(struct proc_row, pid),
 		    .known = pid_known },
-	[R_ALLOCS] = { "allocs", CF_U64, PROC(allocs) },
-	[R_ALLOC_BYTES] = { "alloc_bytes", CF_U64, PROC(alloc_bytes) },
-	[R_ZONE_LOCKED] = { "zone_locked", CF_U64, PROC(zone_locked) },
-	[R_FREES] = { "frees", CF_U64, PROC(frees) },
-	[R_BATCHED] = { "batched_frees", CF_U64, PROC(batched) },
-	[R_DRAINS] = { "pcpu_drains", CF_U64, PROC(drains) },
-	[R_REFILLS] = { "pcpu_refills", CF_U64, PROC(refills) },
-	[R_FALLBACKS] = { "fallbacks", CF_U64, PROC(fallbacks) },
-	[R_FRAG] = { "fragmenting_fallbacks", CF_U64, PROC(frag_fallbacks) },
+	[R_ALLOCS] = { .key = "allocs", .type = CF_U64, .a = PROC(allocs) },
+	[R_ALLOC_BYTES] = { .key = "alloc_bytes",
+			    .type = CF_U64,
+			    .a = PROC(alloc_bytes) },
+	[R_ZONE_LOCKED] = { .key = "zone_locked",
+			    .type = CF_U64,
+			    .a = PROC(zone_locked) },
+	[R_FREES] = { .key = "frees", .type = CF_U64, .a = PROC(frees) },
+	[R_BATCHED] = { .key = "batched_frees",
+			.type = CF_U64,
+			.a = PROC(batched) },
+	[R_DRAINS] = { .key = "pcpu_drains",
+		       .type = CF_U64,
+		       .a = PROC(drains) },
+	[R_REFILLS] = { .key = "pcpu_refills",
+			.type = CF_U64,
+			.a = PROC(refills) },
+	[R_FALLBACKS] = { .key = "fallbacks",
+			  .type = CF_U64,
+			  .a = PROC(fallbacks) },
+	[R_FRAG] = { .key = "fragmenting_fallbacks",
+		     .type = CF_U64,
+		     .a = PROC(frag_fallbacks) },
 };
 
 static const struct col_text proc_cols[] = {

@@ -83,16 +83,28 @@ static bool site_hidden(const struct cols_ctx *c, const void *row)
 }
 
 static const struct col_field site_fields[] = {
-	[S_CALLSITE] = { "callsite", CF_STR, .str = site_callsite },
-	[S_ADDRESS] = { "address", CF_ADDR, SITE(callsite) },
-	[S_HITS] = { "hits", CF_U64, COL_NUMFN(site_hits) },
-	[S_BYTES] = { "bytes", CF_U64, COL_NUMFN(site_bytes) },
-	[S_ORDER] = { "order", CF_I64, SITE32(order) },
-	[S_MIGTYPE] = { "migratetype", CF_STR, .str = site_migtype },
-	[S_GFP] = { "gfp", CF_STR, .str = site_gfp },
-	[S_GFP_VALUE] = { "gfp_value", CF_ADDR, SITE(gfp) },
-	[S_LIVE_COUNT] = { "live_count", CF_U64, SITE(live_count) },
-	[S_LIVE_BYTES] = { "live_bytes", CF_U64, SITE(live_bytes) },
+	[S_CALLSITE] = { .key = "callsite",
+			 .type = CF_STR,
+			 .str = site_callsite },
+	[S_ADDRESS] = { .key = "address",
+			.type = CF_ADDR,
+			.a = SITE(callsite) },
+	[S_HITS] = { .key = "hits", .type = CF_U64, .a = COL_NUMFN(site_hits) },
+	[S_BYTES] = { .key = "bytes",
+		      .type = CF_U64,
+		      .a = COL_NUMFN(site_bytes) },
+	[S_ORDER] = { .key = "order", .type = CF_I64, .a = SITE32(order) },
+	[S_MIGTYPE] = { .key = "migratetype",
+			.type = CF_STR,
+			.str = site_migtype },
+	[S_GFP] = { .key = "gfp", .type = CF_STR, .str = site_gfp },
+	[S_GFP_VALUE] = { .key = "gfp_value", .type = CF_ADDR, .a = SITE(gfp) },
+	[S_LIVE_COUNT] = { .key = "live_count",
+			   .type = CF_U64,
+			   .a = SITE(live_count) },
+	[S_LIVE_BYTES] = { .key = "live_bytes",
+			   .type = CF_U64,
+			   .a = SITE(live_bytes) },
 };
 
 static const struct col_text site_cols[] = {
@@ -258,15 +270,23 @@ static bool pfn_hidden(const struct cols_ctx *c, const void *row)
 }
 
 static const struct col_field pfn_fields[] = {
-	[P_PFN] = { "pfn", CF_ADDR, PFN64(o.pfn) },
-	[P_HITS] = { "hits", CF_U64, PFN32(hits) },
-	[P_BYTES] = { "bytes", CF_U64, COL_NUMFN(pfn_bytes) },
-	[P_FREES] = { "frees", CF_U64, PFN32(frees) },
-	[P_ORDER] = { "order", CF_I64, COL_NUMFN(pfn_order) },
-	[P_MIGTYPE] = { "migratetype", CF_STR, .str = pfn_migname },
-	[P_GFP] = { "gfp", CF_STR, .str = pfn_gfp },
-	[P_CALLSITE] = { "callsite", CF_STR, .str = pfn_callsite },
-	[P_LIVE] = { "live", CF_BOOL, COL_NUMFN(pfn_live) },
+	[P_PFN] = { .key = "pfn", .type = CF_ADDR, .a = PFN64(o.pfn) },
+	[P_HITS] = { .key = "hits", .type = CF_U64, .a = PFN32(hits) },
+	[P_BYTES] = { .key = "bytes",
+		      .type = CF_U64,
+		      .a = COL_NUMFN(pfn_bytes) },
+	[P_FREES] = { .key = "frees", .type = CF_U64, .a = PFN32(frees) },
+	[P_ORDER] = { .key = "order",
+		      .type = CF_I64,
+		      .a = COL_NUMFN(pfn_order) },
+	[P_MIGTYPE] = { .key = "migratetype",
+			.type = CF_STR,
+			.str = pfn_migname },
+	[P_GFP] = { .key = "gfp", .type = CF_STR, .str = pfn_gfp },
+	[P_CALLSITE] = { .key = "callsite",
+			 .type = CF_STR,
+			 .str = pfn_callsite },
+	[P_LIVE] = { .key = "live", .type = CF_BOOL, .a = COL_NUMFN(pfn_live) },
 };
 
 static const struct col_text pfn_cols[] = {
