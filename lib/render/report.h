@@ -77,6 +77,10 @@ extern const struct cols_def slab_site_cols, slab_freed_site_cols,
 void page_print(const struct kmem_report_ctx *r, FILE *out);
 void page_json(const struct kmem_report_ctx *r, struct json *j);
 
+/* report_page_procs.c */
+void page_print_procs(const struct kmem_report_ctx *r, FILE *out);
+void page_json_procs(const struct kmem_report_ctx *r, struct json *j);
+
 /* report_page_cols.c: the page tables' columns */
 #define PAGE_COLS_LIVE 1	/* cols_ctx.mode: live at the end only */
 extern const struct cols_def page_site_cols, page_pfn_cols;
