@@ -35,6 +35,7 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 	struct tep_handle *tep = in->f ? tdat_tep(in->f) :
 					 tracecmd_get_tep(in->h);
 	struct kmem_input ki = { .label = sd->label };
+	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r;
 	struct tk_progress progress;
 	struct tk_session s;
@@ -64,7 +65,8 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 	}
 	kmem_tep_finish(&s.agg, &s.sym, tep);
 	ki.filtered = s.filtered;
-	r = (struct kmem_report_ctx){ &s.agg, &a->opts, &s.sym, &ki, NULL };
+	kmem_opts_render_cfg(&a->opts, NULL, &rc);	/* no tables */
+	r = (struct kmem_report_ctx){ &s.agg, &rc, &s.sym, &ki, NULL };
 	json_init_tree(&j);
 	kmem_report_json_to(&r, &j);
 	sd->doc = j.root;

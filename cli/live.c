@@ -328,8 +328,8 @@ static void print_interval(struct live *l, int n, double elapsed)
 	char label[sizeof(l->s.label) + 64];
 	struct kmem_input in = { .label = label };
 	struct kmem_symbolizer sym = l->s.sym;
-	struct kmem_report_ctx r = { &l->s.agg, &l->a->opts, &sym, &in,
-				     NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &l->s.agg, &rc, &sym, &in, NULL };
 
 	snprintf(label, sizeof(label), "%s, snapshot %d at %.1f s",
 		 l->s.label, n, elapsed);
@@ -337,6 +337,7 @@ static void print_interval(struct live *l, int n, double elapsed)
 		sym.old_migratetypes = page_old_migratetypes(&l->s.agg.page.sum);
 	if (isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
+	kmem_opts_render_cfg(&l->a->opts, stdout, &rc);
 	kmem_report_tables(&r, stdout);
 	if ((fflush(stdout) || ferror(stdout)) && errno == EPIPE)
 		l->outs.broken_pipe = true;	/* stops run() */

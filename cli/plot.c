@@ -139,9 +139,11 @@ static int write_out(struct plot_run *p, struct tk_session *s)
 				       .lost_unknown = s->agg.lost_unknown,
 				       .raw_ip = p->a->opts.raw_ip };
 	struct kmem_input in = { .label = p->label, .filtered = s->filtered };
-	struct kmem_report_ctx r = { &s->agg, &p->a->opts, &s->sym, &in,
-				     &p->tl };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &s->agg, &rc, &s->sym, &in, &p->tl };
 	int ret = 0;
+
+	kmem_opts_render_cfg(&p->a->opts, NULL, &rc);	/* no tables */
 
 	if (p->outs.tables.f) {
 		kmem_plot_svg(p->outs.tables.f, &p->tl, &s->sym, &info);

@@ -220,8 +220,8 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 {
 	const struct tk_filter *f = &s->args->filter;
 	struct kmem_input in = { .label = s->label };
-	struct kmem_report_ctx r = { &s->agg, &s->args->opts, &s->sym, &in,
-				     NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &s->agg, &rc, &s->sym, &in, NULL };
 	char filters[64];
 
 	snprintf(filters, sizeof(filters), "%s%s%s%s", f->time ? ", --time" : "",
@@ -230,7 +230,8 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 	in.filtered = s->filtered;
 	in.filters = filters[0] ? filters + 2 : NULL;
 	kmem_tep_finish(&s->agg, &s->sym, s->tep);
-	return kmem_report(&r, outs, err);
+	kmem_opts_render_cfg(&s->args->opts, outs->tables.f, &rc);
+	return kmem_outputs_report(&r, outs, err);
 }
 
 /**
@@ -298,9 +299,11 @@ int tk_merged_report(struct tk_merged *m, const struct kmem_opts *o,
 {
 	struct kmem_input in = { .label = "(merged)",
 				 .merged = m->n, .inputs = m->labels };
-	struct kmem_report_ctx r = { &m->agg, o, &m->sym, &in, NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &m->agg, &rc, &m->sym, &in, NULL };
 
-	return kmem_report(&r, outs, err);
+	kmem_opts_render_cfg(o, outs->tables.f, &rc);
+	return kmem_outputs_report(&r, outs, err);
 }
 
 /**

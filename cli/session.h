@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "event/decode.h"
 #include "event/symbols.h"
+#include "options/render_cfg.h"
 #include "render/report.h"
 
 struct tk_session {

@@ -24,8 +24,8 @@
 #include "event/tep_names.h"
 #include "input_label.h"
 #include "plugin.h"
+#include "options/render_cfg.h"
 #include "registry.h"
-#include "render/report.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -101,7 +101,8 @@ static void survey(struct kmem_plugin *kp, struct kmem_input *in)
 static void print_stats(struct kmem_plugin *kp)
 {
 	struct kmem_input in = { .label = kp->label };
-	struct kmem_report_ctx r = { &kp->agg, &kp->opts, &kp->sym, &in, NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &kp->agg, &rc, &kp->sym, &in, NULL };
 
 	kmem_tep_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);
@@ -111,7 +112,8 @@ static void print_stats(struct kmem_plugin *kp)
 						 stderr);
 	if (!kp->outs_ok)
 		return;
-	if (kmem_report(&r, &kp->outs, stderr))
+	kmem_opts_render_cfg(&kp->opts, kp->outs.tables.f, &rc);
+	if (kmem_outputs_report(&r, &kp->outs, stderr))
 		kmem_outputs_discard(&kp->outs);
 	else
 		kmem_outputs_finish(&kp->outs, stderr);

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sortkey.h"
 #include "options.h"
-#include "render/sort.h"
 
 #define SORT_KEYS "ptr, callsite, bytes, hit, pingpong, frag, live, peak, " \
 		  "page, order, migtype, gfp"
@@ -83,9 +83,9 @@ void kmem_opts_init(struct kmem_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->lines = KMEM_DEFAULT_LINES;
-	o->sort[0] = SORT_BYTES;
-	o->sort[1] = SORT_HIT;
-	o->nr_sort = 2;
+	o->sort.key[0] = SORT_BYTES;
+	o->sort.key[1] = SORT_HIT;
+	o->sort.n = 2;
 }
 
 /**
@@ -153,9 +153,9 @@ static int parse_sort(struct kmem_opts *o, const char *v, FILE *err)
 	if (!n)
 		return bad(o, err, "bytes,hit",
 			   "empty %ssort= (valid: " SORT_KEYS ")", dashes(o));
-	memcpy(o->sort, keys, sizeof(keys[0]) * n);
-	o->nr_sort = n;
-	o->sort_given = true;
+	memcpy(o->sort.key, keys, sizeof(keys[0]) * n);
+	o->sort.n = n;
+	o->sort.given = true;
 	return 0;
 }
 
@@ -503,11 +503,11 @@ int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 				 sizeof(names) - strlen(names), "%s%s",
 				 names[0] ? ", " : "", t[j].name);
 		}
-	for (i = 0; o->sort_given && i < o->nr_sort; i++) {
-		if (shown & SK(o->sort[i]))
+	for (i = 0; o->sort.given && i < o->sort.n; i++) {
+		if (shown & SK(o->sort.key[i]))
 			continue;
 		fprintf(err, "%s: sort key '%s' is in none of the tables shown "
-			     "(%s)%s\n", kmem_prog, sort_names[o->sort[i]], names,
+			     "(%s)%s\n", kmem_prog, sort_names[o->sort.key[i]], names,
 			o->strict ? "" : "; ignored");
 		return -1;
 	}

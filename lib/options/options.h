@@ -11,33 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum kmem_sort_key {
-	SORT_PTR,
-	SORT_CALLSITE,
-	SORT_BYTES,
-	SORT_HIT,
-	SORT_PINGPONG,
-	SORT_FRAG,
-	SORT_LIVE,
-	SORT_PEAK,
-	SORT_PAGE,
-	SORT_ORDER,
-	SORT_MIGTYPE,
-	SORT_GFP,
-	NR_SORT_KEYS,
-};
+#include "base/sortkey.h"
 
-#define KMEM_MAX_SORT_KEYS 8
 #define KMEM_DEFAULT_LINES 10
 
-/* The tables a report can hold. */
-enum kmem_table_kind {
-	KMEM_T_CALLER,		/* per call site (slab and page) */
-	KMEM_T_ALLOC,		/* per address: slab pointers, page frames */
-	KMEM_T_CACHE,		/* per slab cache */
-	KMEM_T_ANOMALY,		/* where freed-only, double, missed frees are */
-	KMEM_T_LEAKS,		/* live at the end, by call site, with ages */
-};
 /* how skip= regexes compile */
 #define KMEM_SKIP_REGFLAGS (REG_EXTENDED | REG_NOSUB)
 
@@ -63,9 +40,7 @@ struct kmem_opts {
 	unsigned int lines;	/* rows per table, 0 = all */
 	unsigned int width;	/* widest table, 0: no limit (if width_set) */
 	bool width_set;
-	enum kmem_sort_key sort[KMEM_MAX_SORT_KEYS];
-	int nr_sort;
-	bool sort_given;	/* sort= given, not the default */
+	struct kmem_sort_cfg sort;	/* sort= */
 	char *json;		/* JSON path, "-" for stdout, NULL for none */
 	char *csv;		/* CSV path, "-" for stdout, NULL for none */
 	char *folded;		/* folded stacks path, "-" for stdout */

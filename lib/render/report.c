@@ -6,12 +6,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "base/numfmt.h"
-#include "csv.h"
 #include "report.h"
+#include "report_page.h"
+#include "report_percpu.h"
+#include "report_slab.h"
 
 static void print_lost(const struct kmem_report_ctx *r, FILE *out)
 {
@@ -81,9 +81,9 @@ static void print_elsewhere(const struct kmem_report_ctx *r, FILE *out)
  */
 bool report_slab_wanted(const struct kmem_report_ctx *r)
 {
-	if (r->o->slab)
+	if (r->cfg->slab)
 		return true;
-	return kmem_opts_allocator(r->o, false) &&
+	return r->cfg->any_allocator &&
 	       (r->agg->slab_events || r->in->nr_elsewhere);
 }
 
@@ -96,9 +96,9 @@ bool report_slab_wanted(const struct kmem_report_ctx *r)
  */
 bool report_page_wanted(const struct kmem_report_ctx *r)
 {
-	if (r->o->page)
+	if (r->cfg->page)
 		return true;
-	return kmem_opts_allocator(r->o, false) && r->agg->page_events;
+	return r->cfg->any_allocator && r->agg->page_events;
 }
 
 /**
@@ -110,119 +110,9 @@ bool report_page_wanted(const struct kmem_report_ctx *r)
  */
 bool report_percpu_wanted(const struct kmem_report_ctx *r)
 {
-	if (r->o->percpu)
+	if (r->cfg->percpu)
 		return true;
-	return kmem_opts_allocator(r->o, false) && r->agg->percpu_events;
-}
-
-/**
- * report_width - the widest a table may get on @out
- * @o: the options (width=)
- * @out: where the table goes
- *
- * Return: width= if given (0: no limit), else the terminal's width when
- * @out is one, else 160 columns.
- */
-size_t report_width(const struct kmem_opts *o, FILE *out)
-{
-	struct winsize ws;
-
-	if (o->width_set)
-		return o->width;
-	if (isatty(fileno(out)) && !ioctl(fileno(out), TIOCGWINSZ, &ws) &&
-	    ws.ws_col >= 40)
-		return ws.ws_col;
-	return 160;
-}
-
-/**
- * report_cols - start a table on the column model
- * @r: the report
- * @c: the table, set up here
- * @def: its declaration
- * @base: its entry 0 (rows at def->stride apart, or def->row())
- * @nr: its entries
- * @priv: what its callbacks read besides the rows, or NULL
- */
-void report_cols(const struct kmem_report_ctx *r, struct cols_ctx *c,
-		 const struct cols_def *def, const void *base, uint32_t nr,
-		 const void *priv)
-{
-	memset(c, 0, sizeof(*c));
-	c->def = def;
-	c->base = base;
-	c->nr = nr;
-	c->priv = priv;
-	c->sym = r->sym;
-	c->raw_ip = r->o->raw_ip;
-}
-
-/**
- * report_cols_sorted - every row of a table, in order (for JSON)
- * @r: the report (sort=)
- * @c: the table
- * @s: set up and filled here; sort_set_release() it
- *
- * Return: 0, or -1 when memory ran out (@s holds no rows then).
- */
-int report_cols_sorted(const struct kmem_report_ctx *r,
-		       const struct cols_ctx *c, struct sort_set *s)
-{
-	sort_set_init(s, r->o, cols_keys(c->def), 0);
-	cols_offer(c, s);
-	if (s->oom) {
-		sort_set_release(s);
-		return -1;
-	}
-	sort_finish(s);
-	return 0;
-}
-
-/**
- * report_cols_table - print a table's first lines= rows in order
- * @r: the report (sort=, lines=, width=)
- * @out: where to
- * @c: the table
- *
- * Only the rows printed are kept while the table's rows are offered.
- */
-void report_cols_table(const struct kmem_report_ctx *r, FILE *out,
-		       const struct cols_ctx *c)
-{
-	struct sort_set s;
-
-	sort_set_init(&s, r->o, cols_keys(c->def), r->o->lines);
-	cols_offer(c, &s);
-	if (s.oom) {
-		sort_set_release(&s);
-		fprintf(out, " (out of memory: table left out)\n");
-		return;
-	}
-	sort_finish(&s);
-	cols_print(c, &s, report_width(r->o, out), out);
-	sort_set_release(&s);
-	fputc('\n', out);
-}
-
-/**
- * report_cols_json - write every row of a table as a JSON array
- * @r: the report (sort=)
- * @j: the writer
- * @key: the array's member name
- * @c: the table
- *
- * Return: 0, or -1 when memory ran out (nothing is written then).
- */
-int report_cols_json(const struct kmem_report_ctx *r, struct json *j,
-		     const char *key, const struct cols_ctx *c)
-{
-	struct sort_set s;
-
-	if (report_cols_sorted(r, c, &s))
-		return -1;
-	cols_json_table(c, &s, key, j);
-	sort_set_release(&s);
-	return 0;
+	return r->cfg->any_allocator && r->agg->percpu_events;
 }
 
 static void print_slab(const struct kmem_report_ctx *r, FILE *out)
@@ -402,39 +292,6 @@ void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j)
 	if (report_percpu_wanted(r))
 		percpu_json(r, j);
 	if (r->timeline)
-		kmem_timeline_json(r->timeline, r->sym, r->o->raw_ip, j);
+		kmem_timeline_json(r->timeline, r->sym, r->cfg->raw_ip, j);
 	json_close(j, '}');
-}
-
-/**
- * kmem_report - print the tables and write the JSON as the options say
- * @r: what to report
- * @outs: where (kmem_outputs_open() from the same options)
- * @err: where problems are reported, one line each
- *
- * Return: 0 on success, -1 when a destination reports a write error.
- */
-int kmem_report(const struct kmem_report_ctx *r, struct kmem_outputs *outs,
-		FILE *err)
-{
-	int ret = 0;
-
-	if (outs->tables.path) {
-		kmem_report_tables(r, outs->tables.f);
-		ret |= kmem_out_check(&outs->tables, err);
-	}
-	if (outs->json.path) {
-		kmem_report_json(r, outs->json.f);
-		ret |= kmem_out_check(&outs->json, err);
-	}
-	if (outs->csv.path) {
-		kmem_report_csv(r, outs->csv.f);
-		ret |= kmem_out_check(&outs->csv, err);
-	}
-	if (outs->folded.path && !r->in->merged) {
-		kmem_folded_write(&r->agg->folded, r->sym, r->o->folded_hits,
-				  outs->folded.f);
-		ret |= kmem_out_check(&outs->folded, err);
-	}
-	return ret;
 }

@@ -6,7 +6,8 @@
 
 #include "analysis/leaks.h"
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_leaks.h"
+#include "tables.h"
 
 static const char *const names[] = {
 	[KMEM_A_SLAB] = "slab allocator",
@@ -238,9 +239,9 @@ void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 	struct leak_set ls;
 	struct cols_ctx c;
 
-	if (!kmem_opts_text_table(r->o, KMEM_T_LEAKS) || r->in->merged)
+	if (!kmem_render_text(r->cfg, KMEM_T_LEAKS) || r->in->merged)
 		return;
-	kmem_leaks_build(&ls, r->agg, which, r->o->leak_age);
+	kmem_leaks_build(&ls, r->agg, which, r->cfg->leak_age);
 	lc.ls = &ls;
 	print_title(&lc, out);
 	if (ls.oom) {
@@ -257,7 +258,7 @@ void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 	kmem_leaks_release(&ls);
 	if (which == KMEM_A_PERCPU || !kmem_leaks_have_stacks(r->agg, which))
 		return;
-	kmem_leaks_build_stacks(&ls, r->agg, which, r->o->leak_age);
+	kmem_leaks_build_stacks(&ls, r->agg, which, r->cfg->leak_age);
 	fprintf(out, " The same by kernel stack\n");
 	if (ls.oom) {
 		fprintf(out, " (out of memory: table left out)\n\n");
@@ -303,15 +304,15 @@ void leaks_json(const struct kmem_report_ctx *r, struct json *j,
 	struct leak_ctx lc = { r->agg, NULL, which };
 	struct leak_set ls;
 
-	if (!kmem_opts_json_table(r->o, KMEM_T_LEAKS) || r->in->merged)
+	if (!kmem_render_json(r->cfg, KMEM_T_LEAKS) || r->in->merged)
 		return;
-	kmem_leaks_build(&ls, r->agg, which, r->o->leak_age);
+	kmem_leaks_build(&ls, r->agg, which, r->cfg->leak_age);
 	lc.ls = &ls;
 	json_u64(j, "leaks_older_than_ns", ls.older_than_ns);
 	json_u64(j, "leaks_end_ns", ls.end_ns);
 	json_rows(r, &lc, j, "leaks", &leak_def);
 	if (which == KMEM_A_PERCPU || !kmem_leaks_have_stacks(r->agg, which))
 		return;
-	kmem_leaks_build_stacks(&ls, r->agg, which, r->o->leak_age);
+	kmem_leaks_build_stacks(&ls, r->agg, which, r->cfg->leak_age);
 	json_rows(r, &lc, j, "leak_stacks", &stack_def);
 }

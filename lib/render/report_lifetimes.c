@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_lifetimes.h"
+#include "report_percpu.h"
+#include "report_slab.h"
+#include "tables.h"
 
 #define BAR 52
 
@@ -69,7 +72,7 @@ static void offer(const struct kmem_report_ctx *r, enum kmem_allocator which,
 		slab_sites(r, &c, &slab_freed_site_cols);
 	else
 		percpu_sites(r, &c, &percpu_freed_sites);
-	sort_set_init(set, r->o, cols_keys(c.def), r->o->lines);
+	sort_set_init(set, &r->cfg->sort, cols_keys(c.def), r->cfg->lines);
 	cols_offer(&c, set);
 }
 
@@ -94,7 +97,7 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 	struct sort_set set;
 	size_t i;
 
-	if (!r->o->lifetimes || r->in->merged)
+	if (!r->cfg->lifetimes || r->in->merged)
 		return;
 	offer(r, which, &set);
 	if (set.oom) {
@@ -124,7 +127,7 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 		if (!cs_addr && which == KMEM_A_PERCPU)
 			strcpy(cs, "(no call_site field)");
 		else
-			fmt_callsite(cs, r->sym, cs_addr, r->o->raw_ip);
+			fmt_callsite(cs, r->sym, cs_addr, r->cfg->raw_ip);
 		if (!h) {
 			fprintf(out, " %s: not counted (out of memory)\n\n", cs);
 			continue;

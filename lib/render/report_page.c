@@ -8,7 +8,9 @@
 
 #include "base/kvblock.h"
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_leaks.h"
+#include "report_page.h"
+#include "tables.h"
 
 /* Orders shown in the order table: 0 up to the highest one allocated. */
 #define SHOWN_ORDERS 1
@@ -42,7 +44,7 @@ static void page_table(const struct kmem_report_ctx *r, struct cols_ctx *c,
 	else
 		report_cols(r, c, &page_site_cols, st->sites,
 			    (uint32_t)st->nr_sites, st);
-	if (r->o->live)
+	if (r->cfg->live)
 		c->mode = PAGE_COLS_LIVE;
 }
 
@@ -235,13 +237,13 @@ static void print_fallbacks(const struct kmem_report_ctx *r, FILE *out)
  */
 void page_print(const struct kmem_report_ctx *r, FILE *out)
 {
-	const struct kmem_opts *o = r->o;
+	const struct kmem_render_cfg *c = r->cfg;
 	bool tables = !r->in->merged;	/* merged: summaries only */
 	struct kvblock b;
 
-	if (tables && kmem_opts_text_table(o, KMEM_T_CALLER))
+	if (tables && kmem_render_text(c, KMEM_T_CALLER))
 		print_table(r, out, KMEM_T_CALLER);
-	if (tables && kmem_opts_text_table(o, KMEM_T_ALLOC) && r->agg->page.rows)
+	if (tables && kmem_render_text(c, KMEM_T_ALLOC) && r->agg->page.rows)
 		print_table(r, out, KMEM_T_ALLOC);
 	leaks_print(r, out, KMEM_A_PAGE);
 	fprintf(out, " SUMMARY (page allocator)\n"
@@ -259,8 +261,8 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 	fputc('\n', out);
 	print_orders(r, out);
 	print_fallbacks(r, out);
-	if (tables && o->per_process)
-		page_print_procs(r, out);
+	if (tables && c->per_process)
+		page_procs_print(r, out);
 }
 
 static void json_summary(const struct kmem_report_ctx *r, struct json *j)
@@ -438,15 +440,15 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 	json_summary(r, j);
 	json_orders(r, j);
 	if (!r->in->merged) {
-		if (kmem_opts_json_table(r->o, KMEM_T_CALLER))
+		if (kmem_render_json(r->cfg, KMEM_T_CALLER))
 			json_rows(r, j, KMEM_T_CALLER);
-		if (kmem_opts_json_table(r->o, KMEM_T_ALLOC))
+		if (kmem_render_json(r->cfg, KMEM_T_ALLOC))
 			json_rows(r, j, KMEM_T_ALLOC);
 		leaks_json(r, j, KMEM_A_PAGE);
 	}
 	json_extfrag(r, j);
 	if (!r->in->merged)
-		page_json_procs(r, j);
+		page_procs_json(r, j);
 	json_cross_node(r, j);
 	json_close(j, '}');
 }

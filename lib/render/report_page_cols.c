@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_page.h"
+#include "sort.h"
 
 static bool live_only(const struct cols_ctx *c)
 {

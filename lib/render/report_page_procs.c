@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_page.h"
+#include "tables.h"
 
 /* One row of the per-process table (processes merged by comm or not). */
 struct proc_row {
@@ -65,13 +66,13 @@ static struct proc_row *proc_rows(const struct kmem_report_ctx *r,
 		const char *comm = comm_of(r, p->pid);
 
 		j = *n;
-		if (r->o->merge_pids)	/* few rows: a linear scan at the end */
+		if (r->cfg->merge_pids)	/* few rows: a linear scan at the end */
 			for (j = 0; j < *n; j++)
 				if (!strcmp(rows[j].comm, comm))
 					break;
 		if (j == *n) {
 			rows[j].comm = comm;
-			rows[j].pid = r->o->merge_pids ? -1 : p->pid;
+			rows[j].pid = r->cfg->merge_pids ? -1 : p->pid;
 			(*n)++;
 		}
 		proc_add(&rows[j].sum, p);
@@ -168,13 +169,13 @@ static const struct cols_def proc_def = {
 };
 
 /**
- * page_print_procs - print the per-process table (kmem:per-process)
+ * page_procs_print - print the per-process table (kmem:per-process)
  * @r: what to print
  * @out: where to
  *
  * By pages allocated, the first lines= rows.
  */
-void page_print_procs(const struct kmem_report_ctx *r, FILE *out)
+void page_procs_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	struct proc_row *rows;
 	struct cols_ctx c;
@@ -190,13 +191,13 @@ void page_print_procs(const struct kmem_report_ctx *r, FILE *out)
 }
 
 /**
- * page_json_procs - write the "per_process" array of the page member
+ * page_procs_json - write the "per_process" array of the page member
  * @r: what to write
  * @j: the writer, inside the "page" object
  *
  * Every row, in the table's order.
  */
-void page_json_procs(const struct kmem_report_ctx *r, struct json *j)
+void page_procs_json(const struct kmem_report_ctx *r, struct json *j)
 {
 	struct proc_row *rows;
 	struct cols_ctx c;

@@ -9,7 +9,10 @@
 #include "base/kvblock.h"
 #include "base/numfmt.h"
 #include "base/table.h"
-#include "report.h"
+#include "report_leaks.h"
+#include "report_lifetimes.h"
+#include "report_percpu.h"
+#include "tables.h"
 #include "sort.h"
 
 /* The members of a call site's JSON object, in order. */
@@ -307,7 +310,7 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 		fprintf(out, " No call sites: this kernel's "
 			     "percpu_alloc_percpu has no call_site field\n"
 			     " (Linux 6.0 added it).\n\n");
-	else if (!r->in->merged && kmem_opts_text_table(r->o, KMEM_T_CALLER)) {
+	else if (!r->in->merged && kmem_render_text(r->cfg, KMEM_T_CALLER)) {
 		percpu_sites(r, &c, NULL);
 		report_cols_table(r, out, &c);
 	}
@@ -406,7 +409,7 @@ void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 				 !kmem_agg_damaged(a));
 	json_str(j, "bytes_measure", measure(&a->percpu.sum));
 	json_summary(r, j);
-	if (!r->in->merged && kmem_opts_json_table(r->o, KMEM_T_CALLER))
+	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER))
 		json_sites(r, j);
 	leaks_json(r, j, KMEM_A_PERCPU);
 	json_close(j, '}');

@@ -8,15 +8,18 @@
 #include <stddef.h>
 
 #include "base/numfmt.h"
-#include "report.h"
+#include "report_lifetimes.h"
+#include "report_slab.h"
+#include "report_slab_int.h"
+#include "sort.h"
 
 /* Does the trace tell which allocations a memory cgroup was charged? */
-static bool memcg_known(const struct cols_ctx *c, const void *row)
+static bool memcg_row(const struct cols_ctx *c, const void *row)
 {
 	const struct slab_stats *st = c->priv;
 
 	(void)row;
-	return st->sum.acct[KMEM_ACCT_FIELD] || st->sum.acct[KMEM_ACCT_GFP];
+	return memcg_known(&st->sum);
 }
 
 /* Internal fragmentation as an integer sort key (sort_frag_key()). */
@@ -98,7 +101,7 @@ static const struct col_field site_fields[] = {
 	[S_MEMCG] = { .key = "memcg_bytes",
 		      .type = CF_U64,
 		      .a = SITE(memcg_bytes),
-		      .known = memcg_known },
+		      .known = memcg_row },
 	[S_LIFETIME] = { .key = "mean_lifetime_ns",
 			 .type = CF_MEAN,
 			 .a = SITE(lifetime_sum),
@@ -331,7 +334,7 @@ static const struct col_field cache_fields[] = {
 	[C_MEMCG] = { .key = "memcg_bytes",
 		      .type = CF_U64,
 		      .a = CACHE(memcg_bytes),
-		      .known = memcg_known },
+		      .known = memcg_row },
 };
 
 static const struct col_text cache_cols[] = {

@@ -31,12 +31,12 @@ static void use_key(struct sort_set *s, enum kmem_sort_key k,
 /**
  * sort_set_init - start a table's rows
  * @s: the set
- * @o: the options holding the sort keys
+ * @cfg: the sort keys (sort=)
  * @keys: the keys the table has (SORT_KEYS_*); the others are passed
  *	over, and the table's defaults (bytes, hit) follow the rest
  * @limit: keep only the first @limit rows in order; 0 keeps all
  */
-void sort_set_init(struct sort_set *s, const struct kmem_opts *o,
+void sort_set_init(struct sort_set *s, const struct kmem_sort_cfg *cfg,
 		   unsigned int keys, size_t limit)
 {
 	int i, nk = 0;
@@ -45,8 +45,8 @@ void sort_set_init(struct sort_set *s, const struct kmem_opts *o,
 	s->limit = limit;
 	for (i = 0; i < NR_SORT_KEYS; i++)
 		s->pos[i] = -1;
-	for (i = 0; i < o->nr_sort && i < KMEM_MAX_SORT_KEYS; i++)
-		use_key(s, o->sort[i], keys, &nk);
+	for (i = 0; i < cfg->n && i < KMEM_MAX_SORT_KEYS; i++)
+		use_key(s, cfg->key[i], keys, &nk);
 	use_key(s, SORT_BYTES, keys, &nk);
 	use_key(s, SORT_HIT, keys, &nk);
 	s->width = (size_t)nk + 1;

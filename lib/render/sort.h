@@ -18,28 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options/options.h"
-
-/* The keys each table has (bit 1 << enum kmem_sort_key). */
-#define SK(k) (1U << (k))
-#define SORT_KEYS_SLAB_CALLER                                              \
-	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) |               \
-	 SK(SORT_PINGPONG) | SK(SORT_FRAG) | SK(SORT_LIVE) | SK(SORT_PEAK))
-#define SORT_KEYS_SLAB_ALLOC                                               \
-	(SK(SORT_PTR) | SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | \
-	 SK(SORT_PINGPONG) | SK(SORT_FRAG) | SK(SORT_LIVE))
-#define SORT_KEYS_SLAB_CACHE                                               \
-	(SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_FRAG) | SK(SORT_LIVE))
-#define SORT_KEYS_SLAB_ANOMALY (SK(SORT_CALLSITE) | SK(SORT_HIT))
-#define SORT_KEYS_PAGE_CALLER                                              \
-	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_ORDER) | \
-	 SK(SORT_MIGTYPE) | SK(SORT_GFP) | SK(SORT_LIVE))
-#define SORT_KEYS_PAGE_PFN (SORT_KEYS_PAGE_CALLER | SK(SORT_PAGE))
-#define SORT_KEYS_PERCPU_CALLER                                            \
-	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_LIVE) | \
-	 SK(SORT_PEAK))
-#define SORT_KEYS_PERCPU_FAIL (SK(SORT_BYTES) | SK(SORT_HIT))
-#define SORT_KEYS_LEAKS (SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT))
+#include "base/sortkey.h"
 
 /* sort= keys and the two defaults */
 #define SORT_SET_KEYS (KMEM_MAX_SORT_KEYS + 2)
@@ -56,7 +35,7 @@ struct sort_set {
 	bool oom;
 };
 
-void sort_set_init(struct sort_set *s, const struct kmem_opts *o,
+void sort_set_init(struct sort_set *s, const struct kmem_sort_cfg *cfg,
 		   unsigned int keys, size_t limit);
 void sort_add(struct sort_set *s, uint32_t idx);
 void sort_finish(struct sort_set *s);

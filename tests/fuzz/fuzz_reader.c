@@ -25,6 +25,7 @@
 #include "event/decode.h"
 #include "event/tep_names.h"
 #include "fuzz_opts.h"
+#include "options/render_cfg.h"
 #include "render/report.h"
 #include "tdat.h"
 
@@ -155,9 +156,11 @@ static void report(struct ctx *c, struct kmem_symbolizer *sym, uint8_t flags)
 {
 	struct kmem_input in = { .label = "fuzz" };
 	struct kmem_opts o;
-	struct kmem_report_ctx r = { &c->agg, &o, sym, &in, NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { &c->agg, &rc, sym, &in, NULL };
 
 	fuzz_opts(&o, flags);
+	kmem_opts_render_cfg(&o, devnull, &rc);
 	kmem_tep_finish(&c->agg, sym, c->tep);
 	kmem_report_tables(&r, devnull);
 	if (flags & 0x90)

@@ -38,6 +38,7 @@
 #include "event/decode.h"
 #include "event/tep_names.h"
 #include "fuzz_opts.h"
+#include "options/render_cfg.h"
 #include "render/plot_svg.h"
 #include "render/report.h"
 
@@ -248,11 +249,13 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 	struct kmem_symbolizer sym;
 	struct kmem_agg merged;
 	struct kmem_opts o;
-	struct kmem_report_ctx r = { agg, &o, &sym, &in, NULL };
-	struct kmem_report_ctx mr = { &merged, &o, &sym, &min, NULL };
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r = { agg, &rc, &sym, &in, NULL };
+	struct kmem_report_ctx mr = { &merged, &rc, &sym, &min, NULL };
 
 	kmem_tep_symbolizer(&sym, tep);
 	fuzz_opts(&o, flags);
+	kmem_opts_render_cfg(&o, devnull, &rc);
 	kmem_tep_finish(agg, &sym, tep);
 	kmem_report_tables(&r, devnull);
 	kmem_report_json(&r, devnull);

@@ -11,7 +11,9 @@
 
 #include "render/cols.h"
 #include "render/csv.h"
-#include "render/report.h"
+#include "render/report_page.h"
+#include "render/report_percpu.h"
+#include "render/report_slab.h"
 #include "unit.h"
 
 struct row {
@@ -81,17 +83,15 @@ static const struct row rows[] = {
 
 static void setup(struct cols_ctx *c, struct sort_set *s, size_t limit)
 {
-	struct kmem_opts o;
+	struct kmem_sort_cfg sort = { .n = 0 };
 
 	memset(c, 0, sizeof(*c));
 	c->def = &def;
 	c->base = rows;
 	c->nr = 3;
-	kmem_opts_init(&o);
-	sort_set_init(s, &o, cols_keys(&def), limit);
+	sort_set_init(s, &sort, cols_keys(&def), limit);
 	cols_offer(c, s);
 	sort_finish(s);
-	kmem_opts_release(&o);
 }
 
 static void test_text(void)

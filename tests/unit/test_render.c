@@ -13,6 +13,7 @@
 #include "base/table.h"
 #include "event/symbols.h"
 #include "options/options.h"
+#include "options/render_cfg.h"
 #include "render/sort.h"
 #include "unit.h"
 
@@ -185,14 +186,14 @@ static void test_options(void)
 
 	kmem_opts_init(&o);
 	CHECK_U64(o.lines, 10);
-	CHECK_U64(o.nr_sort, 2);
-	CHECK(o.sort[0] == SORT_BYTES && o.sort[1] == SORT_HIT);
+	CHECK_U64(o.sort.n, 2);
+	CHECK(o.sort.key[0] == SORT_BYTES && o.sort.key[1] == SORT_HIT);
 
 	CHECK(set_quiet(&o, "sort", "frag,pingpong,ptr", &msg) == 0);
 	CHECK_STR(msg, "");
 	free(msg);
-	CHECK_U64(o.nr_sort, 3);
-	CHECK(o.sort[2] == SORT_PTR);
+	CHECK_U64(o.sort.n, 3);
+	CHECK(o.sort.key[2] == SORT_PTR);
 
 	CHECK(set_quiet(&o, "sort", "bytes,bogus", &msg) == -1);
 	CHECK_STR(msg, "kmem: bad sort key 'bogus' in sort=bytes,bogus "
@@ -200,7 +201,7 @@ static void test_options(void)
 		       "live, peak, page, order, migtype, gfp; at most 8); "
 		       "using bytes,hit\n");
 	free(msg);
-	CHECK_U64(o.nr_sort, 3);	/* previous value kept */
+	CHECK_U64(o.sort.n, 3);	/* previous value kept */
 
 	CHECK(set_quiet(&o, "lines", "abc", &msg) == -1);
 	CHECK_STR(msg, "kmem: bad lines=abc (a number of rows, 0 for all); "
@@ -224,6 +225,54 @@ static void test_options(void)
 	kmem_opts_release(&o);
 }
 
+/* The render configuration says what kmem_opts_*_table() say. */
+static void test_render_cfg(void)
+{
+	static const char *const sets[][2] = {
+		{ NULL, NULL },	   { "caller", NULL }, { "alloc", NULL },
+		{ "all", NULL },   { "leaks", "1ms" }, { "anomalies", NULL },
+		{ "cache", NULL }, { "page", NULL },   { "percpu", NULL },
+	};
+	struct kmem_render_cfg c;
+	struct kmem_opts o;
+	char *msg = NULL;
+	size_t i;
+	int t;
+
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		kmem_opts_init(&o);
+		if (sets[i][0])
+			CHECK(set_quiet(&o, sets[i][0], sets[i][1], &msg) == 0);
+		free(msg);
+		msg = NULL;
+		kmem_opts_render_cfg(&o, NULL, &c);
+		for (t = KMEM_T_CALLER; t <= KMEM_T_LEAKS; t++) {
+			CHECK(kmem_render_text(&c, t) ==
+			      kmem_opts_text_table(&o, t));
+			CHECK(kmem_render_json(&c, t) ==
+			      kmem_opts_json_table(&o, t));
+		}
+		CHECK(c.any_allocator == kmem_opts_allocator(&o, false));
+		CHECK(c.slab == o.slab && c.page == o.page &&
+		      c.percpu == o.percpu);
+		CHECK_U64(c.width, 160); /* no tables, no width= */
+		CHECK_U64(c.lines, 10);
+		kmem_opts_release(&o);
+	}
+	kmem_opts_init(&o);
+	CHECK(set_quiet(&o, "width", "0", &msg) == 0);
+	free(msg);
+	CHECK(set_quiet(&o, "sort", "peak,ptr", &msg) == 0);
+	free(msg);
+	kmem_opts_render_cfg(&o, stdout, &c);
+	CHECK_U64(c.width, 0); /* width=0: no limit, tty or not */
+	CHECK_U64(c.sort.n, 2);
+	CHECK(c.sort.key[0] == SORT_PEAK && c.sort.key[1] == SORT_PTR);
+	CHECK(c.sort.given);
+	kmem_opts_release(&o);
+	CHECK_U64(kmem_term_width(NULL), 160);
+}
+
 /* Offer rows {bytes, hit, ptr} in entry order; the order they come out. */
 static void sorted(const struct kmem_opts *o, size_t limit,
 		   const uint64_t (*rows)[3], size_t n, uint32_t *out,
@@ -232,7 +281,7 @@ static void sorted(const struct kmem_opts *o, size_t limit,
 	struct sort_set s;
 	size_t i;
 
-	sort_set_init(&s, o, ~0U, limit);
+	sort_set_init(&s, &o->sort, ~0U, limit);
 	for (i = 0; i < n; i++) {
 		sort_key(&s, SORT_BYTES, rows[i][0]);
 		sort_key(&s, SORT_HIT, rows[i][1]);
@@ -321,6 +370,7 @@ int main(void)
 	RUN(test_kvblock);
 	RUN(test_json);
 	RUN(test_options);
+	RUN(test_render_cfg);
 	RUN(test_sort);
 	RUN(test_callsite);
 	UNIT_EXIT();

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * From the options to the renderers' configuration (see render_cfg.h).
+ */
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "analysis/folded.h"
+#include "render/csv.h"
+#include "render_cfg.h"
+
+/**
+ * kmem_term_width - the width of the terminal a table goes to
+ * @out: where the table goes, or NULL (none)
+ *
+ * Return: the terminal's width when @out is one at least 40 columns
+ * wide, else 160 columns.
+ */
+size_t kmem_term_width(FILE *out)
+{
+	struct winsize ws;
+
+	if (out && isatty(fileno(out)) &&
+	    !ioctl(fileno(out), TIOCGWINSZ, &ws) && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 160;
+}
+
+/**
+ * kmem_opts_render_cfg - what the options say to write
+ * @o: the options
+ * @tables: where the tables go (their width), or NULL: none are printed
+ * @c: filled in
+ *
+ * The width is width= if given (0: no limit), else kmem_term_width() of
+ * @tables.
+ */
+void kmem_opts_render_cfg(const struct kmem_opts *o, FILE *tables,
+			  struct kmem_render_cfg *c)
+{
+	int t;
+
+	memset(c, 0, sizeof(*c));
+	c->lines = o->lines;
+	c->width = o->width_set ? o->width : kmem_term_width(tables);
+	c->raw_ip = o->raw_ip;
+	c->live = o->live;
+	c->per_process = o->per_process;
+	c->merge_pids = o->merge_pids;
+	c->lifetimes = o->lifetimes;
+	c->folded_hits = o->folded_hits;
+	c->leak_age = o->leak_age;
+	c->sort = o->sort;
+	for (t = KMEM_T_CALLER; t <= KMEM_T_LEAKS; t++) {
+		if (kmem_opts_text_table(o, t))
+			c->text_tables |= 1U << t;
+		if (kmem_opts_json_table(o, t))
+			c->json_tables |= 1U << t;
+	}
+	c->slab = o->slab;
+	c->page = o->page;
+	c->percpu = o->percpu;
+	c->any_allocator = kmem_opts_allocator(o, false);
+}
+
+/**
+ * kmem_outputs_report - print the tables and write the JSON, the CSV
+ *	and the folded stacks, to the destinations that are open
+ * @r: what to report
+ * @outs: where (kmem_outputs_open())
+ * @err: where problems are reported, one line each
+ *
+ * Return: 0 on success, -1 when a destination reports a write error.
+ */
+int kmem_outputs_report(const struct kmem_report_ctx *r,
+			struct kmem_outputs *outs, FILE *err)
+{
+	int ret = 0;
+
+	if (outs->tables.path) {
+		kmem_report_tables(r, outs->tables.f);
+		ret |= kmem_out_check(&outs->tables, err);
+	}
+	if (outs->json.path) {
+		kmem_report_json(r, outs->json.f);
+		ret |= kmem_out_check(&outs->json, err);
+	}
+	if (outs->csv.path) {
+		kmem_report_csv(r, outs->csv.f);
+		ret |= kmem_out_check(&outs->csv, err);
+	}
+	if (outs->folded.path && !r->in->merged) {
+		kmem_folded_write(&r->agg->folded, r->sym, r->cfg->folded_hits,
+				  outs->folded.f);
+		ret |= kmem_out_check(&outs->folded, err);
+	}
+	return ret;
+}

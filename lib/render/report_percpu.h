@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The per-CPU allocator's section: its tables, summary and JSON.
+ */
+#ifndef KMEM_REPORT_PERCPU_H
+#define KMEM_REPORT_PERCPU_H
+
+#include <stdio.h>
+
+#include "alloc/percpu.h"
+#include "base/json.h"
+#include "cols.h"
+#include "report.h"
+#include "sort.h"
+
+void percpu_print(const struct kmem_report_ctx *r, FILE *out);
+void percpu_json(const struct kmem_report_ctx *r, struct json *j);
+extern const struct cols_def percpu_freed_sites;
+void percpu_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
+		  const struct cols_def *def);
+
+#endif
