@@ -35,7 +35,7 @@ EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep);
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	struct kmem_plugin *kp = calloc(1, sizeof(*kp));
-	char path[PATH_MAX];
+	char path[PATH_MAX], msg[256];
 
 	if (!kp)
 		return -1;
@@ -64,7 +64,10 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	kp->active = kp->opts.stat || kp->opts.json || kp->opts.csv ||
 		     kp->opts.folded;
 	if (kp->active) {
-		kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, stderr);
+		if (kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, msg,
+				       sizeof(msg)))
+			fprintf(stderr, KMEM_BAD_SKIP_FMT, kmem_prog,
+				kp->opts.skip, msg);
 		if (kp->opts.numa &&
 		    !kmem_numa_load(&kp->numa, kp->opts.numa, stderr))
 			kmem_agg_set_numa(&kp->agg, &kp->numa);

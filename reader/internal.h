@@ -185,7 +185,7 @@ int tdat_printk(struct tdat_file *f, struct tcur *c);
 void tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 		       uint64_t size, const char *system);
 
-/* kallsyms.c */
+/* kallsyms.c, ksyms_resolve.c (the others: ksyms.h) */
 int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z);
 void tdat_kallsyms_release(struct tdat_file *f);
 void tdat_kallsyms_reading(struct tdat_file *f);

@@ -9,7 +9,6 @@
 #ifndef KMEM_PAGE_H
 #define KMEM_PAGE_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -17,7 +16,9 @@
 #include "base/hashtab.h"
 #include "base/numa.h"
 #include "event/kmem_event.h"
+#include "event/stackskip.h"
 #include "event/symbols.h"
+#include "lifecycle.h"
 #include "match.h"
 #include "touched.h"
 
@@ -38,8 +39,7 @@ struct page_site {
 	int32_t migratetype;
 	uint64_t hits;
 	uint64_t bytes;
-	uint64_t live_count;
-	uint64_t live_bytes;
+	KMEM_SITE_LIVE;
 };
 
 /*
@@ -50,15 +50,12 @@ struct page_site {
  * wait in the CPU's page_pending.
  */
 struct page_obj {
-	uint64_t pfn;
-	uint64_t ts;		/* when it was allocated */
-	uint32_t site;		/* U64_INDEX_NONE until its stack is seen */
-	uint16_t cpu;		/* allocating CPU */
-	uint8_t flags;		/* PAGE_OBJ_* */
-	uint8_t border;		/* order of its size (0 if not 0..30) */
+	/* site: U64_INDEX_NONE until its stack is seen; flags: PAGE_OBJ_*;
+	 * border: the order of its size (0 if not 0..30) */
+	KMEM_OBJ_HEAD(pfn, border);
 };
 
-#define PAGE_OBJ_LIVE 1		/* not freed yet */
+#define PAGE_OBJ_LIVE KMEM_OBJ_LIVE	/* not freed yet */
 #define PAGE_OBJ_PENDING 2	/* waiting for a stack on its CPU */
 
 /* The same with its row of the per-page table (40 bytes), when kept. */
@@ -68,6 +65,9 @@ struct page_obj_row {
 	uint32_t frees;
 	uint64_t bytes;
 };
+
+_Static_assert(sizeof(struct page_obj) == 24, "24 bytes a page frame");
+_Static_assert(sizeof(struct page_obj_row) == 40, "40 bytes with its row");
 
 /* Per process (pid), as Mel Gorman's trace-pagealloc-postprocess.pl. */
 struct page_proc {
@@ -91,15 +91,11 @@ struct page_fallback {
 };
 
 struct page_summary {
-	uint64_t allocs, alloc_bytes;
-	uint64_t frees, free_bytes;
+	KMEM_LC_COUNTS;
+	uint64_t alloc_bytes, free_bytes;
 	uint64_t batched_frees;
 	uint64_t failures, failure_bytes;
-	uint64_t alloc_freed_count, alloc_freed_bytes;
-	uint64_t free_only_count, free_only_bytes;
-	uint64_t double_frees;
-	uint64_t missed_frees, missed_free_bytes;
-	uint64_t live_count, live_bytes;
+	uint64_t free_only_bytes;
 	uint64_t zone_locked, pcpu_refills, pcpu_drains;
 	uint64_t stacks;	/* allocations whose stack was seen */
 	/* with a topology: pages of another node than the CPU's */
@@ -146,8 +142,7 @@ struct page_stats {
 	struct u64_index site_ix;	/* hash of (callsite, order, mt, gfp) */
 
 	bool rows;			/* keep the per-page table */
-	struct addr_table objs;		/* page_obj or page_obj_row */
-	struct addr_table freed_only;	/* freed, never allocated here */
+	KMEM_LC;			/* objs: page_obj or page_obj_row */
 
 	struct page_proc *procs;
 	size_t nr_procs, cap_procs;
@@ -176,15 +171,8 @@ struct page_stats {
 	const struct kmem_symbolizer *sym;
 	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
 	struct kmem_touched touched;	/* site rows whose live bytes changed */
-	struct kmem_match *match;	/* NULL, or told each object's fate */
-	regex_t skip;
-	bool have_skip;
-
-	uint64_t oom;
-	uint64_t saturated;		/* per-page counts stuck at 2^32-1 */
+	struct kmem_stackskip skip;
 };
-
-extern const char kmem_default_skip[];
 
 int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 		    const char *skip_regex, char *err, size_t errlen);
@@ -193,14 +181,24 @@ void page_stats_release(struct page_stats *st);
 void page_account(struct page_stats *st, const struct kmem_event *ev);
 void page_finish(struct page_stats *st);
 int page_old_migratetypes(const struct page_summary *s);
-uint64_t page_alloc_only_count(const struct page_summary *s);
-uint64_t page_alloc_only_bytes(const struct page_summary *s);
-uint64_t page_obj_bytes(const struct page_stats *st, const struct page_obj *p);
-bool page_stack_follows(const struct page_stats *st, uint64_t end,
-			uint64_t off);
+void page_merge_summary(struct page_summary *to, const struct page_summary *f,
+			bool old);
 bool page_frame_skipped(struct page_stats *st, uint64_t addr);
 void page_defer_callsites(struct page_stats *st);
 void page_resolve_callsites(struct page_stats *st);
+
+/**
+ * page_obj_bytes - the size of the allocation in a page frame
+ * @st: the statistics
+ * @p: the frame
+ *
+ * Return: page size << order.
+ */
+static inline uint64_t page_obj_bytes(const struct page_stats *st,
+				      const struct page_obj *p)
+{
+	return (uint64_t)st->page_size << (p->border > 30 ? 0 : p->border);
+}
 
 /**
  * page_obj_at - the state of a page frame

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "percpu.h"
+#include "sites.h"
 
 /**
  * percpu_stats_init - set up empty per-CPU allocator statistics
@@ -19,8 +20,7 @@
 void percpu_stats_init(struct percpu_stats *st)
 {
 	memset(st, 0, sizeof(*st));
-	addr_table_init(&st->objs, sizeof(struct percpu_obj));
-	addr_table_init(&st->freed_only, sizeof(uint64_t));
+	kmem_lc_init(&st->lc, sizeof(struct percpu_obj));
 }
 
 /**
@@ -33,22 +33,9 @@ void percpu_stats_release(struct percpu_stats *st)
 	u64_index_free(&st->fail_ix);
 	free(st->sites);
 	free(st->fails);
-	addr_table_release(&st->objs);
-	addr_table_release(&st->freed_only);
+	kmem_lc_release(&st->lc);
 	kmem_life_release(&st->life);
 	memset(st, 0, sizeof(*st));
-}
-
-static uint32_t get_site(struct percpu_stats *st, uint64_t call_site)
-{
-	bool added;
-	uint32_t i = index_get(&st->site_ix, (void **)&st->sites,
-			       &st->cap_sites, &st->nr_sites,
-			       sizeof(*st->sites), call_site, &added);
-
-	if (added && i != U64_INDEX_NONE)
-		st->sites[i].call_site = call_site;
-	return i;
 }
 
 static uint64_t fail_key(uint64_t size, uint64_t align, bool atomic,
@@ -95,17 +82,6 @@ static void failure(struct percpu_stats *st, const struct kmem_event *ev,
 	f->count = 1;
 }
 
-static void drop_live(struct percpu_stats *st, struct percpu_obj *p)
-{
-	struct percpu_site *s = &st->sites[p->site];
-
-	s->live_count--;
-	s->live_bytes -= p->bytes;
-	st->sum.live_count--;
-	st->sum.live_bytes -= p->bytes;
-	p->flags &= (uint16_t)~PERCPU_OBJ_LIVE;
-}
-
 static void percpu_alloc(struct percpu_stats *st, const struct kmem_event *ev)
 {
 	uint64_t cs = ev->has_call_site ? ev->call_site : 0;
@@ -117,20 +93,18 @@ static void percpu_alloc(struct percpu_stats *st, const struct kmem_event *ev)
 		failure(st, ev, ev->has_align ? ev->align : UINT64_MAX);
 		return;
 	}
-	site = get_site(st, cs);
-	if (site == U64_INDEX_NONE)
-		goto oom;
-	pi = addr_table_find(&st->objs, ev->ptr);
-	if (pi == ADDR_NONE) {
-		pi = addr_table_add(&st->objs, ev->ptr);
-		if (pi == ADDR_NONE)
-			goto oom;
-	} else if (percpu_obj_at(st, pi)->flags & PERCPU_OBJ_LIVE) {
-		p = percpu_obj_at(st, pi);
-		st->sum.missed_frees++;
-		st->sum.missed_free_bytes += p->bytes;
-		drop_live(st, p);
+	site = KMEM_SITE_GET(st, cs);
+	if (site == U64_INDEX_NONE) {
+		st->oom++;
+		return;
 	}
+	pi = kmem_lc_entry(&st->lc, ev->ptr);
+	if (pi == ADDR_NONE)
+		return;
+	p = percpu_obj_at(st, pi);
+	if (kmem_lc_missed(&st->sum.lc, &p->h, p->bytes))
+		kmem_lc_drop(&st->sum.lc, &st->sites[p->site].live, NULL, &p->h,
+			     p->bytes);
 	s = &st->sites[site];
 	s->hits++;
 	s->atomic += ev->atomic;
@@ -148,24 +122,13 @@ static void percpu_alloc(struct percpu_stats *st, const struct kmem_event *ev)
 	st->sum.atomic += ev->atomic;
 	st->sum.reserved += ev->reserved;
 
-	p = percpu_obj_at(st, pi);
-	p->ts = ev->ts;
+	kmem_obj_start(&p->h, ev, site, PERCPU_OBJ_LIVE);
 	p->bytes = (uint32_t)ev->bytes_alloc;
 	p->size = (uint32_t)ev->bytes_req;
-	p->site = site;
-	p->cpu = (uint16_t)ev->cpu;
-	p->flags = PERCPU_OBJ_LIVE;
-	s->live_count++;
-	s->live_bytes += ev->bytes_alloc;
+	kmem_lc_live(&st->sum.lc, &s->live, NULL, &p->h, ev->bytes_alloc);
 	if (s->live_bytes > s->peak_bytes)
 		s->peak_bytes = s->live_bytes;
-	st->sum.live_count++;
-	st->sum.live_bytes += ev->bytes_alloc;
-	kmem_match_set(st->match, KMEM_MATCH_ALLOC, pi, site, p->cpu, p->ts,
-		       p->bytes);
-	return;
-oom:
-	st->oom++;
+	kmem_lc_tell(&st->lc, KMEM_MATCH_ALLOC, pi, &p->h, p->bytes);
 }
 
 static void percpu_free(struct percpu_stats *st, const struct kmem_event *ev)
@@ -177,34 +140,18 @@ static void percpu_free(struct percpu_stats *st, const struct kmem_event *ev)
 
 	if (!ev->ptr)		/* free_percpu(NULL) returns before tracing */
 		return;
-	st->sum.frees++;
-	pi = addr_table_find(&st->objs, ev->ptr);
-	if (pi == ADDR_NONE) {
-		if (addr_table_find(&st->freed_only, ev->ptr) != ADDR_NONE) {
-			st->sum.double_frees++;
-			return;
-		}
-		st->sum.free_only++;
-		if (addr_table_add(&st->freed_only, ev->ptr) == ADDR_NONE)
-			st->oom++;
+	if (kmem_lc_free(&st->lc, &st->sum.lc, ev->ptr, &pi) !=
+	    KMEM_FREE_MATCHED)
 		return;
-	}
 	p = percpu_obj_at(st, pi);
-	if (!(p->flags & PERCPU_OBJ_LIVE)) {
-		st->sum.double_frees++;
-		return;
-	}
 	s = &st->sites[p->site];
-	life = ev->ts > p->ts ? ev->ts - p->ts : 0;
-	kmem_match_set(st->match, KMEM_MATCH_FREE, pi, p->site, p->cpu, p->ts,
-		       p->bytes);
-	st->sum.alloc_freed_count++;
-	st->sum.alloc_freed_bytes += p->bytes;
+	life = kmem_obj_life(&p->h, ev->ts);
+	kmem_lc_matched(&st->lc, &st->sum.lc, pi, &p->h, p->bytes);
 	st->sum.cross_cpu_frees += ev->cpu != p->cpu;
 	s->frees++;
 	s->lifetime_sum += life;
 	kmem_life_add(&st->life, p->site, life);
-	drop_live(st, p);
+	kmem_lc_drop(&st->sum.lc, &s->live, NULL, &p->h, p->bytes);
 }
 
 /**
@@ -237,27 +184,4 @@ void percpu_account(struct percpu_stats *st, const struct kmem_event *ev)
 	default:
 		break;
 	}
-}
-
-/**
- * percpu_alloc_only_count - allocations whose free was not traced
- * @s: the summary
- *
- * Return: allocs - allocations matched by a free.
- */
-uint64_t percpu_alloc_only_count(const struct percpu_summary *s)
-{
-	return s->allocs - s->alloc_freed_count;
-}
-
-/**
- * percpu_alloc_only_bytes - bytes of the allocations whose free was not
- * traced
- * @s: the summary
- *
- * Return: bytes allocated - bytes of the allocations matched by a free.
- */
-uint64_t percpu_alloc_only_bytes(const struct percpu_summary *s)
-{
-	return s->bytes - s->alloc_freed_bytes;
 }

@@ -19,6 +19,7 @@
 #include "base/addrtab.h"
 #include "base/hashtab.h"
 #include "event/kmem_event.h"
+#include "lifecycle.h"
 #include "lifetime.h"
 #include "match.h"
 
@@ -32,23 +33,20 @@ struct percpu_site {
 	uint64_t bytes;		/* sum of bytes (see above) */
 	uint64_t frees;		/* traced frees of objects allocated here */
 	uint64_t lifetime_sum;
-	uint64_t live_count;
-	uint64_t live_bytes;
+	KMEM_SITE_LIVE;
 	uint64_t peak_bytes;
 };
 
 /* Per address: the object allocated there last (32 bytes). */
 struct percpu_obj {
-	uint64_t ptr;
-	uint64_t ts;
+	KMEM_OBJ_HEAD(ptr, unused);	/* flags: PERCPU_OBJ_* */
 	uint32_t bytes;
-	uint32_t site;
 	uint32_t size;		/* the size asked */
-	uint16_t cpu;
-	uint16_t flags;		/* PERCPU_OBJ_* */
 };
 
-#define PERCPU_OBJ_LIVE 1
+_Static_assert(sizeof(struct percpu_obj) == 32, "32 bytes an address");
+
+#define PERCPU_OBJ_LIVE KMEM_OBJ_LIVE
 
 /* Failed allocations of one request: size, alignment and kind. */
 struct percpu_fail {
@@ -61,8 +59,7 @@ struct percpu_fail {
 
 /* Counters only (kmem_agg_merge() adds them word by word). */
 struct percpu_summary {
-	uint64_t allocs;
-	uint64_t frees;
+	KMEM_LC_COUNTS;
 	uint64_t bytes_req;
 	uint64_t bytes;			/* of all allocations */
 	uint64_t bytes_alloc;		/* ... of those with bytes_alloc */
@@ -71,15 +68,7 @@ struct percpu_summary {
 	uint64_t atomic;
 	uint64_t reserved;
 	uint64_t alloc_failures;
-	uint64_t alloc_freed_count;
-	uint64_t alloc_freed_bytes;
-	uint64_t free_only;
-	uint64_t double_frees;
-	uint64_t missed_frees;
-	uint64_t missed_free_bytes;
 	uint64_t cross_cpu_frees;
-	uint64_t live_count;
-	uint64_t live_bytes;
 	uint64_t chunks_created;
 	uint64_t chunks_destroyed;
 };
@@ -91,23 +80,18 @@ struct percpu_stats {
 	size_t nr_sites, cap_sites;
 	struct u64_index site_ix;
 
-	struct addr_table objs;		/* struct percpu_obj */
-	struct addr_table freed_only;	/* freed, never allocated here */
+	KMEM_LC;			/* objs: struct percpu_obj */
 
 	struct percpu_fail *fails;
 	size_t nr_fails, cap_fails;
 	struct u64_index fail_ix;	/* hash of the request */
 
 	struct kmem_lifetimes life;	/* by site, with kmem:lifetimes */
-	struct kmem_match *match;	/* NULL, or told each object's fate */
-	uint64_t oom;			/* events dropped: out of memory */
 };
 
 void percpu_stats_init(struct percpu_stats *st);
 void percpu_stats_release(struct percpu_stats *st);
 void percpu_account(struct percpu_stats *st, const struct kmem_event *ev);
-uint64_t percpu_alloc_only_count(const struct percpu_summary *s);
-uint64_t percpu_alloc_only_bytes(const struct percpu_summary *s);
 
 /**
  * percpu_obj_at - the object state of an address

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sites.h"
 #include "slab.h"
 
 #define UNNAMED "(unnamed)"
@@ -24,8 +25,7 @@ void slab_stats_init(struct slab_stats *st)
 	memset(st, 0, sizeof(*st));
 	st->rows = true;
 	st->unnamed = SLAB_NO_CACHE;
-	addr_table_init(&st->objs, sizeof(struct slab_obj_row));
-	addr_table_init(&st->freed_only, sizeof(uint64_t));
+	kmem_lc_init(&st->lc, sizeof(struct slab_obj_row));
 }
 
 /**
@@ -53,24 +53,11 @@ void slab_stats_release(struct slab_stats *st)
 	u64_index_free(&st->anom_ix);
 	free(st->anoms);
 	free(st->sites);
-	addr_table_release(&st->objs);
-	addr_table_release(&st->freed_only);
+	kmem_lc_release(&st->lc);
 	free(st->caches);
 	free(st->names);
 	kmem_life_release(&st->life);
 	memset(st, 0, sizeof(*st));
-}
-
-static uint32_t get_site(struct slab_stats *st, uint64_t call_site)
-{
-	bool added;
-	uint32_t i = index_get(&st->site_ix, (void **)&st->sites,
-			       &st->cap_sites, &st->nr_sites,
-			       sizeof(*st->sites), call_site, &added);
-
-	if (added && i != U64_INDEX_NONE)
-		st->sites[i].call_site = call_site;
-	return i;
 }
 
 static uint64_t name_hash(const char *s, unsigned int len)
@@ -177,35 +164,24 @@ static uint32_t get_cache(struct slab_stats *st, const struct kmem_event *ev)
 /* The anomaly row of a call site; NULL when memory ran out (counted). */
 static struct slab_anomaly *anomaly(struct slab_stats *st, uint64_t cs)
 {
-	bool added;
-	uint32_t i = index_get(&st->anom_ix, (void **)&st->anoms,
-			       &st->cap_anoms, &st->nr_anoms,
-			       sizeof(*st->anoms), cs, &added);
+	uint32_t i =
+		kmem_site_get(&st->anom_ix, (void **)&st->anoms, &st->cap_anoms,
+			      &st->nr_anoms, sizeof(*st->anoms), cs);
 
 	if (i == U64_INDEX_NONE) {
 		st->oom++;
 		return NULL;
 	}
-	st->anoms[i].call_site = cs;
 	return &st->anoms[i];
 }
 
+/* A double free (counted in the summary): its call site's row. */
 static void double_free(struct slab_stats *st, const struct kmem_event *ev)
 {
 	struct slab_anomaly *a = anomaly(st, ev->call_site);
 
-	st->sum.double_frees++;
 	if (a)
 		a->double_frees++;
-}
-
-/* One more in a per-address count, which stops at 2^32 - 1. */
-static void inc32(struct slab_stats *st, uint32_t *v)
-{
-	if (*v == UINT32_MAX)
-		st->saturated++;
-	else
-		(*v)++;
 }
 
 static uint32_t obj_cache(const struct slab_stats *st,
@@ -217,19 +193,14 @@ static uint32_t obj_cache(const struct slab_stats *st,
 /* The object at @p stops being live (freed, or its free was missed). */
 static void drop_live(struct slab_stats *st, struct slab_obj *p)
 {
-	struct slab_site *s = &st->sites[p->site];
 	uint32_t cache = obj_cache(st, p);
 
-	s->live_count--;
-	s->live_bytes -= p->bytes;
-	kmem_touch(&st->touched, p->site);
 	if (cache != SLAB_NO_CACHE) {
 		st->caches[cache].live_count--;
 		st->caches[cache].live_bytes -= p->bytes;
 	}
-	st->sum.live_count--;
-	st->sum.live_bytes -= p->bytes;
-	p->flags &= (uint16_t)~SLAB_OBJ_LIVE;
+	kmem_lc_drop(&st->sum.lc, &st->sites[p->site].live, &st->touched, &p->h,
+		     p->bytes);
 }
 
 static void make_live(struct slab_stats *st, uint32_t pi, uint32_t site,
@@ -238,11 +209,9 @@ static void make_live(struct slab_stats *st, uint32_t pi, uint32_t site,
 	struct slab_obj *p = slab_obj_at(st, pi);
 	struct slab_site *s = &st->sites[site];
 
-	p->ts = ev->ts;
+	kmem_obj_start(&p->h, ev, site,
+		       SLAB_OBJ_LIVE | (ev->accounted ? SLAB_OBJ_MEMCG : 0));
 	p->bytes = (uint32_t)ev->bytes_alloc;
-	p->site = site;
-	p->cpu = (uint16_t)ev->cpu;
-	p->flags = SLAB_OBJ_LIVE | (ev->accounted ? SLAB_OBJ_MEMCG : 0);
 	if (cache != SLAB_NO_CACHE && cache == st->unnamed) {
 		p->flags |= SLAB_OBJ_UNNAMED;
 		p->cache = (uint32_t)ev->bytes_req;
@@ -252,30 +221,26 @@ static void make_live(struct slab_stats *st, uint32_t pi, uint32_t site,
 	if (st->rows) {
 		struct slab_obj_row *r = slab_row_at(st, pi);
 
-		inc32(st, &r->hits);
+		kmem_inc32(&st->saturated, &r->hits);
 		r->bytes_req += ev->bytes_req;
 		r->bytes_alloc += ev->bytes_alloc;
 	}
-
-	s->live_count++;
-	s->live_bytes += ev->bytes_alloc;
+	kmem_lc_live(&st->sum.lc, &s->live, &st->touched, &p->h,
+		     ev->bytes_alloc);
 	if (s->live_bytes > s->peak_bytes)
 		s->peak_bytes = s->live_bytes;
-	kmem_touch(&st->touched, site);
 	if (cache != SLAB_NO_CACHE) {
 		st->caches[cache].live_count++;
 		st->caches[cache].live_bytes += ev->bytes_alloc;
 	}
-	st->sum.live_count++;
-	st->sum.live_bytes += ev->bytes_alloc;
-	kmem_match_set(st->match, KMEM_MATCH_ALLOC, pi, site, p->cpu, p->ts,
-		       p->bytes);
+	kmem_lc_tell(&st->lc, KMEM_MATCH_ALLOC, pi, &p->h, p->bytes);
 }
 
 static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 {
-	uint32_t site = get_site(st, ev->call_site), cache, pi;
+	uint32_t site = KMEM_SITE_GET(st, ev->call_site), cache, pi;
 	struct slab_site *s;
+	struct slab_obj *p;
 
 	if (site == U64_INDEX_NONE)
 		goto oom;
@@ -315,18 +280,14 @@ static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 		if (ev->accounted)
 			st->caches[cache].memcg_bytes += ev->bytes_alloc;
 	}
-	pi = addr_table_find(&st->objs, ev->ptr);
-	if (pi == ADDR_NONE) {
-		pi = addr_table_add(&st->objs, ev->ptr);
-		if (pi == ADDR_NONE)
-			goto oom;
-	} else if (slab_obj_at(st, pi)->flags & SLAB_OBJ_LIVE) {
-		struct slab_obj *p = slab_obj_at(st, pi);
+	pi = kmem_lc_entry(&st->lc, ev->ptr);
+	if (pi == ADDR_NONE)
+		return;
+	p = slab_obj_at(st, pi);
+	if (kmem_lc_missed(&st->sum.lc, &p->h, p->bytes)) {
 		struct slab_anomaly *a =
 			anomaly(st, st->sites[p->site].call_site);
 
-		st->sum.missed_frees++;
-		st->sum.missed_free_bytes += p->bytes;
 		if (a) {
 			a->missed++;
 			a->missed_bytes += p->bytes;
@@ -369,7 +330,7 @@ static void name_object(struct slab_stats *st, struct slab_obj *p,
 		return;
 	cache_add(&st->caches[st->unnamed], p, p->cache, -1);
 	cache_add(&st->caches[to], p, p->cache, 1);
-	p->flags &= (uint16_t)~SLAB_OBJ_UNNAMED;
+	p->flags &= (uint8_t)~SLAB_OBJ_UNNAMED;
 	p->cache = to;
 }
 
@@ -378,14 +339,11 @@ static void matched_free(struct slab_stats *st, uint32_t pi,
 {
 	struct slab_obj *p = slab_obj_at(st, pi);
 	struct slab_site *s = &st->sites[p->site];
-	uint64_t life = ev->ts > p->ts ? ev->ts - p->ts : 0;
+	uint64_t life = kmem_obj_life(&p->h, ev->ts);
 	bool cross = ev->cpu != p->cpu;
 	uint32_t cache;
 
-	kmem_match_set(st->match, KMEM_MATCH_FREE, pi, p->site, p->cpu, p->ts,
-		       p->bytes);
-	st->sum.alloc_freed_count++;
-	st->sum.alloc_freed_bytes += p->bytes;
+	kmem_lc_matched(&st->lc, &st->sum.lc, pi, &p->h, p->bytes);
 	st->sum.cross_cpu_frees += cross;
 	s->frees++;
 	s->pingpong += cross;
@@ -394,9 +352,9 @@ static void matched_free(struct slab_stats *st, uint32_t pi,
 	if (st->rows) {
 		struct slab_obj_row *r = slab_row_at(st, pi);
 
-		inc32(st, &r->frees);
+		kmem_inc32(&st->saturated, &r->frees);
 		if (cross)
-			inc32(st, &r->pingpong);
+			kmem_inc32(&st->saturated, &r->pingpong);
 		r->lifetime_sum += life;
 	}
 	name_object(st, p, ev);
@@ -406,23 +364,17 @@ static void matched_free(struct slab_stats *st, uint32_t pi,
 	drop_live(st, p);
 }
 
-/* A free of a pointer never allocated in the trace. */
+/*
+ * A free of a pointer never allocated in the trace (counted in the
+ * summary): its call site's row, and its cache's when it names one.
+ */
 static void free_only(struct slab_stats *st, const struct kmem_event *ev)
 {
-	struct slab_anomaly *a;
+	struct slab_anomaly *a = anomaly(st, ev->call_site);
 	uint32_t cache;
 
-	/* remembered as freed, so that a second free is double */
-	if (addr_table_find(&st->freed_only, ev->ptr) != ADDR_NONE) {
-		double_free(st, ev);
-		return;
-	}
-	st->sum.free_only++;
-	a = anomaly(st, ev->call_site);
 	if (a)
 		a->free_only++;
-	if (addr_table_add(&st->freed_only, ev->ptr) == ADDR_NONE)
-		st->oom++;
 	if (!ev->name)
 		return;
 	cache = get_named_cache(st, ev->name, ev->name_len);
@@ -438,17 +390,17 @@ static void slab_free(struct slab_stats *st, const struct kmem_event *ev)
 		st->sum.null_frees++;
 		return;
 	}
-	st->sum.frees++;
-	pi = addr_table_find(&st->objs, ev->ptr);
-	if (pi == ADDR_NONE) {
+	switch (kmem_lc_free(&st->lc, &st->sum.lc, ev->ptr, &pi)) {
+	case KMEM_FREE_MATCHED:
+		matched_free(st, pi, ev);
+		break;
+	case KMEM_FREE_ONLY:
 		free_only(st, ev);
-		return;
-	}
-	if (!(slab_obj_at(st, pi)->flags & SLAB_OBJ_LIVE)) {
+		break;
+	case KMEM_FREE_DOUBLE:
 		double_free(st, ev);
-		return;
+		break;
 	}
-	matched_free(st, pi, ev);
 }
 
 /**
@@ -479,26 +431,4 @@ const char *slab_cache_name(const struct slab_stats *st,
 			    const struct slab_cache *c)
 {
 	return st->names + c->name_off;
-}
-
-/**
- * slab_alloc_only_count - allocations whose free was not traced
- * @s: the summary
- *
- * Return: allocs - allocations matched by a free.
- */
-uint64_t slab_alloc_only_count(const struct slab_summary *s)
-{
-	return s->allocs - s->alloc_freed_count;
-}
-
-/**
- * slab_alloc_only_bytes - bytes of the allocations whose free was not traced
- * @s: the summary
- *
- * Return: bytes allocated - bytes freed.
- */
-uint64_t slab_alloc_only_bytes(const struct slab_summary *s)
-{
-	return s->bytes_alloc - s->alloc_freed_bytes;
 }

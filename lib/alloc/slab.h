@@ -16,6 +16,7 @@
 #include "base/hashtab.h"
 #include "base/numa.h"
 #include "event/kmem_event.h"
+#include "lifecycle.h"
 #include "lifetime.h"
 #include "match.h"
 #include "touched.h"
@@ -32,8 +33,7 @@ struct slab_site {
 	uint64_t frees;		/* traced frees of objects allocated here */
 	uint64_t pingpong;	/* ... of which on another CPU */
 	uint64_t lifetime_sum;	/* sum of (free ts - alloc ts) */
-	uint64_t live_count;
-	uint64_t live_bytes;
+	KMEM_SITE_LIVE;
 	uint64_t peak_bytes;	/* highest live_bytes seen */
 	uint64_t memcg_bytes;	/* bytes_alloc charged to a memory cgroup */
 };
@@ -57,16 +57,12 @@ struct slab_anomaly {
  * is matched, and a second free is a double free.
  */
 struct slab_obj {
-	uint64_t ptr;
-	uint64_t ts;		/* when the object was allocated */
+	KMEM_OBJ_HEAD(ptr, unused);	/* flags: SLAB_OBJ_* */
 	uint32_t bytes;		/* its bytes_alloc */
-	uint32_t site;		/* its call site */
 	uint32_t cache;		/* its cache; "(unnamed)": its bytes_req */
-	uint16_t cpu;		/* the allocating CPU */
-	uint16_t flags;		/* SLAB_OBJ_* */
 };
 
-#define SLAB_OBJ_LIVE 1		/* not freed yet */
+#define SLAB_OBJ_LIVE KMEM_OBJ_LIVE	/* not freed yet */
 #define SLAB_OBJ_UNNAMED 2	/* in slab_stats.unnamed, the "(unnamed)" */
 #define SLAB_OBJ_MEMCG 4	/* charged to a memory cgroup */
 
@@ -84,6 +80,9 @@ struct slab_obj_row {
 	uint64_t bytes_alloc;
 	uint64_t lifetime_sum;
 };
+
+_Static_assert(sizeof(struct slab_obj) == 32, "32 bytes an address");
+_Static_assert(sizeof(struct slab_obj_row) == 72, "72 bytes with its row");
 
 /*
  * Per slab cache: the event's name field, "kmalloc-SIZE" for kmalloc
@@ -104,22 +103,13 @@ struct slab_cache {
 };
 
 struct slab_summary {
-	uint64_t allocs;
-	uint64_t frees;
+	KMEM_LC_COUNTS;		/* alloc_freed_bytes: bytes freed */
 	uint64_t bytes_req;
 	uint64_t bytes_alloc;
 	uint64_t alloc_failures;
 	uint64_t zero_size_allocs;
 	uint64_t null_frees;
-	uint64_t alloc_freed_count;
-	uint64_t alloc_freed_bytes;	/* = bytes freed */
-	uint64_t free_only;
-	uint64_t double_frees;
-	uint64_t missed_frees;		/* allocation of a live pointer */
-	uint64_t missed_free_bytes;
 	uint64_t cross_cpu_frees;
-	uint64_t live_count;
-	uint64_t live_bytes;
 	uint64_t node_requests;		/* allocations asking a node */
 	uint64_t cross_node_allocs;	/* ... another one (topology) */
 	uint64_t memcg_allocs;		/* charged to a memory cgroup */
@@ -136,8 +126,7 @@ struct slab_stats {
 	struct u64_index site_ix;
 
 	bool rows;			/* keep the per-allocation table */
-	struct addr_table objs;		/* slab_obj or slab_obj_row */
-	struct addr_table freed_only;	/* freed, never allocated here */
+	KMEM_LC;			/* objs: slab_obj or slab_obj_row */
 	uint32_t unnamed;		/* the "(unnamed)" cache, or NONE */
 
 	struct slab_cache *caches;
@@ -155,9 +144,6 @@ struct slab_stats {
 	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
 	struct kmem_touched touched;	/* sites whose live bytes changed */
 	struct kmem_lifetimes life;	/* by site, with kmem:lifetimes */
-	struct kmem_match *match;	/* NULL, or told each object's fate */
-	uint64_t oom;			/* events dropped: out of memory */
-	uint64_t saturated;		/* per-address counts at 2^32-1 */
 };
 
 void slab_stats_init(struct slab_stats *st);
@@ -166,8 +152,6 @@ void slab_stats_release(struct slab_stats *st);
 void slab_account(struct slab_stats *st, const struct kmem_event *ev);
 const char *slab_cache_name(const struct slab_stats *st,
 			    const struct slab_cache *c);
-uint64_t slab_alloc_only_count(const struct slab_summary *s);
-uint64_t slab_alloc_only_bytes(const struct slab_summary *s);
 
 /**
  * slab_obj_at - the object state of an address

@@ -7,17 +7,37 @@
 
 #include "agg.h"
 
+/* Where the aggregate holds each allocator's statistics. */
+static const size_t stats_off[KMEM_NR_ALLOC] = {
+	[KMEM_ALLOC_SLAB] = offsetof(struct kmem_agg, slab),
+	[KMEM_ALLOC_PAGE] = offsetof(struct kmem_agg, page),
+	[KMEM_ALLOC_PERCPU] = offsetof(struct kmem_agg, percpu),
+};
+
+_Static_assert(offsetof(struct kmem_agg, events[KMEM_ALLOC_PAGE]) ==
+			       offsetof(struct kmem_agg, page_events) &&
+		       offsetof(struct kmem_agg, events[KMEM_ALLOC_PERCPU]) ==
+			       offsetof(struct kmem_agg, percpu_events),
+	       "events[] in enum kmem_alloc_id order");
+
+/* The statistics of allocator @id in @a. */
+static inline void *stats_of(const struct kmem_agg *a, unsigned int id)
+{
+	return (char *)a + stats_off[id];
+}
+
 /**
  * kmem_agg_init - empty statistics for one input
  * @a: the aggregate
  */
 void kmem_agg_init(struct kmem_agg *a)
 {
+	unsigned int id;
+
 	memset(a, 0, sizeof(*a));
-	slab_stats_init(&a->slab);
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		kmem_allocs[id].init(stats_of(a, id));
 	kmem_folded_init(&a->folded);
-	page_stats_init(&a->page, NULL, NULL, NULL, 0);
-	percpu_stats_init(&a->percpu);
 }
 
 /**
@@ -25,23 +45,21 @@ void kmem_agg_init(struct kmem_agg *a)
  * @a: the aggregate, before its first event
  * @sym: resolves stack frames (must outlive @a)
  * @skip: regex of frames to skip, NULL for the default rules
- * @err: where a bad regex is reported, in one line
+ * @err: set to the regex error when @skip does not compile, for the
+ *	front end's one line (KMEM_BAD_SKIP_FMT)
+ * @errlen: size of @err
  *
  * Return: 0, or -1 if @skip did not compile (the default rules apply).
  */
 int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
-		       const char *skip, FILE *err)
+		       const char *skip, char *err, size_t errlen)
 {
 	bool rows = a->page.rows;
-	char msg[256] = "";
 	int ret;
 
 	page_stats_release(&a->page);
-	ret = page_stats_init(&a->page, sym, skip, msg, sizeof(msg));
+	ret = page_stats_init(&a->page, sym, skip, err, errlen);
 	page_stats_keep_rows(&a->page, rows);
-	if (ret)
-		fprintf(err, "%s: bad skip=%s: %s; using the default rules\n",
-			kmem_prog, skip, msg);
 	return ret;
 }
 
@@ -89,7 +107,11 @@ void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa)
  */
 void kmem_agg_finish(struct kmem_agg *a)
 {
-	page_finish(&a->page);
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		if (kmem_allocs[id].finish)
+			kmem_allocs[id].finish(stats_of(a, id));
 	kmem_folded_finish(&a->folded);
 }
 
@@ -99,9 +121,10 @@ void kmem_agg_finish(struct kmem_agg *a)
  */
 void kmem_agg_release(struct kmem_agg *a)
 {
-	slab_stats_release(&a->slab);
-	page_stats_release(&a->page);
-	percpu_stats_release(&a->percpu);
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		kmem_allocs[id].release(stats_of(a, id));
 	kmem_folded_release(&a->folded);
 }
 
@@ -125,9 +148,10 @@ static inline void saw(struct kmem_agg *a, uint64_t ts)
  */
 void kmem_agg_follow(struct kmem_agg *a, struct kmem_match *m)
 {
-	a->slab.match = m;
-	a->page.match = m;
-	a->percpu.match = m;
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		kmem_alloc_lc(&kmem_allocs[id], stats_of(a, id))->match = m;
 }
 
 /**
@@ -137,38 +161,15 @@ void kmem_agg_follow(struct kmem_agg *a, struct kmem_match *m)
  */
 void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 {
-	switch (ev->kind) {
-	case KMEM_EV_SLAB_ALLOC:
-	case KMEM_EV_SLAB_FREE:
+	enum kmem_alloc_id id = kmem_alloc_of(ev->kind);
+
+	if (id != KMEM_NR_ALLOC) {
 		saw(a, ev->ts);
-		a->slab_events++;
-		slab_account(&a->slab, ev);
-		break;
-	case KMEM_EV_STACK:
+		a->events[id]++;
+		kmem_allocs[id].account(stats_of(a, id), ev);
+	} else if (ev->kind == KMEM_EV_STACK) {
 		a->stack_records++;
 		page_account(&a->page, ev);
-		break;
-	case KMEM_EV_PAGE_ALLOC:
-	case KMEM_EV_PAGE_FREE:
-	case KMEM_EV_PAGE_FREE_BATCHED:
-	case KMEM_EV_PAGE_ZONE_LOCKED:
-	case KMEM_EV_PAGE_PCPU_DRAIN:
-	case KMEM_EV_PAGE_EXTFRAG:
-		saw(a, ev->ts);
-		a->page_events++;
-		page_account(&a->page, ev);
-		break;
-	case KMEM_EV_PERCPU_ALLOC:
-	case KMEM_EV_PERCPU_FREE:
-	case KMEM_EV_PERCPU_FAIL:
-	case KMEM_EV_PERCPU_CHUNK_NEW:
-	case KMEM_EV_PERCPU_CHUNK_DEL:
-		saw(a, ev->ts);
-		a->percpu_events++;
-		percpu_account(&a->percpu, ev);
-		break;
-	case KMEM_EV_NONE:
-		break;
 	}
 	kmem_folded_event(&a->folded, &a->page, ev);
 }
@@ -187,46 +188,6 @@ void kmem_agg_missed(struct kmem_agg *a, long long missed)
 		a->lost_unknown++;
 }
 
-static void add_u64s(uint64_t *to, const uint64_t *from, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		to[i] += from[i];
-}
-
-#define ADD_COUNTERS(to, from)                                          \
-	do {                                                            \
-		_Static_assert(sizeof(*(to)) % sizeof(uint64_t) == 0,   \
-			       "counters only");                        \
-		add_u64s((uint64_t *)(to), (const uint64_t *)(from),    \
-			 sizeof(*(to)) / sizeof(uint64_t));             \
-	} while (0)
-
-/* Migration type @mt in the numbering of Linux 4.4 and later. */
-static int new_mt(int mt, bool old)
-{
-	return old && (mt == 1 || mt == 2) ? 3 - mt : mt;
-}
-
-static void merge_page(struct page_summary *to, const struct page_summary *f,
-		       bool old)
-{
-	struct page_summary c = *f;
-	int o, a, b;
-
-	/* the per-type arrays are added in the new numbering */
-	for (o = 0; o < PAGE_MAX_ORDER; o++)
-		for (a = 0; a < PAGE_NR_MT; a++)
-			c.order_mt[o][new_mt(a, old)] = f->order_mt[o][a];
-	for (a = 0; a < PAGE_NR_MT; a++)
-		for (b = 0; b < PAGE_NR_MT; b++)
-			c.fb[new_mt(a, old)][new_mt(b, old)] = f->fb[a][b];
-	for (a = 1; a < 3; a++)
-		c.movable_as[new_mt(a, old)] = f->movable_as[a];
-	ADD_COUNTERS(to, &c);
-}
-
 /**
  * kmem_agg_merge - add one input's summary counters to a merged total
  * @to: the total: summaries and stream counters only, no tables
@@ -241,9 +202,13 @@ static void merge_page(struct page_summary *to, const struct page_summary *f,
 void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 		    bool old_migratetypes)
 {
-	to->slab_events += from->slab_events;
-	to->page_events += from->page_events;
-	to->percpu_events += from->percpu_events;
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		to->events[id] += from->events[id];
+		kmem_allocs[id].merge(stats_of(to, id), stats_of(from, id),
+				      old_migratetypes);
+	}
 	to->stack_records += from->stack_records;
 	to->events_lost += from->events_lost;
 	to->lost_unknown += from->lost_unknown;
@@ -256,14 +221,6 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->damaged_pages += from->damaged_pages;
 	to->damaged_chunks += from->damaged_chunks;
 	to->unread_records += from->unread_records;
-	ADD_COUNTERS(&to->slab.sum, &from->slab.sum);
-	to->slab.oom += from->slab.oom;
-	merge_page(&to->page.sum, &from->page.sum, old_migratetypes);
-	to->page.oom += from->page.oom;
-	ADD_COUNTERS(&to->percpu.sum, &from->percpu.sum);
-	to->percpu.oom += from->percpu.oom;
-	to->slab.saturated += from->slab.saturated;
-	to->page.saturated += from->page.saturated;
 }
 
 /**

@@ -12,6 +12,7 @@
 
 #include "alloc/page.h"
 #include "alloc/percpu.h"
+#include "alloc/registry.h"
 #include "alloc/slab.h"
 #include "event/kmem_event.h"
 #include "folded.h"
@@ -22,9 +23,15 @@ struct kmem_agg {
 	struct page_stats page;
 	struct percpu_stats percpu;
 	struct kmem_folded folded;	/* by stack, with kmem:folded */
-	uint64_t slab_events;	/* slab records accounted */
-	uint64_t page_events;	/* page allocator records accounted */
-	uint64_t percpu_events;	/* per-CPU allocator records accounted */
+	union {
+		/* records accounted, by enum kmem_alloc_id */
+		uint64_t events[KMEM_NR_ALLOC];
+		struct {
+			uint64_t slab_events;
+			uint64_t page_events;
+			uint64_t percpu_events;
+		};
+	};
 	uint64_t stack_records;	/* kernel_stack records seen */
 	uint64_t events_lost;	/* events the ring buffer reported lost */
 	uint64_t lost_unknown;	/* losses whose size was not recorded */
@@ -39,8 +46,14 @@ struct kmem_agg {
 };
 
 void kmem_agg_init(struct kmem_agg *a);
+/*
+ * What a front end says of a skip regex kmem_agg_configure() refused:
+ * its name, the regex, the error.
+ */
+#define KMEM_BAD_SKIP_FMT "%s: bad skip=%s: %s; using the default rules\n"
+
 int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
-		       const char *skip, FILE *err);
+		       const char *skip, char *err, size_t errlen);
 void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o);
 void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa);
 void kmem_agg_follow(struct kmem_agg *a, struct kmem_match *m);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "event/rbgeom.h"
 #include "folded.h"
 
 /**
@@ -234,7 +235,7 @@ static void stack_event(struct kmem_folded *f, struct page_stats *pst,
 	if (!pd || !pd->active)
 		return;
 	if (!n || ev->after_loss ||
-	    !page_stack_follows(pst, pd->rec_end, ev->rec_offset)) {
+	    !kmem_rb_follows(pst->subbuf_size, pd->rec_end, ev->rec_offset)) {
 		no_stack(f, pd);
 		return;
 	}

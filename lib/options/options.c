@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/sortkey.h"
+#include "event/stackskip.h"
 #include "options.h"
 
 #define SORT_KEYS "ptr, callsite, bytes, hit, pingpong, frag, live, peak, " \

@@ -6,7 +6,6 @@
 #ifndef KMEM_OPTIONS_H
 #define KMEM_OPTIONS_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,9 +13,6 @@
 #include "base/sortkey.h"
 
 #define KMEM_DEFAULT_LINES 10
-
-/* how skip= regexes compile */
-#define KMEM_SKIP_REGFLAGS (REG_EXTENDED | REG_NOSUB)
 
 struct kmem_opts {
 	bool stat;		/* print the tables at end of stream */

@@ -120,10 +120,9 @@ static void summary_block(const struct kmem_report_ctx *r, struct kvblock *b)
 	add_pages(b, "Pages allocated+freed", s->alloc_freed_count,
 		  s->alloc_freed_bytes);
 	kv_gap(b);
-	add_pages(b, "Pages allocated-only", page_alloc_only_count(s),
-		  page_alloc_only_bytes(s));
-	add_pages(b, "Pages freed-only", s->free_only_count,
-		  s->free_only_bytes);
+	add_pages(b, "Pages allocated-only", kmem_lc_alloc_only_count(&s->lc),
+		  kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes));
+	add_pages(b, "Pages freed-only", s->free_only, s->free_only_bytes);
 	kv_gap(b);
 	add_pages(b, "Page allocation failures", s->failures,
 		  s->failure_bytes);
@@ -278,10 +277,9 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_count_bytes(j, "failures", s->failures, s->failure_bytes);
 	json_count_bytes(j, "alloc_freed", s->alloc_freed_count,
 			 s->alloc_freed_bytes);
-	json_count_bytes(j, "alloc_only", page_alloc_only_count(s),
-			 page_alloc_only_bytes(s));
-	json_count_bytes(j, "free_only", s->free_only_count,
-			 s->free_only_bytes);
+	json_count_bytes(j, "alloc_only", kmem_lc_alloc_only_count(&s->lc),
+			 kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes));
+	json_count_bytes(j, "free_only", s->free_only, s->free_only_bytes);
 	json_count_bytes(j, "live", s->live_count, s->live_bytes);
 	json_count_bytes(j, "missed_frees", s->missed_frees,
 			 s->missed_free_bytes);

@@ -226,8 +226,9 @@ static void summary_groups(const struct percpu_summary *s, struct kvblock *b)
 
 	kv_add_count_bytes(b, "Allocated+freed", s->alloc_freed_count,
 			   s->alloc_freed_bytes);
-	kv_add_count_bytes(b, "Allocated-only", percpu_alloc_only_count(s),
-			   percpu_alloc_only_bytes(s));
+	kv_add_count_bytes(b, "Allocated-only",
+			   kmem_lc_alloc_only_count(&s->lc),
+			   kmem_lc_alloc_only_bytes(&s->lc, s->bytes));
 	kv_add_count(b, "Freed-only", s->free_only);
 	l = kv_add_count(b, "Allocation failures", s->alloc_failures);
 	if (s->alloc_failures)
@@ -357,8 +358,8 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_fails(r, j);
 	json_count_bytes(j, "alloc_freed", s->alloc_freed_count,
 			 s->alloc_freed_bytes);
-	json_count_bytes(j, "alloc_only", percpu_alloc_only_count(s),
-			 percpu_alloc_only_bytes(s));
+	json_count_bytes(j, "alloc_only", kmem_lc_alloc_only_count(&s->lc),
+			 kmem_lc_alloc_only_bytes(&s->lc, s->bytes));
 	json_open(j, "free_only", '{');
 	json_u64(j, "count", s->free_only);
 	json_close(j, '}');

@@ -113,8 +113,8 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "bytes", s->alloc_freed_bytes);
 	json_close(j, '}');
 	json_open(j, "alloc_only", '{');
-	json_u64(j, "count", slab_alloc_only_count(s));
-	json_u64(j, "bytes", slab_alloc_only_bytes(s));
+	json_u64(j, "count", kmem_lc_alloc_only_count(&s->lc));
+	json_u64(j, "bytes", kmem_lc_alloc_only_bytes(&s->lc, s->bytes_alloc));
 	json_close(j, '}');
 	json_open(j, "free_only", '{');
 	json_u64(j, "count", s->free_only);

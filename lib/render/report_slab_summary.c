@@ -40,8 +40,9 @@ static void summary_groups(const struct slab_summary *s, struct kvblock *b)
 
 	kv_add_count_bytes(b, "Allocated+freed", s->alloc_freed_count,
 			s->alloc_freed_bytes);
-	kv_add_count_bytes(b, "Allocated-only", slab_alloc_only_count(s),
-			slab_alloc_only_bytes(s));
+	kv_add_count_bytes(b, "Allocated-only",
+			   kmem_lc_alloc_only_count(&s->lc),
+			   kmem_lc_alloc_only_bytes(&s->lc, s->bytes_alloc));
 	kv_add_count(b, "Freed-only", s->free_only);
 	kv_add_count(b, "Allocation failures", s->alloc_failures);
 	kv_gap(b);

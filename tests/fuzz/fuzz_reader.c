@@ -212,7 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_opts(&o, size ? data[size - 1] : 0);
 	kmem_agg_keep_rows(&c->agg, &o);
 	kmem_opts_release(&o);
-	kmem_agg_configure(&c->agg, &sym, NULL, devnull);
+	kmem_agg_configure(&c->agg, &sym, NULL, NULL, 0);
 	kmem_agg_set_numa(&c->agg, NULL);
 	kmem_tep_page_geometry(&c->agg.page, c->tep);
 	map_events(c);

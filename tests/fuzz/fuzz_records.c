@@ -280,7 +280,7 @@ static void agg_start(struct kmem_agg *agg, struct kmem_symbolizer *sym,
 	fuzz_opts(&o, flags);
 	kmem_agg_keep_rows(agg, &o);
 	kmem_opts_release(&o);
-	kmem_agg_configure(agg, sym, NULL, devnull);
+	kmem_agg_configure(agg, sym, NULL, NULL, 0);
 	kmem_agg_set_numa(agg, NULL);
 	kmem_tep_page_geometry(&agg->page, l->tep);
 }

@@ -722,8 +722,9 @@ static void check_stream_stats(const struct layout *L,
 	CHECK_U64(s->cross_cpu_frees, 2);	/* #4 0->1, #5 1->0; not #15 */
 	CHECK_U64(s->live_count, 1);		/* P4 from #12 */
 	CHECK_U64(s->live_bytes, 192);
-	CHECK_U64(slab_alloc_only_count(s), 3);	/* #2 (missed), #12, #13 */
-	CHECK_U64(slab_alloc_only_bytes(s), 256);	/* 64+192+0 */
+	/* #2 (missed), #12, #13: 64+192+0 bytes */
+	CHECK_U64(kmem_lc_alloc_only_count(&s->lc), 3);
+	CHECK_U64(kmem_lc_alloc_only_bytes(&s->lc, s->bytes_alloc), 256);
 
 	CHECK_U64(st->nr_sites, 3);		/* frees make no site rows */
 	site = find_site(st, site_addr(L, 1));	/* #1 #2 #13 */

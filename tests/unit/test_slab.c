@@ -72,8 +72,9 @@ static void test_groups(void)
 	CHECK_U64(a.slab.sum.bytes_alloc, 112);		/* 16+32+64 */
 	CHECK_U64(a.slab.sum.alloc_freed_count, 2);	/* A1, B1 */
 	CHECK_U64(a.slab.sum.alloc_freed_bytes, 80);	/* 16+64 */
-	CHECK_U64(slab_alloc_only_count(&a.slab.sum), 1);	/* A2 */
-	CHECK_U64(slab_alloc_only_bytes(&a.slab.sum), 32);
+	CHECK_U64(kmem_lc_alloc_only_count(&a.slab.sum.lc), 1);	/* A2 */
+	CHECK_U64(kmem_lc_alloc_only_bytes(&a.slab.sum.lc,
+					   a.slab.sum.bytes_alloc), 32);
 	CHECK_U64(a.slab.sum.free_only, 1);
 	CHECK_U64(a.slab.sum.cross_cpu_frees, 1);	/* A1 */
 	CHECK_U64(a.slab.sum.live_count, 1);
@@ -125,7 +126,7 @@ static void test_anomalies(void)
 	CHECK_U64(a.slab.sum.free_only, 1);	/* 0x7000 */
 	CHECK_U64(a.slab.sum.alloc_freed_count, 1);	/* Y */
 	CHECK_U64(a.slab.sum.alloc_freed_bytes, 16);
-	CHECK_U64(slab_alloc_only_count(&a.slab.sum), 2);	/* 0x10, X */
+	CHECK_U64(kmem_lc_alloc_only_count(&a.slab.sum.lc), 2);	/* 0x10, X */
 	CHECK_U64(a.slab.sum.live_count, 0);
 	CHECK_U64(a.slab.sum.live_bytes, 0);
 	CHECK_U64(a.slab.objs.len, 1);		/* 0x1000 */

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Page allocator call sites (see page.h): the pending allocations, the
+ * kernel stacks and the call-site rows.
+ *
+ * An allocation's call site comes from the kernel_stack record that
+ * directly follows it in the same CPU's buffer; until then it waits in
+ * a per-CPU slot.  Frame addresses are resolved and matched against the
+ * skip rules once each, then found again by hash.  A front end that knows
+ * the symbols it will need only once counting is done (the native reader
+ * over a big kallsyms) defers that: each distinct stack is kept whole and
+ * the call sites are chosen after counting (page_defer_callsites()).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "event/rbgeom.h"
+#include "page_internal.h"
+
+static uint64_t site_key(uint64_t cs, int order, int mt, uint64_t gfp)
+{
+	uint64_t h = cs * 0x9E3779B97F4A7C15ULL;
+
+	h ^= (gfp + ((uint64_t)(uint32_t)order << 40) +
+	      ((uint64_t)(uint32_t)mt << 48)) * 0xC2B2AE3D27D4EB4FULL;
+	return h;
+}
+
+static uint32_t get_site(struct page_stats *st, uint64_t cs,
+			 const struct page_pending *p)
+{
+	uint64_t key = site_key(cs, p->order, p->migratetype, p->gfp);
+	size_t pos = SIZE_MAX;
+	uint32_t i;
+
+	while ((i = u64_index_next(&st->site_ix, key, &pos)) !=
+	       U64_INDEX_NONE) {
+		const struct page_site *s = &st->sites[i];
+
+		if (s->callsite == cs && s->order == p->order &&
+		    s->migratetype == p->migratetype && s->gfp == p->gfp)
+			return i;
+	}
+	i = index_append(&st->site_ix, (void **)&st->sites, &st->cap_sites,
+			 &st->nr_sites, sizeof(*st->sites), key);
+	if (i != U64_INDEX_NONE) {
+		st->sites[i].callsite = cs;
+		st->sites[i].order = p->order;
+		st->sites[i].migratetype = p->migratetype;
+		st->sites[i].gfp = p->gfp;
+	}
+	return i;
+}
+
+/**
+ * page_pending_of - the allocation waiting for a stack on a CPU
+ * @st: the statistics
+ * @cpu: the CPU
+ *
+ * Return: its slot (grown as needed), or NULL: a CPU out of range, or
+ * memory ran out.
+ */
+struct page_pending *page_pending_of(struct page_stats *st, int cpu)
+{
+	size_t n = st->nr_pending;
+	struct page_pending *p;
+
+	if (cpu < 0 || cpu >= 65536)
+		return NULL;
+	if ((size_t)cpu >= n) {
+		while (n <= (size_t)cpu)
+			n = n ? n * 2 : 64;
+		p = realloc(st->pending, n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + st->nr_pending, 0,
+		       (n - st->nr_pending) * sizeof(*p));
+		st->pending = p;
+		st->nr_pending = n;
+	}
+	return &st->pending[cpu];
+}
+
+/**
+ * page_attach_site - an allocation gets its call site, its site the counts
+ * @st: the statistics
+ * @pfn: the allocation's entry in st->objs
+ * @cs: its call site (PAGE_NO_STACK: none)
+ * @a: its order, migration type and GFP flags
+ */
+void page_attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
+		      const struct page_pending *a)
+{
+	uint32_t si = get_site(st, cs, a);
+	struct page_obj *p = page_obj_at(st, pfn);
+	struct page_site *s;
+
+	p->flags &= (uint8_t)~PAGE_OBJ_PENDING;
+	if (si == U64_INDEX_NONE) {
+		st->oom++;
+		return;
+	}
+	s = &st->sites[si];
+	s->hits++;
+	s->bytes += page_obj_bytes(st, p);
+	if (p->flags & PAGE_OBJ_LIVE) {
+		s->live_count++;
+		s->live_bytes += page_obj_bytes(st, p);
+		kmem_touch(&st->touched, si);
+	}
+	p->site = si;
+}
+
+/**
+ * page_pending_done - a waiting allocation gets its call site
+ * @st: the statistics
+ * @pd: its CPU's slot, active
+ * @cs: the call site (PAGE_NO_STACK: no stack followed)
+ */
+void page_pending_done(struct page_stats *st, struct page_pending *pd,
+		       uint64_t cs)
+{
+	pd->active = false;
+	page_attach_site(st, pd->pfn, cs, pd);
+}
+
+static const struct page_frame *frame_info(struct page_stats *st,
+					   uint64_t addr)
+{
+	const char *name = NULL;
+	uint64_t start = addr;
+	bool added;
+	uint32_t i = index_get(&st->frame_ix, (void **)&st->frames,
+			       &st->cap_frames, &st->nr_frames,
+			       sizeof(*st->frames), addr, &added);
+
+	if (i == U64_INDEX_NONE)
+		return NULL;
+	if (!added)
+		return &st->frames[i];
+	if (st->sym && st->sym->resolve)
+		name = st->sym->resolve(st->sym->priv, addr, &start);
+	st->frames[i].skip = name && kmem_stackskip_match(&st->skip, name);
+	return &st->frames[i];
+}
+
+/**
+ * page_frame_skipped - is a stack frame tracing or allocator internals?
+ * @st: the statistics (their skip rules and symbols)
+ * @addr: the frame's address
+ *
+ * Return: true if the skip rules match its function (the call site is
+ * further out); false for an unknown address too.
+ */
+bool page_frame_skipped(struct page_stats *st, uint64_t addr)
+{
+	const struct page_frame *f = frame_info(st, addr);
+
+	return f && f->skip;
+}
+
+/* The first frame that is neither tracing nor allocator internals. */
+static uint64_t first_caller(struct page_stats *st, const uint64_t *fr,
+			     unsigned int n)
+{
+	uint64_t cs = PAGE_NO_STACK;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		const struct page_frame *f = frame_info(st, fr[i]);
+
+		if (!f)
+			return PAGE_NO_STACK;
+		cs = fr[i];	/* the return address: sym+0xoff */
+		if (!f->skip)
+			break;
+	}
+	return cs;
+}
+
+/* The number of the stack of these frames, kept when new. */
+static uint32_t stack_intern(struct page_stats *st, const uint64_t *fr,
+			     unsigned int n)
+{
+	uint64_t h = u64s_hash(fr, n);
+	size_t pos = SIZE_MAX, need = st->nr_stack_frames + n;
+	uint32_t i;
+
+	while ((i = u64_index_next(&st->stack_ix, h, &pos)) != U64_INDEX_NONE)
+		if (st->stacks[i].n == n &&
+		    !memcmp(st->stack_frames + st->stacks[i].off, fr,
+			    n * sizeof(*fr)))
+			return i;
+	if (need > UINT32_MAX)	/* frames are found by a u32 offset */
+		return U64_INDEX_NONE;
+	while (need > st->cap_stack_frames)
+		if (kmem_grow_array((void **)&st->stack_frames,
+				    &st->cap_stack_frames,
+				    st->cap_stack_frames,
+				    sizeof(*st->stack_frames)))
+			return U64_INDEX_NONE;
+	i = index_append(&st->stack_ix, (void **)&st->stacks, &st->cap_stacks,
+			 &st->nr_stacks, sizeof(*st->stacks), h);
+	if (i == U64_INDEX_NONE)
+		return i;
+	memcpy(st->stack_frames + st->nr_stack_frames, fr, n * sizeof(*fr));
+	st->stacks[i].off = (uint32_t)st->nr_stack_frames;
+	st->stacks[i].n = n;
+	st->nr_stack_frames = need;
+	return i;
+}
+
+/*
+ * The call site of a stack: now, or (defer) its stack's number + 1 for
+ * page_resolve_callsites().
+ */
+static uint64_t stack_callsite(struct page_stats *st,
+			       const struct kmem_event *ev)
+{
+	uint32_t i;
+
+	if (!st->defer)
+		return first_caller(st, ev->frames, ev->nr_frames);
+	if (!ev->nr_frames)
+		return PAGE_NO_STACK;
+	i = stack_intern(st, ev->frames, ev->nr_frames);
+	return i == U64_INDEX_NONE ? PAGE_NO_STACK : (uint64_t)i + 1;
+}
+
+/**
+ * page_stack - a kernel_stack record: the call site of the allocation
+ *	just before it on its CPU, if it directly follows it
+ * @st: the statistics
+ * @ev: the KMEM_EV_STACK event
+ */
+void page_stack(struct page_stats *st, const struct kmem_event *ev)
+{
+	struct page_pending *pd = page_pending_of(st, ev->cpu);
+
+	if (!pd || !pd->active)
+		return;
+	/* after lost events the record before it may be another's */
+	if (ev->after_loss ||
+	    !kmem_rb_follows(st->subbuf_size, pd->rec_end, ev->rec_offset)) {
+		page_pending_done(st, pd, PAGE_NO_STACK);
+		return;
+	}
+	st->sum.stacks++;
+	page_pending_done(st, pd, stack_callsite(st, ev));
+}
+
+/**
+ * page_defer_callsites - choose call sites after counting
+ * @st: the statistics, before their first event, whose front end does
+ *	not read the site rows while counting (no timeline)
+ *
+ * No frame is resolved while counting: each distinct kernel stack is
+ * kept whole (memory grows with distinct stacks, not with events), and
+ * page_resolve_callsites() chooses the call sites once every frame's
+ * symbol can be had (for a reader told which addresses it will be asked,
+ * in one go: the frames of st->stacks).
+ */
+void page_defer_callsites(struct page_stats *st)
+{
+	if (!st->nr_sites && !st->sum.allocs)
+		st->defer = true;
+}
+
+/* The row already in @ix with @s's key (@key its hash), if any. */
+static uint32_t find_row(const struct page_stats *st,
+			 const struct u64_index *ix, uint64_t key,
+			 const struct page_site *s)
+{
+	size_t pos = SIZE_MAX;
+	uint32_t j;
+
+	while ((j = u64_index_next(ix, key, &pos)) != U64_INDEX_NONE) {
+		const struct page_site *t = &st->sites[j];
+
+		if (t->callsite == s->callsite && t->order == s->order &&
+		    t->migratetype == s->migratetype && t->gfp == s->gfp)
+			return j;
+	}
+	return U64_INDEX_NONE;
+}
+
+/* Rows that now have one key become one, in the order they first came. */
+static void merge_rows(struct page_stats *st)
+{
+	struct u64_index ix = { 0 };
+	uint32_t *map = malloc((st->nr_sites + 1) * sizeof(*map));
+	size_t i, k = 0;
+	uint32_t j;
+
+	u64_index_free(&st->site_ix);
+	if (!map || u64_index_init(&ix, 64)) {
+		/* rows stay apart; new ones are found again */
+		st->oom++;
+		free(map);
+		for (i = 0; i < st->nr_sites; i++)
+			if (u64_index_insert(&st->site_ix,
+					     site_key(st->sites[i].callsite,
+						      st->sites[i].order,
+						      st->sites[i].migratetype,
+						      st->sites[i].gfp),
+					     (uint32_t)i))
+				st->oom++;
+		return;
+	}
+	for (i = 0; i < st->nr_sites; i++) {
+		struct page_site s = st->sites[i];
+		uint64_t key = site_key(s.callsite, s.order, s.migratetype,
+					s.gfp);
+
+		j = find_row(st, &ix, key, &s);
+		if (j == U64_INDEX_NONE) {
+			j = (uint32_t)k++;
+			st->sites[j] = s;
+			if (u64_index_insert(&ix, key, j))
+				st->oom++;
+		} else {
+			st->sites[j].hits += s.hits;
+			st->sites[j].bytes += s.bytes;
+			st->sites[j].live_count += s.live_count;
+			st->sites[j].live_bytes += s.live_bytes;
+		}
+		map[i] = j;
+	}
+	st->nr_sites = k;
+	st->site_ix = ix;
+	for (i = 0; i < st->objs.len; i++) {
+		struct page_obj *p = page_obj_at(st, (uint32_t)i);
+
+		if (p->site != U64_INDEX_NONE)
+			p->site = map[p->site];
+	}
+	free(map);
+}
+
+/**
+ * page_resolve_callsites - the call sites page_defer_callsites() put off
+ * @st: the statistics, every stack record counted (pending allocations
+ *	may still wait: page_finish() gives them no stack)
+ *
+ * Each stack's call site is chosen as page_account() would have while
+ * counting, each frame resolved once; rows of stacks with one call site
+ * (and order, migration type and flags) become one, in the order they
+ * first came, and the kept stacks are freed.  Nothing is done unless
+ * call sites were deferred.
+ */
+void page_resolve_callsites(struct page_stats *st)
+{
+	size_t i;
+
+	if (!st->defer)
+		return;
+	st->defer = false;
+	for (i = 0; i < st->nr_sites; i++) {
+		struct page_site *s = &st->sites[i];
+		const struct page_stack *k;
+
+		if (s->callsite == PAGE_NO_STACK)
+			continue;
+		k = &st->stacks[s->callsite - 1];
+		s->callsite = first_caller(st, st->stack_frames + k->off, k->n);
+	}
+	merge_rows(st);
+	u64_index_free(&st->stack_ix);
+	free(st->stacks);
+	free(st->stack_frames);
+	st->stacks = NULL;
+	st->stack_frames = NULL;
+	st->nr_stacks = st->cap_stacks = 0;
+	st->nr_stack_frames = st->cap_stack_frames = 0;
+}
+
+/**
+ * page_finish - the end of the stream: waiting allocations had no stack
+ * @st: the statistics
+ */
+void page_finish(struct page_stats *st)
+{
+	size_t cpu;
+
+	for (cpu = 0; cpu < st->nr_pending; cpu++)
+		page_finish_pending(st, (int)cpu, PAGE_NO_STACK);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Rows keyed by a call site (or any u64 stored first in the row): found
+ * by hash, appended to an array that doubles when full.  Slab and
+ * per-CPU call sites and slab anomaly rows are kept so.
+ */
+#ifndef KMEM_SITES_H
+#define KMEM_SITES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/hashtab.h"
+
+/**
+ * kmem_site_get - the row of a key, added (zeroed, the key stored) when new
+ * @ix: the rows' index
+ * @rows: the rows, each starting with its uint64_t key
+ * @cap: room in @rows
+ * @nr: rows in use
+ * @row_size: bytes a row
+ * @key: the call site
+ *
+ * Return: the row's number, or U64_INDEX_NONE when memory ran out.
+ */
+static inline uint32_t kmem_site_get(struct u64_index *ix, void **rows,
+				     size_t *cap, size_t *nr, size_t row_size,
+				     uint64_t key)
+{
+	bool added;
+	uint32_t i = index_get(ix, rows, cap, nr, row_size, key, &added);
+
+	if (added && i != U64_INDEX_NONE)
+		*(uint64_t *)((char *)*rows + (size_t)i * row_size) = key;
+	return i;
+}
+
+/*
+ * KMEM_SITE_GET(st, key) - kmem_site_get() over st->sites, indexed by
+ * st->site_ix
+ */
+#define KMEM_SITE_GET(st, key)                                                 \
+	kmem_site_get(&(st)->site_ix, (void **)&(st)->sites, &(st)->cap_sites, \
+		      &(st)->nr_sites, sizeof(*(st)->sites), (key))
+
+#endif

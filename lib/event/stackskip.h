@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Which kernel stack frames are not the caller: the tracing machinery
+ * that records the stack and the allocator's own layers, matched by
+ * function name against a POSIX extended regex (kmem:skip=, or the
+ * default rules).
+ */
+#ifndef KMEM_STACKSKIP_H
+#define KMEM_STACKSKIP_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* how skip= regexes compile */
+#define KMEM_SKIP_REGFLAGS (REG_EXTENDED | REG_NOSUB)
+
+extern const char kmem_default_skip[];
+
+struct kmem_stackskip {
+	regex_t re;
+	bool have; /* re compiled: frames can be skipped */
+};
+
+int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex, char *err,
+			size_t errlen);
+void kmem_stackskip_release(struct kmem_stackskip *s);
+
+/**
+ * kmem_stackskip_match - is a frame's function one to skip?
+ * @s: the rules
+ * @name: the function's name
+ *
+ * Return: true if the rules match @name.
+ */
+static inline bool kmem_stackskip_match(const struct kmem_stackskip *s,
+					const char *name)
+{
+	return s->have && !regexec(&s->re, name, 0, NULL, 0);
+}
+
+#endif

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * What the kallsyms files of reader/ share: the section's state
+ * (kallsyms.c sets it up and releases it), the text streamed and parsed
+ * (ksyms_text.c), the full index (ksyms_index.c) and the one-pass
+ * resolution of the addresses asked for (ksyms_resolve.c).  See
+ * kallsyms.c for how they fit together.
+ */
+#ifndef TDAT_KSYMS_H
+#define TDAT_KSYMS_H
+
+#include <ctype.h>
+#include <pthread.h>
+
+#include "internal.h"
+
+struct ksym {
+	uint64_t addr;
+	uint32_t line; /* the line's number, for the order */
+	uint32_t name; /* offset of the name in the text */
+	char *copy;    /* the name, once asked for */
+};
+
+/* One address resolved: its symbol's address and name, or no name. */
+struct kres {
+	uint64_t key;
+	uint64_t start;
+	char *name;
+};
+
+struct tdat_kallsyms {
+	/* the plain text: where the file is mapped, or in hold */
+	const uint8_t *src;
+	size_t srclen;
+	/* a compressed section: its block */
+	enum tdat_compress z;
+	const uint8_t *zsrc;
+	size_t zsrclen;
+	uint8_t *hold;	/* the block decompressed, until lookups are known */
+	bool big;	/* the block's byte order (its size word) */
+	bool drop;	/* src is a file mapping: drop pages once read */
+	uint64_t zsize; /* the block's declared decompressed size */
+	uint64_t tsize; /* the text's size as the file says it */
+	pthread_mutex_t lock; /* lookups may come from two threads */
+	/* the addresses asked for, sorted, with their answers */
+	struct kres *res;
+	size_t nres, capres;
+	bool wanted;	     /* tdat_want_symbols() was called */
+	bool reading;	     /* records are being read: no more probes */
+	unsigned int misses; /* lookups of addresses not asked for */
+	/* the full index, the fallback when lookups come unannounced */
+	bool indexed;
+	const char *text;
+	size_t len;
+	uint8_t *owned;	   /* the text, when decompressed */
+	struct ksym *syms; /* count + 1: a sentinel of address 0 */
+	size_t count;
+};
+
+/* A piece of the decompressed block; return nonzero to stop. */
+typedef int (*sink_fn)(void *priv, const uint8_t *p, size_t n);
+
+/*
+ * A symbol of the text, its name up to white space before @eol, which
+ * stays where it is until the pass ends when @stable (else only during
+ * the call); return nonzero to stop.
+ */
+typedef int (*sym_fn)(void *priv, uint64_t addr, const char *name,
+		      const char *eol, bool stable);
+
+/* hex digit values + 1; 0: not a hex digit */
+#define H(c, v) [c] = (v) + 1
+static const unsigned char ksyms_hex_tab[256] = {
+	H('0', 0),  H('1', 1),	H('2', 2),  H('3', 3),	H('4', 4),  H('5', 5),
+	H('6', 6),  H('7', 7),	H('8', 8),  H('9', 9),	H('a', 10), H('b', 11),
+	H('c', 12), H('d', 13), H('e', 14), H('f', 15), H('A', 10), H('B', 11),
+	H('C', 12), H('D', 13), H('E', 14), H('F', 15),
+};
+#undef H
+
+/**
+ * ksyms_fast_line - a kallsyms line of the common shape, parsed by hand
+ * @s: the line
+ * @end: its end (the newline, or the end of the text)
+ * @addr: set to the symbol's address
+ * @type: set to its type letter
+ * @name: set to where its name starts
+ *
+ * The common line "ADDR T NAME..." parsed by hand (inline: the
+ * streaming pass and the index both parse every line with it).
+ *
+ * Return: 1 with the fields set, 0 when the line is not of that simple
+ * shape (then ksyms_slow_line() decides, as sscanf would).
+ */
+static inline int ksyms_fast_line(const char *s, const char *end,
+				  uint64_t *addr, char *type, const char **name)
+{
+	uint64_t v = 0;
+	int n = 0, d;
+
+	while (s < end && (d = ksyms_hex_tab[(unsigned char)*s])) {
+		if (++n > 16)
+			return 0;
+		v = v << 4 | (uint64_t)(d - 1);
+		s++;
+	}
+	if (!n || end - s < 4 || s[0] != ' ' || isspace((unsigned char)s[1]) ||
+	    s[2] != ' ' || isspace((unsigned char)s[3]))
+		return 0;
+	*addr = v;
+	*type = s[1];
+	*name = s + 3;
+	return 1;
+}
+
+/* ksyms_text.c: the text, streamed and parsed */
+int ksyms_slow_line(const char *s, const char *end, uint64_t *addr, char *type,
+		    const char **name);
+int ksyms_inflate_stream(const struct tdat_kallsyms *k, sink_fn sink,
+			 void *priv);
+int ksyms_each_piece(const struct tdat_kallsyms *k,
+		     int (*fn)(void *priv, const char *p, size_t n),
+		     void *priv);
+int ksyms_each_symbol(const struct tdat_kallsyms *k, sym_fn fn, void *priv);
+
+/* ksyms_index.c: every symbol indexed */
+void ksyms_ensure_index(struct tdat_kallsyms *k);
+char *ksyms_index_lookup(struct tdat_kallsyms *k, unsigned long long *addrp);
+
+/* ksyms_resolve.c: the addresses asked for, resolved in one pass */
+char *ksyms_resolve(void *priv, unsigned long long *addrp, char **modp);
+
+#endif

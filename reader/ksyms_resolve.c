@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The addresses a report names, resolved in one pass over the kallsyms
+ * text (tdat_want_symbols()), with the answers the index would give;
+ * and the resolver libtraceevent calls (ksyms_resolve()).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksyms.h"
+
+/* isspace() in the C locale, which the tools run in */
+static inline bool ks_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static size_t name_len(const char *name, const char *eol)
+{
+	const char *p = name;
+
+	while (p < eol && !ks_space(*p))
+		p++;
+	return (size_t)(p - name);
+}
+
+/*
+ * Resolving a sorted set of addresses in one pass, as the index would:
+ * for each gap between two wanted addresses, the highest symbol in it
+ * (the first line of that address: the index sorts the last line first
+ * and answers an address between two symbols with the last of a run);
+ * for each wanted address, the symbols exactly there (how many, the
+ * first one's name) and how many symbols lie below it.
+ */
+struct slot {
+	uint64_t below; /* symbols in the gap below this address */
+	uint64_t at;	/* symbols at it */
+	uint64_t best;	/* the gap's highest symbol */
+	bool have_best;
+	const char *best_name, *best_eol; /* its name, in the text or: */
+	char *buf;			  /* a copy (the buffer is reused) */
+	size_t buf_cap;
+	char *at_name; /* the first symbol at the address */
+};
+
+struct pass {
+	const uint64_t *want;
+	size_t n;
+	struct slot *slots; /* n + 1: the last gap is above the last */
+	uint64_t total;	    /* symbols */
+	uint64_t max;	    /* the highest */
+	size_t last;	    /* the slot of the last symbol */
+	bool oom;
+};
+
+static size_t lower_bound(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static char *put_name(char **buf, size_t *cap, const char *s, size_t n)
+{
+	if (n + 1 > *cap) {
+		char *b = realloc(*buf, n + 1);
+
+		if (!b)
+			return NULL;
+		*buf = b;
+		*cap = n + 1;
+	}
+	memcpy(*buf, s, n);
+	(*buf)[n] = '\0';
+	return *buf;
+}
+
+static int pass_sym(void *priv, uint64_t addr, const char *name,
+		    const char *eol, bool stable)
+{
+	struct pass *ps = priv;
+	size_t i = ps->last;
+	struct slot *sl;
+
+	/* sorted text: most symbols fall where the last one did */
+	if (!((i == ps->n || addr < ps->want[i]) &&
+	      (!i || addr > ps->want[i - 1])))
+		i = ps->last = lower_bound(ps->want, ps->n, addr);
+	sl = &ps->slots[i];
+	if (!ps->total || addr > ps->max)
+		ps->max = addr;
+	ps->total++;
+	if (i < ps->n && ps->want[i] == addr) {
+		if (!sl->at++) {
+			sl->at_name = strndup(name, name_len(name, eol));
+			ps->oom |= !sl->at_name;
+		}
+		return ps->oom;
+	}
+	sl->below++;
+	if (i < ps->n && (!sl->have_best || addr > sl->best)) {
+		if (!stable) {
+			size_t len = name_len(name, eol);
+
+			name = put_name(&sl->buf, &sl->buf_cap, name, len);
+			if (!name) {
+				ps->oom = true;
+				return 1;
+			}
+			eol = name + len;
+		}
+		sl->best_name = name;
+		sl->best_eol = eol;
+		sl->best = addr;
+		sl->have_best = true;
+	}
+	return 0;
+}
+
+/*
+ * Which of @run symbols at one address the index's bsearch() gives: the
+ * index has @rank symbols below them and @total in all.  The real
+ * bsearch() over a stand-in array, so that the answer is libc's.
+ */
+struct runpos {
+	uint64_t rank, run;
+};
+
+static int run_cmp(const void *key, const void *elem)
+{
+	const struct runpos *r = key;
+	uint64_t i = (uint64_t)((uintptr_t)elem - (uintptr_t)1);
+
+	if (i < r->rank)
+		return 1;
+	return i < r->rank + r->run ? 0 : -1;
+}
+
+static uint64_t run_pick(uint64_t rank, uint64_t run, uint64_t total)
+{
+	struct runpos r = { rank, run };
+	const char *e = bsearch(&r, (const void *)(uintptr_t)1, (size_t)total,
+				1, run_cmp);
+
+	/* the run is sorted last line first: its k-th is line run-1-k */
+	return e ? run - 1 - ((uint64_t)((uintptr_t)e - 1) - rank) : 0;
+}
+
+/* The n-th symbol at one address (second pass, for duplicates). */
+struct nth {
+	uint64_t addr, n, seen;
+	char *name;
+	bool oom;
+};
+
+static int nth_sym(void *priv, uint64_t addr, const char *name, const char *eol,
+		   bool stable)
+{
+	struct nth *t = priv;
+
+	(void)stable;
+	if (addr != t->addr || t->seen++ != t->n)
+		return 0;
+	t->name = strndup(name, name_len(name, eol));
+	t->oom = !t->name;
+	return 1;
+}
+
+static size_t res_pos(const struct tdat_kallsyms *k, uint64_t key)
+{
+	size_t lo = 0, hi = k->nres;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->res[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Insert @r into @k's sorted answers. */
+static int add_result(struct tdat_kallsyms *k, const struct kres *r)
+{
+	size_t i;
+
+	if (k->nres == k->capres) {
+		size_t cap = k->capres ? 2 * k->capres : 64;
+		struct kres *v = realloc(k->res, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		k->res = v;
+		k->capres = cap;
+	}
+	i = res_pos(k, r->key);
+	memmove(&k->res[i + 1], &k->res[i], (k->nres - i) * sizeof(*k->res));
+	k->res[i] = *r;
+	k->nres++;
+	return 0;
+}
+
+/*
+ * Answer the sorted, distinct addresses @want[@n], none answered yet,
+ * in one pass over the text (and one more for each address that is
+ * exactly where several symbols are, when the index would not give the
+ * first of them).
+ */
+static int resolve_set(struct tdat_kallsyms *k, const uint64_t *want, size_t n)
+{
+	struct pass ps = { .want = want, .n = n };
+	const char *below = NULL, *below_eol = NULL;
+	uint64_t below_addr = 0, rank = 0;
+	int ret = -1;
+	size_t i;
+
+	ps.slots = calloc(n + 1, sizeof(*ps.slots));
+	if (!ps.slots)
+		return -1;
+	if (ksyms_each_symbol(k, pass_sym, &ps) || ps.oom)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct slot *sl = &ps.slots[i];
+		struct kres r = { .key = want[i] };
+
+		rank += sl->below;
+		if (sl->have_best) {
+			below = sl->best_name;
+			below_eol = sl->best_eol;
+			below_addr = sl->best;
+		}
+		if (sl->at) {
+			uint64_t nth = run_pick(rank, sl->at, ps.total);
+			struct nth t = { .addr = want[i], .n = nth };
+
+			r.start = want[i];
+			if (!nth) {
+				r.name = strdup(sl->at_name);
+			} else if (!ksyms_each_symbol(k, nth_sym, &t) &&
+				   !t.oom) {
+				r.name = t.name;
+			}
+			if (!r.name)
+				goto out;
+			/* above it, the first line at the address */
+			below = sl->at_name;
+			below_eol = below + strlen(below);
+			below_addr = want[i];
+			rank += sl->at;
+		} else if (below && ps.max > want[i]) {
+			r.start = below_addr;
+			r.name = strndup(below, name_len(below, below_eol));
+			if (!r.name)
+				goto out;
+		}
+		if (add_result(k, &r)) {
+			free(r.name);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	for (i = 0; i <= n; i++) {
+		free(ps.slots[i].buf);
+		free(ps.slots[i].at_name);
+	}
+	free(ps.slots);
+	return ret;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Lookups of addresses nobody announced: the first few get a pass each
+ * (memory stays small); more, or any before tdat_want_symbols(), and
+ * the caller looks up as it goes (plot's stack frames): the
+ * index is built then.
+ */
+#define KS_MISSES 8
+
+/*
+ * The format probes of a session's start (lib/fmtprobe.c) print every
+ * field of a made-up record of zeros but the one probed, and read back
+ * the probed "key=value": the function name libtraceevent prints for a
+ * call site of 0 there is never read (kallsyms names hold no white
+ * space, and every kernel's print fmt has "call_site=" before it).
+ * Before any record is read and before tdat_want_symbols(), address 0
+ * therefore gets no symbol and no pass of its own: it is resolved with
+ * the others, once they are known.
+ */
+static bool probe_lookup(const struct tdat_kallsyms *k, uint64_t key)
+{
+	return !key && !k->wanted && !k->reading && !k->indexed;
+}
+
+/**
+ * ksyms_resolve - the function resolver of the tep handle
+ * @priv: the kallsyms section
+ * @addrp: the address; set to its symbol's address when it has one
+ * @modp: set to NULL (no module names)
+ *
+ * Addresses announced by tdat_want_symbols() are answered from what its
+ * pass kept, the first few others with a pass each, the rest from the
+ * full index (see KS_MISSES); a format probe's address 0 gets no symbol
+ * (see probe_lookup()).
+ *
+ * Return: the symbol's name (the section keeps it), or NULL.
+ */
+char *ksyms_resolve(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct tdat_kallsyms *k = priv;
+	uint64_t key = *addrp;
+	char *name = NULL;
+	size_t i = 0;
+
+	if (modp)
+		*modp = NULL;
+	pthread_mutex_lock(&k->lock);
+	if (probe_lookup(k, key)) {
+		pthread_mutex_unlock(&k->lock);
+		return NULL;
+	}
+	if (!k->indexed) {
+		i = res_pos(k, key);
+		if (i == k->nres || k->res[i].key != key) {
+			k->misses++;
+			if ((!k->wanted && k->misses > 1) ||
+			    k->misses > KS_MISSES || resolve_set(k, &key, 1))
+				ksyms_ensure_index(k);
+			else
+				i = res_pos(k, key);
+		}
+	}
+	if (k->indexed) {
+		name = ksyms_index_lookup(k, addrp);
+	} else if (k->res[i].name) {
+		name = k->res[i].name;
+		*addrp = k->res[i].start;
+	}
+	pthread_mutex_unlock(&k->lock);
+	return name;
+}
+
+/**
+ * tdat_kallsyms_reading - records are being read
+ * @f: the file
+ *
+ * Lookups from now on are the caller's own, not format probes: address
+ * 0 resolves as any other (see probe_lookup()).
+ */
+void tdat_kallsyms_reading(struct tdat_file *f)
+{
+	struct tdat_kallsyms *k = f->ksyms;
+
+	if (!k)
+		return;
+	pthread_mutex_lock(&k->lock);
+	k->reading = true;
+	pthread_mutex_unlock(&k->lock);
+}
+
+/* Lookups are known: the held text goes (unless the index uses it). */
+static void unhold(struct tdat_kallsyms *k)
+{
+	if (!k->hold || k->indexed)
+		return;
+	free(k->hold);
+	k->hold = NULL;
+	k->src = NULL;
+	k->srclen = 0;
+}
+
+/**
+ * tdat_want_symbols - the addresses that will be looked up
+ * @f: the file
+ * @addrs: addresses (any order, repeats allowed)
+ * @n: their number
+ *
+ * They are resolved in one pass over the kallsyms text, and lookups of
+ * them are answered from what that pass kept: memory in proportion to
+ * the addresses, not to the section.  Other addresses still resolve
+ * (see ksyms_resolve()).  May be called again with more.
+ *
+ * Return: 0, or -1 when memory ran out (lookups then fall back on the
+ * index).
+ */
+int tdat_want_symbols(struct tdat_file *f, const uint64_t *addrs, size_t n)
+{
+	struct tdat_kallsyms *k = f->ksyms;
+	uint64_t *v;
+	size_t i, m = 0;
+	int ret = 0;
+
+	if (!k)
+		return 0;
+	v = malloc((n + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	pthread_mutex_lock(&k->lock);
+	k->wanted = true;
+	if (k->indexed)
+		goto out;
+	/* 0 too: libtraceevent prints a call site of 0 in format probes */
+	memcpy(v, addrs, n * sizeof(*v));
+	v[n] = 0;
+	qsort(v, n + 1, sizeof(*v), cmp_u64);
+	for (i = 0; i <= n; i++) {
+		size_t at = res_pos(k, v[i]);
+
+		if ((m && v[m - 1] == v[i]) ||
+		    (at < k->nres && k->res[at].key == v[i]))
+			continue;
+		v[m++] = v[i];
+	}
+	if (m && resolve_set(k, v, m)) {
+		ksyms_ensure_index(k);
+		ret = -1;
+	}
+	unhold(k);
+out:
+	pthread_mutex_unlock(&k->lock);
+	free(v);
+	return ret;
+}
