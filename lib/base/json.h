@@ -23,6 +23,7 @@ struct json {
 	struct jt_node *cap[JSON_MAX_DEPTH];	/* the open containers */
 	struct jt_node *root;	/* capture: the document */
 	bool oom;		/* capture: a node was left out */
+	void *table_sink;	/* the caller's: where tables' rows go instead */
 };
 
 void json_init(struct json *j, FILE *out);

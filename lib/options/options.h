@@ -38,6 +38,7 @@ struct kmem_opts {
 	bool width_set;
 	struct kmem_sort_cfg sort;	/* sort= */
 	char *json;		/* JSON path, "-" for stdout, NULL for none */
+	char *csv;		/* CSV path, "-" for stdout, NULL for none */
 	char *folded;		/* folded stacks path, "-" for stdout */
 	bool folded_hits;	/* ... weighed by allocations, not bytes */
 	char *output;		/* tables path, NULL for stdout */

@@ -10,11 +10,11 @@
 /**
  * kmem_outputs_open - open what the options send the report to
  * @outs: filled in
- * @o: the options: stat (tables to stdout or output=), json=
+ * @o: the options: stat (tables to stdout or output=), json=, csv=
  * @append: add to the files (a later input of the same run)
  * @err: where a failure is said
  *
- * json=- (or folded=-) replaces the tables on stdout unless output= is
+ * json=- (or csv=-, folded=-) replaces the tables on stdout unless output= is
  * given.
  *
  * Return: 0, or -1 after one line on @err (nothing is left open).
@@ -24,9 +24,10 @@ int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 {
 	memset(outs, 0, sizeof(*outs));
 	bool json_out = o->json && !strcmp(o->json, "-");
+	bool csv_out = o->csv && !strcmp(o->csv, "-");
 	bool folded_out = o->folded && !strcmp(o->folded, "-");
 
-	if (o->stat && (o->output || (!json_out && !folded_out)) &&
+	if (o->stat && (o->output || (!json_out && !csv_out && !folded_out)) &&
 	    kmem_out_open(&outs->tables, o->output ? o->output : "-",
 			  "output", append, err))
 		return -1;
@@ -35,10 +36,16 @@ int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 		kmem_out_discard(&outs->tables);
 		return -1;
 	}
+	if (o->csv && kmem_out_open(&outs->csv, o->csv, "CSV", append, err)) {
+		kmem_out_discard(&outs->tables);
+		kmem_out_discard(&outs->json);
+		return -1;
+	}
 	if (o->folded && kmem_out_open(&outs->folded, o->folded,
 				       "folded stacks", append, err)) {
 		kmem_out_discard(&outs->tables);
 		kmem_out_discard(&outs->json);
+		kmem_out_discard(&outs->csv);
 		return -1;
 	}
 	return 0;
@@ -58,6 +65,7 @@ int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err)
 	kmem_outputs_note(outs);
 	ret = kmem_out_finish(&outs->tables, err);
 	ret |= kmem_out_finish(&outs->folded, err);
+	ret |= kmem_out_finish(&outs->csv, err);
 	return kmem_out_finish(&outs->json, err) | ret;
 }
 
@@ -72,7 +80,8 @@ void kmem_outputs_note(struct kmem_outputs *outs)
 	    errno == EPIPE)
 		outs->tables.broken_pipe = true;
 	outs->broken_pipe |= outs->tables.broken_pipe ||
-			     outs->json.broken_pipe || outs->folded.broken_pipe;
+			     outs->json.broken_pipe || outs->csv.broken_pipe ||
+			     outs->folded.broken_pipe;
 }
 
 /**
@@ -84,5 +93,6 @@ void kmem_outputs_discard(struct kmem_outputs *outs)
 	kmem_outputs_note(outs);
 	kmem_out_discard(&outs->tables);
 	kmem_out_discard(&outs->json);
+	kmem_out_discard(&outs->csv);
 	kmem_out_discard(&outs->folded);
 }

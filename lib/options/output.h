@@ -16,6 +16,7 @@
 struct kmem_outputs {
 	struct kmem_out tables;
 	struct kmem_out json;
+	struct kmem_out csv;
 	struct kmem_out folded;
 	bool broken_pipe;	/* kept after finish or discard */
 };

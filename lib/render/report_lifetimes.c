@@ -10,7 +10,7 @@
 #include "report_lifetimes.h"
 #include "report_percpu.h"
 #include "report_slab.h"
-#include "sort.h"
+#include "tables.h"
 
 #define BAR 52
 
@@ -66,18 +66,14 @@ static void print_hist(FILE *out, const uint64_t *h)
 static void offer(const struct kmem_report_ctx *r, enum kmem_allocator which,
 		  struct sort_set *set)
 {
-	uint32_t i;
+	struct cols_ctx c;
 
-	if (which == KMEM_A_SLAB) {
-		for (i = 0; i < r->agg->slab.nr_sites; i++)
-			if (r->agg->slab.sites[i].frees)
-				slab_site_sort_keys(set, &r->agg->slab.sites[i],
-						    i);
-		return;
-	}
-	for (i = 0; i < r->agg->percpu.nr_sites; i++)
-		if (r->agg->percpu.sites[i].frees)
-			percpu_site_sort_keys(set, &r->agg->percpu.sites[i], i);
+	if (which == KMEM_A_SLAB)
+		slab_sites(r, &c, &slab_freed_site_cols);
+	else
+		percpu_sites(r, &c, &percpu_freed_sites);
+	sort_set_init(set, &r->cfg->sort, cols_keys(c.def), r->cfg->lines);
+	cols_offer(&c, set);
 }
 
 /**
@@ -103,10 +99,6 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 
 	if (!r->cfg->lifetimes || r->in->merged)
 		return;
-	sort_set_init(&set, &r->cfg->sort,
-		      which == KMEM_A_SLAB ? SORT_KEYS_SLAB_CALLER
-					   : SORT_KEYS_PERCPU_CALLER,
-		      r->cfg->lines);
 	offer(r, which, &set);
 	if (set.oom) {
 		sort_set_release(&set);
