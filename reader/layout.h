@@ -8,7 +8,6 @@
 
 #include "internal.h"
 
-
 enum {
 	OPT_DONE = 0,
 	OPT_DATE = 1,
