@@ -36,31 +36,9 @@
 #include "event/tep_names.h"
 #include "feed/feed.h"
 #include "feed/loop.h"
+#include "follow.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
-
-#define MAX_SITES 64 /* call sites the dialog offers */
-
-struct follow {
-	struct kmem_ks_ctx *ks;
-	struct tep_handle *tep;
-	struct kmem_feed feed; /* event id -> decode -> agg */
-	size_t *next;	       /* [cpu]: the next kept entry */
-	struct kmem_agg agg;
-	struct kmem_symbolizer sym;
-	struct kmem_match m;
-	/*
-	 * [allocator][object]: its latest allocation, CPU << 32 | index in
-	 * ks->links[CPU], where every allocation is kept until the end
-	 */
-	uint64_t *obj_alloc[KMEM_KS_NR];
-	size_t obj_cap[KMEM_KS_NR];
-	uint32_t site_row; /* the chosen site's row, or NONE */
-	size_t seen;	   /* the last CPU's copies published */
-	int max_size;	   /* no record is larger than a page */
-	bool oom;
-	uint64_t unmatched; /* records without their entry */
-};
 
 static void series_add(struct follow *fw, struct kmem_ks_series *s, int64_t ts,
 		       uint64_t bytes)
@@ -95,7 +73,15 @@ static int allocator_of(enum kmem_ev_kind kind)
 	}
 }
 
-static uint64_t site_address(const struct follow *fw, int a, uint32_t site)
+/**
+ * kmem_ks_site_address - the address of an allocator's call site row
+ * @fw: the pass
+ * @a: the allocator (KMEM_KS_*)
+ * @site: its call-site row
+ *
+ * Return: the call site's address, 0 for none.
+ */
+uint64_t kmem_ks_site_address(const struct follow *fw, int a, uint32_t site)
 {
 	if (site == U64_INDEX_NONE)
 		return 0;
@@ -139,8 +125,15 @@ static void note_alloc(struct follow *fw, int a, struct kshark_entry *e,
 	p->order = a == KMEM_KS_PAGE && ev->order > 0 ? (uint16_t)ev->order : 0;
 }
 
-/* The allocation of object @obj, if it was made in this pass. */
-static struct kmem_ks_pair *alloc_of(struct follow *fw, int a, uint32_t obj)
+/**
+ * kmem_ks_alloc_of - the allocation of object @obj, if it was made in this pass
+ * @fw: the pass
+ * @a: the allocator (KMEM_KS_*)
+ * @obj: the object's index in lib/'s table
+ *
+ * Return: its link, or NULL.
+ */
+struct kmem_ks_pair *kmem_ks_alloc_of(struct follow *fw, int a, uint32_t obj)
 {
 	uint64_t at = obj < fw->obj_cap[a] ? fw->obj_alloc[a][obj] : UINT64_MAX;
 	uint64_t cpu = at >> 32, i = at & UINT32_MAX;
@@ -166,7 +159,7 @@ static void note_match(struct follow *fw, int a, struct kshark_entry *e,
 	}
 	if (fw->m.what != KMEM_MATCH_FREE)
 		return;
-	p = alloc_of(fw, a, fw->m.obj);
+	p = kmem_ks_alloc_of(fw, a, fw->m.obj);
 	if (!p || !e || p->fate != KMEM_KS_LIVE) {
 		fw->unmatched++;
 		return;
@@ -174,7 +167,7 @@ static void note_match(struct follow *fw, int a, struct kshark_entry *e,
 	p->free = e;
 	p->fate = KMEM_KS_FREED;
 	p->bytes = fw->m.bytes;
-	p->call_site = site_address(fw, a, fw->m.site);
+	p->call_site = kmem_ks_site_address(fw, a, fw->m.site);
 	if (e->ts - p->alloc->ts > fw->ks->max_life)
 		fw->ks->max_life = e->ts - p->alloc->ts;
 	c->pairs[a]++;
@@ -282,22 +275,6 @@ static int read_all(struct follow *fw, struct tracecmd_input *in)
 	return 0;
 }
 
-/*
- * The pass beside KernelShark's loading: started when the last CPU's
- * first entry comes, it reads the other CPUs' copies, complete by then,
- * and the last CPU's as the event handler publishes them (every 256).
- */
-struct kmem_ks_worker {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t more;
-	size_t published; /* copies of the last CPU it may read */
-	bool closed;	  /* no more will come */
-	bool abort;	  /* stop: the result is thrown away */
-	struct follow *fw;
-	int ret;
-};
-
 /* Are there copies of @cpu beyond @taken to read (waiting for them)? */
 static bool available(struct follow *fw, int cpu, size_t taken)
 {
@@ -317,11 +294,16 @@ static bool available(struct follow *fw, int cpu, size_t taken)
 	return ok;
 }
 
-/*
- * The copies the event handler kept, in time order (ties: the lower
- * CPU), each given to one_record() with its entry.
+/**
+ * kmem_ks_read_copies - the copies the event handler kept, in time order
+ * @fw: the pass
+ *
+ * Ties go to the lower CPU; each record is given to one_record() with its
+ * entry.
+ *
+ * Return: 0, or -1 (out of memory, or the pass was stopped).
  */
-static int read_copies(struct follow *fw)
+int kmem_ks_read_copies(struct follow *fw)
 {
 	struct kmem_ks_ctx *ks = fw->ks;
 	int n = ks->n_cpus, cpu, best;
@@ -366,117 +348,6 @@ out:
 	return ret;
 }
 
-/*
- * Each CPU's list keeps its links, in place and in order; its leaks move
- * to their own list; allocations whose free was missed go.
- */
-static int split(struct follow *fw)
-{
-	struct kmem_ks_ctx *ks = fw->ks;
-	int cpu;
-
-	for (cpu = 0; cpu < ks->n_cpus; cpu++) {
-		struct kmem_ks_list *l = &ks->links[cpu], *k = &ks->leaks[cpu];
-		size_t i, w = 0;
-
-		for (i = 0; i < l->n; i++) {
-			if (l->p[i].fate == KMEM_KS_FREED) {
-				l->p[w++] = l->p[i];
-			} else if (l->p[i].fate == KMEM_KS_LEAK) {
-				if (kmem_grow_array((void **)&k->p, &k->cap,
-						    k->n, sizeof(*k->p)))
-					return -1;
-				k->p[k->n++] = l->p[i];
-			}
-		}
-		l->n = w;
-	}
-	return 0;
-}
-
-static void add_leak(struct follow *fw, int a, uint32_t obj, uint64_t bytes,
-		     uint32_t site)
-{
-	struct kmem_ks_pair *p = alloc_of(fw, a, obj);
-
-	if (!p || p->fate != KMEM_KS_LIVE) {
-		fw->unmatched++;
-		return;
-	}
-	p->fate = KMEM_KS_LEAK;
-	p->bytes = bytes;
-	p->call_site = site_address(fw, a, site);
-	fw->ks->counts.leaks[a]++;
-	fw->ks->counts.leak_bytes[a] += bytes;
-}
-
-/* The objects live at the end: the allocations never freed. */
-static void find_leaks(struct follow *fw)
-{
-	const struct slab_stats *sl = &fw->agg.slab;
-	const struct page_stats *pg = &fw->agg.page;
-	const struct percpu_stats *pc = &fw->agg.percpu;
-	uint32_t i;
-
-	for (i = 0; i < sl->objs.len; i++) {
-		const struct slab_obj *o = slab_obj_at(sl, i);
-
-		if (o->flags & SLAB_OBJ_LIVE)
-			add_leak(fw, KMEM_KS_SLAB, i, o->bytes, o->site);
-	}
-	for (i = 0; i < pg->objs.len; i++) {
-		const struct page_obj *o = page_obj_at(pg, i);
-
-		if (o->flags & PAGE_OBJ_LIVE)
-			add_leak(fw, KMEM_KS_PAGE, i, page_obj_bytes(pg, o),
-				 o->site);
-	}
-	for (i = 0; i < pc->objs.len; i++) {
-		const struct percpu_obj *o = percpu_obj_at(pc, i);
-
-		if (o->flags & PERCPU_OBJ_LIVE)
-			add_leak(fw, KMEM_KS_PERCPU, i, o->bytes, o->site);
-	}
-}
-
-static int by_peak(const void *a, const void *b)
-{
-	const struct kmem_ks_site *x = a, *y = b;
-
-	if (x->peak_bytes != y->peak_bytes)
-		return x->peak_bytes > y->peak_bytes ? -1 : 1;
-	return x->call_site < y->call_site ? -1 : x->call_site > y->call_site;
-}
-
-/* The call sites the dialog offers: slab and per-CPU, by peak bytes. */
-static void list_sites(struct follow *fw)
-{
-	size_t n = fw->agg.slab.nr_sites + fw->agg.percpu.nr_sites, i, k = 0;
-	struct kmem_ks_site *s = calloc(n ? n : 1, sizeof(*s));
-	char buf[KMEM_SYM_LEN];
-
-	if (!s)
-		return;
-	for (i = 0; i < fw->agg.slab.nr_sites; i++, k++) {
-		s[k].call_site = fw->agg.slab.sites[i].call_site;
-		s[k].peak_bytes = fw->agg.slab.sites[i].peak_bytes;
-		s[k].allocator = KMEM_KS_SLAB;
-	}
-	for (i = 0; i < fw->agg.percpu.nr_sites; i++, k++) {
-		s[k].call_site = fw->agg.percpu.sites[i].call_site;
-		s[k].peak_bytes = fw->agg.percpu.sites[i].peak_bytes;
-		s[k].allocator = KMEM_KS_PERCPU;
-	}
-	qsort(s, n, sizeof(*s), by_peak);
-	if (n > MAX_SITES)
-		n = MAX_SITES;
-	for (i = 0; i < n; i++)
-		snprintf(s[i].name, sizeof(s[i].name), "%s",
-			 fmt_callsite(buf, &fw->sym, s[i].call_site, 0));
-	fw->ks->sites = s;
-	fw->ks->nr_sites = n;
-}
-
 static int setup(struct follow *fw)
 {
 	struct kmem_ks_ctx *ks = fw->ks;
@@ -501,7 +372,11 @@ static int setup(struct follow *fw)
 	return 0;
 }
 
-static void teardown(struct follow *fw)
+/**
+ * kmem_ks_teardown - free a pass's state (not the lists it made)
+ * @fw: the pass
+ */
+void kmem_ks_teardown(struct follow *fw)
 {
 	int a;
 
@@ -553,8 +428,13 @@ static int fail(struct kmem_ks_ctx *ks, const char *why)
 	return -1;
 }
 
-/* A pass's state, the lists made for it; NULL: said why. */
-static struct follow *begin(struct kmem_ks_ctx *ks)
+/**
+ * kmem_ks_begin - a pass's state, and the lists made for it
+ * @ks: the stream's context
+ *
+ * Return: the pass, or NULL after one line saying why.
+ */
+struct follow *kmem_ks_begin(struct kmem_ks_ctx *ks)
 {
 	struct follow *fw;
 
@@ -573,39 +453,46 @@ static struct follow *begin(struct kmem_ks_ctx *ks)
 	}
 	fw->ks = ks;
 	if (setup(fw)) {
-		teardown(fw);
+		kmem_ks_teardown(fw);
 		fail(ks, "out of memory");
 		return NULL;
 	}
 	return fw;
 }
 
-/* What the pass found (@ret: how it read), as links, leaks, curves. */
-static int finish(struct kmem_ks_ctx *ks, struct follow *fw, int ret)
+/**
+ * kmem_ks_finish - what the pass found, as links, leaks and curves
+ * @ks: the stream's context
+ * @fw: the pass, freed here
+ * @ret: how it read (0, -2 out of memory, -3 records not read again)
+ *
+ * Return: 0, or -1 after one line saying why.
+ */
+int kmem_ks_finish(struct kmem_ks_ctx *ks, struct follow *fw, int ret)
 {
 	int a;
 
 	kmem_ks_drop_copies(ks);
 	kmem_feed_finish(&fw->agg, &fw->sym, fw->tep);
 	if (!ret)
-		find_leaks(fw);
+		kmem_ks_find_leaks(fw);
 	ks->counts.undecodable = fw->agg.undecodable;
 	for (a = 0; a < KMEM_KS_NR; a++)
 		ks->counts.live_bytes[a] =
 			ks->live[a].n ? ks->live[a].p[ks->live[a].n - 1].bytes
 				      : 0;
 	if (!ret)
-		list_sites(fw);
+		kmem_ks_list_sites(fw);
 	if (!ret && (fw->oom || fw->agg.slab.oom || fw->agg.page.oom ||
 		     fw->agg.percpu.oom))
 		ret = -2;
 	if (!ret && fw->unmatched) {
-		teardown(fw);
+		kmem_ks_teardown(fw);
 		return fail(ks, "records and KernelShark's entries differ");
 	}
-	if (!ret && split(fw))
+	if (!ret && kmem_ks_split_links(fw))
 		ret = -2;
-	teardown(fw);
+	kmem_ks_teardown(fw);
 	if (ret == -3)
 		return fail(ks, "cannot read the trace's records again");
 	if (ret)
@@ -627,13 +514,13 @@ static int finish(struct kmem_ks_ctx *ks, struct follow *fw, int ret)
 int kmem_ks_follow(struct kmem_ks_ctx *ks)
 {
 	struct tracecmd_input *in = kshark_get_tep_input(ks->stream);
-	struct follow *fw = begin(ks);
+	struct follow *fw = kmem_ks_begin(ks);
 	int ret;
 
 	if (!fw)
 		return -1;
 	if (ks->cpu_raw) {
-		ret = read_copies(fw);
+		ret = kmem_ks_read_copies(fw);
 	} else if (!in) {
 		ret = -3;
 	} else {
@@ -641,125 +528,6 @@ int kmem_ks_follow(struct kmem_ks_ctx *ks)
 		ret = read_all(fw, in);
 		pthread_mutex_unlock(&ks->stream->input_mutex);
 	}
-	return finish(ks, fw, ret);
+	return kmem_ks_finish(ks, fw, ret);
 }
 
-static void *worker_main(void *arg)
-{
-	struct kmem_ks_worker *w = arg;
-
-	w->ret = read_copies(w->fw);
-	return NULL;
-}
-
-/**
- * kmem_ks_follow_start - start the pass beside KernelShark's loading
- * @ks: the stream's context, the last CPU's first copy just kept (all
- *	the other CPUs' are there)
- *
- * Without a thread, or memory for it, the pass is made when the graph
- * is first drawn instead.
- */
-void kmem_ks_follow_start(struct kmem_ks_ctx *ks)
-{
-	struct kmem_ks_worker *w;
-	struct follow *fw;
-
-	if (ks->worker || ks->followed || !ks->cpu_raw)
-		return;
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		return;
-	fw = begin(ks);
-	if (!fw) {
-		free(w);
-		return;
-	}
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_cond_init(&w->more, NULL);
-	w->fw = fw;
-	w->published = ks->cpu_raw[ks->n_cpus - 1].count;
-	ks->worker = w;
-	if (pthread_create(&w->thread, NULL, worker_main, w)) {
-		ks->worker = NULL;
-		pthread_mutex_destroy(&w->lock);
-		pthread_cond_destroy(&w->more);
-		teardown(fw);
-		free(w);
-		kmem_ks_unfollow(ks);
-	}
-}
-
-/* Let the pass read the last CPU's copies so far; @closed: all of them. */
-static void publish(struct kmem_ks_ctx *ks, bool closed, bool abort)
-{
-	struct kmem_ks_worker *w = ks->worker;
-
-	pthread_mutex_lock(&w->lock);
-	w->published =
-		ks->cpu_raw ? ks->cpu_raw[ks->n_cpus - 1].count : w->published;
-	w->closed = closed;
-	w->abort = abort;
-	pthread_cond_signal(&w->more);
-	pthread_mutex_unlock(&w->lock);
-}
-
-/**
- * kmem_ks_follow_publish - hand the pass the last CPU's copies so far
- * @ks: the stream's context, its pass running
- */
-void kmem_ks_follow_publish(struct kmem_ks_ctx *ks)
-{
-	publish(ks, false, false);
-}
-
-/* Wait for the pass; it is no longer running. */
-static struct kmem_ks_worker *join(struct kmem_ks_ctx *ks, bool abort)
-{
-	struct kmem_ks_worker *w = ks->worker;
-
-	publish(ks, true, abort);
-	pthread_join(w->thread, NULL);
-	pthread_mutex_destroy(&w->lock);
-	pthread_cond_destroy(&w->more);
-	ks->worker = NULL;
-	return w;
-}
-
-/**
- * kmem_ks_follow_stop - stop the pass beside the loading, its work lost
- * @ks: the stream's context (nothing happens without such a pass)
- */
-void kmem_ks_follow_stop(struct kmem_ks_ctx *ks)
-{
-	struct kmem_ks_worker *w;
-
-	if (!ks->worker)
-		return;
-	w = join(ks, true);
-	teardown(w->fw);
-	free(w);
-	kmem_ks_unfollow(ks);
-}
-
-/**
- * kmem_ks_ready - have the links, leaks and curves made
- * @ks: the stream's context, its entries loaded
- *
- * Waits for the pass beside the loading, or makes it now.
- *
- * Return: true if they are there to draw.
- */
-bool kmem_ks_ready(struct kmem_ks_ctx *ks)
-{
-	struct kmem_ks_worker *w;
-
-	if (ks->worker) {
-		w = join(ks, false);
-		finish(ks, w->fw, w->ret);
-		free(w);
-	} else if (!ks->followed) {
-		kmem_ks_follow(ks);
-	}
-	return !ks->failed;
-}
