@@ -30,6 +30,26 @@ static void slab_merge(void *to, const void *from, bool old_migratetypes)
 	t->saturated += f->saturated;
 }
 
+static uint64_t slab_site_addr(const void *st, uint32_t site)
+{
+	return ((const struct slab_stats *)st)->sites[site].call_site;
+}
+
+static uint64_t slab_site_frees(const void *st, uint32_t site)
+{
+	return ((const struct slab_stats *)st)->sites[site].frees;
+}
+
+static size_t slab_nr_sites(const void *st)
+{
+	return ((const struct slab_stats *)st)->nr_sites;
+}
+
+static uint64_t slab_bytes(const void *st, const struct kmem_obj *o)
+{
+	return ((const struct slab_obj *)o)->bytes;
+}
+
 static void page_init(void *st)
 {
 	page_stats_init(st, NULL, NULL, NULL, 0);
@@ -60,6 +80,23 @@ static void page_merge(void *to, const void *from, bool old_migratetypes)
 	t->saturated += f->saturated;
 }
 
+static uint64_t page_site_addr(const void *st, uint32_t site)
+{
+	if (site == U64_INDEX_NONE)
+		return PAGE_NO_STACK;
+	return ((const struct page_stats *)st)->sites[site].callsite;
+}
+
+static size_t page_nr_sites(const void *st)
+{
+	return ((const struct page_stats *)st)->nr_sites;
+}
+
+static uint64_t page_bytes(const void *st, const struct kmem_obj *o)
+{
+	return page_obj_bytes(st, (const struct page_obj *)o);
+}
+
 static void percpu_init(void *st)
 {
 	percpu_stats_init(st);
@@ -84,12 +121,38 @@ static void percpu_merge(void *to, const void *from, bool old_migratetypes)
 	t->oom += f->oom;
 }
 
+static uint64_t percpu_site_addr(const void *st, uint32_t site)
+{
+	return ((const struct percpu_stats *)st)->sites[site].call_site;
+}
+
+static uint64_t percpu_site_frees(const void *st, uint32_t site)
+{
+	return ((const struct percpu_stats *)st)->sites[site].frees;
+}
+
+static size_t percpu_nr_sites(const void *st)
+{
+	return ((const struct percpu_stats *)st)->nr_sites;
+}
+
+static uint64_t percpu_bytes(const void *st, const struct kmem_obj *o)
+{
+	return ((const struct percpu_obj *)o)->bytes;
+}
+
 const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_SLAB] = {
 		.name = "slab",
+		.title = "slab allocator",
 		.caps = KMEM_CAP_CACHES | KMEM_CAP_LIFETIMES | KMEM_CAP_ROWS |
 			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
 		.lc_off = offsetof(struct slab_stats, lc),
+		.life_off = offsetof(struct slab_stats, life),
+		.site_addr = slab_site_addr,
+		.site_frees = slab_site_frees,
+		.nr_sites = slab_nr_sites,
+		.obj_bytes = slab_bytes,
 		.init = slab_init,
 		.release = slab_release,
 		.account = slab_feed,
@@ -97,9 +160,13 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	},
 	[KMEM_ALLOC_PAGE] = {
 		.name = "page",
+		.title = "page allocator",
 		.caps = KMEM_CAP_STACKS | KMEM_CAP_ORDERS | KMEM_CAP_ROWS |
 			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
 		.lc_off = offsetof(struct page_stats, lc),
+		.site_addr = page_site_addr,
+		.nr_sites = page_nr_sites,
+		.obj_bytes = page_bytes,
 		.init = page_init,
 		.release = page_release,
 		.account = page_feed,
@@ -108,8 +175,14 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	},
 	[KMEM_ALLOC_PERCPU] = {
 		.name = "percpu",
+		.title = "per-CPU allocator",
 		.caps = KMEM_CAP_LIFETIMES,
 		.lc_off = offsetof(struct percpu_stats, lc),
+		.life_off = offsetof(struct percpu_stats, life),
+		.site_addr = percpu_site_addr,
+		.site_frees = percpu_site_frees,
+		.nr_sites = percpu_nr_sites,
+		.obj_bytes = percpu_bytes,
 		.init = percpu_init,
 		.release = percpu_release,
 		.account = percpu_feed,

@@ -36,8 +36,16 @@ enum kmem_alloc_id {
 
 struct kmem_alloc_desc {
 	const char *name;  /* "slab", "page", "percpu" */
+	const char *title; /* "slab allocator": in leak and lifetime headings */
 	unsigned int caps; /* KMEM_CAP_* */
 	size_t lc_off;	   /* where its statistics hold struct kmem_lc */
+	size_t life_off;   /* ... struct kmem_lifetimes (KMEM_CAP_LIFETIMES) */
+	/* the call site of row @site (U64_INDEX_NONE: the page's none) */
+	uint64_t (*site_addr)(const void *st, uint32_t site);
+	/* the frees matched to row @site's allocations; NULL: not counted */
+	uint64_t (*site_frees)(const void *st, uint32_t site);
+	size_t (*nr_sites)(const void *st);
+	uint64_t (*obj_bytes)(const void *st, const struct kmem_obj *o);
 	void (*init)(void *st);
 	void (*release)(void *st);
 	void (*account)(void *st, const struct kmem_event *ev);
@@ -93,6 +101,34 @@ static inline struct kmem_lc *kmem_alloc_lc(const struct kmem_alloc_desc *d,
 					    void *st)
 {
 	return (struct kmem_lc *)((char *)st + d->lc_off);
+}
+
+/**
+ * kmem_alloc_objs - an allocator's objects, read only
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: its objects by address (struct kmem_obj heads).
+ */
+static inline const struct addr_table *
+kmem_alloc_objs(const struct kmem_alloc_desc *d, const void *st)
+{
+	return &((const struct kmem_lc *)((const char *)st + d->lc_off))->objs;
+}
+
+/**
+ * kmem_alloc_life - an allocator's lifetime histograms
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: its histograms, NULL when it has none (no KMEM_CAP_LIFETIMES).
+ */
+static inline struct kmem_lifetimes *
+kmem_alloc_life(const struct kmem_alloc_desc *d, const void *st)
+{
+	if (!(d->caps & KMEM_CAP_LIFETIMES))
+		return NULL;
+	return (struct kmem_lifetimes *)((char *)st + d->life_off);
 }
 
 #endif
