@@ -7,8 +7,7 @@
 
 #include "agg.h"
 
-/* Where the aggregate holds each allocator's statistics. */
-static const size_t stats_off[KMEM_NR_ALLOC] = {
+const size_t kmem_agg_stats_off[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_SLAB] = offsetof(struct kmem_agg, slab),
 	[KMEM_ALLOC_PAGE] = offsetof(struct kmem_agg, page),
 	[KMEM_ALLOC_PERCPU] = offsetof(struct kmem_agg, percpu),
@@ -20,12 +19,6 @@ _Static_assert(offsetof(struct kmem_agg, events[KMEM_ALLOC_PAGE]) ==
 			       offsetof(struct kmem_agg, percpu_events),
 	       "events[] in enum kmem_alloc_id order");
 
-/* The statistics of allocator @id in @a. */
-static inline void *stats_of(const struct kmem_agg *a, unsigned int id)
-{
-	return (char *)a + stats_off[id];
-}
-
 /**
  * kmem_agg_init - empty statistics for one input
  * @a: the aggregate
@@ -36,7 +29,7 @@ void kmem_agg_init(struct kmem_agg *a)
 
 	memset(a, 0, sizeof(*a));
 	for (id = 0; id < KMEM_NR_ALLOC; id++)
-		kmem_allocs[id].init(stats_of(a, id));
+		kmem_allocs[id].init(kmem_agg_stats(a, id));
 	kmem_folded_init(&a->folded);
 }
 
@@ -111,7 +104,7 @@ void kmem_agg_finish(struct kmem_agg *a)
 
 	for (id = 0; id < KMEM_NR_ALLOC; id++)
 		if (kmem_allocs[id].finish)
-			kmem_allocs[id].finish(stats_of(a, id));
+			kmem_allocs[id].finish(kmem_agg_stats(a, id));
 	kmem_folded_finish(&a->folded);
 }
 
@@ -124,7 +117,7 @@ void kmem_agg_release(struct kmem_agg *a)
 	unsigned int id;
 
 	for (id = 0; id < KMEM_NR_ALLOC; id++)
-		kmem_allocs[id].release(stats_of(a, id));
+		kmem_allocs[id].release(kmem_agg_stats(a, id));
 	kmem_folded_release(&a->folded);
 }
 
@@ -150,8 +143,11 @@ void kmem_agg_follow(struct kmem_agg *a, struct kmem_match *m)
 {
 	unsigned int id;
 
-	for (id = 0; id < KMEM_NR_ALLOC; id++)
-		kmem_alloc_lc(&kmem_allocs[id], stats_of(a, id))->match = m;
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		void *st = kmem_agg_stats(a, id);
+
+		kmem_alloc_lc(&kmem_allocs[id], st)->match = m;
+	}
 }
 
 /**
@@ -166,7 +162,7 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 	if (id != KMEM_NR_ALLOC) {
 		saw(a, ev->ts);
 		a->events[id]++;
-		kmem_allocs[id].account(stats_of(a, id), ev);
+		kmem_allocs[id].account(kmem_agg_stats(a, id), ev);
 	} else if (ev->kind == KMEM_EV_STACK) {
 		a->stack_records++;
 		page_account(&a->page, ev);
@@ -206,7 +202,7 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {
 		to->events[id] += from->events[id];
-		kmem_allocs[id].merge(stats_of(to, id), stats_of(from, id),
+		kmem_allocs[id].merge(kmem_agg_stats(to, id), kmem_agg_stats(from, id),
 				      old_migratetypes);
 	}
 	to->stack_records += from->stack_records;
