@@ -202,7 +202,8 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {
 		to->events[id] += from->events[id];
-		kmem_allocs[id].merge(kmem_agg_stats(to, id), kmem_agg_stats(from, id),
+		kmem_allocs[id].merge(kmem_agg_stats(to, id),
+				      kmem_agg_stats(from, id),
 				      old_migratetypes);
 	}
 	to->stack_records += from->stack_records;

@@ -13,7 +13,8 @@
 
 _Static_assert(offsetof(struct kmem_folded, takes[KMEM_ALLOC_PAGE]) ==
 			       offsetof(struct kmem_folded, page) &&
-		       offsetof(struct kmem_folded, live_objs[KMEM_ALLOC_PAGE]) ==
+		       offsetof(struct kmem_folded,
+				live_objs[KMEM_ALLOC_PAGE]) ==
 			       offsetof(struct kmem_folded, live_page),
 	       "takes[] and live_objs[] in enum kmem_alloc_id order");
 
@@ -374,7 +375,8 @@ static void merge_stacks(struct kmem_folded *f)
 	f->ix = ix;
 	for (w = 0; w < KMEM_NR_ALLOC; w++)
 		for (i = 0; i < f->live_objs[w].len; i++) {
-			struct folded_live *l = addr_table_at(&f->live_objs[w], i);
+			struct folded_live *l =
+				addr_table_at(&f->live_objs[w], i);
 
 			if (l->stack < FOLDED_PENDING)
 				l->stack = map[l->stack];

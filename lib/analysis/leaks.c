@@ -174,8 +174,7 @@ static void collect_stacks(struct items *it, const struct kmem_agg *a,
  * followed the allocator's live objects (kmem:leaks, or kmem:folded
  * with kmem:live).
  */
-bool kmem_leaks_have_stacks(const struct kmem_agg *a,
-			    enum kmem_alloc_id which)
+bool kmem_leaks_have_stacks(const struct kmem_agg *a, enum kmem_alloc_id which)
 {
 	const struct kmem_folded *f = &a->folded;
 
@@ -194,8 +193,7 @@ bool kmem_leaks_have_stacks(const struct kmem_agg *a,
  * A row's call_site is the stack's index in a->folded.stacks.
  */
 void kmem_leaks_build_stacks(struct leak_set *ls, const struct kmem_agg *a,
-			     enum kmem_alloc_id which,
-			     uint64_t older_than_ns)
+			     enum kmem_alloc_id which, uint64_t older_than_ns)
 {
 	struct items it = { 0 };
 

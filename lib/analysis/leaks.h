@@ -47,10 +47,8 @@ struct leak_set {
 void kmem_leaks_build(struct leak_set *ls, const struct kmem_agg *a,
 		      enum kmem_alloc_id which, uint64_t older_than_ns);
 void kmem_leaks_build_stacks(struct leak_set *ls, const struct kmem_agg *a,
-			     enum kmem_alloc_id which,
-			     uint64_t older_than_ns);
-bool kmem_leaks_have_stacks(const struct kmem_agg *a,
-			    enum kmem_alloc_id which);
+			     enum kmem_alloc_id which, uint64_t older_than_ns);
+bool kmem_leaks_have_stacks(const struct kmem_agg *a, enum kmem_alloc_id which);
 void kmem_leaks_release(struct leak_set *ls);
 
 #endif
