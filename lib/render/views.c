@@ -7,6 +7,18 @@
 #include "report_slab.h"
 #include "views.h"
 
+static void slab_keys(struct sort_set *set, const void *st, uint32_t row)
+{
+	slab_site_sort_keys(set, &((const struct slab_stats *)st)->sites[row],
+			    row);
+}
+
+static void percpu_keys(struct sort_set *set, const void *st, uint32_t row)
+{
+	percpu_site_sort_keys(
+		set, &((const struct percpu_stats *)st)->sites[row], row);
+}
+
 const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_SLAB] = {
 		.section = "Slab allocator",
@@ -16,6 +28,8 @@ const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
 		.none_events = "kmem:kmalloc, kmem:kfree ...",
 		.unavailable = "Slab statistics unavailable: no slab event "
 			       "reached this plugin.",
+		.caller_keys = SORT_KEYS_SLAB_CALLER,
+		.site_keys = slab_keys,
 		.print = slab_print,
 		.json = slab_json,
 	},
@@ -24,6 +38,8 @@ const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
 		.section_events = "mm_page_alloc, mm_page_free and the others",
 		.none_name = "page",
 		.none_events = "kmem:mm_page_alloc, kmem:mm_page_free ...",
+		.no_site = "(no stack)",
+		.caller_keys = SORT_KEYS_PAGE_CALLER,
 		.print = page_print,
 		.json = page_json,
 	},
@@ -34,6 +50,9 @@ const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
 		.none_name = "per-CPU",
 		.none_events = "percpu:percpu_alloc_percpu, "
 			       "percpu:percpu_free_percpu ...",
+		.no_site = "(no call_site field)",
+		.caller_keys = SORT_KEYS_PERCPU_CALLER,
+		.site_keys = percpu_keys,
 		.print = percpu_print,
 		.json = percpu_json,
 	},

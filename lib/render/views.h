@@ -13,6 +13,7 @@
 #include "alloc/registry.h"
 #include "base/json.h"
 #include "report.h"
+#include "sort.h"
 
 struct kmem_alloc_view {
 	const char *section;	    /* its section's title: "Slab allocator" */
@@ -24,6 +25,11 @@ struct kmem_alloc_view {
 	 * elsewhere): the sentence when none reached this one, else NULL.
 	 */
 	const char *unavailable;
+	/* a call site of address 0 (none known), or NULL: as any other */
+	const char *no_site;
+	unsigned int caller_keys; /* its call-site table's: SORT_KEYS_* */
+	/* offer call-site row @row of statistics @st to a sort */
+	void (*site_keys)(struct sort_set *set, const void *st, uint32_t row);
 	void (*print)(const struct kmem_report_ctx *r, FILE *out);
 	void (*json)(const struct kmem_report_ctx *r, struct json *j);
 };
