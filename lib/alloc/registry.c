@@ -45,6 +45,12 @@ static size_t slab_nr_sites(const void *st)
 	return ((const struct slab_stats *)st)->nr_sites;
 }
 
+static const struct kmem_site_live *slab_site_live(const void *st,
+						 uint32_t site)
+{
+	return &((const struct slab_stats *)st)->sites[site].live;
+}
+
 static uint64_t slab_bytes(const void *st, const struct kmem_obj *o)
 {
 	return ((const struct slab_obj *)o)->bytes;
@@ -92,6 +98,12 @@ static size_t page_nr_sites(const void *st)
 	return ((const struct page_stats *)st)->nr_sites;
 }
 
+static const struct kmem_site_live *page_site_live(const void *st,
+						 uint32_t site)
+{
+	return &((const struct page_stats *)st)->sites[site].live;
+}
+
 static uint64_t page_bytes(const void *st, const struct kmem_obj *o)
 {
 	return page_obj_bytes(st, (const struct page_obj *)o);
@@ -136,6 +148,12 @@ static size_t percpu_nr_sites(const void *st)
 	return ((const struct percpu_stats *)st)->nr_sites;
 }
 
+static const struct kmem_site_live *percpu_site_live(const void *st,
+						 uint32_t site)
+{
+	return &((const struct percpu_stats *)st)->sites[site].live;
+}
+
 static uint64_t percpu_bytes(const void *st, const struct kmem_obj *o)
 {
 	return ((const struct percpu_obj *)o)->bytes;
@@ -148,10 +166,13 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.caps = KMEM_CAP_CACHES | KMEM_CAP_LIFETIMES | KMEM_CAP_ROWS |
 			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
 		.lc_off = offsetof(struct slab_stats, lc),
+		.counts_off = offsetof(struct slab_stats, sum.lc),
+		.touched_off = offsetof(struct slab_stats, touched),
 		.life_off = offsetof(struct slab_stats, life),
 		.site_addr = slab_site_addr,
 		.site_frees = slab_site_frees,
 		.nr_sites = slab_nr_sites,
+		.site_live = slab_site_live,
 		.obj_bytes = slab_bytes,
 		.init = slab_init,
 		.release = slab_release,
@@ -164,8 +185,12 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.caps = KMEM_CAP_STACKS | KMEM_CAP_ORDERS | KMEM_CAP_ROWS |
 			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
 		.lc_off = offsetof(struct page_stats, lc),
+		.counts_off = offsetof(struct page_stats, sum.lc),
+		.touched_off = offsetof(struct page_stats, touched),
+		.no_site = "(no stack)",
 		.site_addr = page_site_addr,
 		.nr_sites = page_nr_sites,
+		.site_live = page_site_live,
 		.obj_bytes = page_bytes,
 		.init = page_init,
 		.release = page_release,
@@ -178,10 +203,13 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.title = "per-CPU allocator",
 		.caps = KMEM_CAP_LIFETIMES,
 		.lc_off = offsetof(struct percpu_stats, lc),
+		.counts_off = offsetof(struct percpu_stats, sum.lc),
+		.no_site = "(no call_site field)",
 		.life_off = offsetof(struct percpu_stats, life),
 		.site_addr = percpu_site_addr,
 		.site_frees = percpu_site_frees,
 		.nr_sites = percpu_nr_sites,
+		.site_live = percpu_site_live,
 		.obj_bytes = percpu_bytes,
 		.init = percpu_init,
 		.release = percpu_release,

@@ -40,11 +40,18 @@ struct kmem_alloc_desc {
 	unsigned int caps; /* KMEM_CAP_* */
 	size_t lc_off;	   /* where its statistics hold struct kmem_lc */
 	size_t life_off;   /* ... struct kmem_lifetimes (KMEM_CAP_LIFETIMES) */
+	size_t counts_off; /* ... its summary's struct kmem_lc_counts */
+	size_t touched_off; /* ... struct kmem_touched (KMEM_CAP_TIMELINE) */
+	/* what a call site of address 0 is ("(no stack)"); NULL: 0 */
+	const char *no_site;
 	/* the call site of row @site (U64_INDEX_NONE: the page's none) */
 	uint64_t (*site_addr)(const void *st, uint32_t site);
 	/* the frees matched to row @site's allocations; NULL: not counted */
 	uint64_t (*site_frees)(const void *st, uint32_t site);
 	size_t (*nr_sites)(const void *st);
+	/* what is live of row @site's allocations */
+	const struct kmem_site_live *(*site_live)(const void *st,
+						  uint32_t site);
 	uint64_t (*obj_bytes)(const void *st, const struct kmem_obj *o);
 	void (*init)(void *st);
 	void (*release)(void *st);
@@ -114,6 +121,35 @@ static inline const struct addr_table *
 kmem_alloc_objs(const struct kmem_alloc_desc *d, const void *st)
 {
 	return &((const struct kmem_lc *)((const char *)st + d->lc_off))->objs;
+}
+
+/**
+ * kmem_alloc_counts - an allocator's summary counters
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: the counters of its lifecycle in its summary.
+ */
+static inline const struct kmem_lc_counts *
+kmem_alloc_counts(const struct kmem_alloc_desc *d, const void *st)
+{
+	return (const struct kmem_lc_counts *)((const char *)st +
+					       d->counts_off);
+}
+
+/**
+ * kmem_alloc_touched - the call-site rows an allocator logs as changed
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: its log, NULL when it keeps none (no KMEM_CAP_TIMELINE).
+ */
+static inline struct kmem_touched *
+kmem_alloc_touched(const struct kmem_alloc_desc *d, void *st)
+{
+	if (!(d->caps & KMEM_CAP_TIMELINE))
+		return NULL;
+	return (struct kmem_touched *)((char *)st + d->touched_off);
 }
 
 /**

@@ -118,8 +118,8 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 		const uint64_t *h = kmem_life_hist(l, x);
 		uint64_t cs_addr = d->site_addr(st, x);
 
-		if (!cs_addr && v->no_site)
-			strcpy(cs, v->no_site);
+		if (!cs_addr && d->no_site)
+			strcpy(cs, d->no_site);
 		else
 			fmt_callsite(cs, r->sym, cs_addr, r->cfg->raw_ip);
 		if (!h) {

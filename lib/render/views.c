@@ -38,7 +38,6 @@ const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
 		.section_events = "mm_page_alloc, mm_page_free and the others",
 		.none_name = "page",
 		.none_events = "kmem:mm_page_alloc, kmem:mm_page_free ...",
-		.no_site = "(no stack)",
 		.caller_keys = SORT_KEYS_PAGE_CALLER,
 		.print = page_print,
 		.json = page_json,
@@ -50,7 +49,6 @@ const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
 		.none_name = "per-CPU",
 		.none_events = "percpu:percpu_alloc_percpu, "
 			       "percpu:percpu_free_percpu ...",
-		.no_site = "(no call_site field)",
 		.caller_keys = SORT_KEYS_PERCPU_CALLER,
 		.site_keys = percpu_keys,
 		.print = percpu_print,

@@ -25,8 +25,6 @@ struct kmem_alloc_view {
 	 * elsewhere): the sentence when none reached this one, else NULL.
 	 */
 	const char *unavailable;
-	/* a call site of address 0 (none known), or NULL: as any other */
-	const char *no_site;
 	unsigned int caller_keys; /* its call-site table's: SORT_KEYS_* */
 	/* offer call-site row @row of statistics @st to a sort */
 	void (*site_keys)(struct sort_set *set, const void *st, uint32_t row);
