@@ -158,19 +158,20 @@ static int write_out(struct plot_run *p, struct tk_session *s)
 
 static int plot(struct plot_run *p)
 {
+	bool show[KMEM_NR_ALLOC] = { false };
 	struct tk_session s;
-	bool slab, page;
 	int ret;
 
 	ret = pass(p, &s, 1);
 	if (!ret) {
-		shown(&p->a->opts, &s.agg, &slab, &page);
-		if (!(slab && s.agg.slab_events) && !(page && s.agg.page_events))
+		shown(&p->a->opts, &s.agg, &show[KMEM_ALLOC_SLAB],
+		      &show[KMEM_ALLOC_PAGE]);
+		if (!(show[KMEM_ALLOC_SLAB] && s.agg.slab_events) &&
+		    !(show[KMEM_ALLOC_PAGE] && s.agg.page_events))
 			ret = no_events(p, &s);
 	}
 	if (!ret) {
-		if (kmem_timeline_select(&p->tl, p->a->opts.lines, slab,
-					 page)) {
+		if (kmem_timeline_select(&p->tl, p->a->opts.lines, show)) {
 			fprintf(stderr, TK_NAME ": out of memory\n");
 			ret = -1;
 		}

@@ -28,6 +28,12 @@ struct kmem_alloc_view {
 	unsigned int caller_keys; /* its call-site table's: SORT_KEYS_* */
 	/* offer call-site row @row of statistics @st to a sort */
 	void (*site_keys)(struct sort_set *set, const void *st, uint32_t row);
+	/* the plot (KMEM_CAP_TIMELINE): its total's line, its call sites' */
+	const char *plot_colour;
+	const char *plot_dash;	    /* the total's; NULL: solid */
+	const char *site_dash;	    /* a call site's, in the first colours */
+	const char *site_dash_more; /* ... once the colours come round */
+	const char *site_legend;    /* "slab call site" */
 	void (*print)(const struct kmem_report_ctx *r, FILE *out);
 	void (*json)(const struct kmem_report_ctx *r, struct json *j);
 };
