@@ -40,17 +40,6 @@ static uint64_t slab_site_frees(const void *st, uint32_t site)
 	return ((const struct slab_stats *)st)->sites[site].frees;
 }
 
-static size_t slab_nr_sites(const void *st)
-{
-	return ((const struct slab_stats *)st)->nr_sites;
-}
-
-static const struct kmem_site_live *slab_site_live(const void *st,
-						 uint32_t site)
-{
-	return &((const struct slab_stats *)st)->sites[site].live;
-}
-
 static uint64_t slab_bytes(const void *st, const struct kmem_obj *o)
 {
 	return ((const struct slab_obj *)o)->bytes;
@@ -93,17 +82,6 @@ static uint64_t page_site_addr(const void *st, uint32_t site)
 	return ((const struct page_stats *)st)->sites[site].callsite;
 }
 
-static size_t page_nr_sites(const void *st)
-{
-	return ((const struct page_stats *)st)->nr_sites;
-}
-
-static const struct kmem_site_live *page_site_live(const void *st,
-						 uint32_t site)
-{
-	return &((const struct page_stats *)st)->sites[site].live;
-}
-
 static uint64_t page_bytes(const void *st, const struct kmem_obj *o)
 {
 	return page_obj_bytes(st, (const struct page_obj *)o);
@@ -143,17 +121,6 @@ static uint64_t percpu_site_frees(const void *st, uint32_t site)
 	return ((const struct percpu_stats *)st)->sites[site].frees;
 }
 
-static size_t percpu_nr_sites(const void *st)
-{
-	return ((const struct percpu_stats *)st)->nr_sites;
-}
-
-static const struct kmem_site_live *percpu_site_live(const void *st,
-						 uint32_t site)
-{
-	return &((const struct percpu_stats *)st)->sites[site].live;
-}
-
 static uint64_t percpu_bytes(const void *st, const struct kmem_obj *o)
 {
 	return ((const struct percpu_obj *)o)->bytes;
@@ -171,8 +138,10 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.life_off = offsetof(struct slab_stats, life),
 		.site_addr = slab_site_addr,
 		.site_frees = slab_site_frees,
-		.nr_sites = slab_nr_sites,
-		.site_live = slab_site_live,
+		.sites_off = offsetof(struct slab_stats, sites),
+		.nr_sites_off = offsetof(struct slab_stats, nr_sites),
+		.site_size = sizeof(struct slab_site),
+		.site_live_off = offsetof(struct slab_site, live),
 		.obj_bytes = slab_bytes,
 		.init = slab_init,
 		.release = slab_release,
@@ -189,8 +158,10 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.touched_off = offsetof(struct page_stats, touched),
 		.no_site = "(no stack)",
 		.site_addr = page_site_addr,
-		.nr_sites = page_nr_sites,
-		.site_live = page_site_live,
+		.sites_off = offsetof(struct page_stats, sites),
+		.nr_sites_off = offsetof(struct page_stats, nr_sites),
+		.site_size = sizeof(struct page_site),
+		.site_live_off = offsetof(struct page_site, live),
 		.obj_bytes = page_bytes,
 		.init = page_init,
 		.release = page_release,
@@ -208,8 +179,10 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.life_off = offsetof(struct percpu_stats, life),
 		.site_addr = percpu_site_addr,
 		.site_frees = percpu_site_frees,
-		.nr_sites = percpu_nr_sites,
-		.site_live = percpu_site_live,
+		.sites_off = offsetof(struct percpu_stats, sites),
+		.nr_sites_off = offsetof(struct percpu_stats, nr_sites),
+		.site_size = sizeof(struct percpu_site),
+		.site_live_off = offsetof(struct percpu_site, live),
 		.obj_bytes = percpu_bytes,
 		.init = percpu_init,
 		.release = percpu_release,

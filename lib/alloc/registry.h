@@ -48,10 +48,9 @@ struct kmem_alloc_desc {
 	uint64_t (*site_addr)(const void *st, uint32_t site);
 	/* the frees matched to row @site's allocations; NULL: not counted */
 	uint64_t (*site_frees)(const void *st, uint32_t site);
-	size_t (*nr_sites)(const void *st);
-	/* what is live of row @site's allocations */
-	const struct kmem_site_live *(*site_live)(const void *st,
-						  uint32_t site);
+	/* its call-site rows: the array, their number, a row's size and
+	 * where a row holds struct kmem_site_live */
+	size_t sites_off, nr_sites_off, site_size, site_live_off;
 	uint64_t (*obj_bytes)(const void *st, const struct kmem_obj *o);
 	void (*init)(void *st);
 	void (*release)(void *st);
@@ -121,6 +120,37 @@ static inline const struct addr_table *
 kmem_alloc_objs(const struct kmem_alloc_desc *d, const void *st)
 {
 	return &((const struct kmem_lc *)((const char *)st + d->lc_off))->objs;
+}
+
+/**
+ * kmem_alloc_nr_sites - how many call-site rows an allocator has
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: the number of rows.
+ */
+static inline size_t kmem_alloc_nr_sites(const struct kmem_alloc_desc *d,
+					 const void *st)
+{
+	return *(const size_t *)((const char *)st + d->nr_sites_off);
+}
+
+/**
+ * kmem_alloc_site_live - what is live of a call-site row's allocations
+ * @d: the allocator
+ * @st: its statistics
+ * @site: the row, below kmem_alloc_nr_sites()
+ *
+ * Return: the row's live count and bytes.
+ */
+static inline const struct kmem_site_live *
+kmem_alloc_site_live(const struct kmem_alloc_desc *d, const void *st,
+		     uint32_t site)
+{
+	const char *rows = *(char *const *)((const char *)st + d->sites_off);
+
+	return (const struct kmem_site_live *)(rows + site * d->site_size +
+					       d->site_live_off);
 }
 
 /**

@@ -31,19 +31,24 @@ static uint32_t new_line(struct kmem_timeline *tl, enum kmem_alloc_id id,
 	return i;
 }
 
-/* The allocators drawn log their changed rows, or stop. */
-static void follow(struct kmem_agg *agg, bool on)
+/*
+ * The allocators drawn (@tl's totals) log their changed rows in @agg,
+ * read from there, or stop.
+ */
+static void follow(struct kmem_timeline *tl, struct kmem_agg *agg, bool on)
 {
-	unsigned int id;
+	size_t k;
 
-	for (id = 0; id < KMEM_NR_ALLOC; id++) {
-		struct kmem_touched *t = kmem_alloc_touched(
-			&kmem_allocs[id], kmem_agg_stats(agg, id));
+	for (k = 0; k < tl->nr_totals; k++) {
+		enum kmem_alloc_id id = tl->lines[k].alloc;
+		const struct kmem_alloc_desc *d = &kmem_allocs[id];
+		struct kmem_tl_rows *rows = &tl->rows[id];
 
-		if (t) {
-			t->on = on;
-			t->n = 0;
-		}
+		rows->st = kmem_agg_stats(agg, id);
+		rows->touched = kmem_alloc_touched(d, rows->st);
+		rows->live_bytes = &kmem_alloc_counts(d, rows->st)->live_bytes;
+		rows->touched->on = on;
+		rows->touched->n = 0;
 	}
 }
 
@@ -56,7 +61,7 @@ static void follow(struct kmem_agg *agg, bool on)
  */
 int kmem_timeline_init(struct kmem_timeline *tl, struct kmem_agg *agg)
 {
-	unsigned int id;
+	unsigned int id, k;
 
 	memset(tl, 0, sizeof(*tl));
 	tl->pass = 1;
@@ -70,10 +75,17 @@ int kmem_timeline_init(struct kmem_timeline *tl, struct kmem_agg *agg)
 		if (u64_index_init(&tl->rows[id].ix, 64))
 			return -1;
 		tl->lines[tl->nr_totals].kind = KMEM_TL_TOTAL;
-		tl->lines[tl->nr_totals++].alloc = id;
+		tl->lines[tl->nr_totals].alloc = id;
+		tl->total_rows[tl->nr_totals++] = &tl->rows[id];
+	}
+	for (k = 0; k < 32; k++) {
+		id = kmem_alloc_of((enum kmem_ev_kind)k);
+		if (id != KMEM_NR_ALLOC &&
+		    !(kmem_allocs[id].caps & KMEM_CAP_TIMELINE))
+			tl->skip_kinds |= 1u << k;
 	}
 	tl->nr_lines = tl->nr_totals;
-	follow(agg, true);
+	follow(tl, agg, true);
 	return 0;
 }
 
@@ -133,14 +145,17 @@ static int reserve(void **arr, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* A site row of allocator @id: its call site's line, moved by its change. */
+/*
+ * Site row @r of allocator @id (@nr rows): its call site's line, moved
+ * by its change.
+ */
 static void row_changed(struct kmem_timeline *tl, enum kmem_alloc_id id,
-			const void *st, uint32_t r, uint64_t ts)
+			struct kmem_tl_rows *rows, size_t nr, uint32_t r,
+			uint64_t ts)
 {
 	const struct kmem_alloc_desc *d = &kmem_allocs[id];
-	struct kmem_tl_rows *rows = &tl->rows[id];
-	size_t i, cap, nr = d->nr_sites(st);
 	struct kmem_tl_line *l;
+	size_t i, cap;
 	uint64_t v;
 
 	if (r >= nr)
@@ -155,8 +170,8 @@ static void row_changed(struct kmem_timeline *tl, enum kmem_alloc_id id,
 			return;
 		}
 		for (i = rows->nr; i < nr; i++) {
-			rows->line[i] =
-				new_line(tl, id, d->site_addr(st, (uint32_t)i));
+			rows->line[i] = new_line(
+				tl, id, d->site_addr(rows->st, (uint32_t)i));
 			rows->prev[i] = 0;
 		}
 		rows->nr = nr;
@@ -164,39 +179,37 @@ static void row_changed(struct kmem_timeline *tl, enum kmem_alloc_id id,
 	if (rows->line[r] == U64_INDEX_NONE)
 		return;
 	l = &tl->lines[rows->line[r]];
-	v = d->site_live(st, r)->live_bytes;
+	v = kmem_alloc_site_live(d, rows->st, r)->live_bytes;
 	set_value(tl, l, l->value - rows->prev[r] + v, ts);
 	rows->prev[r] = v;
 }
 
-static void read_rows(struct kmem_timeline *tl, struct kmem_agg *agg,
-		      uint64_t ts)
+/*
+ * The rows the allocators drawn logged as changed, and their totals
+ * (each line's value is its own: the order does not matter).
+ */
+static void read_rows(struct kmem_timeline *tl, uint64_t ts)
 {
-	unsigned int id;
+	size_t k, nr;
 	uint32_t i, n;
-	size_t k;
 
-	for (id = 0; id < KMEM_NR_ALLOC; id++) {
-		const struct kmem_alloc_desc *d = &kmem_allocs[id];
-		void *st = kmem_agg_stats(agg, id);
-		struct kmem_touched *t = kmem_alloc_touched(d, st);
-
-		if (!t)
-			continue;
-		n = t->n > KMEM_TOUCHED_MAX ? (uint32_t)d->nr_sites(st) : t->n;
-		for (i = 0; i < n; i++)
-			row_changed(tl, id, st,
-				    t->n > KMEM_TOUCHED_MAX ? i : t->row[i],
-				    ts);
-		t->n = 0;
-	}
 	for (k = 0; k < tl->nr_totals; k++) {
-		enum kmem_alloc_id a = tl->lines[k].alloc;
-		const void *st = kmem_agg_stats(agg, a);
+		struct kmem_tl_rows *rows = tl->total_rows[k];
+		struct kmem_touched *t = rows->touched;
+		enum kmem_alloc_id id;
 
-		set_value(tl, &tl->lines[k],
-			  kmem_alloc_counts(&kmem_allocs[a], st)->live_bytes,
-			  ts);
+		if (t->n) {
+			id = tl->lines[k].alloc;
+			nr = kmem_alloc_nr_sites(&kmem_allocs[id], rows->st);
+			n = t->n > KMEM_TOUCHED_MAX ? (uint32_t)nr : t->n;
+			for (i = 0; i < n; i++)
+				row_changed(tl, id, rows, nr,
+					    t->n > KMEM_TOUCHED_MAX ? i
+								    : t->row[i],
+					    ts);
+			t->n = 0;
+		}
+		set_value(tl, &tl->lines[k], *rows->live_bytes, ts);
 	}
 }
 
@@ -220,13 +233,11 @@ static void saw(struct kmem_timeline *tl, uint64_t ts)
 void kmem_timeline_event(struct kmem_timeline *tl, struct kmem_agg *agg,
 			 const struct kmem_event *ev)
 {
-	enum kmem_alloc_id id = kmem_alloc_of(ev->kind);
-
 	/* those of the allocators drawn, and kernel stacks */
-	if (id != KMEM_NR_ALLOC && !(kmem_allocs[id].caps & KMEM_CAP_TIMELINE))
+	if (tl->skip_kinds >> ev->kind & 1)
 		return;
 	saw(tl, ev->ts);
-	read_rows(tl, agg, ev->ts);
+	read_rows(tl, ev->ts);
 }
 
 /**
@@ -262,8 +273,8 @@ void kmem_timeline_loss(struct kmem_timeline *tl, uint64_t ts,
  */
 void kmem_timeline_end(struct kmem_timeline *tl, struct kmem_agg *agg)
 {
-	read_rows(tl, agg, tl->end);
-	follow(agg, false);
+	read_rows(tl, tl->end);
+	follow(tl, agg, false);
 }
 
 static int by_peak(const void *a, const void *b, void *arg)
@@ -338,7 +349,7 @@ void kmem_timeline_restart(struct kmem_timeline *tl, struct kmem_agg *agg)
 		tl->lines[i].value = 0;
 	for (i = 0; i < KMEM_NR_ALLOC; i++)
 		tl->rows[i].nr = 0;
-	follow(agg, true);
+	follow(tl, agg, true);
 }
 
 /**

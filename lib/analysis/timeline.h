@@ -67,6 +67,10 @@ struct kmem_tl_rows {
 	uint32_t *line;	     /* site row -> line */
 	uint64_t *prev;	     /* ... its live bytes last seen */
 	size_t nr, cap;
+	/* in the aggregate of the pass: its statistics, what they log */
+	void *st;
+	struct kmem_touched *touched;
+	const uint64_t *live_bytes; /* the summary's */
 };
 
 struct kmem_timeline {
@@ -81,6 +85,8 @@ struct kmem_timeline {
 	/* by enum kmem_alloc_id: its call-site rows followed */
 	struct kmem_tl_rows rows[KMEM_NR_ALLOC];
 	size_t nr_totals; /* lines of totals, first */
+	struct kmem_tl_rows *total_rows[KMEM_NR_ALLOC]; /* ... their rows */
+	uint32_t skip_kinds; /* bit 1 << kind: events of allocators not drawn */
 
 	uint32_t *drawn;		/* the call-site lines drawn */
 	size_t nr_drawn;

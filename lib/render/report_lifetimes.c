@@ -67,7 +67,7 @@ static void offer(const struct kmem_report_ctx *r, enum kmem_alloc_id id,
 {
 	const struct kmem_alloc_desc *d = &kmem_allocs[id];
 	const void *st = kmem_agg_stats(r->agg, id);
-	size_t i, n = d->nr_sites(st);
+	size_t i, n = kmem_alloc_nr_sites(d, st);
 
 	for (i = 0; i < n; i++)
 		if (d->site_frees(st, (uint32_t)i))
