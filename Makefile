@@ -90,7 +90,7 @@ B ?= build
 # path): the .d files name their targets as they were built, and a
 # header change must reach them however make was called
 override B := $(patsubst $(CURDIR)/%,%,$(abspath $(B)))
-LIB_DIRS := base event alloc analysis render options
+LIB_DIRS := base event alloc analysis render feed options
 LIB_SRC := $(wildcard $(LIB_DIRS:%=lib/%/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 PLUGIN_SRC := $(wildcard plugin/*.c)

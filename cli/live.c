@@ -23,13 +23,14 @@
 
 #include <tracefs.h>
 
+#include "event/events.h"
 #include "event/tep_names.h"
 #include "live_cmd.h"
 #include "live_read.h"
 #include "render/report.h"
 
 #define INSTANCE_PREFIX "trace-kmem-"
-#define ROUND_NS 100000000L	/* 100 ms between reads */
+#define ROUND_NS 100000000L /* 100 ms between reads */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -47,23 +48,9 @@ struct live {
 	struct live_reader reader;
 	struct kmem_numa numa;
 	struct live_cmd cmd;
-	bool trigger;		/* stacktrace trigger set */
+	bool trigger; /* stacktrace trigger set */
 	struct kmem_outputs outs;
 	bool outs_open;
-};
-
-static const char *const slab_events[] = {
-	"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node",
-	"kfree", "kmem_cache_free", NULL,
-};
-static const char *const page_events[] = {
-	"mm_page_alloc", "mm_page_free", "mm_page_free_batched",
-	"mm_page_alloc_zone_locked", "mm_page_pcpu_drain",
-	"mm_page_alloc_extfrag", NULL,
-};
-static const char *const percpu_events[] = {
-	"percpu_alloc_percpu", "percpu_free_percpu", "percpu_alloc_percpu_fail",
-	"percpu_create_chunk", "percpu_destroy_chunk", NULL,
 };
 
 static int env_error(const char *what, const char *fix)
@@ -140,28 +127,33 @@ static int check_environment(void)
 
 static int load_formats(struct live *l)
 {
-	const char *systems[] = { "kmem", "ftrace", "percpu", NULL };
+	const char *systems[KMEM_NR_SLOTS + 1];
 
+	kmem_events_systems(systems, KMEM_NR_SLOTS + 1);
 	l->tep = tracefs_local_events_system(NULL, systems);
-	if (!l->tep || (!tep_find_event_by_name(l->tep, "kmem", "kmalloc") &&
-			!tep_find_event_by_name(l->tep, "kmem",
-						"mm_page_alloc")))
+	if (!l->tep ||
+	    (!tep_find_event_by_name(l->tep, "kmem", "kmalloc") &&
+	     !tep_find_event_by_name(l->tep, "kmem", "mm_page_alloc")))
 		return env_error("the kmem trace events are missing",
 				 "use a kernel with CONFIG_TRACEPOINTS and "
 				 "the kmem events (events/kmem in tracefs)");
 	return 0;
 }
 
-/* Enable the events of @names this kernel has; how many it had. */
-static int enable_events(struct live *l, const char *sys,
-			 const char *const *names)
+/* Enable the live events of allocator @a this kernel has; how many it
+ * had (the event table's, lib/event/events.c). */
+static int enable_events(struct live *l, enum kmem_alloc_id a)
 {
-	int i, n = 0;
+	enum kmem_slot slots[KMEM_NR_SLOTS];
+	int i, n = 0, nr;
 
-	for (i = 0; names[i]; i++) {
-		if (!tep_find_event_by_name(l->tep, sys, names[i]))
+	nr = kmem_events_select(a, KMEM_EVF_LIVE, slots, KMEM_NR_SLOTS);
+	for (i = 0; i < nr; i++) {
+		const struct kmem_event_def *d = &kmem_event_defs[slots[i]];
+
+		if (!tep_find_event_by_name(l->tep, d->system, d->name))
 			continue;
-		if (tracefs_event_enable(l->inst, sys, names[i]))
+		if (tracefs_event_enable(l->inst, d->system, d->name))
 			return -1;
 		n++;
 	}
@@ -177,11 +169,11 @@ static int set_events(struct live *l)
 	int ns = 0, np = 0, nc = 0;
 
 	if (slab)
-		ns = enable_events(l, "kmem", slab_events);
+		ns = enable_events(l, KMEM_ALLOC_SLAB);
 	if (page)
-		np = enable_events(l, "kmem", page_events);
+		np = enable_events(l, KMEM_ALLOC_PAGE);
 	if (percpu)
-		nc = enable_events(l, "percpu", percpu_events);
+		nc = enable_events(l, KMEM_ALLOC_PERCPU);
 	if (ns < 0 || np < 0 || nc < 0)
 		return env_error("cannot enable the kmem events",
 				 "check events/kmem and events/percpu in "
@@ -193,8 +185,8 @@ static int set_events(struct live *l)
 				 "use a kernel that has them (4.14 or later)");
 	if ((slab && !ns) || (page && !np))
 		return env_error(slab && !ns ? "the slab events (kmem:kmalloc "
-					       "...) are missing" :
-					       "the page allocator events "
+					       "...) are missing"
+					     : "the page allocator events "
 					       "(kmem:mm_page_alloc ...) are "
 					       "missing",
 				 "use a kernel that has them");
@@ -224,7 +216,8 @@ static int follow_command(struct live *l)
 	if (tracefs_instance_file_write(l->inst, "set_event_pid", buf) < 0 ||
 	    tracefs_option_enable(l->inst, TRACEFS_OPTION_EVENT_FORK))
 		return env_error("cannot follow the command (set_event_pid, "
-				 "options/event-fork)", "check tracefs");
+				 "options/event-fork)",
+				 "check tracefs");
 	return 0;
 }
 
@@ -259,8 +252,9 @@ static void stop_tracing(struct live *l)
 					 "trigger", "!stacktrace");
 	tracefs_event_disable(l->inst, NULL, NULL);
 	if (tracefs_instance_destroy(l->inst))
-		fprintf(stderr, TK_NAME ": cannot remove the tracefs instance "
-			"%s: %s (remove it with rmdir)\n",
+		fprintf(stderr,
+			TK_NAME ": cannot remove the tracefs instance "
+				"%s: %s (remove it with rmdir)\n",
 			tracefs_instance_get_name(l->inst), strerror(errno));
 	tracefs_instance_free(l->inst);
 	l->inst = NULL;
@@ -331,16 +325,17 @@ static void print_interval(struct live *l, int n, double elapsed)
 	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r = { &l->s.agg, &rc, &sym, &in, NULL };
 
-	snprintf(label, sizeof(label), "%s, snapshot %d at %.1f s",
-		 l->s.label, n, elapsed);
+	snprintf(label, sizeof(label), "%s, snapshot %d at %.1f s", l->s.label,
+		 n, elapsed);
 	if (sym.old_migratetypes < 0)
-		sym.old_migratetypes = page_old_migratetypes(&l->s.agg.page.sum);
+		sym.old_migratetypes =
+			page_old_migratetypes(&l->s.agg.page.sum);
 	if (isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	kmem_opts_render_cfg(&l->a->opts, stdout, &rc);
 	kmem_report_tables(&r, stdout);
 	if ((fflush(stdout) || ferror(stdout)) && errno == EPIPE)
-		l->outs.broken_pipe = true;	/* stops run() */
+		l->outs.broken_pipe = true; /* stops run() */
 }
 
 static int run(struct live *l)
@@ -415,7 +410,7 @@ int tk_live(struct tk_args *a)
 	}
 	live_cmd_report(&l.cmd, a->command);
 	if (l.outs_open)
-		kmem_outputs_discard(&l.outs);	/* finished, or nothing */
+		kmem_outputs_discard(&l.outs); /* finished, or nothing */
 	release(&l);
 	return l.outs.broken_pipe ? TK_BROKEN_PIPE : ret;
 }

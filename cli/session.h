@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "event/decode.h"
 #include "event/symbols.h"
+#include "feed/loop.h"
 #include "options/render_cfg.h"
 #include "render/report.h"
 
@@ -26,17 +27,11 @@ struct tk_session {
 	const struct tk_args *args;
 	struct kmem_symbolizer sym;
 	struct kmem_agg agg;
-	struct kmem_fields fields[KMEM_NR_SLOTS];
-	int8_t *slot_of;		/* event id -> slot, -1: not ours */
-	int nr_ids;
-	struct u64_index id_ix;		/* ... when the ids are too large */
-	unsigned int type_off, type_size;	/* common_type in a record */
-	unsigned int type_end;
-	bool type_swap;
+	struct kmem_feed feed;		/* event id -> decode -> agg */
 	struct u64_index comm_ix;	/* --comm: pid -> 1 match, 2 not */
 	uint64_t records;		/* records read */
 	uint64_t filtered;		/* kmem records the filters left out */
-	struct kmem_timeline *timeline;	/* plot: follows the events */
+	struct kmem_timeline *timeline; /* plot: follows the events */
 	bool quiet;			/* plot's first pass: said once */
 	char label[PATH_MAX + 64];
 };

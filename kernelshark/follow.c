@@ -34,18 +34,17 @@
 #include "event/extent.h"
 #include "event/symbols.h"
 #include "event/tep_names.h"
+#include "feed/loop.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
 
-#define NR_IDS 65536 /* common_type is 16 bits */
 #define MAX_SITES 64 /* call sites the dialog offers */
 
 struct follow {
 	struct kmem_ks_ctx *ks;
 	struct tep_handle *tep;
-	struct kmem_fields f[KMEM_NR_SLOTS];
-	uint8_t slot_of[NR_IDS]; /* slot + 1, 0: not ours */
-	size_t *next;		 /* [cpu]: the next kept entry */
+	struct kmem_feed feed; /* event id -> decode -> agg */
+	size_t *next;	       /* [cpu]: the next kept entry */
 	struct kmem_agg agg;
 	struct kmem_symbolizer sym;
 	struct kmem_match m;
@@ -217,26 +216,23 @@ static void one_record(struct follow *fw, struct tep_record *rec, int cpu,
 {
 	struct kmem_ks_series *live = fw->ks->live;
 	struct kmem_event ev;
-	int id, a;
+	int slot, a;
 
 	if (rec->missed_events)
-		kmem_agg_missed(&fw->agg, rec->missed_events);
+		kmem_feed_missed(&fw->feed, rec->missed_events);
 	if (rec->size < 2 || rec->size > fw->max_size) {
 		fw->agg.skipped_records++;
 		return;
 	}
-	id = tep_data_type(fw->tep, rec);
-	if (id < 0 || id >= NR_IDS || !fw->slot_of[id])
+	slot = kmem_feed_slot(&fw->feed, rec);
+	if (slot < 0)
 		return;
 	fw->ks->counts.records++;
 	if (!e)
 		e = entry_of(fw, cpu, rec->offset);
-	if (kmem_decode(&fw->f[fw->slot_of[id] - 1], rec, &ev)) {
-		fw->agg.undecodable++;
-		return;
-	}
 	fw->m.what = KMEM_MATCH_NONE;
-	kmem_agg_event(&fw->agg, &ev);
+	if (kmem_feed_step(&fw->feed, slot, rec, &ev))
+		return;
 	a = allocator_of(ev.kind);
 	if (a < 0)
 		return;
@@ -483,23 +479,15 @@ static void list_sites(struct follow *fw)
 static int setup(struct follow *fw)
 {
 	struct kmem_ks_ctx *ks = fw->ks;
-	int slot, page;
+	int page;
 
 	fw->tep = kshark_get_tep(ks->stream);
 	if (!fw->tep)
 		return -1;
 	page = tep_get_sub_buffer_size(fw->tep);
 	fw->max_size = page > 0 ? page : 1 << 20;
-	for (slot = 0; slot < KMEM_NR_SLOTS; slot++) {
-		struct tep_event *ev =
-			tep_find_event_by_name(fw->tep, kmem_slot_system(slot),
-					       kmem_slot_event_name(slot));
-
-		if (!ev || ev->id < 0 || ev->id >= NR_IDS)
-			continue;
-		kmem_fields_init(&fw->f[slot], ev, slot);
-		fw->slot_of[ev->id] = (uint8_t)(slot + 1);
-	}
+	if (kmem_feed_init(&fw->feed, fw->tep, &fw->agg, KMEM_FEED_MAP_IDS))
+		return -1;
 	fw->next = calloc((size_t)ks->n_cpus, sizeof(*fw->next));
 	if (!fw->next)
 		return -1;
@@ -517,6 +505,7 @@ static void teardown(struct follow *fw)
 	int a;
 
 	kmem_agg_release(&fw->agg);
+	kmem_feed_release(&fw->feed);
 	for (a = 0; a < KMEM_KS_NR; a++)
 		free(fw->obj_alloc[a]);
 	free(fw->next);

@@ -15,15 +15,6 @@
 #include "event/tep_names.h"
 #include "plugin.h"
 
-static struct kmem_fields *fields(struct slot_ctx *sc, struct tep_event *ev)
-{
-	if (!sc->ready || sc->f.event != ev) {
-		kmem_fields_init(&sc->f, ev, sc->slot);
-		sc->ready = true;
-	}
-	return &sc->f;
-}
-
 /* Exactly what libtraceevent's plugin_kmem prints before the event. */
 static void print_call_site(struct trace_seq *s, struct tep_record *rec,
 			    struct tep_event *event, struct kmem_fields *f)
@@ -52,10 +43,11 @@ static bool seen_before(struct kmem_plugin *kp, const struct tep_record *rec)
 }
 
 /*
+ * @slot: the record's, its fields set up (kmem_feed_fields())
  * @counted: the record is one the scan counts (damage.c): every record
  * of the events we print, kernel_stack's aside
  */
-static void account(struct kmem_plugin *kp, struct kmem_fields *f,
+static void account(struct kmem_plugin *kp, enum kmem_slot slot,
 		    struct tep_record *rec, bool counted)
 {
 	struct kmem_event ev;
@@ -64,17 +56,13 @@ static void account(struct kmem_plugin *kp, struct kmem_fields *f,
 		return;
 	if (kp->scan) {
 		if (tdat_scan_skips(kp->scan, rec->offset))
-			return;	/* damaged: counted with its page or chunk */
+			return; /* damaged: counted with its page or chunk */
 		if (counted && rec->cpu >= 0 && rec->cpu < kp->nr_cpus)
 			kp->seen[rec->cpu]++;
 	}
 	if (rec->missed_events)
-		kmem_agg_missed(&kp->agg, rec->missed_events);
-	if (kmem_decode(f, rec, &ev)) {
-		kp->agg.undecodable++;
-		return;
-	}
-	kmem_agg_event(&kp->agg, &ev);
+		kmem_feed_missed(&kp->feed, rec->missed_events);
+	kmem_feed_step(&kp->feed, slot, rec, &ev);
 }
 
 /**
@@ -90,11 +78,12 @@ int slab_handler(struct trace_seq *s, struct tep_record *rec,
 		 struct tep_event *event, void *context)
 {
 	struct slot_ctx *sc = context;
-	struct kmem_fields *f = fields(sc, event);
+	struct kmem_fields *f =
+		kmem_feed_fields(&sc->kp->feed, sc->slot, event);
 
 	print_call_site(s, rec, event, f);
 	if (sc->kp->active)
-		account(sc->kp, f, rec, true);
+		account(sc->kp, sc->slot, rec, true);
 	return 1;
 }
 
@@ -102,12 +91,12 @@ static int stack_handler(struct trace_seq *s, struct tep_record *rec,
 			 struct tep_event *event, void *context)
 {
 	struct kmem_plugin *kp = context;
-	struct slot_ctx *sc = &kp->slots[KMEM_SLOT_KERNEL_STACK];
 	int ret = 1;
 
 	if (kp->stack.prev)
 		ret = kp->stack.prev(s, rec, event, kp->stack.prev_ctx);
-	account(kp, fields(sc, event), rec, false);
+	kmem_feed_fields(&kp->feed, KMEM_SLOT_KERNEL_STACK, event);
+	account(kp, KMEM_SLOT_KERNEL_STACK, rec, false);
 	return ret;
 }
 
@@ -144,7 +133,8 @@ static int page_handler(struct trace_seq *s, struct tep_record *rec,
 	}
 	if (sc->slot == KMEM_SLOT_PAGE_ALLOC)
 		hook_stacks(kp);
-	account(kp, fields(sc, event), rec, true);
+	kmem_feed_fields(&kp->feed, sc->slot, event);
+	account(kp, sc->slot, rec, true);
 	return 1;
 }
 
@@ -154,17 +144,25 @@ static int percpu_handler(struct trace_seq *s, struct tep_record *rec,
 	struct slot_ctx *sc = context;
 
 	(void)s;
-	if (sc->kp->active)
-		account(sc->kp, fields(sc, event), rec, true);
+	if (!sc->kp->active)
+		return 1;
+	kmem_feed_fields(&sc->kp->feed, sc->slot, event);
+	account(sc->kp, sc->slot, rec, true);
 	return 1;
 }
 
-/* The print handler of a slot (kernel_stack has none of its own). */
+/* The print handler of a slot: its allocator's; NULL for kernel_stack,
+ * which has none of its own (see hook_stacks()). */
 static tep_event_handler_func handler_of(enum kmem_slot slot)
 {
-	if (kmem_slot_is_slab(slot))
-		return slab_handler;
-	return kmem_slot_is_percpu(slot) ? percpu_handler : page_handler;
+	static const tep_event_handler_func of[KMEM_NR_ALLOC] = {
+		[KMEM_ALLOC_SLAB] = slab_handler,
+		[KMEM_ALLOC_PAGE] = page_handler,
+		[KMEM_ALLOC_PERCPU] = percpu_handler,
+	};
+	enum kmem_alloc_id a = kmem_event_defs[slot].alloc;
+
+	return a < KMEM_NR_ALLOC ? of[a] : NULL;
 }
 
 /**
@@ -178,11 +176,12 @@ void register_handlers(struct kmem_plugin *kp)
 {
 	int i;
 
+	kmem_feed_init(&kp->feed, kp->tep, &kp->agg, 0);
 	for (i = 0; i < KMEM_NR_SLOTS; i++) {
 		kp->slots[i].kp = kp;
 		kp->slots[i].slot = i;
-		if (i == KMEM_SLOT_KERNEL_STACK)
-			continue;	/* wrapped later, see hook_stacks() */
+		if (!handler_of(i))
+			continue; /* kernel_stack: see hook_stacks() */
 		tep_register_event_handler(kp->tep, -1, kmem_slot_system(i),
 					   kmem_slot_event_name(i),
 					   handler_of(i), &kp->slots[i]);
@@ -200,7 +199,7 @@ void unregister_handlers(struct kmem_plugin *kp)
 	int i;
 
 	for (i = 0; i < KMEM_NR_SLOTS; i++)
-		if (i != KMEM_SLOT_KERNEL_STACK)
+		if (handler_of(i))
 			tep_unregister_event_handler(
 				kp->tep, -1, kmem_slot_system(i),
 				kmem_slot_event_name(i), handler_of(i),
@@ -213,4 +212,5 @@ void unregister_handlers(struct kmem_plugin *kp)
 		ev->handler = NULL;
 		ev->context = NULL;
 	}
+	kmem_feed_release(&kp->feed);
 }

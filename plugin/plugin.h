@@ -15,17 +15,17 @@
 #include "base/numa.h"
 #include "event/decode.h"
 #include "event/symbols.h"
+#include "feed/loop.h"
 #include "options/options.h"
 #include "options/output.h"
 #include "tdat.h"
 
 struct kmem_plugin;
 
+/* The context of a slot's print handler. */
 struct slot_ctx {
 	struct kmem_plugin *kp;
 	enum kmem_slot slot;
-	bool ready;
-	struct kmem_fields f;
 };
 
 /* The print handler of ftrace:kernel_stack that ours wraps. */
@@ -33,32 +33,33 @@ struct stack_hook {
 	struct tep_event *event;
 	tep_event_handler_func prev;
 	void *prev_ctx;
-	bool tried;		/* looked for the event once */
+	bool tried; /* looked for the event once */
 };
 
 struct kmem_plugin {
-	const void *owner;	/* first: slab_handler of the copy that made it */
+	const void *owner; /* first: slab_handler of the copy that made it */
 	struct tep_handle *tep;
-	struct tep_plugin_option *options;	/* this load's option copy */
+	struct tep_plugin_option *options; /* this load's option copy */
 	struct kmem_opts opts;
 	struct kmem_symbolizer sym;
 	struct kmem_agg agg;
 	struct kmem_numa numa;
+	struct kmem_feed feed; /* decode -> agg (lib/feed/loop.h) */
 	struct slot_ctx slots[KMEM_NR_SLOTS];
 	struct stack_hook stack;
-	bool active;		/* kmem:stat or kmem:json given: aggregate */
+	bool active; /* kmem:stat or kmem:json given: aggregate */
 	bool page_size_set;
 	char label[PATH_MAX];
-	int ordinal;		/* which input of the trace-cmd run */
+	int ordinal; /* which input of the trace-cmd run */
 	struct kmem_outputs outs;
-	bool outs_ok;		/* outs open */
+	bool outs_ok; /* outs open */
 	/* the last record accounted, so a record printed twice counts once;
 	 * last_offset starts at ~0, which no record has */
 	unsigned long long last_ts;
 	unsigned long long last_offset;
 	int last_cpu;
 	/* the file's damage, as the native reader sees it (damage.c) */
-	struct tdat_scan *scan;	/* or NULL: not scanned */
+	struct tdat_scan *scan; /* or NULL: not scanned */
 	uint64_t *seen;		/* per CPU id: records accounted */
 	int nr_cpus;		/* of @seen */
 };

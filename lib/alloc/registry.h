@@ -12,18 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event/events.h"
 #include "event/kmem_event.h"
 #include "lifecycle.h"
 #include "page.h"
 #include "percpu.h"
 #include "slab.h"
-
-enum kmem_alloc_id {
-	KMEM_ALLOC_SLAB,
-	KMEM_ALLOC_PAGE,
-	KMEM_ALLOC_PERCPU,
-	KMEM_NR_ALLOC, /* also: no allocator's record */
-};
 
 /* What an allocator's statistics hold besides the lifecycle. */
 #define KMEM_CAP_STACKS 1u    /* call sites from kernel stacks */

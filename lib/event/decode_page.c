@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Record decoding for the page allocator events and ftrace's
- * kernel_stack (see decode.h).
+ * kernel_stack (see field.h).
  *
  * Layouts: "page" (a struct page address, before 3.17 or so) or "pfn";
  * free events with or without "order" (mm_pagevec_free and
@@ -9,7 +9,7 @@
  * with or without percpu_refill; mm_page_alloc_extfrag with or without
  * change_ownership.  A failed allocation has pfn -1 or page 0.
  */
-#include "decode_internal.h"
+#include "field.h"
 #include "fmtprobe.h"
 
 static struct tep_format_field *field(struct tep_event *ev, const char *name)
@@ -17,7 +17,11 @@ static struct tep_format_field *field(struct tep_event *ev, const char *name)
 	return tep_find_field(ev, name);
 }
 
-static void stack_fields_init(struct kmem_fields *f)
+/**
+ * kmem_stack_fields_init - look up the fields of ftrace's kernel_stack
+ * @f: set up by kmem_fields_init() with event and slot
+ */
+void kmem_stack_fields_init(struct kmem_fields *f)
 {
 	f->stack_size = field(f->event, "size");
 	f->caller = field(f->event, "caller");
@@ -39,17 +43,12 @@ static void stack_fields_init(struct kmem_fields *f)
 
 /**
  * kmem_page_fields_init - look up the fields of a page allocator event
- * or of kernel_stack
  * @f: set up by kmem_fields_init() with event and slot
  */
 void kmem_page_fields_init(struct kmem_fields *f)
 {
 	struct tep_event *ev = f->event;
 
-	if (f->slot == KMEM_SLOT_KERNEL_STACK) {
-		stack_fields_init(f);
-		return;
-	}
 	f->page = field(ev, "pfn");
 	if (!f->page) {
 		f->page = field(ev, "page");
@@ -86,17 +85,16 @@ static enum kmem_ev_kind page_kind(enum kmem_slot slot)
 	case KMEM_SLOT_PAGE_PCPU_DRAIN:
 		return KMEM_EV_PAGE_PCPU_DRAIN;
 	case KMEM_SLOT_PAGE_EXTFRAG:
-		return KMEM_EV_PAGE_EXTFRAG;
 	default:
-		return KMEM_EV_STACK;
+		return KMEM_EV_PAGE_EXTFRAG;
 	}
 }
 
 /* pfn -1 (all ones in the field's size) or page NULL: no page. */
 static bool valid_page(const struct kmem_fields *f, uint64_t v)
 {
-	uint64_t ones = f->page->size >= 8 ? ~0ULL :
-			(1ULL << (8 * f->page->size)) - 1;
+	uint64_t ones =
+		f->page->size >= 8 ? ~0ULL : (1ULL << (8 * f->page->size)) - 1;
 
 	return f->page_ptr ? v != 0 : v != ones;
 }
@@ -128,7 +126,26 @@ static int decode_stack(const struct kmem_fields *f,
 }
 
 /**
- * kmem_page_decode - decode a page allocator or kernel_stack record
+ * kmem_stack_decode - decode a kernel_stack record
+ * @f: the fields of the record's event type
+ * @rec: the record
+ * @ev: filled in
+ *
+ * Return: 0 on success, -1 if the event has no caller field or the
+ * record cannot hold one frame.
+ */
+int kmem_stack_decode(const struct kmem_fields *f, const struct tep_record *rec,
+		      struct kmem_event *ev)
+{
+	kmem_decode_common(f, rec, ev);
+	if (!f->usable)
+		return -1;
+	ev->kind = KMEM_EV_STACK;
+	return decode_stack(f, rec, ev);
+}
+
+/**
+ * kmem_page_decode - decode a page allocator record
  * @f: the fields of the record's event type
  * @rec: the record
  * @ev: filled in
@@ -136,15 +153,13 @@ static int decode_stack(const struct kmem_fields *f,
  * Return: 0 on success, -1 if the record lacks a field the statistics
  * need (counted as undecodable by the caller).
  */
-int kmem_page_decode(const struct kmem_fields *f,
-		     const struct tep_record *rec, struct kmem_event *ev)
+int kmem_page_decode(const struct kmem_fields *f, const struct tep_record *rec,
+		     struct kmem_event *ev)
 {
 	kmem_decode_common(f, rec, ev);
 	if (!f->usable)
 		return -1;
 	ev->kind = page_kind(f->slot);
-	if (ev->kind == KMEM_EV_STACK)
-		return decode_stack(f, rec, ev);
 	if (!in_record(f->page, rec) || (f->order && !in_record(f->order, rec)))
 		return -1;
 	ev->pfn = rd(f, f->page, rec);
@@ -155,15 +170,16 @@ int kmem_page_decode(const struct kmem_fields *f,
 	ev->gfp_flags = rd(f, f->gfp_flags, rec);
 	ev->batched = f->slot == KMEM_SLOT_PAGEVEC_FREE;
 	/* before the percpu_refill field, the print fmt said order == 0 */
-	ev->percpu_refill = f->percpu_refill ?
-			    rd_int(f, f->percpu_refill, rec, 0) != 0 :
-			    ev->order == 0;
+	ev->percpu_refill = f->percpu_refill
+				    ? rd_int(f, f->percpu_refill, rec, 0) != 0
+				    : ev->order == 0;
 	ev->fallback_order = rd_int(f, f->fallback_order, rec, 0);
 	ev->fallback_migratetype = rd_int(f, f->fallback_migratetype, rec, -1);
 	/* before the change_ownership field, the print fmt compared types */
-	ev->change_ownership = f->change_ownership ?
-			       rd_int(f, f->change_ownership, rec, 0) != 0 :
-			       ev->migratetype == ev->fallback_migratetype;
+	ev->change_ownership =
+		f->change_ownership
+			? rd_int(f, f->change_ownership, rec, 0) != 0
+			: ev->migratetype == ev->fallback_migratetype;
 	ev->fragmenting = f->slot == KMEM_SLOT_PAGE_EXTFRAG &&
 			  f->pageblock_order >= 0 &&
 			  ev->fallback_order < f->pageblock_order;

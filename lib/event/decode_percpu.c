@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Record decoding for the per-CPU allocator's events, system "percpu"
- * (see decode.h).
+ * (see field.h).
  *
  * Layouts: percpu_alloc_percpu with reserved, is_atomic, size, align,
  * base_addr, off and ptr (4.14 and later), and since 6.0 call_site,
@@ -11,7 +11,7 @@
  * base_addr.  What a format lacks is flagged in the event, not read as
  * zero.
  */
-#include "decode_internal.h"
+#include "field.h"
 
 /**
  * kmem_percpu_fields_init - look up the fields of a per-CPU allocator
@@ -50,7 +50,8 @@ void kmem_percpu_fields_init(struct kmem_fields *f)
 }
 
 static const enum kmem_ev_kind kinds[] = {
-	[KMEM_SLOT_PERCPU_ALLOC - KMEM_SLOT_PERCPU_ALLOC] = KMEM_EV_PERCPU_ALLOC,
+	[KMEM_SLOT_PERCPU_ALLOC - KMEM_SLOT_PERCPU_ALLOC] =
+		KMEM_EV_PERCPU_ALLOC,
 	[KMEM_SLOT_PERCPU_FREE - KMEM_SLOT_PERCPU_ALLOC] = KMEM_EV_PERCPU_FREE,
 	[KMEM_SLOT_PERCPU_FAIL - KMEM_SLOT_PERCPU_ALLOC] = KMEM_EV_PERCPU_FAIL,
 	[KMEM_SLOT_PERCPU_CREATE_CHUNK - KMEM_SLOT_PERCPU_ALLOC] =
@@ -100,8 +101,8 @@ int kmem_percpu_decode(const struct kmem_fields *f,
 	ev->has_call_site = f->call_site != NULL;
 	ev->call_site = rd(f, f->call_site, rec);
 	ev->has_bytes_alloc = f->bytes_alloc != NULL;
-	ev->bytes_alloc = ev->has_bytes_alloc ? rd(f, f->bytes_alloc, rec) :
-						ev->bytes_req;
+	ev->bytes_alloc = ev->has_bytes_alloc ? rd(f, f->bytes_alloc, rec)
+					      : ev->bytes_req;
 	ev->gfp_flags = rd(f, f->gfp_flags, rec);
 	return ev->bytes_alloc > KMEM_MAX_OBJECT ? -1 : 0;
 }

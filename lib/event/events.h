@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The tracepoints the project reads: one table (kmem_event_defs[],
+ * events.c) of their systems, names, allocators and decoders, indexed by
+ * slot.  Front ends take their event lists from it (which events to
+ * claim, to enable, to map ids of); the decoder finds an event's
+ * functions in it (kmem_fields_init(), kmem_decode()).
+ */
+#ifndef KMEM_EVENTS_H
+#define KMEM_EVENTS_H
+
+#include <stdbool.h>
+
+enum kmem_slot {
+	KMEM_SLOT_KMALLOC,
+	KMEM_SLOT_KMALLOC_NODE,
+	KMEM_SLOT_CACHE_ALLOC,
+	KMEM_SLOT_CACHE_ALLOC_NODE,
+	KMEM_SLOT_KFREE,
+	KMEM_SLOT_CACHE_FREE,
+	KMEM_NR_SLAB_SLOTS,
+	KMEM_SLOT_PAGE_ALLOC = KMEM_NR_SLAB_SLOTS,
+	KMEM_SLOT_PAGE_FREE,
+	KMEM_SLOT_PAGE_FREE_BATCHED,
+	KMEM_SLOT_PAGE_FREE_DIRECT, /* before 3.3 */
+	KMEM_SLOT_PAGEVEC_FREE,	    /* before 3.3 */
+	KMEM_SLOT_PAGE_ZONE_LOCKED,
+	KMEM_SLOT_PAGE_PCPU_DRAIN,
+	KMEM_SLOT_PAGE_EXTFRAG,
+	KMEM_SLOT_KERNEL_STACK, /* system "ftrace" */
+	KMEM_SLOT_PERCPU_ALLOC, /* system "percpu" */
+	KMEM_SLOT_PERCPU_FREE,
+	KMEM_SLOT_PERCPU_FAIL,
+	KMEM_SLOT_PERCPU_CREATE_CHUNK,
+	KMEM_SLOT_PERCPU_DESTROY_CHUNK,
+	KMEM_NR_SLOTS,
+};
+
+/*
+ * The allocators, in the order of alloc/registry.c's kmem_allocs[].
+ * KMEM_NR_ALLOC is also the allocator of no record: ftrace's
+ * kernel_stack, which the page allocator reads for its call sites.
+ */
+enum kmem_alloc_id {
+	KMEM_ALLOC_SLAB,
+	KMEM_ALLOC_PAGE,
+	KMEM_ALLOC_PERCPU,
+	KMEM_NR_ALLOC,
+};
+
+/* struct kmem_event_def.flags: enabled by trace-kmem live (not pre-3.3) */
+#define KMEM_EVF_LIVE 1u
+
+struct kmem_fields;
+struct kmem_event;
+struct tep_record;
+
+/**
+ * struct kmem_event_def - one tracepoint the project reads
+ * @system: its event system ("kmem", "ftrace", "percpu")
+ * @name: its event name
+ * @alloc: the allocator whose statistics it feeds
+ * @flags: KMEM_EVF_*
+ * @fields_init: looks up its fields (called by kmem_fields_init())
+ * @decode: decodes one record (called by kmem_decode())
+ */
+struct kmem_event_def {
+	const char *system;
+	const char *name;
+	enum kmem_alloc_id alloc;
+	unsigned int flags;
+	void (*fields_init)(struct kmem_fields *f);
+	int (*decode)(const struct kmem_fields *f, const struct tep_record *rec,
+		      struct kmem_event *ev);
+};
+
+extern const struct kmem_event_def kmem_event_defs[KMEM_NR_SLOTS];
+
+const char *kmem_slot_system(enum kmem_slot slot);
+const char *kmem_slot_event_name(enum kmem_slot slot);
+bool kmem_slot_is_slab(enum kmem_slot slot);
+bool kmem_slot_is_percpu(enum kmem_slot slot);
+int kmem_slot_by_name(const char *system, const char *name);
+int kmem_events_select(enum kmem_alloc_id alloc, unsigned int flags,
+		       enum kmem_slot *slots, int max);
+int kmem_events_systems(const char **systems, int max);
+
+#endif

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The front ends' loop (see loop.h): no allocation, no formatting, no
+ * search per record.
+ */
+#include <stdlib.h>
+
+#include "alloc/registry.h"
+#include "loop.h"
+
+/*
+ * Which events are ours: event id -> slot, filled once per input.  Only
+ * our events' ids are mapped; densely when the largest is below
+ * KMEM_FEED_DENSE_IDS, else in a hash, so that no id in a file sizes an
+ * allocation.
+ */
+static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
+{
+	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	int i, slot, max = -1;
+
+	for (i = 0; evs && evs[i]; i++)
+		if (evs[i]->id >= 0 &&
+		    kmem_slot_by_name(evs[i]->system, evs[i]->name) >= 0 &&
+		    evs[i]->id > max)
+			max = evs[i]->id;
+	if (evs && evs[0]) {
+		const struct tep_format_field *t =
+			tep_find_common_field(evs[0], "common_type");
+
+		if (t && (t->size == 2 || t->size == 4)) {
+			fd->type_off = (unsigned int)t->offset;
+			fd->type_size = (unsigned int)t->size;
+			fd->type_end = fd->type_off + fd->type_size;
+			fd->type_swap = tep_is_file_bigendian(tep) !=
+					tep_is_local_bigendian(tep);
+		}
+	}
+	if (max < KMEM_FEED_DENSE_IDS) {
+		fd->nr_ids = max + 1;
+		fd->slot_of = malloc(fd->nr_ids ? (size_t)fd->nr_ids : 1);
+		if (!fd->slot_of)
+			return -1;
+		memset(fd->slot_of, -1, fd->nr_ids ? (size_t)fd->nr_ids : 1);
+	} else if (u64_index_init(&fd->id_ix, 16)) {
+		return -1;
+	}
+	for (i = 0; evs && evs[i]; i++) {
+		slot = kmem_slot_by_name(evs[i]->system, evs[i]->name);
+		if (slot < 0 || evs[i]->id < 0)
+			continue;
+		kmem_fields_init(&fd->fields[slot], evs[i], slot);
+		if (fd->slot_of)
+			fd->slot_of[evs[i]->id] = (int8_t)slot;
+		else if (u64_index_insert(&fd->id_ix, (uint64_t)evs[i]->id,
+					  (uint32_t)slot))
+			return -1;
+	}
+	return 0;
+}
+
+/**
+ * kmem_feed_init - start the loop for one tep handle
+ * @fd: the feed
+ * @tep: the handle (its event formats); with KMEM_FEED_MAP_IDS only
+ * @agg: where the records go, initialised by the caller
+ * @flags: KMEM_FEED_MAP_IDS: map the event ids of @tep to slots, and
+ *	look up the fields of each of our events
+ *
+ * Return: 0, or -1 when memory ran out (kmem_feed_release() all the
+ * same).
+ */
+int kmem_feed_init(struct kmem_feed *fd, struct tep_handle *tep,
+		   struct kmem_agg *agg, unsigned int flags)
+{
+	memset(fd, 0, sizeof(*fd));
+	fd->agg = agg;
+	return flags & KMEM_FEED_MAP_IDS ? map_events(fd, tep) : 0;
+}
+
+/**
+ * kmem_feed_release - free the id map
+ * @fd: the feed (zeroed, or kmem_feed_init()'s)
+ */
+void kmem_feed_release(struct kmem_feed *fd)
+{
+	if (!fd->slot_of && fd->id_ix.slots)
+		u64_index_free(&fd->id_ix);
+	free(fd->slot_of);
+	fd->slot_of = NULL;
+}
+
+/**
+ * kmem_feed_fields - the fields of a slot, for the event handed over
+ * @fd: the feed
+ * @slot: the slot of @event
+ * @event: the event type
+ *
+ * Looked up the first time, and again when @event is not the event type
+ * they were looked up for.
+ *
+ * Return: the fields.
+ */
+struct kmem_fields *kmem_feed_fields(struct kmem_feed *fd, enum kmem_slot slot,
+				     struct tep_event *event)
+{
+	struct kmem_fields *f = &fd->fields[slot];
+
+	if (f->event != event)
+		kmem_fields_init(f, event, slot);
+	return f;
+}
+
+/**
+ * kmem_feed_step - decode one record of ours and account it
+ * @fd: the feed
+ * @slot: the record's slot, its fields set up (kmem_feed_slot(), or
+ *	kmem_feed_fields())
+ * @rec: the record
+ * @ev: filled in
+ *
+ * Return: 0: accounted; 1: decoded but left out by @fd->keep; -1:
+ * undecodable (counted in the aggregate).
+ */
+int kmem_feed_step(struct kmem_feed *fd, enum kmem_slot slot,
+		   const struct tep_record *rec, struct kmem_event *ev)
+{
+	if (kmem_decode(&fd->fields[slot], rec, ev)) {
+		fd->agg->undecodable++;
+		return -1;
+	}
+	if (fd->keep && !fd->keep(fd->keep_arg, ev))
+		return 1;
+	kmem_agg_event(fd->agg, ev);
+	return 0;
+}
+
+/**
+ * kmem_feed_missed - the ring buffer lost events before a record
+ * @fd: the feed
+ * @missed: the record's missed_events (-1: an unknown number)
+ */
+void kmem_feed_missed(struct kmem_feed *fd, long long missed)
+{
+	kmem_agg_missed(fd->agg, missed);
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The front ends' loop: a record's event id to its slot, the slot's
+ * decoder, then the aggregate.  trace-kmem (cli/session.c), the
+ * libtraceevent plugin (plugin/handlers.c) and the KernelShark plugin
+ * (kernelshark/follow.c) each keep only what is their own around it:
+ * how records arrive, their filters, what they print.
+ *
+ * A front end that is handed its records by event (the plugin, through
+ * libtraceevent's handlers) needs no id map: kmem_feed_fields() gives
+ * the fields of the event it was handed.  The others map the ids once
+ * (KMEM_FEED_MAP_IDS) and ask kmem_feed_slot() per record.
+ */
+#ifndef KMEM_FEED_LOOP_H
+#define KMEM_FEED_LOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "analysis/agg.h"
+#include "base/hashtab.h"
+#include "event/decode.h"
+
+/* kmem_feed_init() flags: map event ids to slots */
+#define KMEM_FEED_MAP_IDS 1u
+
+/* Ids below this are mapped in an array (always, for the 2-byte
+ * common_type of every kernel so far), the others in a hash. */
+#define KMEM_FEED_DENSE_IDS 65536
+
+/**
+ * struct kmem_feed - the loop's state, one a tep handle
+ * @fields: the fields of each slot's event
+ * @slot_of: event id -> slot, -1: not ours (ids below KMEM_FEED_DENSE_IDS)
+ * @nr_ids: entries of @slot_of
+ * @id_ix: event id -> slot, when an id is too large for @slot_of
+ * @type_off: where common_type lies in a record
+ * @type_size: its size, 2 or 4; 0: unknown, no record is ours
+ * @type_end: @type_off + @type_size
+ * @type_swap: the file's byte order is not ours
+ * @agg: the aggregate the records go to
+ * @keep: NULL, or whether a decoded event is accounted (filters)
+ * @keep_arg: @keep's first argument
+ */
+struct kmem_feed {
+	struct kmem_fields fields[KMEM_NR_SLOTS];
+	int8_t *slot_of;
+	int nr_ids;
+	struct u64_index id_ix;
+	unsigned int type_off, type_size, type_end;
+	bool type_swap;
+	struct kmem_agg *agg;
+	bool (*keep)(void *arg, const struct kmem_event *ev);
+	void *keep_arg;
+};
+
+int kmem_feed_init(struct kmem_feed *fd, struct tep_handle *tep,
+		   struct kmem_agg *agg, unsigned int flags);
+void kmem_feed_release(struct kmem_feed *fd);
+struct kmem_fields *kmem_feed_fields(struct kmem_feed *fd, enum kmem_slot slot,
+				     struct tep_event *event);
+int kmem_feed_step(struct kmem_feed *fd, enum kmem_slot slot,
+		   const struct tep_record *rec, struct kmem_event *ev);
+void kmem_feed_missed(struct kmem_feed *fd, long long missed);
+
+/* The event id of @rec, its common_type read here (the per-record path). */
+static inline int kmem_feed_type(const struct kmem_feed *fd,
+				 const struct tep_record *rec)
+{
+	const char *p = (const char *)rec->data + fd->type_off;
+	uint16_t v16;
+	uint32_t v32;
+
+	if (fd->type_size == 2) {
+		memcpy(&v16, p, 2);
+		return fd->type_swap ? __builtin_bswap16(v16) : v16;
+	}
+	memcpy(&v32, p, 4);
+	return (int)(fd->type_swap ? __builtin_bswap32(v32) : v32);
+}
+
+/**
+ * kmem_feed_slot - the slot of a record's event
+ * @fd: the feed, its ids mapped (KMEM_FEED_MAP_IDS)
+ * @rec: the record
+ *
+ * An array lookup by event id (a hash lookup for ids of KMEM_FEED_DENSE_IDS
+ * and above); inline: the per-record path.
+ *
+ * Return: the slot, or -1: not one of ours, or too short to say.
+ */
+static inline int kmem_feed_slot(const struct kmem_feed *fd,
+				 const struct tep_record *rec)
+{
+	uint32_t v;
+	int id;
+
+	if (!fd->type_end || rec->size < 0 ||
+	    (unsigned int)rec->size < fd->type_end)
+		return -1;
+	id = kmem_feed_type(fd, rec);
+	if (fd->slot_of)
+		return id >= 0 && id < fd->nr_ids ? fd->slot_of[id] : -1;
+	v = u64_index_find(&fd->id_ix, (uint64_t)(unsigned int)id);
+	return v == U64_INDEX_NONE ? -1 : (int)v;
+}
+
+#endif
