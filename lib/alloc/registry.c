@@ -45,6 +45,20 @@ static uint64_t slab_bytes(const void *st, const struct kmem_obj *o)
 	return ((const struct slab_obj *)o)->bytes;
 }
 
+static size_t slab_addresses(const void *st, uint64_t *v)
+{
+	const struct slab_stats *s = st;
+	size_t i, k = 0;
+
+	if (!v)
+		return s->nr_sites + s->nr_anoms;
+	for (i = 0; i < s->nr_sites; i++)
+		v[k++] = s->sites[i].call_site;
+	for (i = 0; i < s->nr_anoms; i++)
+		v[k++] = s->anoms[i].call_site;
+	return k;
+}
+
 static void page_init(void *st)
 {
 	page_stats_init(st, NULL, NULL, NULL, 0);
@@ -87,6 +101,21 @@ static uint64_t page_bytes(const void *st, const struct kmem_obj *o)
 	return page_obj_bytes(st, (const struct page_obj *)o);
 }
 
+/* deferred (page_defer_callsites()): the frames, not the call sites */
+static size_t page_addresses(const void *st, uint64_t *v)
+{
+	const struct page_stats *s = st;
+	size_t i, k = 0;
+
+	if (!v)
+		return s->nr_sites + s->nr_stack_frames;
+	for (i = 0; i < s->nr_sites && !s->defer; i++)
+		v[k++] = s->sites[i].callsite;
+	for (i = 0; i < s->nr_stack_frames; i++)
+		v[k++] = s->stack_frames[i];
+	return k;
+}
+
 static void percpu_init(void *st)
 {
 	percpu_stats_init(st);
@@ -126,6 +155,16 @@ static uint64_t percpu_bytes(const void *st, const struct kmem_obj *o)
 	return ((const struct percpu_obj *)o)->bytes;
 }
 
+static size_t percpu_addresses(const void *st, uint64_t *v)
+{
+	const struct percpu_stats *s = st;
+	size_t i;
+
+	for (i = 0; v && i < s->nr_sites; i++)
+		v[i] = s->sites[i].call_site;
+	return s->nr_sites;
+}
+
 const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_SLAB] = {
 		.name = "slab",
@@ -135,6 +174,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.lc_off = offsetof(struct slab_stats, lc),
 		.counts_off = offsetof(struct slab_stats, sum.lc),
 		.touched_off = offsetof(struct slab_stats, touched),
+		.numa_off = offsetof(struct slab_stats, numa),
 		.life_off = offsetof(struct slab_stats, life),
 		.site_addr = slab_site_addr,
 		.site_frees = slab_site_frees,
@@ -146,6 +186,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.init = slab_init,
 		.release = slab_release,
 		.account = slab_feed,
+		.addresses = slab_addresses,
 		.merge = slab_merge,
 	},
 	[KMEM_ALLOC_PAGE] = {
@@ -156,6 +197,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.lc_off = offsetof(struct page_stats, lc),
 		.counts_off = offsetof(struct page_stats, sum.lc),
 		.touched_off = offsetof(struct page_stats, touched),
+		.numa_off = offsetof(struct page_stats, numa),
 		.no_site = "(no stack)",
 		.site_addr = page_site_addr,
 		.sites_off = offsetof(struct page_stats, sites),
@@ -167,6 +209,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.release = page_release,
 		.account = page_feed,
 		.finish = page_end,
+		.addresses = page_addresses,
 		.merge = page_merge,
 	},
 	[KMEM_ALLOC_PERCPU] = {
@@ -187,6 +230,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.init = percpu_init,
 		.release = percpu_release,
 		.account = percpu_feed,
+		.addresses = percpu_addresses,
 		.merge = percpu_merge,
 	},
 };

@@ -36,6 +36,7 @@ struct kmem_alloc_desc {
 	size_t life_off;   /* ... struct kmem_lifetimes (KMEM_CAP_LIFETIMES) */
 	size_t counts_off; /* ... its summary's struct kmem_lc_counts */
 	size_t touched_off; /* ... struct kmem_touched (KMEM_CAP_TIMELINE) */
+	size_t numa_off;    /* ... its topology pointer (KMEM_CAP_NUMA) */
 	/* what a call site of address 0 is ("(no stack)"); NULL: 0 */
 	const char *no_site;
 	/* the call site of row @site (U64_INDEX_NONE: the page's none) */
@@ -50,6 +51,11 @@ struct kmem_alloc_desc {
 	void (*release)(void *st);
 	void (*account)(void *st, const struct kmem_event *ev);
 	void (*finish)(void *st); /* NULL: nothing waits at the end */
+	/*
+	 * the code addresses its tables name (kmem_agg_addresses()): into
+	 * @v, NULL to count them; Return: how many
+	 */
+	size_t (*addresses)(const void *st, uint64_t *v);
 	/* add @from's summary counters to @to's (no tables) */
 	void (*merge)(void *to, const void *from, bool old_migratetypes);
 };
@@ -174,6 +180,21 @@ kmem_alloc_touched(const struct kmem_alloc_desc *d, void *st)
 	if (!(d->caps & KMEM_CAP_TIMELINE))
 		return NULL;
 	return (struct kmem_touched *)((char *)st + d->touched_off);
+}
+
+/**
+ * kmem_alloc_numa - where an allocator's statistics point to a topology
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: the pointer to set, NULL when it has none (no KMEM_CAP_NUMA).
+ */
+static inline const struct kmem_numa **
+kmem_alloc_numa(const struct kmem_alloc_desc *d, void *st)
+{
+	if (!(d->caps & KMEM_CAP_NUMA))
+		return NULL;
+	return (const struct kmem_numa **)((char *)st + d->numa_off);
 }
 
 /**

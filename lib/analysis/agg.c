@@ -72,7 +72,7 @@ void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o)
 
 	slab_stats_keep_rows(&a->slab, rows);
 	page_stats_keep_rows(&a->page, rows);
-	a->slab.life.on = o->lifetimes;		/* kmem:lifetimes */
+	a->slab.life.on = o->lifetimes; /* kmem:lifetimes */
 	a->percpu.life.on = o->lifetimes;
 	/* the stacks, when they are asked for, or live ones for leaks */
 	if (o->folded || o->leaks)
@@ -88,8 +88,15 @@ void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o)
  */
 void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa)
 {
-	a->slab.numa = numa;
-	a->page.numa = numa;
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		const struct kmem_numa **p = kmem_alloc_numa(
+			&kmem_allocs[id], kmem_agg_stats(a, id));
+
+		if (p)
+			*p = numa;
+	}
 }
 
 /**
@@ -238,25 +245,18 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 uint64_t *kmem_agg_addresses(const struct kmem_agg *a, size_t *n)
 {
 	const struct kmem_folded *fo = &a->folded;
-	size_t i, k = 0, cap;
+	size_t i, k = 0, cap = fo->nr_frames + 1;
+	unsigned int id;
 	uint64_t *v;
 
-	cap = a->slab.nr_sites + a->slab.nr_anoms + a->page.nr_sites +
-	      a->page.nr_stack_frames + a->percpu.nr_sites + fo->nr_frames + 1;
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		cap += kmem_allocs[id].addresses(kmem_agg_stats(a, id), NULL);
 	v = malloc(cap * sizeof(*v));
 	*n = 0;
 	if (!v)
 		return NULL;
-	for (i = 0; i < a->slab.nr_sites; i++)
-		v[k++] = a->slab.sites[i].call_site;
-	for (i = 0; i < a->slab.nr_anoms; i++)
-		v[k++] = a->slab.anoms[i].call_site;
-	for (i = 0; i < a->page.nr_sites && !a->page.defer; i++)
-		v[k++] = a->page.sites[i].callsite;
-	for (i = 0; i < a->page.nr_stack_frames; i++)
-		v[k++] = a->page.stack_frames[i];
-	for (i = 0; i < a->percpu.nr_sites; i++)
-		v[k++] = a->percpu.sites[i].call_site;
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		k += kmem_allocs[id].addresses(kmem_agg_stats(a, id), v + k);
 	for (i = 0; i < fo->nr_frames; i++)
 		v[k++] = fo->frames[i];
 	*n = k;
