@@ -113,7 +113,8 @@ static int lib_where(const char *name)
 		return 0;
 	if (!strcmp(name, "output"))
 		return IN_STAT | IN_LIVE | IN_TOPO | plot | IN_DIFF;
-	if (!strcmp(name, "folded") || !strcmp(name, "folded-weight"))
+	if (!strcmp(name, "folded") || !strcmp(name, "folded-weight") ||
+	    !strcmp(name, "csv"))
 		return IN_STAT | IN_LIVE | plot;
 	return IN_STAT | IN_LIVE | plot | IN_DIFF;
 }

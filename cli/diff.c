@@ -2,21 +2,23 @@
 /*
  * trace-kmem diff BEFORE AFTER: two traces compared, for "what did my
  * patch change".  Each file's top-level buffer is read as stat reads it,
- * its JSON document built in memory (lib/jtree.h) and the two compared
- * by lib/diff.c: the text report, and with --json the document
- * { "before", "after", "delta" }.
+ * its JSON document built in memory (lib/base/jtree.h), the two
+ * compared by lib/analysis/diff.c and written by lib/render/diff_*.c:
+ * the text report, and with --json the document { "before", "after",
+ * "delta" }.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/diff.h"
 #include "base/path_label.h"
 #include "event/tep_names.h"
 #include "fault.h"
+#include "feed/feed.h"
 #include "inputs.h"
 #include "memlimit.h"
 #include "progress.h"
+#include "render/diff_report.h"
 #include "render/report.h"
 #include "session.h"
 #include "tracecmd_read.h"
@@ -64,7 +66,7 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 		tk_session_release(&s);
 		return -1;
 	}
-	kmem_tep_finish(&s.agg, &s.sym, tep);
+	kmem_feed_finish(&s.agg, &s.sym, tep);
 	ki.filtered = s.filtered;
 	kmem_opts_render_cfg(&a->opts, NULL, &rc);	/* no tables */
 	r = (struct kmem_report_ctx){ &s.agg, &rc, &s.sym, &ki, NULL };
@@ -122,7 +124,7 @@ static int write_out(struct tk_args *a, const struct side *sd)
 					  : (double)sd[1].events,
 		.span_ns = { sd[0].span_ns, sd[1].span_ns },
 		.events = { sd[0].events, sd[1].events },
-		.o = &a->opts,
+		.lines = a->opts.lines,
 	};
 	struct kmem_outputs outs;
 	struct json j;

@@ -15,6 +15,7 @@
 #include "base/path_label.h"
 #include "event/tep_names.h"
 #include "fault.h"
+#include "feed/feed.h"
 #include "inputs.h"
 #include "memlimit.h"
 #include "progress.h"
@@ -95,7 +96,7 @@ static int pass(struct plot_run *p, struct tk_session *s, int nth)
 				p->label, p->h ? tk_memlimit_note() : "");
 		return -1;
 	}
-	kmem_tep_finish(&s->agg, &s->sym, tep);
+	kmem_feed_finish(&s->agg, &s->sym, tep);
 	kmem_timeline_end(&p->tl, &s->agg);
 	if (p->tl.oom) {
 		fprintf(stderr, TK_NAME ": out of memory\n");

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "event/tep_names.h"
+#include "feed/feed.h"
+#include "options/config.h"
 #include "session.h"
 
 /* Is @pid's command the --comm name?  Cached once the comm is known. */
@@ -52,6 +55,7 @@ static bool wanted_task(void *arg, const struct kmem_event *ev)
 int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 		    const struct tk_args *a, const struct kmem_numa *numa)
 {
+	struct kmem_collect_cfg cc;
 	char msg[256];
 
 	memset(s, 0, sizeof(*s));
@@ -59,13 +63,14 @@ int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 	s->args = a;
 	kmem_tep_symbolizer(&s->sym, tep);
 	kmem_agg_init(&s->agg);
-	kmem_agg_keep_rows(&s->agg, &a->opts);
+	cc = kmem_opts_collect_cfg(&a->opts);
+	kmem_agg_keep_rows(&s->agg, &cc);
 	if (kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, msg,
 			       sizeof(msg)))
 		fprintf(stderr, KMEM_BAD_SKIP_FMT, kmem_prog, a->opts.skip,
 			msg);
 	kmem_agg_set_numa(&s->agg, numa);
-	kmem_tep_page_geometry(&s->agg.page, tep);
+	kmem_feed_page_geometry(&s->agg, tep);
 	if (a->filter.comm && u64_index_init(&s->comm_ix, 64))
 		return -1;
 	if (kmem_feed_init(&s->feed, tep, &s->agg, KMEM_FEED_MAP_IDS))
@@ -152,7 +157,7 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 		 f->comm ? ", --comm" : "", f->cpus ? ", --cpu" : "");
 	in.filtered = s->filtered;
 	in.filters = filters[0] ? filters + 2 : NULL;
-	kmem_tep_finish(&s->agg, &s->sym, s->tep);
+	kmem_feed_finish(&s->agg, &s->sym, s->tep);
 	kmem_opts_render_cfg(&s->args->opts, outs->tables.f, &rc);
 	return kmem_outputs_report(&r, outs, err);
 }

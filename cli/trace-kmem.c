@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include "base/msg.h"
 #include "cli.h"
 
 int main(int argc, char **argv)

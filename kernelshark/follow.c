@@ -34,6 +34,7 @@
 #include "event/extent.h"
 #include "event/symbols.h"
 #include "event/tep_names.h"
+#include "feed/feed.h"
 #include "feed/loop.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
@@ -494,7 +495,7 @@ static int setup(struct follow *fw)
 	kmem_tep_symbolizer(&fw->sym, fw->tep);
 	kmem_agg_init(&fw->agg);
 	kmem_agg_configure(&fw->agg, &fw->sym, NULL, NULL, 0);
-	kmem_tep_page_geometry(&fw->agg.page, fw->tep);
+	kmem_feed_page_geometry(&fw->agg, fw->tep);
 	kmem_agg_follow(&fw->agg, &fw->m);
 	fw->site_row = U64_INDEX_NONE;
 	return 0;
@@ -585,7 +586,7 @@ static int finish(struct kmem_ks_ctx *ks, struct follow *fw, int ret)
 	int a;
 
 	kmem_ks_drop_copies(ks);
-	kmem_tep_finish(&fw->agg, &fw->sym, fw->tep);
+	kmem_feed_finish(&fw->agg, &fw->sym, fw->tep);
 	if (!ret)
 		find_leaks(fw);
 	ks->counts.undecodable = fw->agg.undecodable;

@@ -13,6 +13,7 @@
 #include <trace-seq.h>
 
 #include "event/tep_names.h"
+#include "feed/feed.h"
 #include "plugin.h"
 
 /* Exactly what libtraceevent's plugin_kmem prints before the event. */
@@ -128,7 +129,7 @@ static int page_handler(struct trace_seq *s, struct tep_record *rec,
 	if (!kp->active)
 		return 1;
 	if (!kp->page_size_set) {
-		kmem_tep_page_geometry(&kp->agg.page, kp->tep);
+		kmem_feed_page_geometry(&kp->agg, kp->tep);
 		kp->page_size_set = true;
 	}
 	if (sc->slot == KMEM_SLOT_PAGE_ALLOC)

@@ -21,8 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "event/tep_names.h"
+#include "feed/feed.h"
 #include "input_label.h"
+#include "options/config.h"
 #include "plugin.h"
 #include "options/render_cfg.h"
 #include "registry.h"
@@ -35,6 +38,7 @@ EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep);
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	struct kmem_plugin *kp = calloc(1, sizeof(*kp));
+	struct kmem_collect_cfg cc;
 	char path[PATH_MAX], msg[256];
 
 	if (!kp)
@@ -54,13 +58,16 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 				  sizeof(path));
 	if (kp->ordinal == 1) {	/* once a run: the first input's load */
 		plugin_options_check_args(stderr);
-		if (kp->opts.stat || kp->opts.json || kp->opts.folded)
+		if (kp->opts.stat || kp->opts.json || kp->opts.csv ||
+		    kp->opts.folded)
 			kmem_opts_check_sort(&kp->opts, stderr);
 	}
 	kmem_tep_symbolizer(&kp->sym, tep);
 	kmem_agg_init(&kp->agg);
-	kmem_agg_keep_rows(&kp->agg, &kp->opts);
-	kp->active = kp->opts.stat || kp->opts.json || kp->opts.folded;
+	cc = kmem_opts_collect_cfg(&kp->opts);
+	kmem_agg_keep_rows(&kp->agg, &cc);
+	kp->active = kp->opts.stat || kp->opts.json || kp->opts.csv ||
+		     kp->opts.folded;
 	if (kp->active) {
 		if (kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, msg,
 				       sizeof(msg)))
@@ -105,7 +112,7 @@ static void print_stats(struct kmem_plugin *kp)
 	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r = { &kp->agg, &rc, &kp->sym, &in, NULL };
 
-	kmem_tep_finish(&kp->agg, &kp->sym, kp->tep);
+	kmem_feed_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);
 	plugin_damage_finish(kp, in.nr_elsewhere > 0);
 	if (kp->ordinal > 1)

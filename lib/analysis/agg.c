@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "agg.h"
+#include "base/msg.h"
 
 const size_t kmem_agg_stats_off[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_SLAB] = offsetof(struct kmem_agg, slab),
@@ -59,26 +60,24 @@ int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
 /**
  * kmem_agg_keep_rows - keep per-address rows only if they are shown
  * @a: the aggregate, before its first event
- * @o: the options: the per-allocation tables (kmem_opts_keep_rows())
+ * @c: what to collect: the rows for the per-allocation tables, the
+ *	lifetimes, the stacks
  *
- * Without them an address costs 32 bytes (slab) or 24 (page) and its
+ * Without rows an address costs 32 bytes (slab) or 24 (page) and its
  * index slot, instead of 72 or 40.  With kmem:folded, the stacks are
  * collected too (what is live at the end only, with kmem:live); with
  * kmem:leaks those of the live objects, for the leaks by stack.
  */
-void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o)
+void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_collect_cfg *c)
 {
-	bool rows = kmem_opts_keep_rows(o);
-
-	slab_stats_keep_rows(&a->slab, rows);
-	page_stats_keep_rows(&a->page, rows);
-	a->slab.life.on = o->lifetimes; /* kmem:lifetimes */
-	a->percpu.life.on = o->lifetimes;
+	slab_stats_keep_rows(&a->slab, c->rows);
+	page_stats_keep_rows(&a->page, c->rows);
+	a->slab.life.on = c->lifetimes;		/* kmem:lifetimes */
+	a->percpu.life.on = c->lifetimes;
 	/* the stacks, when they are asked for, or live ones for leaks */
-	if (o->folded || o->leaks)
-		kmem_folded_enable(&a->folded, o->folded ? o->live : true,
-				   kmem_opts_allocator(o, o->slab),
-				   kmem_opts_allocator(o, o->page));
+	if (c->stacks)
+		kmem_folded_enable(&a->folded, c->stacks_live, c->slab,
+				   c->page);
 }
 
 /**

@@ -16,7 +16,19 @@
 #include "alloc/slab.h"
 #include "event/kmem_event.h"
 #include "folded.h"
-#include "options/options.h"
+
+/*
+ * What an input collects beyond its counts (filled by the front end,
+ * from the options: kmem_opts_collect_cfg()).
+ */
+struct kmem_collect_cfg {
+	bool rows;		/* per-address rows (per-allocation tables) */
+	bool lifetimes;		/* lifetime histograms (slab, per-CPU) */
+	bool stacks;		/* allocations by stack (folded, leaks) */
+	bool stacks_live;	/* ... of what is live at the end only */
+	bool slab, page, percpu;	/* the allocators analysed */
+	const char *skip;	/* page stack frames to skip, NULL: default */
+};
 
 struct kmem_agg {
 	struct slab_stats slab;
@@ -71,7 +83,8 @@ void kmem_agg_init(struct kmem_agg *a);
 
 int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
 		       const char *skip, char *err, size_t errlen);
-void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_opts *o);
+void kmem_agg_keep_rows(struct kmem_agg *a,
+			const struct kmem_collect_cfg *c);
 void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa);
 void kmem_agg_follow(struct kmem_agg *a, struct kmem_match *m);
 void kmem_agg_finish(struct kmem_agg *a);

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Two inputs' statistics compared (see diff.h).  Everything here runs
- * once, after both inputs are read: nothing is on a per-event path.
+ * Two inputs' statistics compared (see diff.h): the rows of the keyed
+ * arrays matched by name, and the values of both sides and their
+ * difference.  render/diff_text.c and render/diff_json.c write them.
+ * Everything here runs once, after both inputs are read: nothing is on
+ * a per-event path.
  */
-#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/numfmt.h"
-#include "base/table.h"
 #include "diff.h"
-#include "event/symbols.h"
 
 /* The arrays whose rows are matched, and the members that name a row. */
 static const struct {
 	const char *array;
-	const char *keys[4];
+	const char *keys[KMEM_DIFF_ROW_KEYS];
 } keyed[] = {
 	{ "callsites", { "callsite" } },
 	{ "caches", { "name" } },
@@ -29,7 +29,6 @@ static const struct {
 };
 
 #define NR_KEYED (sizeof(keyed) / sizeof(keyed[0]))
-#define MAX_MEMBERS 48
 
 /* Members that are not sums: not added up, not normalised. */
 static bool intensive(const struct jt_node *n)
@@ -49,57 +48,6 @@ static bool intensive(const struct jt_node *n)
 	return false;
 }
 
-static void write_node(const struct jt_node *n, const char *key,
-		       struct json *j)
-{
-	size_t i;
-
-	switch (n->type) {
-	case JT_OBJ:
-	case JT_ARR:
-		json_open(j, key, n->type == JT_OBJ ? '{' : '[');
-		for (i = 0; i < n->n; i++)
-			write_node(n->kids[i], n->kids[i]->key, j);
-		json_close(j, n->type == JT_OBJ ? '}' : ']');
-		break;
-	case JT_U64:
-		json_u64(j, key, n->v.u);
-		break;
-	case JT_I64:
-		json_i64(j, key, n->v.i);
-		break;
-	case JT_PCT:
-		json_pct(j, key, n->v.d);
-		break;
-	case JT_STR:
-		json_str(j, key, n->v.s);
-		break;
-	case JT_BOOL:
-		json_bool(j, key, n->v.b);
-		break;
-	case JT_NULL:
-		json_str(j, key, NULL);
-		break;
-	}
-}
-
-/**
- * jt_write - write a document held in memory
- * @n: the node (written with its own key)
- * @j: the writer
- */
-void jt_write(const struct jt_node *n, struct json *j)
-{
-	write_node(n, n->key, j);
-}
-
-/* One side's value of a member: absent (0), null, an integer, a real. */
-struct val {
-	enum { V_ABSENT, V_NULL, V_INT, V_REAL } kind;
-	int64_t i;
-	double d;
-};
-
 static double per(const struct kmem_diff *d, bool after)
 {
 	double p = after ? d->after_per : d->before_per;
@@ -107,76 +55,62 @@ static double per(const struct kmem_diff *d, bool after)
 	return d->norm == KMEM_NORM_NONE || p <= 0 ? 1 : p;
 }
 
-/* @n's value, normalised unless intensive. */
-static void add_val(const struct kmem_diff *d, struct val *v,
-		    const struct jt_node *n, bool after)
+/**
+ * kmem_diff_add_val - add one side's value of a member
+ * @d: the comparison (how values are normalised)
+ * @v: the value so far (zeroed before the first)
+ * @n: the member, or NULL when this side lacks it
+ * @after: @n is the after document's
+ *
+ * @n's value, normalised unless intensive, is added to @v; a null
+ * member makes @v null for good.
+ */
+void kmem_diff_add_val(const struct kmem_diff *d, struct kmem_dval *v,
+		       const struct jt_node *n, bool after)
 {
 	if (!n)
 		return;
 	if (!jt_is_num(n)) {
 		if (n->type == JT_NULL)
-			v->kind = V_NULL;
+			v->kind = DV_NULL;
 		return;
 	}
-	if (v->kind == V_NULL)
+	if (v->kind == DV_NULL)
 		return;
 	if (d->norm == KMEM_NORM_NONE && n->type != JT_PCT) {
 		v->i += n->type == JT_U64 ? (int64_t)n->v.u : n->v.i;
 		v->d += jt_num(n);
-		if (v->kind == V_ABSENT)
-			v->kind = V_INT;
+		if (v->kind == DV_ABSENT)
+			v->kind = DV_INT;
 		return;
 	}
 	v->d += jt_num(n) / (intensive(n) ? 1 : per(d, after));
-	v->kind = V_REAL;
+	v->kind = DV_REAL;
 }
 
-static void write_delta(struct json *j, const char *key, const struct val *b,
-			const struct val *a)
+static double dval(const struct kmem_dval *b, const struct kmem_dval *a)
 {
-	if (b->kind == V_NULL || a->kind == V_NULL)
-		json_str(j, key, NULL);
-	else if (b->kind != V_REAL && a->kind != V_REAL)
-		json_i64(j, key, a->i - b->i);
-	else
-		json_pct(j, key, a->d - b->d);
-}
-
-static double dval(const struct val *b, const struct val *a)
-{
-	if (b->kind == V_NULL || a->kind == V_NULL)
+	if (b->kind == DV_NULL || a->kind == DV_NULL)
 		return 0;
 	return a->d - b->d;
 }
 
 /* ---------------------------------------------------------------- rows */
 
-struct entry {
+struct kmem_diff_entry {
 	char *key;
 	const struct jt_node *row;
 	bool after;
 };
 
-struct group {
-	const char *key;
-	const struct jt_node *first;	/* names the row */
-	const struct jt_node **rows;	/* before's, then after's */
-	size_t nb, na;
-	double sort[4];			/* |delta| of the measures */
-};
-
-struct groups {
-	struct group *g;
-	size_t n;
-	struct entry *e;
-	size_t ne;
-	const struct jt_node **rows;
-	const char *names[MAX_MEMBERS];	/* numeric members, first seen */
-	size_t nnames;
-	bool oom;
-};
-
-static int keyed_index(const char *array)
+/**
+ * kmem_diff_keyed - the keyed array of that name
+ * @array: the member name of an array (may be NULL)
+ *
+ * Return: its index for kmem_diff_row_keys() and
+ * kmem_diff_group_rows(), or -1 if its rows are not matched.
+ */
+int kmem_diff_keyed(const char *array)
 {
 	size_t i;
 
@@ -184,6 +118,17 @@ static int keyed_index(const char *array)
 		if (!strcmp(array, keyed[i].array))
 			return (int)i;
 	return -1;
+}
+
+/**
+ * kmem_diff_row_keys - the members that name a keyed array's row
+ * @k: the keyed array (kmem_diff_keyed())
+ *
+ * Return: up to KMEM_DIFF_ROW_KEYS names; fewer end with a NULL.
+ */
+const char *const *kmem_diff_row_keys(int k)
+{
+	return keyed[k].keys;
 }
 
 /* A row's name: its key members' values, joined by \x1f. */
@@ -194,7 +139,7 @@ static char *row_key(const struct kmem_diff *d, int k,
 	size_t i, len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < 4 && keyed[k].keys[i]; i++) {
+	for (i = 0; i < KMEM_DIFF_ROW_KEYS && keyed[k].keys[i]; i++) {
 		const struct jt_node *m = jt_get(row, keyed[k].keys[i]);
 
 		if (!m)
@@ -219,7 +164,7 @@ static char *row_key(const struct kmem_diff *d, int k,
 
 static int by_key(const void *x, const void *y)
 {
-	const struct entry *a = x, *b = y;
+	const struct kmem_diff_entry *a = x, *b = y;
 	int c = strcmp(a->key, b->key);
 
 	if (c)
@@ -229,7 +174,7 @@ static int by_key(const void *x, const void *y)
 	return 0;
 }
 
-static void note_names(struct groups *gs, const struct jt_node *row)
+static void note_names(struct kmem_diff_groups *gs, const struct jt_node *row)
 {
 	size_t i, k;
 
@@ -241,14 +186,22 @@ static void note_names(struct groups *gs, const struct jt_node *row)
 		for (k = 0; k < gs->nnames; k++)
 			if (!strcmp(gs->names[k], m->key))
 				break;
-		if (k == gs->nnames && k < MAX_MEMBERS)
+		if (k == gs->nnames && k < KMEM_DIFF_MAX_MEMBERS)
 			gs->names[gs->nnames++] = m->key;
 	}
 }
 
-/* A group's value of @name on one side: a sum, or one intensive value. */
-static void group_val(const struct kmem_diff *d, const struct group *g,
-		      bool after, const char *name, struct val *v)
+/**
+ * kmem_diff_group_val - a group's value of a member on one side
+ * @d: the comparison
+ * @g: the group
+ * @after: the after document's rows, else the before's
+ * @name: the member
+ * @v: the value: a sum, or one intensive value (null if several)
+ */
+void kmem_diff_group_val(const struct kmem_diff *d,
+			 const struct kmem_diff_group *g, bool after,
+			 const char *name, struct kmem_dval *v)
 {
 	size_t i, from = after ? g->nb : 0, n = after ? g->na : g->nb;
 
@@ -257,10 +210,10 @@ static void group_val(const struct kmem_diff *d, const struct group *g,
 		const struct jt_node *m = jt_get(g->rows[i], name);
 
 		if (m && n > 1 && jt_is_num(m) && intensive(m)) {
-			v->kind = V_NULL;	/* not a sum: unknown merged */
+			v->kind = DV_NULL;	/* not a sum: unknown merged */
 			return;
 		}
-		add_val(d, v, m, after);
+		kmem_diff_add_val(d, v, m, after);
 	}
 }
 
@@ -271,9 +224,16 @@ static const char *const measures[4][3] = {
 	{ "frag_pct", NULL, NULL },
 };
 
-/* The first of @names the rows have. */
-static const char *measure(const struct groups *gs, const char *const *names)
+/**
+ * kmem_diff_measure - the member that gives one measure of the rows
+ * @gs: the groups
+ * @m: the measure: 0 bytes, 1 hits, 2 live bytes, 3 fragmentation
+ *
+ * Return: the first of the measure's names the rows have, or NULL.
+ */
+const char *kmem_diff_measure(const struct kmem_diff_groups *gs, int m)
 {
+	const char *const *names = measures[m];
 	size_t i, k;
 
 	for (i = 0; i < 3 && names[i]; i++)
@@ -285,7 +245,7 @@ static const char *measure(const struct groups *gs, const char *const *names)
 
 static int by_change(const void *x, const void *y)
 {
-	const struct group *a = x, *b = y;
+	const struct kmem_diff_group *a = x, *b = y;
 	int i;
 
 	for (i = 0; i < 4; i++)
@@ -294,7 +254,11 @@ static int by_change(const void *x, const void *y)
 	return strcmp(a->key, b->key);
 }
 
-static void groups_release(struct groups *gs)
+/**
+ * kmem_diff_groups_release - free what kmem_diff_group_rows() made
+ * @gs: the groups
+ */
+void kmem_diff_groups_release(struct kmem_diff_groups *gs)
 {
 	size_t i;
 
@@ -306,13 +270,22 @@ static void groups_release(struct groups *gs)
 	memset(gs, 0, sizeof(*gs));
 }
 
-/*
- * The rows of two arrays, grouped by name and sorted by the size of
+/**
+ * kmem_diff_group_rows - match the rows of a keyed array
+ * @d: the comparison
+ * @k: the keyed array (kmem_diff_keyed())
+ * @b: the before document's array, or NULL
+ * @a: the after document's array, or NULL
+ * @gs: the groups made
+ *
+ * The rows of the two arrays, grouped by name and sorted by the size of
  * their change: bytes, hits, live bytes, fragmentation.
+ *
+ * Return: 0, or -1 out of memory (@gs then holds nothing to release).
  */
-static int group_rows(const struct kmem_diff *d, int k,
-		      const struct jt_node *b, const struct jt_node *a,
-		      struct groups *gs)
+int kmem_diff_group_rows(const struct kmem_diff *d, int k,
+			 const struct jt_node *b, const struct jt_node *a,
+			 struct kmem_diff_groups *gs)
 {
 	size_t nb = b ? b->n : 0, na = a ? a->n : 0, i, j, n;
 
@@ -336,7 +309,7 @@ static int group_rows(const struct kmem_diff *d, int k,
 	}
 	qsort(gs->e, gs->ne, sizeof(*gs->e), by_key);
 	for (i = 0, n = 0; i < gs->ne; i = j) {
-		struct group *g = &gs->g[gs->n++];
+		struct kmem_diff_group *g = &gs->g[gs->n++];
 
 		g->key = gs->e[i].key;
 		g->first = gs->e[i].row;
@@ -350,30 +323,39 @@ static int group_rows(const struct kmem_diff *d, int k,
 		}
 	}
 	for (i = 0; i < gs->n; i++) {
-		struct group *g = &gs->g[i];
+		struct kmem_diff_group *g = &gs->g[i];
 		int m;
 
 		for (m = 0; m < 4; m++) {
-			const char *name = measure(gs, measures[m]);
-			struct val vb, va;
+			const char *name = kmem_diff_measure(gs, m);
+			struct kmem_dval vb, va;
 
 			if (!name)
 				continue;
-			group_val(d, g, false, name, &vb);
-			group_val(d, g, true, name, &va);
+			kmem_diff_group_val(d, g, false, name, &vb);
+			kmem_diff_group_val(d, g, true, name, &va);
 			g->sort[m] = fabs(dval(&vb, &va));
 		}
 	}
 	qsort(gs->g, gs->n, sizeof(*gs->g), by_change);
 	return 0;
 oom:
-	groups_release(gs);
+	kmem_diff_groups_release(gs);
 	gs->oom = true;
 	return -1;
 }
 
-static const char *status(const struct kmem_diff *d, const struct groups *gs,
-			  const struct group *g)
+/**
+ * kmem_diff_status - how a group changed
+ * @d: the comparison
+ * @gs: the groups
+ * @g: one of them
+ *
+ * Return: "new", "gone", "changed" or "same".
+ */
+const char *kmem_diff_status(const struct kmem_diff *d,
+			     const struct kmem_diff_groups *gs,
+			     const struct kmem_diff_group *g)
 {
 	size_t k;
 
@@ -382,356 +364,32 @@ static const char *status(const struct kmem_diff *d, const struct groups *gs,
 	if (!g->na)
 		return "gone";
 	for (k = 0; k < gs->nnames; k++) {
-		struct val vb, va;
+		struct kmem_dval vb, va;
 
-		group_val(d, g, false, gs->names[k], &vb);
-		group_val(d, g, true, gs->names[k], &va);
-		if (dval(&vb, &va) != 0 || (vb.kind == V_NULL) != (va.kind == V_NULL))
+		kmem_diff_group_val(d, g, false, gs->names[k], &vb);
+		kmem_diff_group_val(d, g, true, gs->names[k], &va);
+		if (dval(&vb, &va) != 0 ||
+		    (vb.kind == DV_NULL) != (va.kind == DV_NULL))
 			return "changed";
 	}
 	return "same";
 }
 
-static void delta_rows(const struct kmem_diff *d, const char *key, int k,
-		       const struct jt_node *b, const struct jt_node *a,
-		       struct json *j)
-{
-	struct groups gs;
-	size_t i, m, n;
-
-	if (group_rows(d, k, b, a, &gs))
-		return;	/* out of memory: the array is left out */
-	json_open(j, key, '[');
-	for (i = 0; i < gs.n; i++) {
-		const struct group *g = &gs.g[i];
-
-		json_open(j, NULL, '{');
-		for (m = 0; m < 4 && keyed[k].keys[m]; m++) {
-			const struct jt_node *v = jt_get(g->first,
-							 keyed[k].keys[m]);
-			char buf[256];
-
-			if (!v || jt_is_num(v))
-				continue;	/* numbers follow, as deltas */
-			if (v->type == JT_STR && d->by_function &&
-			    !strcmp(v->key, "callsite")) {
-				snprintf(buf, sizeof(buf), "%s", v->v.s);
-				buf[strcspn(buf, "+")] = '\0';
-				json_str(j, v->key, buf);
-			} else {
-				jt_write(v, j);
-			}
-		}
-		for (m = 0; m < 4 && keyed[k].keys[m]; m++) {
-			const struct jt_node *v = jt_get(g->first,
-							 keyed[k].keys[m]);
-
-			if (v && jt_is_num(v))
-				jt_write(v, j);	/* a key: as it is */
-		}
-		json_str(j, "status", status(d, &gs, g));
-		for (n = 0; n < gs.nnames; n++) {
-			struct val vb, va;
-
-			for (m = 0; m < 4 && keyed[k].keys[m]; m++)
-				if (!strcmp(keyed[k].keys[m], gs.names[n]))
-					break;
-			if (m < 4 && keyed[k].keys[m])
-				continue;
-			group_val(d, g, false, gs.names[n], &vb);
-			group_val(d, g, true, gs.names[n], &va);
-			write_delta(j, gs.names[n], &vb, &va);
-		}
-		json_close(j, '}');
-	}
-	json_close(j, ']');
-	groups_release(&gs);
-}
-
-/* ---------------------------------------------------------------- JSON */
-
-static void delta(const struct kmem_diff *d, const char *key,
-		  const struct jt_node *b, const struct jt_node *a,
-		  struct json *j)
-{
-	const struct jt_node *n = b ? b : a;
-	struct val vb = { 0 }, va = { 0 };
-	size_t i;
-	int k;
-
-	switch (n->type) {
-	case JT_OBJ:
-		json_open(j, key, '{');
-		for (i = 0; b && i < b->n; i++)
-			delta(d, b->kids[i]->key, b->kids[i],
-			      jt_get(a, b->kids[i]->key), j);
-		for (i = 0; a && i < a->n; i++)
-			if (!jt_get(b, a->kids[i]->key))
-				delta(d, a->kids[i]->key, NULL, a->kids[i], j);
-		json_close(j, '}');
-		break;
-	case JT_ARR:
-		k = keyed_index(key);
-		if (k >= 0)
-			delta_rows(d, key, k, b, a, j);
-		break;	/* other arrays (per address, names) have no delta */
-	case JT_U64:
-	case JT_I64:
-	case JT_PCT:
-	case JT_NULL:
-		add_val(d, &vb, b, false);
-		add_val(d, &va, a, true);
-		write_delta(j, key, &vb, &va);
-		break;
-	case JT_STR:
-	case JT_BOOL:
-		break;
-	}
-}
-
 /**
- * kmem_diff_json - write the diff document
- * @d: the two documents and how to compare them
- * @j: the writer, before anything was written
- *
- * { "before": ..., "after": ..., "delta": ... }: the two stat documents
- * as they are, and their difference: every number after minus before
- * (a member one document lacks counts as 0, null stays null), the rows
- * of the keyed arrays matched by name with a "status".
+ * kmem_diff_delta_of - after minus before
+ * @b: the before value
+ * @a: the after value
+ * @o: the difference: null if either is, real if either is
  */
-void kmem_diff_json(const struct kmem_diff *d, struct json *j)
-{
-	static const char *const norm[] = { NULL, "second", "event" };
-
-	json_open(j, NULL, '{');
-	json_str(j, "normalised", norm[d->norm]);
-	json_u64(j, "before_span_ns", d->span_ns[0]);
-	json_u64(j, "after_span_ns", d->span_ns[1]);
-	json_u64(j, "before_events", d->events[0]);
-	json_u64(j, "after_events", d->events[1]);
-	json_bool(j, "by_function", d->by_function);
-	write_node(d->before, "before", j);
-	write_node(d->after, "after", j);
-	delta(d, "delta", d->before, d->after, j);
-	json_close(j, '}');
-}
-
-/* ---------------------------------------------------------------- text */
-
-static char *fmt_val(char *buf, const struct val *v, bool sign)
-{
-	if (v->kind == V_NULL)
-		return strcpy(buf, "-");
-	if (v->kind == V_REAL)
-		snprintf(buf, NUMFMT_LEN, sign ? "%+.2f" : "%.2f", v->d);
-	else if (sign && v->i > 0) {
-		buf[0] = '+';
-		fmt_count(buf + 1, (uint64_t)v->i);
-	} else if (sign) {
-		fmt_signed(buf, v->i);
-	}
-	else
-		fmt_count(buf, (uint64_t)v->i);
-	return buf;
-}
-
-static void delta_of(const struct val *b, const struct val *a, struct val *o)
+void kmem_diff_delta_of(const struct kmem_dval *b, const struct kmem_dval *a,
+			struct kmem_dval *o)
 {
 	memset(o, 0, sizeof(*o));
-	if (b->kind == V_NULL || a->kind == V_NULL) {
-		o->kind = V_NULL;
+	if (b->kind == DV_NULL || a->kind == DV_NULL) {
+		o->kind = DV_NULL;
 		return;
 	}
-	o->kind = b->kind == V_REAL || a->kind == V_REAL ? V_REAL : V_INT;
+	o->kind = b->kind == DV_REAL || a->kind == DV_REAL ? DV_REAL : DV_INT;
 	o->i = a->i - b->i;
 	o->d = a->d - b->d;
-}
-
-/* The summary's numbers, flattened ("live.bytes"), side by side. */
-static void summary_rows(const struct kmem_diff *d, struct table *t,
-			 const char *prefix, const struct jt_node *b,
-			 const struct jt_node *a)
-{
-	const struct jt_node *n = b ? b : a;
-	char name[128], c1[NUMFMT_LEN], c2[NUMFMT_LEN], c3[NUMFMT_LEN];
-	const char *cells[4] = { name, c1, c2, c3 };
-	struct val vb = { 0 }, va = { 0 }, dv;
-	size_t i;
-
-	if (n->type == JT_OBJ) {
-		for (i = 0; b && i < b->n; i++) {
-			snprintf(name, sizeof(name), "%s%s%s", prefix,
-				 *prefix ? "." : "", b->kids[i]->key);
-			summary_rows(d, t, name, b->kids[i],
-				     jt_get(a, b->kids[i]->key));
-		}
-		for (i = 0; a && i < a->n; i++)
-			if (!jt_get(b, a->kids[i]->key)) {
-				snprintf(name, sizeof(name), "%s%s%s", prefix,
-					 *prefix ? "." : "", a->kids[i]->key);
-				summary_rows(d, t, name, NULL, a->kids[i]);
-			}
-		return;
-	}
-	if (!jt_is_num(n) && n->type != JT_NULL)
-		return;
-	snprintf(name, sizeof(name), "%s", prefix);
-	add_val(d, &vb, b, false);
-	add_val(d, &va, a, true);
-	delta_of(&vb, &va, &dv);
-	fmt_val(c1, &vb, false);
-	fmt_val(c2, &va, false);
-	fmt_val(c3, &dv, true);
-	table_add_row(t, cells);
-}
-
-static const struct table_col sum_cols[] = {
-	{ "Summary", TBL_LEFT }, { "Before", TBL_RIGHT },
-	{ "After", TBL_RIGHT },	 { "Delta", TBL_RIGHT },
-};
-
-static const struct table_col row_cols[] = {
-	{ "Delta bytes", TBL_RIGHT }, { "Before", TBL_RIGHT },
-	{ "After", TBL_RIGHT },	      { "Delta hits", TBL_RIGHT },
-	{ "Delta live bytes", TBL_RIGHT }, { "Delta frag", TBL_RIGHT },
-	{ "Status", TBL_LEFT },	      { "Name", TBL_LEFT },
-};
-
-static void print_rows(const struct kmem_diff *d, FILE *out, const char *what,
-		       const char *array, const struct jt_node *b,
-		       const struct jt_node *a)
-{
-	char cell[8][KMEM_SYM_LEN];
-	const char *cp[8];
-	struct table_col cols[8];
-	struct groups gs;
-	struct table t;
-	size_t i, shown;
-	int k = keyed_index(array), m;
-
-	if (!b && !a)
-		return;
-	if (group_rows(d, k, b, a, &gs)) {
-		fprintf(out, " (out of memory: %s left out)\n\n", what);
-		return;
-	}
-	memcpy(cols, row_cols, sizeof(cols));
-	cols[7].header = !strcmp(array, "caches") ? "Cache" : "Callsite";
-	for (m = 0; m < 8; m++)
-		cp[m] = cell[m];
-	table_init(&t, cols, 8, TBL_BOXED);
-	t.max_width = 0;
-	shown = d->o->lines && gs.n > d->o->lines ? d->o->lines : gs.n;
-	for (i = 0; i < shown; i++) {
-		const struct group *g = &gs.g[i];
-		const char *bm = measure(&gs, measures[0]);
-		const char *hm = measure(&gs, measures[1]);
-		const char *lm = measure(&gs, measures[2]);
-		const char *fm = measure(&gs, measures[3]);
-		struct val vb, va, dv;
-
-		for (m = 0; m < 7; m++)
-			strcpy(cell[m], "-");
-		if (bm) {
-			group_val(d, g, false, bm, &vb);
-			group_val(d, g, true, bm, &va);
-			delta_of(&vb, &va, &dv);
-			fmt_val(cell[0], &dv, true);
-			fmt_val(cell[1], &vb, false);
-			fmt_val(cell[2], &va, false);
-		}
-		if (hm) {
-			group_val(d, g, false, hm, &vb);
-			group_val(d, g, true, hm, &va);
-			delta_of(&vb, &va, &dv);
-			fmt_val(cell[3], &dv, true);
-		}
-		if (lm) {
-			group_val(d, g, false, lm, &vb);
-			group_val(d, g, true, lm, &va);
-			delta_of(&vb, &va, &dv);
-			fmt_val(cell[4], &dv, true);
-		}
-		if (fm) {
-			group_val(d, g, false, fm, &vb);
-			group_val(d, g, true, fm, &va);
-			if (vb.kind == V_NULL || va.kind == V_NULL)
-				strcpy(cell[5], "-");
-			else
-				snprintf(cell[5], KMEM_SYM_LEN, "%+.2f%%",
-					 va.d - vb.d);
-		}
-		snprintf(cell[6], KMEM_SYM_LEN, "%s", status(d, &gs, g));
-		snprintf(cell[7], KMEM_SYM_LEN, "%s", g->key);
-		table_add_row(&t, cp);
-	}
-	if (shown < gs.n)
-		table_mark_cut(&t);
-	fprintf(out, " %s, by the size of the change (bytes, hits, live bytes, "
-		     "fragmentation)\n", what);
-	if (!gs.n)
-		fprintf(out, " None.\n");
-	else
-		table_print(&t, out);
-	fputc('\n', out);
-	table_release(&t);
-	groups_release(&gs);
-}
-
-static void print_section(const struct kmem_diff *d, FILE *out,
-			  const char *member, const char *title)
-{
-	const struct jt_node *b = jt_get(d->before, member);
-	const struct jt_node *a = jt_get(d->after, member);
-	struct table t;
-	int n;
-
-	if (!b && !a)
-		return;
-	n = fprintf(out, " %s\n", title) - 2;
-	fputc(' ', out);
-	while (n-- > 0)
-		fputc('=', out);
-	fputs("\n\n", out);
-	table_init(&t, sum_cols, 4, TBL_BOXED);
-	t.max_width = 0;
-	summary_rows(d, &t, "", jt_get(b, "summary"), jt_get(a, "summary"));
-	table_print(&t, out);
-	table_release(&t);
-	fputc('\n', out);
-	print_rows(d, out, "Call sites", "callsites", jt_get(b, "callsites"),
-		   jt_get(a, "callsites"));
-	print_rows(d, out, "Caches", "caches", jt_get(b, "caches"),
-		   jt_get(a, "caches"));
-}
-
-/**
- * kmem_diff_text - print the diff report
- * @d: the two documents and how to compare them
- * @out: where to
- *
- * For each allocator either input has: its summaries side by side with
- * the difference, then the call sites and caches whose bytes, hits,
- * live bytes or fragmentation changed most (lines= of them), new and
- * vanished ones marked.
- */
-void kmem_diff_text(const struct kmem_diff *d, FILE *out)
-{
-	fprintf(out, "\n kmem diff: %s -> %s\n", d->before_label,
-		d->after_label);
-	if (d->norm == KMEM_NORM_SECOND)
-		fprintf(out, " Counts and bytes per second of trace (%.6f s "
-			     "before, %.6f s after)\n", d->before_per,
-			d->after_per);
-	else if (d->norm == KMEM_NORM_EVENT)
-		fprintf(out, " Counts and bytes per allocator event (%.0f "
-			     "before, %.0f after)\n", d->before_per,
-			d->after_per);
-	if (d->by_function)
-		fprintf(out, " Call sites matched by function (the +0xoff "
-			     "left out)\n");
-	fputc('\n', out);
-	print_section(d, out, "slab", "Slab allocator");
-	print_section(d, out, "page", "Page allocator");
-	print_section(d, out, "percpu", "Per-CPU allocator");
 }

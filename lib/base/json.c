@@ -278,3 +278,52 @@ void json_mean(struct json *j, const char *key, uint64_t sum, uint64_t n)
 	else
 		json_str(j, key, NULL);
 }
+
+/**
+ * jt_write_as - write a document held in memory under another key
+ * @n: the node
+ * @key: the member name it is written with (NULL in an array)
+ * @j: the writer
+ */
+void jt_write_as(const struct jt_node *n, const char *key, struct json *j)
+{
+	size_t i;
+
+	switch (n->type) {
+	case JT_OBJ:
+	case JT_ARR:
+		json_open(j, key, n->type == JT_OBJ ? '{' : '[');
+		for (i = 0; i < n->n; i++)
+			jt_write_as(n->kids[i], n->kids[i]->key, j);
+		json_close(j, n->type == JT_OBJ ? '}' : ']');
+		break;
+	case JT_U64:
+		json_u64(j, key, n->v.u);
+		break;
+	case JT_I64:
+		json_i64(j, key, n->v.i);
+		break;
+	case JT_PCT:
+		json_pct(j, key, n->v.d);
+		break;
+	case JT_STR:
+		json_str(j, key, n->v.s);
+		break;
+	case JT_BOOL:
+		json_bool(j, key, n->v.b);
+		break;
+	case JT_NULL:
+		json_str(j, key, NULL);
+		break;
+	}
+}
+
+/**
+ * jt_write - write a document held in memory
+ * @n: the node (written with its own key)
+ * @j: the writer
+ */
+void jt_write(const struct jt_node *n, struct json *j)
+{
+	jt_write_as(n, n->key, j);
+}

@@ -2,7 +2,8 @@
 /*
  * A small streaming JSON writer: objects, arrays, numbers, strings,
  * indented two spaces, keys in the order they are written; or, in
- * capture mode, the same document built in memory (jtree.h).
+ * capture mode, the same document built in memory (jtree.h), which
+ * jt_write() writes out again.
  */
 #ifndef KMEM_JSON_H
 #define KMEM_JSON_H
@@ -22,6 +23,7 @@ struct json {
 	struct jt_node *cap[JSON_MAX_DEPTH];	/* the open containers */
 	struct jt_node *root;	/* capture: the document */
 	bool oom;		/* capture: a node was left out */
+	void *table_sink;	/* the caller's: where tables' rows go instead */
 };
 
 void json_init(struct json *j, FILE *out);
@@ -36,5 +38,7 @@ void json_pct(struct json *j, const char *key, double v);
 void json_str(struct json *j, const char *key, const char *s);
 void json_bool(struct json *j, const char *key, bool v);
 void json_mean(struct json *j, const char *key, uint64_t sum, uint64_t n);
+void jt_write_as(const struct jt_node *n, const char *key, struct json *j);
+void jt_write(const struct jt_node *n, struct json *j);
 
 #endif

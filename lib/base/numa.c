@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msg.h"
 #include "numa.h"
-#include "options/options.h"
 
 static int set_cpu(struct kmem_numa *n, int cpu, int node)
 {

@@ -68,7 +68,7 @@ static void copy_value(const char *text, const char *key, char *out,
 /*
  * A probe prints the whole format: one of many megabytes, once per GFP
  * bit and per distinct value shown, ran for minutes.  Past this size the
- * format is not probed (kmem_tep_finish() says so, once per input).
+ * format is not probed (kmem_tep_say_unprobed() says so, once per input).
  */
 #define FMT_PROBE_MAX (64 * 1024)
 

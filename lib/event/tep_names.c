@@ -98,31 +98,39 @@ void kmem_tep_symbolizer(struct kmem_symbolizer *sym, struct tep_handle *tep)
 
 /**
  * kmem_tep_page_geometry - page and ring-buffer page sizes of the trace
- * @st: the page statistics, before their first event
  * @tep: the trace's handle, its header parsed
  *
  * Page bytes come from the recording machine's page size (the file
  * header's, which the front ends set), else the ring buffer's sub-buffer
  * size (what the plugin has), else 4096; the sub-buffer size also says
  * where a CPU's records cross a page (stack adjacency).
+ *
+ * Return: both sizes, never 0.
  */
-void kmem_tep_page_geometry(struct page_stats *st, struct tep_handle *tep)
+struct kmem_page_geometry kmem_tep_page_geometry(struct tep_handle *tep)
 {
+	struct kmem_page_geometry g;
 	int sub = tep_get_sub_buffer_size(tep);
 
-	st->subbuf_size = sub > 0 ? (unsigned int)sub : 0;
-	st->page_size = (unsigned int)tep_get_page_size(tep);
+	g.subbuf_size = sub > 0 ? (unsigned int)sub : 0;
+	g.page_size = (unsigned int)tep_get_page_size(tep);
 	/* trace-cmd tells a plugin no page size: the ring buffer's
 	 * sub-buffer is one page unless resized (Linux 6.8+) */
-	if (!st->page_size)
-		st->page_size = st->subbuf_size ? st->subbuf_size : 4096;
-	if (!st->subbuf_size)
-		st->subbuf_size = st->page_size;
+	if (!g.page_size)
+		g.page_size = g.subbuf_size ? g.subbuf_size : 4096;
+	if (!g.subbuf_size)
+		g.subbuf_size = g.page_size;
+	return g;
 }
 
-/* one line for each GFP-carrying event whose print fmt is too long to
- * probe: its flags are then shown as numbers */
-static void say_unprobed(struct tep_handle *tep)
+/**
+ * kmem_tep_say_unprobed - say which print fmts were too long to probe
+ * @tep: the trace's handle, its event formats parsed
+ *
+ * One line on stderr for each GFP-carrying event whose print fmt is too
+ * long to probe: its flags are then shown as numbers.
+ */
+void kmem_tep_say_unprobed(struct tep_handle *tep)
 {
 	size_t i, len;
 
@@ -136,26 +144,6 @@ static void say_unprobed(struct tep_handle *tep)
 				"kmem: kmem:%s: print fmt of %zu bytes (more than 65536) not probed: GFP flags as numbers\n",
 				gfp_events[i], len);
 	}
-}
-
-/**
- * kmem_tep_finish - the end of one input's stream
- * @a: its statistics
- * @sym: its symbolizer, told the migration type numbering
- * @tep: the trace's handle
- *
- * Pending page allocations get no stack; the numbering comes from the
- * trace's GFP flag table, or from the allocations themselves.  A print
- * fmt too long to probe is said on stderr.
- */
-void kmem_tep_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
-		     struct tep_handle *tep)
-{
-	kmem_agg_finish(a);
-	say_unprobed(tep);
-	sym->old_migratetypes = kmem_tep_old_migratetypes(tep);
-	if (sym->old_migratetypes < 0)
-		sym->old_migratetypes = page_old_migratetypes(&a->page.sum);
 }
 
 /* page_to_pfn() and pfn_to_page() in a print fmt: printed as 0, which

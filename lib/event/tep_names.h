@@ -9,14 +9,18 @@
 
 #include <event-parse.h>
 
-#include "analysis/agg.h"
 #include "symbols.h"
+
+/* The trace's page size and ring-buffer sub-buffer size, in bytes. */
+struct kmem_page_geometry {
+	unsigned int page_size;
+	unsigned int subbuf_size;	/* ring-buffer page: stack adjacency */
+};
 
 void kmem_tep_symbolizer(struct kmem_symbolizer *sym, struct tep_handle *tep);
 int kmem_tep_old_migratetypes(struct tep_handle *tep);
-void kmem_tep_page_geometry(struct page_stats *st, struct tep_handle *tep);
+struct kmem_page_geometry kmem_tep_page_geometry(struct tep_handle *tep);
 void kmem_tep_register_functions(struct tep_handle *tep);
-void kmem_tep_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
-		     struct tep_handle *tep);
+void kmem_tep_say_unprobed(struct tep_handle *tep);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "base/sortkey.h"
 #include "event/stackskip.h"
 #include "options.h"
@@ -50,6 +51,8 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	  "default: the terminal's width, or 160)" },
 	{ "raw-ip", NULL, NULL, "Print call sites as addresses, not symbols" },
 	{ "json", "PATH", "", "Write the statistics as JSON to PATH (- for stdout)" },
+	{ "csv", "PATH", "",
+	  "Write the tables as CSV to PATH (- for stdout)" },
 	{ "folded", "PATH", "",
 	  "Write allocations by stack, folded for flame graphs, to PATH (- for stdout)" },
 	{ "folded-weight", "bytes|hits", "bytes",
@@ -94,11 +97,12 @@ void kmem_opts_init(struct kmem_opts *o)
 void kmem_opts_release(struct kmem_opts *o)
 {
 	free(o->json);
+	free(o->csv);
 	free(o->folded);
 	free(o->output);
 	free(o->skip);
 	free(o->numa);
-	o->json = o->output = o->skip = o->numa = NULL;
+	o->json = o->csv = o->output = o->skip = o->numa = NULL;
 }
 
 /*
@@ -321,6 +325,8 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		return parse_width(o, value ? value : "", err);
 	if (!strcmp(name, "json"))
 		return set_string(o, &o->json, name, value, "PATH", err);
+	if (!strcmp(name, "csv"))
+		return set_string(o, &o->csv, name, value, "PATH", err);
 	if (!strcmp(name, "folded"))
 		return set_string(o, &o->folded, name, value, "PATH", err);
 	if (!strcmp(name, "folded-weight")) {
@@ -340,8 +346,6 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		return set_skip(o, value, err);
 	return bad(o, err, NULL, "unknown option '%s'", name);
 }
-
-const char *kmem_prog = "kmem";
 
 /**
  * kmem_opts_text_table - is a table printed?
@@ -410,8 +414,10 @@ bool kmem_opts_json_table(const struct kmem_opts *o, enum kmem_table_kind t)
  */
 bool kmem_opts_keep_rows(const struct kmem_opts *o)
 {
+	bool doc = o->json || o->csv;	/* the JSON's rows, or the CSV's */
+
 	return kmem_opts_text_table(o, KMEM_T_ALLOC) ||
-	       (o->json && kmem_opts_json_table(o, KMEM_T_ALLOC));
+	       (doc && kmem_opts_json_table(o, KMEM_T_ALLOC));
 }
 
 /**
@@ -461,14 +467,15 @@ int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 	bool slab = kmem_opts_allocator(o, o->slab);
 	bool page = kmem_opts_allocator(o, o->page);
 	bool percpu = kmem_opts_allocator(o, o->percpu);
+	bool doc = o->json || o->csv;	/* the JSON's rows, or the CSV's */
 	bool caller = kmem_opts_text_table(o, KMEM_T_CALLER) ||
-		      (o->json && kmem_opts_json_table(o, KMEM_T_CALLER));
+		      (doc && kmem_opts_json_table(o, KMEM_T_CALLER));
 	bool alloc = kmem_opts_text_table(o, KMEM_T_ALLOC) ||
-		     (o->json && kmem_opts_json_table(o, KMEM_T_ALLOC));
+		     (doc && kmem_opts_json_table(o, KMEM_T_ALLOC));
 	bool cache = kmem_opts_text_table(o, KMEM_T_CACHE) ||
-		     (o->json && kmem_opts_json_table(o, KMEM_T_CACHE));
+		     (doc && kmem_opts_json_table(o, KMEM_T_CACHE));
 	bool anom = kmem_opts_text_table(o, KMEM_T_ANOMALY) ||
-		    (o->json && kmem_opts_json_table(o, KMEM_T_ANOMALY));
+		    (doc && kmem_opts_json_table(o, KMEM_T_ANOMALY));
 	const struct {
 		bool on;
 		unsigned int keys;

@@ -38,6 +38,7 @@ struct kmem_opts {
 	bool width_set;
 	struct kmem_sort_cfg sort;	/* sort= */
 	char *json;		/* JSON path, "-" for stdout, NULL for none */
+	char *csv;		/* CSV path, "-" for stdout, NULL for none */
 	char *folded;		/* folded stacks path, "-" for stdout */
 	bool folded_hits;	/* ... weighed by allocations, not bytes */
 	char *output;		/* tables path, NULL for stdout */
@@ -55,8 +56,6 @@ struct kmem_opt_def {
 };
 
 extern const struct kmem_opt_def kmem_opt_defs[];
-/* what lib/'s messages start with: "kmem" (the plugin), or "trace-kmem" */
-extern const char *kmem_prog;
 
 void kmem_opts_init(struct kmem_opts *o);
 void kmem_opts_release(struct kmem_opts *o);

@@ -2,237 +2,19 @@
 /*
  * Output destinations (see output.h).
  */
-#define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "output.h"
-
-/* N of "/dev/fd/N" or "/proc/self/fd/N", else -1. */
-static int fd_of_path(const char *path)
-{
-	const char *p = NULL;
-	char *end;
-	long n;
-
-	if (!strncmp(path, "/dev/fd/", 8))
-		p = path + 8;
-	else if (!strncmp(path, "/proc/self/fd/", 14))
-		p = path + 14;
-	if (!p || *p < '0' || *p > '9')
-		return -1;
-	n = strtol(p, &end, 10);
-	return *end || n > 1 << 20 ? -1 : (int)n;
-}
-
-/*
- * The stream already writing @path: stdout or stderr by name, or the
- * file that one of them writes; else NULL.
- */
-static FILE *open_stream_of(const char *path)
-{
-	struct stat st, s1;
-	int fd = fd_of_path(path);
-
-	if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout") || fd == 1)
-		return stdout;
-	if (!strcmp(path, "/dev/stderr") || fd == 2)
-		return stderr;
-	if (fd >= 0 || stat(path, &st))
-		return NULL;
-	for (fd = 1; fd <= 2; fd++)
-		if (!fstat(fd, &s1) && S_ISREG(s1.st_mode) &&
-		    s1.st_dev == st.st_dev && s1.st_ino == st.st_ino)
-			return fd == 1 ? stdout : stderr;
-	return NULL;
-}
-
-/* /dev/fd/N for N >= 3: a stream on a copy of the descriptor (opening
- * the name would truncate what it writes). */
-static FILE *open_fd(const char *path)
-{
-	int fd = fd_of_path(path), d;
-	FILE *f;
-
-	if (fd < 3)
-		return NULL;
-	d = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	if (d < 0)
-		return NULL;
-	f = fdopen(d, "a");
-	if (!f)
-		close(d);
-	return f;
-}
-
-/* A temporary file beside @path: "DIR/.NAME.XXXXXX". */
-static FILE *open_tmp(const char *path, char **tmp)
-{
-	const char *slash = strrchr(path, '/');
-	size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-	mode_t um;
-	FILE *f;
-	int fd;
-
-	*tmp = malloc(strlen(path) + 16);
-	if (!*tmp)
-		return NULL;
-	memcpy(*tmp, path, dir);
-	sprintf(*tmp + dir, ".%s.XXXXXX", path + dir);
-	fd = mkostemp(*tmp, O_CLOEXEC);
-	if (fd < 0) {
-		free(*tmp);
-		*tmp = NULL;
-		return NULL;
-	}
-	/* the mode a new file gets, not mkstemp's 0600 */
-	um = umask(0);
-	umask(um);
-	fchmod(fd, 0666 & ~um);
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(*tmp);
-		free(*tmp);
-		*tmp = NULL;
-	}
-	return f;
-}
-
-/**
- * kmem_out_open - open a destination before anything is written to it
- * @o: filled in
- * @path: the path, "-" or a /dev/fd name
- * @what: what goes there ("output", "JSON"), for messages
- * @append: add to the file as it is (a later input of the same run)
- * @err: where a failure is said
- *
- * Return: 0, or -1 after one line on @err.
- */
-int kmem_out_open(struct kmem_out *o, const char *path, const char *what,
-		  bool append, FILE *err)
-{
-	struct stat st;
-
-	memset(o, 0, sizeof(*o));
-	o->path = path;
-	o->what = what;
-	o->f = open_stream_of(path);
-	if (o->f)
-		return 0;
-	o->own = true;
-	if (fd_of_path(path) >= 0)
-		o->f = open_fd(path);
-	else if (append || (!stat(path, &st) && !S_ISREG(st.st_mode)))
-		o->f = fopen(path, append ? "ae" : "we");	/* a device */
-	else
-		o->f = open_tmp(path, &o->tmp);
-	if (!o->f) {
-		fprintf(err, "%s: cannot write %s '%s': %s\n", kmem_prog, what,
-			path, strerror(errno));
-		o->path = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/**
- * kmem_out_check - has everything written so far reached the file?
- * @o: the destination
- * @err: where a failure is said (once)
- *
- * A closed pipe (EPIPE, with SIGPIPE ignored) is not said: the front end
- * ends quietly, as cat does (kmem_outputs.broken_pipe).
- *
- * Return: 0, or -1 after one line on @err.
- */
-int kmem_out_check(struct kmem_out *o, FILE *err)
-{
-	if (!o->path || o->failed)
-		return o->failed ? -1 : 0;
-	if (!fflush(o->f) && !ferror(o->f))
-		return 0;
-	o->failed = true;
-	/* a reader that went away (| head): quiet, as cat is */
-	if (errno == EPIPE)
-		o->broken_pipe = true;
-	else
-		fprintf(err, "%s: error writing %s '%s': %s\n", kmem_prog,
-			o->what, o->path, strerror(errno ? errno : EIO));
-	return -1;
-}
-
-/**
- * kmem_out_finish - everything written: close, and rename into place
- * @o: the destination (nothing happens when it was not opened)
- * @err: where a failure is said
- *
- * Return: 0, or -1 after one line on @err (the temporary file is gone,
- * an older file at the path is left as it was).
- */
-int kmem_out_finish(struct kmem_out *o, FILE *err)
-{
-	int ret = 0, e;
-
-	if (!o->path)
-		return 0;
-	if (o->failed) {
-		kmem_out_discard(o);
-		return -1;
-	}
-	if (fflush(o->f) || ferror(o->f))
-		ret = -1;
-	e = errno;
-	if (ret && e == EPIPE) {
-		kmem_out_discard(o);
-		return -1;	/* quiet: see kmem_out_check() */
-	}
-	if (o->own && fclose(o->f) && !ret) {
-		ret = -1;
-		e = errno;
-	}
-	if (!ret && o->tmp && rename(o->tmp, o->path)) {
-		ret = -1;
-		e = errno;
-	}
-	if (ret) {
-		fprintf(err, "%s: error writing %s '%s': %s\n", kmem_prog,
-			o->what, o->path, strerror(e ? e : EIO));
-		if (o->tmp)
-			unlink(o->tmp);
-	}
-	free(o->tmp);
-	memset(o, 0, sizeof(*o));
-	return ret;
-}
-
-/**
- * kmem_out_discard - drop a destination: nothing is put in place
- * @o: the destination
- */
-void kmem_out_discard(struct kmem_out *o)
-{
-	if (o->path && o->own)
-		fclose(o->f);
-	if (o->tmp) {
-		unlink(o->tmp);
-		free(o->tmp);
-	}
-	memset(o, 0, sizeof(*o));
-}
 
 /**
  * kmem_outputs_open - open what the options send the report to
  * @outs: filled in
- * @o: the options: stat (tables to stdout or output=), json=
+ * @o: the options: stat (tables to stdout or output=), json=, csv=
  * @append: add to the files (a later input of the same run)
  * @err: where a failure is said
  *
- * json=- (or folded=-) replaces the tables on stdout unless output= is
+ * json=- (or csv=-, folded=-) replaces the tables on stdout unless output= is
  * given.
  *
  * Return: 0, or -1 after one line on @err (nothing is left open).
@@ -242,9 +24,10 @@ int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 {
 	memset(outs, 0, sizeof(*outs));
 	bool json_out = o->json && !strcmp(o->json, "-");
+	bool csv_out = o->csv && !strcmp(o->csv, "-");
 	bool folded_out = o->folded && !strcmp(o->folded, "-");
 
-	if (o->stat && (o->output || (!json_out && !folded_out)) &&
+	if (o->stat && (o->output || (!json_out && !csv_out && !folded_out)) &&
 	    kmem_out_open(&outs->tables, o->output ? o->output : "-",
 			  "output", append, err))
 		return -1;
@@ -253,10 +36,16 @@ int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 		kmem_out_discard(&outs->tables);
 		return -1;
 	}
+	if (o->csv && kmem_out_open(&outs->csv, o->csv, "CSV", append, err)) {
+		kmem_out_discard(&outs->tables);
+		kmem_out_discard(&outs->json);
+		return -1;
+	}
 	if (o->folded && kmem_out_open(&outs->folded, o->folded,
 				       "folded stacks", append, err)) {
 		kmem_out_discard(&outs->tables);
 		kmem_out_discard(&outs->json);
+		kmem_out_discard(&outs->csv);
 		return -1;
 	}
 	return 0;
@@ -276,6 +65,7 @@ int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err)
 	kmem_outputs_note(outs);
 	ret = kmem_out_finish(&outs->tables, err);
 	ret |= kmem_out_finish(&outs->folded, err);
+	ret |= kmem_out_finish(&outs->csv, err);
 	return kmem_out_finish(&outs->json, err) | ret;
 }
 
@@ -290,7 +80,8 @@ void kmem_outputs_note(struct kmem_outputs *outs)
 	    errno == EPIPE)
 		outs->tables.broken_pipe = true;
 	outs->broken_pipe |= outs->tables.broken_pipe ||
-			     outs->json.broken_pipe || outs->folded.broken_pipe;
+			     outs->json.broken_pipe || outs->csv.broken_pipe ||
+			     outs->folded.broken_pipe;
 }
 
 /**
@@ -302,5 +93,6 @@ void kmem_outputs_discard(struct kmem_outputs *outs)
 	kmem_outputs_note(outs);
 	kmem_out_discard(&outs->tables);
 	kmem_out_discard(&outs->json);
+	kmem_out_discard(&outs->csv);
 	kmem_out_discard(&outs->folded);
 }

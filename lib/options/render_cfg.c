@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "analysis/folded.h"
+#include "render/csv.h"
 #include "render_cfg.h"
 
 /**
@@ -64,8 +65,8 @@ void kmem_opts_render_cfg(const struct kmem_opts *o, FILE *tables,
 }
 
 /**
- * kmem_outputs_report - print the tables and write the JSON and the
- *	folded stacks, to the destinations that are open
+ * kmem_outputs_report - print the tables and write the JSON, the CSV
+ *	and the folded stacks, to the destinations that are open
  * @r: what to report
  * @outs: where (kmem_outputs_open())
  * @err: where problems are reported, one line each
@@ -84,6 +85,10 @@ int kmem_outputs_report(const struct kmem_report_ctx *r,
 	if (outs->json.path) {
 		kmem_report_json(r, outs->json.f);
 		ret |= kmem_out_check(&outs->json, err);
+	}
+	if (outs->csv.path) {
+		kmem_report_csv(r, outs->csv.f);
+		ret |= kmem_out_check(&outs->csv, err);
 	}
 	if (outs->folded.path && !r->in->merged) {
 		kmem_folded_write(&r->agg->folded, r->sym, r->cfg->folded_hits,

@@ -2,7 +2,6 @@
 /*
  * The leak tables (kmem:leaks[=AGE]) of each allocator, text and JSON.
  */
-#include <stddef.h>
 #include <string.h>
 
 #include "analysis/leaks.h"
@@ -10,43 +9,18 @@
 #include "report_leaks.h"
 #include "tables.h"
 
-static const struct table_col leak_cols[] = {
-	{ "Objects", TBL_RIGHT },    { "Bytes", TBL_RIGHT },
-	{ "Oldest", TBL_RIGHT },     { "Median age", TBL_RIGHT },
-	{ "Callsite", TBL_LEFT },
-};
-
 static const char *const names[] = {
 	[KMEM_A_SLAB] = "slab allocator",
 	[KMEM_A_PAGE] = "page allocator",
 	[KMEM_A_PERCPU] = "per-CPU allocator",
 };
 
-/* The report with the rows being printed, for the table's callbacks. */
+/* What the tables' callbacks read besides the rows. */
 struct leak_ctx {
-	struct kmem_report_ctx r;
+	const struct kmem_agg *agg;
 	struct leak_set *ls;
 	enum kmem_allocator which;
 };
-
-static const struct leak_ctx *ctx_of(const struct kmem_report_ctx *r)
-{
-	return (const struct leak_ctx *)((const char *)r -
-					 offsetof(struct leak_ctx, r));
-}
-
-static void leak_rows(const struct kmem_report_ctx *r, struct sort_set *set)
-{
-	const struct leak_set *ls = ctx_of(r)->ls;
-	size_t i;
-
-	for (i = 0; i < ls->nr; i++) {
-		sort_key(set, SORT_CALLSITE, ls->rows[i].call_site);
-		sort_key(set, SORT_BYTES, ls->rows[i].bytes);
-		sort_key(set, SORT_HIT, ls->rows[i].count);
-		sort_add(set, (uint32_t)i);
-	}
-}
 
 /* A frame's function, as the folded stacks name it. */
 static void frame_name(char *buf, size_t len, const struct kmem_symbolizer *sym,
@@ -71,9 +45,10 @@ static void frame_name(char *buf, size_t len, const struct kmem_symbolizer *sym,
  * A stack in one cell: "call_site+0xoff <- caller <- ...", cut to fit
  * (two stacks may differ in return addresses only, not in the names).
  */
-static char *stack_name(char *buf, const struct leak_ctx *lc, uint64_t idx)
+static char *stack_name(char *buf, const struct cols_ctx *c, uint64_t idx)
 {
-	const struct kmem_folded *f = &lc->r.agg->folded;
+	const struct leak_ctx *lc = c->priv;
+	const struct kmem_folded *f = &lc->agg->folded;
 	const struct folded_stack *st = &f->stacks[idx];
 	char fn[KMEM_SYM_LEN];
 	size_t len = 0;
@@ -82,10 +57,9 @@ static char *stack_name(char *buf, const struct leak_ctx *lc, uint64_t idx)
 	buf[0] = '\0';
 	for (k = 0; k < st->n; k++) {
 		if (!k && f->frames[st->off])	/* the call site, exactly */
-			fmt_callsite(fn, lc->r.sym, f->frames[st->off],
-				     lc->r.cfg->raw_ip);
+			fmt_callsite(fn, c->sym, f->frames[st->off], c->raw_ip);
 		else
-			frame_name(fn, sizeof(fn), lc->r.sym,
+			frame_name(fn, sizeof(fn), c->sym,
 				   f->frames[st->off + k]);
 		if (len + strlen(fn) + 8 > 120) {
 			snprintf(buf + len, KMEM_SYM_LEN - len, " <- ...");
@@ -98,45 +72,114 @@ static char *stack_name(char *buf, const struct leak_ctx *lc, uint64_t idx)
 }
 
 /* "(no stack)" for the page allocator, "(no call_site field)" per-CPU */
-static char *site_name(char *buf, const struct leak_ctx *lc, uint64_t cs)
+static const char *site_name(const struct cols_ctx *c, const void *row,
+			     char *buf)
 {
+	const struct leak_ctx *lc = c->priv;
+	uint64_t cs = ((const struct leak_row *)row)->call_site;
+
 	if (lc->ls->by_stack)
-		return stack_name(buf, lc, cs);
+		return stack_name(buf, c, cs);
 	if (cs)
-		return fmt_callsite(buf, lc->r.sym, cs, lc->r.cfg->raw_ip);
+		return fmt_callsite(buf, c->sym, cs, c->raw_ip);
 	return strcpy(buf, lc->which == KMEM_A_PAGE ? "(no stack)" :
 			   lc->which == KMEM_A_PERCPU ? "(no call_site field)" :
 							"0x0");
 }
 
-static void leak_cells(const struct kmem_report_ctx *r, uint32_t idx,
-		       char c[][KMEM_SYM_LEN])
+/* A stack's frames, innermost first: a JSON array. */
+static void stack_json(const struct cols_ctx *c, const void *row,
+		       struct json *j)
 {
-	const struct leak_ctx *lc = ctx_of(r);
-	const struct leak_row *row = &lc->ls->rows[idx];
+	const struct leak_ctx *lc = c->priv;
+	const struct kmem_folded *f = &lc->agg->folded;
+	uint64_t idx = ((const struct leak_row *)row)->call_site;
+	char buf[KMEM_SYM_LEN];
+	uint32_t k;
 
-	fmt_count(c[0], row->count);
-	fmt_count(c[1], row->bytes);
-	fmt_duration(c[2], row->oldest_ns);
-	fmt_duration(c[3], row->median_ns);
-	site_name(c[4], lc, row->call_site);
+	json_open(j, "stack", '[');
+	for (k = 0; k < f->stacks[idx].n; k++) {
+		frame_name(buf, sizeof(buf), c->sym,
+			   f->frames[f->stacks[idx].off + k]);
+		json_str(j, NULL, buf);
+	}
+	json_close(j, ']');
 }
 
-static const struct kmem_table leak_table = {
-	leak_cols, TABLE_NCOLS(leak_cols), leak_rows, leak_cells,
-	SORT_KEYS_LEAKS,
+/* A row's JSON members, in order; a stack's row has "stack" first. */
+enum { L_CALLSITE, L_ADDRESS, L_COUNT, L_BYTES, L_OLDEST, L_MEDIAN };
+
+#define LEAK(m) COL_NUM64(struct leak_row, m)
+
+static const struct col_field leak_fields[] = {
+	[L_CALLSITE] = { .key = "callsite", .type = CF_STR, .str = site_name },
+	[L_ADDRESS] = { .key = "address",
+			.type = CF_ADDR,
+			.a = LEAK(call_site) },
+	[L_COUNT] = { .key = "count", .type = CF_U64, .a = LEAK(count) },
+	[L_BYTES] = { .key = "bytes", .type = CF_U64, .a = LEAK(bytes) },
+	[L_OLDEST] = { .key = "oldest_ns",
+		       .type = CF_U64,
+		       .a = LEAK(oldest_ns) },
+	[L_MEDIAN] = { .key = "median_age_ns",
+		       .type = CF_U64,
+		       .a = LEAK(median_ns) },
 };
 
-static const struct table_col stack_cols[] = {
-	{ "Objects", TBL_RIGHT },    { "Bytes", TBL_RIGHT },
-	{ "Oldest", TBL_RIGHT },     { "Median age", TBL_RIGHT },
-	{ "Stack (innermost first)", TBL_LEFT },
+static const struct col_text leak_cols[] = {
+	{ "Objects", TBL_RIGHT, CT_COUNT, L_COUNT, COL_NOFIELD, NULL, 2 },
+	{ "Bytes", TBL_RIGHT, CT_COUNT, L_BYTES, COL_NOFIELD, NULL, 3 },
+	{ "Oldest", TBL_RIGHT, CT_DURATION, L_OLDEST, COL_NOFIELD, NULL, 4 },
+	{ "Median age", TBL_RIGHT, CT_DURATION, L_MEDIAN, COL_NOFIELD, NULL,
+	  5 },
+	{ "Callsite", TBL_LEFT, CT_STR, L_CALLSITE, COL_NOFIELD, NULL, 1 },
 };
 
-/* By stack the call site key is the stack: the same rows and keys. */
-static const struct kmem_table stack_table = {
-	stack_cols, TABLE_NCOLS(stack_cols), leak_rows, leak_cells,
-	SORT_KEYS_LEAKS & ~SK(SORT_CALLSITE),
+static const struct col_sort leak_sorts[] = {
+	{ SORT_CALLSITE, LEAK(call_site) },
+	{ SORT_BYTES, LEAK(bytes) },
+	{ SORT_HIT, LEAK(count) },
+};
+
+static const struct cols_def leak_def = {
+	COLS_DEF(leak_fields, leak_cols, leak_sorts, struct leak_row),
+};
+
+/* By stack: the same columns; the call site key is the stack's index. */
+enum { LS_STACK, LS_COUNT, LS_BYTES, LS_OLDEST, LS_MEDIAN };
+
+static const struct col_field stack_fields[] = {
+	[LS_STACK] = { .key = "stack",
+		       .type = CF_JSON,
+		       .str = site_name,
+		       .json = stack_json },
+	[LS_COUNT] = { .key = "count", .type = CF_U64, .a = LEAK(count) },
+	[LS_BYTES] = { .key = "bytes", .type = CF_U64, .a = LEAK(bytes) },
+	[LS_OLDEST] = { .key = "oldest_ns",
+			.type = CF_U64,
+			.a = LEAK(oldest_ns) },
+	[LS_MEDIAN] = { .key = "median_age_ns",
+			.type = CF_U64,
+			.a = LEAK(median_ns) },
+};
+
+static const struct col_text stack_cols[] = {
+	{ "Objects", TBL_RIGHT, CT_COUNT, LS_COUNT, COL_NOFIELD, NULL, 2 },
+	{ "Bytes", TBL_RIGHT, CT_COUNT, LS_BYTES, COL_NOFIELD, NULL, 3 },
+	{ "Oldest", TBL_RIGHT, CT_DURATION, LS_OLDEST, COL_NOFIELD, NULL, 4 },
+	{ "Median age", TBL_RIGHT, CT_DURATION, LS_MEDIAN, COL_NOFIELD, NULL,
+	  5 },
+	{ "Stack (innermost first)", TBL_LEFT, CT_STR, LS_STACK, COL_NOFIELD,
+	  NULL, 1 },
+};
+
+static const struct col_sort stack_sorts[] = {
+	{ SORT_BYTES, LEAK(bytes) },
+	{ SORT_HIT, LEAK(count) },
+};
+
+static const struct cols_def stack_def = {
+	COLS_DEF(stack_fields, stack_cols, stack_sorts, struct leak_row),
 };
 
 /* What can make an object look live though it was freed. */
@@ -151,7 +194,7 @@ static void caveats(const struct kmem_agg *a, enum kmem_allocator which,
 
 static void print_title(const struct leak_ctx *lc, FILE *out)
 {
-	const struct kmem_agg *a = lc->r.agg;
+	const struct kmem_agg *a = lc->agg;
 	char age[NUMFMT_LEN], b1[NUMFMT_LEN], b2[NUMFMT_LEN];
 	uint64_t missed, lost;
 
@@ -191,21 +234,24 @@ static void print_title(const struct leak_ctx *lc, FILE *out)
 void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 		 enum kmem_allocator which)
 {
-	struct leak_ctx lc = { *r, NULL, which };
+	struct leak_ctx lc = { r->agg, NULL, which };
 	char b1[NUMFMT_LEN], b2[NUMFMT_LEN];
 	struct leak_set ls;
+	struct cols_ctx c;
 
 	if (!kmem_render_text(r->cfg, KMEM_T_LEAKS) || r->in->merged)
 		return;
 	kmem_leaks_build(&ls, r->agg, which, r->cfg->leak_age);
 	lc.ls = &ls;
 	print_title(&lc, out);
-	if (ls.oom)
+	if (ls.oom) {
 		fprintf(out, " (out of memory: table left out)\n\n");
-	else if (!ls.nr)
+	} else if (!ls.nr) {
 		fprintf(out, " None.\n\n");
-	else
-		report_table(&lc.r, out, &leak_table);
+	} else {
+		report_cols(r, &c, &leak_def, ls.rows, (uint32_t)ls.nr, &lc);
+		report_cols_table(r, out, &c);
+	}
 	if (ls.nr)
 		fprintf(out, " %s objects, %s bytes not freed\n\n",
 			fmt_count(b1, ls.count), fmt_count(b2, ls.bytes));
@@ -214,65 +260,32 @@ void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 		return;
 	kmem_leaks_build_stacks(&ls, r->agg, which, r->cfg->leak_age);
 	fprintf(out, " The same by kernel stack\n");
-	if (ls.oom)
+	if (ls.oom) {
 		fprintf(out, " (out of memory: table left out)\n\n");
-	else if (ls.nr)
-		report_table(&lc.r, out, &stack_table);
-	else
+	} else if (ls.nr) {
+		report_cols(r, &c, &stack_def, ls.rows, (uint32_t)ls.nr, &lc);
+		report_cols_table(r, out, &c);
+	} else {
 		fprintf(out, " None.\n\n");
+	}
 	kmem_leaks_release(&ls);
-}
-
-/* A row's name: its call site and address, or its stack's frames. */
-static void json_row_name(const struct leak_ctx *lc, struct json *j,
-			  const struct leak_row *row)
-{
-	const struct kmem_folded *f = &lc->r.agg->folded;
-	char buf[KMEM_SYM_LEN];
-	uint32_t k;
-
-	if (!lc->ls->by_stack) {
-		json_str(j, "callsite", site_name(buf, lc, row->call_site));
-		json_str(j, "address", fmt_addr(buf, row->call_site));
-		return;
-	}
-	json_open(j, "stack", '[');
-	for (k = 0; k < f->stacks[row->call_site].n; k++) {
-		frame_name(buf, sizeof(buf), lc->r.sym,
-			   f->frames[f->stacks[row->call_site].off + k]);
-		json_str(j, NULL, buf);
-	}
-	json_close(j, ']');
 }
 
 /*
  * The array @key of the rows in lc->ls (built; released here), in table
  * order: "leaks" by call site, "leak_stacks" by stack.
  */
-static void json_rows(struct leak_ctx *lc, struct json *j, const char *key,
-		      const struct kmem_table *t)
+static void json_rows(const struct kmem_report_ctx *r, struct leak_ctx *lc,
+		      struct json *j, const char *key,
+		      const struct cols_def *def)
 {
-	struct sort_set set;
-	size_t i;
+	struct cols_ctx c;
 
-	if (lc->ls->oom || report_sorted(&lc->r, t, &set)) {
-		kmem_leaks_release(lc->ls);
-		return;	/* out of memory: the array is left out */
+	/* out of memory: the array is left out */
+	if (!lc->ls->oom) {
+		report_cols(r, &c, def, lc->ls->rows, (uint32_t)lc->ls->nr, lc);
+		report_cols_json(r, j, key, &c);
 	}
-	json_open(j, key, '[');
-	for (i = 0; i < set.held; i++) {
-		const struct leak_row *row = &lc->ls->rows[sort_idx(&set, i)];
-
-		json_open(j, NULL, '{');
-		json_row_name(lc, j, row);
-		json_u64(j, "count", row->count);
-		json_u64(j, "bytes", row->bytes);
-		json_u64(j, "oldest_ns", row->oldest_ns);
-		json_u64(j, "median_age_ns", row->median_ns);
-		json_close(j, '}');
-	}
-	json_close(j, ']');
-	sort_set_release(&set);
 	kmem_leaks_release(lc->ls);
 }
 
@@ -288,7 +301,7 @@ static void json_rows(struct leak_ctx *lc, struct json *j, const char *key,
 void leaks_json(const struct kmem_report_ctx *r, struct json *j,
 		enum kmem_allocator which)
 {
-	struct leak_ctx lc = { *r, NULL, which };
+	struct leak_ctx lc = { r->agg, NULL, which };
 	struct leak_set ls;
 
 	if (!kmem_render_json(r->cfg, KMEM_T_LEAKS) || r->in->merged)
@@ -297,9 +310,9 @@ void leaks_json(const struct kmem_report_ctx *r, struct json *j,
 	lc.ls = &ls;
 	json_u64(j, "leaks_older_than_ns", ls.older_than_ns);
 	json_u64(j, "leaks_end_ns", ls.end_ns);
-	json_rows(&lc, j, "leaks", &leak_table);
+	json_rows(r, &lc, j, "leaks", &leak_def);
 	if (which == KMEM_A_PERCPU || !kmem_leaks_have_stacks(r->agg, which))
 		return;
 	kmem_leaks_build_stacks(&ls, r->agg, which, r->cfg->leak_age);
-	json_rows(&lc, j, "leak_stacks", &stack_table);
+	json_rows(r, &lc, j, "leak_stacks", &stack_def);
 }

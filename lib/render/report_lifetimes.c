@@ -8,7 +8,7 @@
 
 #include "base/numfmt.h"
 #include "report_lifetimes.h"
-#include "sort.h"
+#include "tables.h"
 #include "views.h"
 
 #define BAR 52
@@ -65,13 +65,12 @@ static void print_hist(FILE *out, const uint64_t *h)
 static void offer(const struct kmem_report_ctx *r, enum kmem_alloc_id id,
 		  struct sort_set *set)
 {
-	const struct kmem_alloc_desc *d = &kmem_allocs[id];
-	const void *st = kmem_agg_stats(r->agg, id);
-	size_t i, n = kmem_alloc_nr_sites(d, st);
+	const struct kmem_alloc_view *v = &kmem_alloc_views[id];
+	struct cols_ctx c;
 
-	for (i = 0; i < n; i++)
-		if (d->site_frees(st, (uint32_t)i))
-			kmem_alloc_views[id].site_keys(set, st, (uint32_t)i);
+	v->sites(r, &c, v->freed_sites);
+	sort_set_init(set, &r->cfg->sort, cols_keys(c.def), r->cfg->lines);
+	cols_offer(&c, set);
 }
 
 /**
@@ -88,7 +87,6 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 		     enum kmem_alloc_id id)
 {
 	const struct kmem_alloc_desc *d = &kmem_allocs[id];
-	const struct kmem_alloc_view *v = &kmem_alloc_views[id];
 	const void *st = kmem_agg_stats(r->agg, id);
 	const struct kmem_lifetimes *l = kmem_alloc_life(d, st);
 	char cs[KMEM_SYM_LEN], n[NUMFMT_LEN], p50[NUMFMT_LEN],
@@ -98,7 +96,6 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 
 	if (!r->cfg->lifetimes || r->in->merged || !l)
 		return;
-	sort_set_init(&set, &r->cfg->sort, v->caller_keys, r->cfg->lines);
 	offer(r, id, &set);
 	if (set.oom) {
 		sort_set_release(&set);

@@ -12,19 +12,6 @@
 #include "report_page.h"
 #include "tables.h"
 
-static const struct table_col site_cols[] = {
-	{ "Total alloc/Size", TBL_PAIR }, { "Hits", TBL_RIGHT },
-	{ "Order", TBL_RIGHT },		  { "Migration type", TBL_LEFT },
-	{ "GFP flags", TBL_FOLD },	  { "Callsite", TBL_LEFT },
-};
-
-static const struct table_col pfn_cols[] = {
-	{ "PFN", TBL_LEFT },		  { "Total alloc/Size", TBL_PAIR },
-	{ "Hits", TBL_RIGHT },		  { "Order", TBL_RIGHT },
-	{ "Migration type", TBL_LEFT },	  { "GFP flags", TBL_FOLD },
-	{ "Callsite", TBL_LEFT },
-};
-
 /* Orders shown in the order table: 0 up to the highest one allocated. */
 #define SHOWN_ORDERS 1
 
@@ -45,137 +32,30 @@ static int mt_column(const struct kmem_symbolizer *sym, int mt)
 static const char *const mt_columns[] = { "Unmovable", "Reclaimable",
 					  "Movable", "Special" };
 
-static char *fmt_callsite_of(const struct kmem_report_ctx *r, char *buf,
-			     uint64_t cs)
-{
-	if (cs == PAGE_NO_STACK)
-		return strcpy(buf, "(no stack)");
-	return fmt_callsite(buf, r->sym, cs, r->cfg->raw_ip);
-}
-
-static void site_rows(const struct kmem_report_ctx *r, struct sort_set *set)
+/* The call-site table (KMEM_T_CALLER) or the page frames' (KMEM_T_ALLOC). */
+static void page_table(const struct kmem_report_ctx *r, struct cols_ctx *c,
+		       enum kmem_table_kind which)
 {
 	const struct page_stats *st = &r->agg->page;
-	bool live = r->cfg->live;
-	uint32_t i;
 
-	for (i = 0; i < st->nr_sites; i++) {
-		const struct page_site *s = &st->sites[i];
-
-		if (live && !s->live_count)
-			continue;
-		sort_key(set, SORT_CALLSITE, s->callsite);
-		sort_key(set, SORT_BYTES, live ? s->live_bytes : s->bytes);
-		sort_key(set, SORT_HIT, live ? s->live_count : s->hits);
-		sort_key(set, SORT_ORDER, (uint64_t)s->order);
-		sort_key(set, SORT_MIGTYPE, (uint64_t)s->migratetype);
-		sort_key(set, SORT_GFP, s->gfp);
-		sort_key(set, SORT_LIVE, s->live_bytes);
-		sort_add(set, i);
-	}
+	if (which == KMEM_T_ALLOC)
+		report_cols(r, c, &page_pfn_cols, NULL,
+			    st->rows ? (uint32_t)st->objs.len : 0, st);
+	else
+		report_cols(r, c, &page_site_cols, st->sites,
+			    (uint32_t)st->nr_sites, st);
+	if (r->cfg->live)
+		c->mode = PAGE_COLS_LIVE;
 }
 
-/*
- * What a page frame's last allocation was: its call site row's, or when
- * that row could not be made (out of memory), its size only.
- */
-struct pfn_info {
-	uint64_t callsite, gfp;
-	int order, migratetype;
-};
-
-static void pfn_info(const struct page_stats *st, const struct page_obj *p,
-		     struct pfn_info *in)
+static void print_table(const struct kmem_report_ctx *r, FILE *out,
+			enum kmem_table_kind which)
 {
-	const struct page_site *s;
+	struct cols_ctx c;
 
-	if (p->site == U64_INDEX_NONE) {
-		in->callsite = PAGE_NO_STACK;
-		in->gfp = 0;
-		in->order = p->border;
-		in->migratetype = -1;
-		return;
-	}
-	s = &st->sites[p->site];
-	in->callsite = s->callsite;
-	in->gfp = s->gfp;
-	in->order = s->order;
-	in->migratetype = s->migratetype;
+	page_table(r, &c, which);
+	report_cols_table(r, out, &c);
 }
-
-/* Page frames in the order of their first allocation (entry order). */
-static void pfn_rows(const struct kmem_report_ctx *r, struct sort_set *set)
-{
-	const struct page_stats *st = &r->agg->page;
-	uint32_t i;
-
-	if (!st->rows)
-		return;
-	for (i = 0; i < st->objs.len; i++) {
-		const struct page_obj_row *p = page_row_at(st, i);
-		bool live = p->o.flags & PAGE_OBJ_LIVE;
-		uint64_t cur = page_obj_bytes(st, &p->o);
-		struct pfn_info in;
-
-		if (r->cfg->live && !live)
-			continue;
-		pfn_info(st, &p->o, &in);
-		sort_key(set, SORT_PAGE, p->o.pfn);
-		sort_key(set, SORT_CALLSITE, in.callsite);
-		sort_key(set, SORT_BYTES, r->cfg->live ? cur : p->bytes);
-		sort_key(set, SORT_HIT, p->hits);
-		sort_key(set, SORT_ORDER, (uint64_t)in.order);
-		sort_key(set, SORT_MIGTYPE, (uint64_t)in.migratetype);
-		sort_key(set, SORT_GFP, in.gfp);
-		sort_key(set, SORT_LIVE, live ? cur : 0);
-		sort_add(set, i);
-	}
-}
-
-static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
-		       char c[][KMEM_SYM_LEN])
-{
-	const struct page_site *s = &r->agg->page.sites[idx];
-	bool live = r->cfg->live;
-
-	fmt_total_size(c[0], live ? s->live_bytes : s->bytes,
-		       live ? s->live_count : s->hits);
-	fmt_count(c[1], live ? s->live_count : s->hits);
-	snprintf(c[2], KMEM_SYM_LEN, "%d", s->order);
-	snprintf(c[3], KMEM_SYM_LEN, "%s",
-		 migratetype_name(r->sym, s->migratetype));
-	fmt_gfp(c[4], KMEM_SYM_LEN, r->sym, s->gfp);
-	fmt_callsite_of(r, c[5], s->callsite);
-}
-
-static void pfn_cells(const struct kmem_report_ctx *r, uint32_t idx,
-		      char c[][KMEM_SYM_LEN])
-{
-	const struct page_stats *st = &r->agg->page;
-	const struct page_obj_row *p = page_row_at(st, idx);
-	bool live = r->cfg->live;
-	struct pfn_info in;
-
-	pfn_info(st, &p->o, &in);
-	fmt_addr(c[0], p->o.pfn);
-	fmt_total_size(c[1], live ? page_obj_bytes(st, &p->o) : p->bytes,
-		       live ? 1 : p->hits);
-	fmt_count(c[2], p->hits);
-	snprintf(c[3], KMEM_SYM_LEN, "%d", in.order);
-	snprintf(c[4], KMEM_SYM_LEN, "%s",
-		 migratetype_name(r->sym, in.migratetype));
-	fmt_gfp(c[5], KMEM_SYM_LEN, r->sym, in.gfp);
-	fmt_callsite_of(r, c[6], in.callsite);
-}
-
-static const struct kmem_table site_table = {
-	site_cols, TABLE_NCOLS(site_cols), site_rows, site_cells,
-	SORT_KEYS_PAGE_CALLER
-};
-
-static const struct kmem_table pfn_table = {
-	pfn_cols, TABLE_NCOLS(pfn_cols), pfn_rows, pfn_cells, SORT_KEYS_PAGE_PFN
-};
 
 /* Allocation counts per order and table column (raw types merged). */
 static void order_table(const struct kmem_report_ctx *r,
@@ -348,6 +228,7 @@ static void print_fallbacks(const struct kmem_report_ctx *r, FILE *out)
 	table_release(&t);
 }
 
+
 /**
  * page_print - print the selected page tables and the page summary
  * @r: what to print
@@ -360,9 +241,9 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 	struct kvblock b;
 
 	if (tables && kmem_render_text(c, KMEM_T_CALLER))
-		report_table(r, out, &site_table);
+		print_table(r, out, KMEM_T_CALLER);
 	if (tables && kmem_render_text(c, KMEM_T_ALLOC) && r->agg->page.rows)
-		report_table(r, out, &pfn_table);
+		print_table(r, out, KMEM_T_ALLOC);
 	leaks_print(r, out, KMEM_A_PAGE);
 	fprintf(out, " SUMMARY (page allocator)\n"
 		     " ========================\n\n");
@@ -411,116 +292,117 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_close(j, '}');
 }
 
+/* The order table's cells that are not 0, by order and column. */
+static uint64_t order_of(const struct cols_ctx *c, const void *row)
+{
+	return (uint64_t)((const uint64_t *)row - (const uint64_t *)c->base) /
+	       4;
+}
+
+static const char *order_mt(const struct cols_ctx *c, const void *row,
+			    char *buf)
+{
+	(void)buf;
+	return mt_columns[((const uint64_t *)row - (const uint64_t *)c->base) %
+			  4];
+}
+
+static bool order_zero(const struct cols_ctx *c, const void *row)
+{
+	(void)c;
+	return !*(const uint64_t *)row;
+}
+
+static const struct col_field order_fields[] = {
+	[0] = { .key = "order", .type = CF_U64, .a = COL_NUMFN(order_of) },
+	[1] = { .key = "migratetype", .type = CF_STR, .str = order_mt },
+	[2] = { .key = "count", .type = CF_U64, .a = { COL_U64, 0, NULL } },
+};
+
+static const struct cols_def order_def = {
+	.fields = order_fields, .nfields = COLS_N(order_fields),
+	.stride = sizeof(uint64_t), .skip = order_zero,
+};
+
 static void json_orders(const struct kmem_report_ctx *r, struct json *j)
 {
 	uint64_t m[PAGE_MAX_ORDER][4];
-	int o, c, orders;
+	struct cols_ctx c;
+	int orders;
 
 	order_table(r, m, &orders);
-	json_open(j, "order_migratetype", '[');
-	for (o = 0; o < orders; o++)
-		for (c = 0; c < 4; c++) {
-			if (!m[o][c])
-				continue;
-			json_open(j, NULL, '{');
-			json_u64(j, "order", (uint64_t)o);
-			json_str(j, "migratetype", mt_columns[c]);
-			json_u64(j, "count", m[o][c]);
-			json_close(j, '}');
-		}
-	json_close(j, ']');
+	report_cols(r, &c, &order_def, m, (uint32_t)orders * 4, NULL);
+	report_cols_json(r, j, "order_migratetype", &c);
 }
 
-static void json_site(const struct kmem_report_ctx *r, struct json *j,
-		      const struct page_site *s)
+/* "callsites", or "pages" when the frames are kept; out of memory: none */
+static void json_rows(const struct kmem_report_ctx *r, struct json *j,
+		      enum kmem_table_kind which)
 {
-	char buf[KMEM_SYM_LEN];
+	struct cols_ctx c;
 
-	json_open(j, NULL, '{');
-	json_str(j, "callsite", fmt_callsite_of(r, buf, s->callsite));
-	json_str(j, "address", fmt_addr(buf, s->callsite));
-	json_u64(j, "hits", r->cfg->live ? s->live_count : s->hits);
-	json_u64(j, "bytes", r->cfg->live ? s->live_bytes : s->bytes);
-	json_i64(j, "order", s->order);
-	json_str(j, "migratetype", migratetype_name(r->sym, s->migratetype));
-	json_str(j, "gfp", fmt_gfp(buf, sizeof(buf), r->sym, s->gfp));
-	json_str(j, "gfp_value", fmt_addr(buf, s->gfp));
-	json_u64(j, "live_count", s->live_count);
-	json_u64(j, "live_bytes", s->live_bytes);
-	json_close(j, '}');
-}
-
-static void json_pfn(const struct kmem_report_ctx *r, struct json *j,
-		     const struct page_obj_row *p)
-{
-	const struct page_stats *st = &r->agg->page;
-	char buf[KMEM_SYM_LEN];
-	struct pfn_info in;
-
-	pfn_info(st, &p->o, &in);
-	json_open(j, NULL, '{');
-	json_str(j, "pfn", fmt_addr(buf, p->o.pfn));
-	json_u64(j, "hits", p->hits);
-	json_u64(j, "bytes",
-		 r->cfg->live ? page_obj_bytes(st, &p->o) : p->bytes);
-	json_u64(j, "frees", p->frees);
-	json_i64(j, "order", in.order);
-	json_str(j, "migratetype", migratetype_name(r->sym, in.migratetype));
-	json_str(j, "gfp", fmt_gfp(buf, sizeof(buf), r->sym, in.gfp));
-	json_str(j, "callsite", fmt_callsite_of(r, buf, in.callsite));
-	json_bool(j, "live", p->o.flags & PAGE_OBJ_LIVE);
-	json_close(j, '}');
-}
-
-static void json_sites(const struct kmem_report_ctx *r, struct json *j)
-{
-	struct sort_set set;
-	size_t i;
-
-	if (report_sorted(r, &site_table, &set))
-		return;	/* out of memory: the array is left out */
-	json_open(j, "callsites", '[');
-	for (i = 0; i < set.held; i++)
-		json_site(r, j, &r->agg->page.sites[sort_idx(&set, i)]);
-	json_close(j, ']');
-	sort_set_release(&set);
-}
-
-static void json_pfns(const struct kmem_report_ctx *r, struct json *j)
-{
-	struct sort_set set;
-	size_t i;
-
-	if (!r->agg->page.rows || report_sorted(r, &pfn_table, &set))
+	if (which == KMEM_T_ALLOC && !r->agg->page.rows)
 		return;
-	json_open(j, "pages", '[');
-	for (i = 0; i < set.held; i++)
-		json_pfn(r, j, page_row_at(&r->agg->page, sort_idx(&set, i)));
-	json_close(j, ']');
-	sort_set_release(&set);
+	page_table(r, &c, which);
+	report_cols_json(r, j, which == KMEM_T_ALLOC ? "pages" : "callsites",
+			 &c);
 }
+
+/* Fallbacks by requested and fallback migration type, when any. */
+static const char *fb_type(const struct cols_ctx *c, const void *row,
+			   bool fallback)
+{
+	size_t i = (size_t)((const struct page_fallback *)row -
+			    (const struct page_fallback *)c->base);
+
+	return migratetype_name(c->sym, (int)(fallback ? i % PAGE_NR_MT :
+							 i / PAGE_NR_MT));
+}
+
+static const char *fb_requested(const struct cols_ctx *c, const void *row,
+				char *buf)
+{
+	(void)buf;
+	return fb_type(c, row, false);
+}
+
+static const char *fb_fallback(const struct cols_ctx *c, const void *row,
+			       char *buf)
+{
+	(void)buf;
+	return fb_type(c, row, true);
+}
+
+static bool fb_none(const struct cols_ctx *c, const void *row)
+{
+	(void)c;
+	return !((const struct page_fallback *)row)->fallbacks;
+}
+
+#define FB(m) COL_NUM64(struct page_fallback, m)
+
+static const struct col_field fb_fields[] = {
+	[0] = { .key = "requested", .type = CF_STR, .str = fb_requested },
+	[1] = { .key = "fallback", .type = CF_STR, .str = fb_fallback },
+	[2] = { .key = "fallbacks", .type = CF_U64, .a = FB(fallbacks) },
+	[3] = { .key = "fragmenting", .type = CF_U64, .a = FB(fragmenting) },
+	[4] = { .key = "ownership_changes",
+		.type = CF_U64,
+		.a = FB(ownership) },
+};
+
+static const struct cols_def fb_def = {
+	.fields = fb_fields, .nfields = COLS_N(fb_fields),
+	.stride = sizeof(struct page_fallback), .skip = fb_none,
+};
 
 static void json_extfrag(const struct kmem_report_ctx *r, struct json *j)
 {
-	const struct page_summary *s = &r->agg->page.sum;
-	int a, f;
+	struct cols_ctx c;
 
-	json_open(j, "extfrag", '[');
-	for (a = 0; a < PAGE_NR_MT; a++)
-		for (f = 0; f < PAGE_NR_MT; f++) {
-			const struct page_fallback *fb = &s->fb[a][f];
-
-			if (!fb->fallbacks)
-				continue;
-			json_open(j, NULL, '{');
-			json_str(j, "requested", migratetype_name(r->sym, a));
-			json_str(j, "fallback", migratetype_name(r->sym, f));
-			json_u64(j, "fallbacks", fb->fallbacks);
-			json_u64(j, "fragmenting", fb->fragmenting);
-			json_u64(j, "ownership_changes", fb->ownership);
-			json_close(j, '}');
-		}
-	json_close(j, ']');
+	report_cols(r, &c, &fb_def, r->agg->page.sum.fb,
+		    PAGE_NR_MT * PAGE_NR_MT, NULL);
+	report_cols_json(r, j, "extfrag", &c);
 }
 
 static void json_cross_node(const struct kmem_report_ctx *r, struct json *j)
@@ -557,9 +439,9 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 	json_orders(r, j);
 	if (!r->in->merged) {
 		if (kmem_render_json(r->cfg, KMEM_T_CALLER))
-			json_sites(r, j);
+			json_rows(r, j, KMEM_T_CALLER);
 		if (kmem_render_json(r->cfg, KMEM_T_ALLOC))
-			json_pfns(r, j);
+			json_rows(r, j, KMEM_T_ALLOC);
 		leaks_json(r, j, KMEM_A_PAGE);
 	}
 	json_extfrag(r, j);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "base/json.h"
+#include "cols.h"
 #include "report.h"
 
 void page_print(const struct kmem_report_ctx *r, FILE *out);
@@ -16,5 +17,9 @@ void page_json(const struct kmem_report_ctx *r, struct json *j);
 /* report_page_procs.c: the per-process table (per-process) */
 void page_procs_print(const struct kmem_report_ctx *r, FILE *out);
 void page_procs_json(const struct kmem_report_ctx *r, struct json *j);
+
+/* report_page_cols.c: the page tables' columns */
+#define PAGE_COLS_LIVE 1	/* cols_ctx.mode: live at the end only */
+extern const struct cols_def page_site_cols, page_pfn_cols;
 
 #endif

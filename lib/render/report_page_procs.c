@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The page allocator's activity per process, text table and JSON (the
- * per-process part of the page section, report_page.h).
+ * The page allocator's activity per process (kmem:per-process), as Mel
+ * Gorman's trace-pagealloc-postprocess.pl counts it: text and JSON.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/numfmt.h"
-#include "base/table.h"
 #include "report_page.h"
+#include "tables.h"
 
 /* One row of the per-process table (processes merged by comm or not). */
 struct proc_row {
@@ -82,93 +81,130 @@ static struct proc_row *proc_rows(const struct kmem_report_ctx *r,
 	return rows;
 }
 
+/* Per process: the members of its JSON object, in order. */
+enum {
+	R_COMM, R_PID, R_ALLOCS, R_ALLOC_BYTES, R_ZONE_LOCKED, R_FREES,
+	R_BATCHED, R_DRAINS, R_REFILLS, R_FALLBACKS, R_FRAG,
+};
+
+#define PROC(m) COL_NUM64(struct proc_row, sum.m)
+
+static const char *proc_comm(const struct cols_ctx *c, const void *row,
+			     char *buf)
+{
+	(void)c;
+	(void)buf;
+	return ((const struct proc_row *)row)->comm;
+}
+
+/* "comm-pid", or the comm alone when processes are merged by it. */
+static const char *proc_name(const struct cols_ctx *c, const void *row,
+			     char *buf)
+{
+	const struct proc_row *p = row;
+
+	(void)c;
+	if (p->pid < 0)
+		snprintf(buf, KMEM_SYM_LEN, "%s", p->comm);
+	else
+		snprintf(buf, KMEM_SYM_LEN, "%s-%d", p->comm, p->pid);
+	return buf;
+}
+
+static bool pid_known(const struct cols_ctx *c, const void *row)
+{
+	(void)c;
+	return ((const struct proc_row *)row)->pid >= 0;
+}
+
+static const struct col_field proc_fields[] = {
+	[R_COMM] = { .key = "comm", .type = CF_STR, .str = proc_comm },
+	[R_PID] = { .key = "pid",
+		    .type = CF_I64,
+		    .a = COL_NUMI32(struct proc_row, pid),
+		    .known = pid_known },
+	[R_ALLOCS] = { .key = "allocs", .type = CF_U64, .a = PROC(allocs) },
+	[R_ALLOC_BYTES] = { .key = "alloc_bytes",
+			    .type = CF_U64,
+			    .a = PROC(alloc_bytes) },
+	[R_ZONE_LOCKED] = { .key = "zone_locked",
+			    .type = CF_U64,
+			    .a = PROC(zone_locked) },
+	[R_FREES] = { .key = "frees", .type = CF_U64, .a = PROC(frees) },
+	[R_BATCHED] = { .key = "batched_frees",
+			.type = CF_U64,
+			.a = PROC(batched) },
+	[R_DRAINS] = { .key = "pcpu_drains",
+		       .type = CF_U64,
+		       .a = PROC(drains) },
+	[R_REFILLS] = { .key = "pcpu_refills",
+			.type = CF_U64,
+			.a = PROC(refills) },
+	[R_FALLBACKS] = { .key = "fallbacks",
+			  .type = CF_U64,
+			  .a = PROC(fallbacks) },
+	[R_FRAG] = { .key = "fragmenting_fallbacks",
+		     .type = CF_U64,
+		     .a = PROC(frag_fallbacks) },
+};
+
+static const struct col_text proc_cols[] = {
+	{ "Pages alloc", TBL_RIGHT, CT_DOT, R_ALLOCS, COL_NOFIELD, NULL, 2 },
+	{ "Zone-locked", TBL_RIGHT, CT_DOT, R_ZONE_LOCKED, COL_NOFIELD, NULL,
+	  4 },
+	{ "Freed", TBL_RIGHT, CT_DOT, R_FREES, COL_NOFIELD, NULL, 3 },
+	{ "Batched", TBL_RIGHT, CT_DOT, R_BATCHED, COL_NOFIELD, NULL, 5 },
+	{ "Drains", TBL_RIGHT, CT_DOT, R_DRAINS, COL_NOFIELD, NULL, 6 },
+	{ "Refills", TBL_RIGHT, CT_DOT, R_REFILLS, COL_NOFIELD, NULL, 7 },
+	{ "Fallbacks", TBL_RIGHT, CT_DOT, R_FALLBACKS, COL_NOFIELD, NULL, 8 },
+	{ "Fragmenting", TBL_RIGHT, CT_DOT, R_FRAG, COL_NOFIELD, NULL, 9 },
+	{ "Process", TBL_LEFT, CT_STR, R_COMM, COL_NOFIELD, proc_name, 1 },
+};
+
+/* No sort keys: the rows are in proc_rows()' order. */
+static const struct cols_def proc_def = {
+	.fields = proc_fields, .nfields = COLS_N(proc_fields),
+	.cols = proc_cols, .ncols = COLS_N(proc_cols),
+	.stride = sizeof(struct proc_row),
+};
+
 /**
- * page_procs_print - print the page allocator's activity per process
- * @r: what to print (merge-pids: one row per command; lines=)
+ * page_procs_print - print the per-process table (kmem:per-process)
+ * @r: what to print
  * @out: where to
+ *
+ * By pages allocated, the first lines= rows.
  */
 void page_procs_print(const struct kmem_report_ctx *r, FILE *out)
 {
-	static const struct table_col cols[] = {
-		{ "Pages alloc", TBL_RIGHT }, { "Zone-locked", TBL_RIGHT },
-		{ "Freed", TBL_RIGHT },	      { "Batched", TBL_RIGHT },
-		{ "Drains", TBL_RIGHT },      { "Refills", TBL_RIGHT },
-		{ "Fallbacks", TBL_RIGHT },   { "Fragmenting", TBL_RIGHT },
-		{ "Process", TBL_LEFT },
-	};
-	char cell[9][KMEM_SYM_LEN];
-	const char *cp[9];
 	struct proc_row *rows;
-	struct table t;
-	size_t n, i, shown;
-	int c;
+	struct cols_ctx c;
+	size_t n;
 
 	rows = proc_rows(r, &n);
 	if (!rows)
 		return;
-	for (c = 0; c < 9; c++)
-		cp[c] = cell[c];
-	shown = r->cfg->lines && n > r->cfg->lines ? r->cfg->lines : n;
-	table_init(&t, cols, 9, TBL_BOXED);
-	for (i = 0; i < shown; i++) {
-		const struct page_proc *p = &rows[i].sum;
-
-		fmt_count_dot(cell[0], p->allocs);
-		fmt_count_dot(cell[1], p->zone_locked);
-		fmt_count_dot(cell[2], p->frees);
-		fmt_count_dot(cell[3], p->batched);
-		fmt_count_dot(cell[4], p->drains);
-		fmt_count_dot(cell[5], p->refills);
-		fmt_count_dot(cell[6], p->fallbacks);
-		fmt_count_dot(cell[7], p->frag_fallbacks);
-		if (rows[i].pid < 0)
-			snprintf(cell[8], KMEM_SYM_LEN, "%s", rows[i].comm);
-		else
-			snprintf(cell[8], KMEM_SYM_LEN, "%s-%d", rows[i].comm,
-				 rows[i].pid);
-		table_add_row(&t, cp);
-	}
-	if (shown < n)
-		table_mark_cut(&t);
+	report_cols(r, &c, &proc_def, rows, (uint32_t)n, NULL);
 	fprintf(out, " Page allocator activity per process\n\n");
-	table_print(&t, out);
-	fputc('\n', out);
-	table_release(&t);
+	report_cols_table(r, out, &c);
 	free(rows);
 }
 
 /**
- * page_procs_json - write the page allocator's activity per process
- * @r: what to write (merge-pids: one row per command)
- * @j: the writer; the array is "per_process"
+ * page_procs_json - write the "per_process" array of the page member
+ * @r: what to write
+ * @j: the writer, inside the "page" object
+ *
+ * Every row, in the table's order.
  */
 void page_procs_json(const struct kmem_report_ctx *r, struct json *j)
 {
 	struct proc_row *rows;
-	size_t n, i;
+	struct cols_ctx c;
+	size_t n;
 
 	rows = proc_rows(r, &n);
-	json_open(j, "per_process", '[');
-	for (i = 0; rows && i < n; i++) {
-		const struct page_proc *p = &rows[i].sum;
-
-		json_open(j, NULL, '{');
-		json_str(j, "comm", rows[i].comm);
-		if (rows[i].pid >= 0)
-			json_i64(j, "pid", rows[i].pid);
-		else
-			json_str(j, "pid", NULL);
-		json_u64(j, "allocs", p->allocs);
-		json_u64(j, "alloc_bytes", p->alloc_bytes);
-		json_u64(j, "zone_locked", p->zone_locked);
-		json_u64(j, "frees", p->frees);
-		json_u64(j, "batched_frees", p->batched);
-		json_u64(j, "pcpu_drains", p->drains);
-		json_u64(j, "pcpu_refills", p->refills);
-		json_u64(j, "fallbacks", p->fallbacks);
-		json_u64(j, "fragmenting_fallbacks", p->frag_fallbacks);
-		json_close(j, '}');
-	}
-	json_close(j, ']');
+	report_cols(r, &c, &proc_def, rows, rows ? (uint32_t)n : 0, NULL);
+	report_cols_json(r, j, "per_process", &c);
 	free(rows);
 }

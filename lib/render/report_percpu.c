@@ -12,30 +12,177 @@
 #include "report_leaks.h"
 #include "report_lifetimes.h"
 #include "report_percpu.h"
-#include "sort.h"
 #include "tables.h"
+#include "sort.h"
 
-/* Bytes are bytes_alloc (6.0 and later) */
-static const struct table_col caller_cols[] = {
-	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },
-	{ "Hits", TBL_RIGHT },	      { "Atomic", TBL_RIGHT },
-	{ "Reserved", TBL_RIGHT },    { "Live/Bytes", TBL_PAIR },
-	{ "Peak bytes", TBL_RIGHT },  { "Lifetime", TBL_RIGHT },
-	{ "Callsite", TBL_LEFT },
+/* The members of a call site's JSON object, in order. */
+enum {
+	PS_CALLSITE,
+	PS_ADDRESS,
+	PS_HITS,
+	PS_BYTES,
+	PS_BYTES_REQ,
+	PS_ATOMIC,
+	PS_RESERVED,
+	PS_FREES,
+	PS_LIVE_COUNT,
+	PS_LIVE_BYTES,
+	PS_PEAK,
+	PS_LIFETIME,
+	PS_HIST,
 };
 
-/* ... or, without bytes_alloc, the sizes asked */
-static const struct table_col size_cols[] = {
-	{ "Total req/Size", TBL_PAIR }, { "Hits", TBL_RIGHT },
-	{ "Atomic", TBL_RIGHT },	{ "Reserved", TBL_RIGHT },
-	{ "Live/Bytes", TBL_PAIR },	{ "Peak bytes", TBL_RIGHT },
-	{ "Lifetime", TBL_RIGHT },	{ "Callsite", TBL_LEFT },
+#define SITE(m) COL_NUM64(struct percpu_site, m)
+
+static void site_hist(const struct cols_ctx *c, const void *row, struct json *j)
+{
+	const struct percpu_stats *st = c->priv;
+
+	lifetimes_json_site(
+		j, &st->life,
+		(uint32_t)((const struct percpu_site *)row - st->sites));
+}
+
+static const struct col_field site_fields[] = {
+	[PS_CALLSITE] = { .key = "callsite",
+			  .type = CF_CALLSITE,
+			  .a = SITE(call_site) },
+	[PS_ADDRESS] = { .key = "address",
+			 .type = CF_ADDR,
+			 .a = SITE(call_site) },
+	[PS_HITS] = { .key = "hits", .type = CF_U64, .a = SITE(hits) },
+	[PS_BYTES] = { .key = "bytes", .type = CF_U64, .a = SITE(bytes) },
+	[PS_BYTES_REQ] = { .key = "bytes_requested",
+			   .type = CF_U64,
+			   .a = SITE(bytes_req) },
+	[PS_ATOMIC] = { .key = "atomic", .type = CF_U64, .a = SITE(atomic) },
+	[PS_RESERVED] = { .key = "reserved",
+			  .type = CF_U64,
+			  .a = SITE(reserved) },
+	[PS_FREES] = { .key = "frees", .type = CF_U64, .a = SITE(frees) },
+	[PS_LIVE_COUNT] = { .key = "live_count",
+			    .type = CF_U64,
+			    .a = SITE(live_count) },
+	[PS_LIVE_BYTES] = { .key = "live_bytes",
+			    .type = CF_U64,
+			    .a = SITE(live_bytes) },
+	[PS_PEAK] = { .key = "peak_bytes",
+		      .type = CF_U64,
+		      .a = SITE(peak_bytes) },
+	[PS_LIFETIME] = { .key = "mean_lifetime_ns",
+			  .type = CF_MEAN,
+			  .a = SITE(lifetime_sum),
+			  .b = SITE(frees) },
+	[PS_HIST] = { .key = "lifetime_hist",
+		      .type = CF_JSON,
+		      .json = site_hist },
 };
 
-static const struct table_col fail_cols[] = {
-	{ "Failed", TBL_RIGHT },   { "Size", TBL_RIGHT },
-	{ "Align", TBL_RIGHT },	   { "Atomic", TBL_LEFT },
-	{ "Reserved", TBL_LEFT },
+static const char *site_text(const struct cols_ctx *c, const void *row,
+			     char *buf)
+{
+	const struct percpu_site *s = row;
+
+	if (!s->call_site)
+		return strcpy(buf, "(no call_site field)");
+	return fmt_callsite(buf, c->sym, s->call_site, c->raw_ip);
+}
+
+/*
+ * Bytes are bytes_alloc (6.0 and later), or without bytes_alloc the
+ * sizes asked: then the first column is left out (C_ALLOC).
+ */
+enum { C_ALLOC };
+
+static const struct col_text site_cols[] = {
+	[C_ALLOC] = { "Total alloc/Size", TBL_PAIR, CT_TOTAL_SIZE, PS_BYTES,
+		      PS_HITS, NULL, 2 },
+	{ "Total req/Size", TBL_PAIR, CT_TOTAL_SIZE, PS_BYTES_REQ, PS_HITS,
+	  NULL, 5 },
+	{ "Hits", TBL_RIGHT, CT_COUNT, PS_HITS, COL_NOFIELD, NULL, 3 },
+	{ "Atomic", TBL_RIGHT, CT_DOT, PS_ATOMIC, COL_NOFIELD, NULL, 8 },
+	{ "Reserved", TBL_RIGHT, CT_DOT, PS_RESERVED, COL_NOFIELD, NULL, 9 },
+	{ "Live/Bytes", TBL_PAIR, CT_COUNT_BYTES, PS_LIVE_COUNT, PS_LIVE_BYTES,
+	  NULL, 4 },
+	{ "Peak bytes", TBL_RIGHT, CT_DOT, PS_PEAK, COL_NOFIELD, NULL, 6 },
+	{ "Lifetime", TBL_RIGHT, CT_MEAN_DURATION, PS_LIFETIME, COL_NOFIELD,
+	  NULL, 7 },
+	{ "Callsite", TBL_LEFT, CT_STR, PS_CALLSITE, COL_NOFIELD, site_text,
+	  1 },
+};
+
+static const struct col_sort site_sorts[] = {
+	{ SORT_CALLSITE, SITE(call_site) }, { SORT_BYTES, SITE(bytes) },
+	{ SORT_HIT, SITE(hits) },	    { SORT_LIVE, SITE(live_bytes) },
+	{ SORT_PEAK, SITE(peak_bytes) },
+};
+
+/* Call sites with frees only (the lifetime histograms' rows). */
+static bool site_unfreed(const struct cols_ctx *c, const void *row)
+{
+	(void)c;
+	return !((const struct percpu_site *)row)->frees;
+}
+
+static const struct cols_def site_def = {
+	COLS_DEF(site_fields, site_cols, site_sorts, struct percpu_site),
+};
+
+/* ... and the same with frees only. */
+const struct cols_def percpu_freed_sites = {
+	COLS_DEF(site_fields, site_cols, site_sorts, struct percpu_site),
+	.skip = site_unfreed,
+};
+
+/* Failed allocations by request: the JSON members in order. */
+enum { PF_SIZE, PF_ALIGN, PF_ATOMIC, PF_RESERVED, PF_COUNT };
+
+#define FAIL(m) COL_NUM64(struct percpu_fail, m)
+
+static bool align_known(const struct cols_ctx *c, const void *row)
+{
+	(void)c;
+	return ((const struct percpu_fail *)row)->align != UINT64_MAX;
+}
+
+static uint64_t fail_bytes(const struct cols_ctx *c, const void *row)
+{
+	const struct percpu_fail *f = row;
+
+	(void)c;
+	return f->size * f->count;
+}
+
+static const struct col_field fail_fields[] = {
+	[PF_SIZE] = { .key = "size", .type = CF_U64, .a = FAIL(size) },
+	[PF_ALIGN] = { .key = "align",
+		       .type = CF_U64,
+		       .a = FAIL(align),
+		       .known = align_known },
+	[PF_ATOMIC] = { .key = "atomic",
+			.type = CF_BOOL,
+			.a = COL_NUMB(struct percpu_fail, atomic) },
+	[PF_RESERVED] = { .key = "reserved",
+			  .type = CF_BOOL,
+			  .a = COL_NUMB(struct percpu_fail, reserved) },
+	[PF_COUNT] = { .key = "count", .type = CF_U64, .a = FAIL(count) },
+};
+
+static const struct col_text fail_cols[] = {
+	{ "Failed", TBL_RIGHT, CT_COUNT, PF_COUNT, COL_NOFIELD, NULL, 1 },
+	{ "Size", TBL_RIGHT, CT_COUNT, PF_SIZE, COL_NOFIELD, NULL, 2 },
+	{ "Align", TBL_RIGHT, CT_COUNT, PF_ALIGN, COL_NOFIELD, NULL, 3 },
+	{ "Atomic", TBL_LEFT, CT_YESNO, PF_ATOMIC, COL_NOFIELD, NULL, 4 },
+	{ "Reserved", TBL_LEFT, CT_YESNO, PF_RESERVED, COL_NOFIELD, NULL, 5 },
+};
+
+static const struct col_sort fail_sorts[] = {
+	{ SORT_BYTES, COL_NUMFN(fail_bytes) },
+	{ SORT_HIT, FAIL(count) },
+};
+
+static const struct cols_def fail_def = {
+	COLS_DEF(fail_fields, fail_cols, fail_sorts, struct percpu_fail),
 };
 
 /* Were the objects measured by their size (no bytes_alloc field)? */
@@ -51,91 +198,27 @@ static bool have_sites(const struct percpu_summary *s)
 }
 
 /**
- * percpu_site_sort_keys - offer a per-CPU call site's row, with its keys
- * @set: the rows being sorted
- * @s: the call site
- * @idx: its index, which the set gives back
+ * percpu_sites - the per-CPU call-site table
+ * @r: the report
+ * @c: set up here
+ * @def: &percpu_freed_sites for the call sites with frees, or NULL
  */
-void percpu_site_sort_keys(struct sort_set *set, const struct percpu_site *s,
-			   uint32_t idx)
-{
-	sort_key(set, SORT_CALLSITE, s->call_site);
-	sort_key(set, SORT_BYTES, s->bytes);
-	sort_key(set, SORT_HIT, s->hits);
-	sort_key(set, SORT_LIVE, s->live_bytes);
-	sort_key(set, SORT_PEAK, s->peak_bytes);
-	sort_add(set, idx);
-}
-
-static void site_rows(const struct kmem_report_ctx *r, struct sort_set *set)
+void percpu_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
+		  const struct cols_def *def)
 {
 	const struct percpu_stats *st = &r->agg->percpu;
-	uint32_t i;
 
-	for (i = 0; i < st->nr_sites; i++)
-		percpu_site_sort_keys(set, &st->sites[i], i);
+	report_cols(r, c, def ? def : &site_def, st->sites, st->nr_sites, st);
+	if (by_size(&st->sum))
+		c->hidden = 1U << C_ALLOC;
 }
 
-static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
-		       char c[][KMEM_SYM_LEN])
-{
-	const struct percpu_site *s = &r->agg->percpu.sites[idx];
-	int k = 0;
-
-	if (!by_size(&r->agg->percpu.sum))
-		fmt_total_size(c[k++], s->bytes, s->hits);
-	fmt_total_size(c[k++], s->bytes_req, s->hits);
-	fmt_count(c[k++], s->hits);
-	fmt_count_dot(c[k++], s->atomic);
-	fmt_count_dot(c[k++], s->reserved);
-	fmt_count_bytes(c[k++], s->live_count, s->live_bytes);
-	fmt_count_dot(c[k++], s->peak_bytes);
-	fmt_mean_duration(c[k++], s->lifetime_sum, s->frees);
-	if (!s->call_site)
-		strcpy(c[k], "(no call_site field)");
-	else
-		fmt_callsite(c[k], r->sym, s->call_site, r->cfg->raw_ip);
-}
-
-static void fail_rows(const struct kmem_report_ctx *r, struct sort_set *set)
+static void fails(const struct kmem_report_ctx *r, struct cols_ctx *c)
 {
 	const struct percpu_stats *st = &r->agg->percpu;
-	uint32_t i;
 
-	for (i = 0; i < st->nr_fails; i++) {
-		const struct percpu_fail *f = &st->fails[i];
-
-		sort_key(set, SORT_BYTES, f->size * f->count);
-		sort_key(set, SORT_HIT, f->count);
-		sort_add(set, i);
-	}
+	report_cols(r, c, &fail_def, st->fails, st->nr_fails, st);
 }
-
-static void fail_cells(const struct kmem_report_ctx *r, uint32_t idx,
-		       char c[][KMEM_SYM_LEN])
-{
-	const struct percpu_fail *f = &r->agg->percpu.fails[idx];
-
-	fmt_count(c[0], f->count);
-	fmt_count(c[1], f->size);
-	if (f->align == UINT64_MAX)
-		strcpy(c[2], "-");
-	else
-		fmt_count(c[2], f->align);
-	strcpy(c[3], f->atomic ? "yes" : "no");
-	strcpy(c[4], f->reserved ? "yes" : "no");
-}
-
-enum percpu_table { T_CALLER, T_CALLER_SIZE, T_FAIL };
-
-static const struct kmem_table tables[] = {
-	[T_CALLER] = { caller_cols, TABLE_NCOLS(caller_cols), site_rows,
-		       site_cells, SORT_KEYS_PERCPU_CALLER },
-	[T_CALLER_SIZE] = { size_cols, TABLE_NCOLS(size_cols), site_rows,
-			    site_cells, SORT_KEYS_PERCPU_CALLER },
-	[T_FAIL] = { fail_cols, TABLE_NCOLS(fail_cols), fail_rows, fail_cells,
-		     SORT_KEYS_PERCPU_FAIL },
-};
 
 static void summary_groups(const struct percpu_summary *s, struct kvblock *b)
 {
@@ -218,6 +301,7 @@ static void print_summary(const struct kmem_report_ctx *r, FILE *out)
 void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct percpu_summary *s = &r->agg->percpu.sum;
+	struct cols_ctx c;
 
 	if (!r->in->merged && by_size(s))
 		fprintf(out, " Bytes are the sizes asked, per CPU: this "
@@ -227,12 +311,14 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 		fprintf(out, " No call sites: this kernel's "
 			     "percpu_alloc_percpu has no call_site field\n"
 			     " (Linux 6.0 added it).\n\n");
-	else if (!r->in->merged && kmem_render_text(r->cfg, KMEM_T_CALLER))
-		report_table(r, out, &tables[by_size(s) ? T_CALLER_SIZE :
-							  T_CALLER]);
+	else if (!r->in->merged && kmem_render_text(r->cfg, KMEM_T_CALLER)) {
+		percpu_sites(r, &c, NULL);
+		report_cols_table(r, out, &c);
+	}
 	if (!r->in->merged && r->agg->percpu.nr_fails) {
 		fprintf(out, " Failed allocations, by request\n");
-		report_table(r, out, &tables[T_FAIL]);
+		fails(r, &c);
+		report_cols_table(r, out, &c);
 	}
 	lifetimes_print(r, out, KMEM_A_PERCPU);
 	leaks_print(r, out, KMEM_A_PERCPU);
@@ -241,31 +327,13 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 
 static void json_fails(const struct kmem_report_ctx *r, struct json *j)
 {
-	const struct percpu_stats *st = &r->agg->percpu;
-	struct sort_set set;
-	size_t i;
+	struct cols_ctx c;
 
 	json_open(j, "failures", '{');
-	json_u64(j, "count", st->sum.alloc_failures);
-	if (!r->in->merged && !report_sorted(r, &tables[T_FAIL], &set)) {
-		json_open(j, "requests", '[');
-		for (i = 0; i < set.held; i++) {
-			const struct percpu_fail *f =
-				&st->fails[sort_idx(&set, i)];
-
-			json_open(j, NULL, '{');
-			json_u64(j, "size", f->size);
-			if (f->align == UINT64_MAX)
-				json_str(j, "align", NULL);
-			else
-				json_u64(j, "align", f->align);
-			json_bool(j, "atomic", f->atomic);
-			json_bool(j, "reserved", f->reserved);
-			json_u64(j, "count", f->count);
-			json_close(j, '}');
-		}
-		json_close(j, ']');
-		sort_set_release(&set);
+	json_u64(j, "count", r->agg->percpu.sum.alloc_failures);
+	if (!r->in->merged) {
+		fails(r, &c);
+		report_cols_json(r, j, "requests", &c);
 	}
 	json_close(j, '}');
 }
@@ -304,47 +372,17 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_close(j, '}');
 }
 
-static void json_site(const struct kmem_report_ctx *r, struct json *j,
-		      const struct percpu_site *s)
-{
-	char buf[KMEM_SYM_LEN];
-
-	json_open(j, NULL, '{');
-	json_str(j, "callsite", fmt_callsite(buf, r->sym, s->call_site,
-					     r->cfg->raw_ip));
-	json_str(j, "address", fmt_addr(buf, s->call_site));
-	json_u64(j, "hits", s->hits);
-	json_u64(j, "bytes", s->bytes);
-	json_u64(j, "bytes_requested", s->bytes_req);
-	json_u64(j, "atomic", s->atomic);
-	json_u64(j, "reserved", s->reserved);
-	json_u64(j, "frees", s->frees);
-	json_u64(j, "live_count", s->live_count);
-	json_u64(j, "live_bytes", s->live_bytes);
-	json_u64(j, "peak_bytes", s->peak_bytes);
-	json_mean(j, "mean_lifetime_ns", s->lifetime_sum, s->frees);
-	lifetimes_json_site(j, &r->agg->percpu.life,
-			    (uint32_t)(s - r->agg->percpu.sites));
-	json_close(j, '}');
-}
-
 static void json_sites(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct percpu_stats *st = &r->agg->percpu;
-	struct sort_set set;
-	size_t i;
+	struct cols_ctx c;
 
 	if (st->sum.allocs && !have_sites(&st->sum)) {
-		json_str(j, "callsites", NULL);	/* the format has none */
+		json_str(j, "callsites", NULL); /* the format has none */
 		return;
 	}
-	if (report_sorted(r, &tables[T_CALLER], &set))
-		return;	/* out of memory: the array is left out */
-	json_open(j, "callsites", '[');
-	for (i = 0; i < set.held; i++)
-		json_site(r, j, &st->sites[sort_idx(&set, i)]);
-	json_close(j, ']');
-	sort_set_release(&set);
+	percpu_sites(r, &c, NULL);
+	report_cols_json(r, j, "callsites", &c);
 }
 
 static const char *measure(const struct percpu_summary *s)

@@ -9,12 +9,14 @@
 
 #include "alloc/percpu.h"
 #include "base/json.h"
+#include "cols.h"
 #include "report.h"
 #include "sort.h"
 
 void percpu_print(const struct kmem_report_ctx *r, FILE *out);
 void percpu_json(const struct kmem_report_ctx *r, struct json *j);
-void percpu_site_sort_keys(struct sort_set *set, const struct percpu_site *s,
-			   uint32_t idx);
+extern const struct cols_def percpu_freed_sites;
+void percpu_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
+		  const struct cols_def *def);
 
 #endif

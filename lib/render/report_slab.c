@@ -15,220 +15,53 @@
 #include "sort.h"
 #include "tables.h"
 
-static const struct table_col caller_cols[] = {
-	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },
-	{ "Hits", TBL_RIGHT },	      { "Ping-pong", TBL_RIGHT },
-	{ "Frag", TBL_RIGHT },	      { "Live/Bytes", TBL_PAIR },
-	{ "Peak bytes", TBL_RIGHT },  { "Memcg bytes", TBL_RIGHT },
-	{ "Lifetime", TBL_RIGHT },    { "Callsite", TBL_LEFT },
-};
-
-static const struct table_col alloc_cols[] = {
-	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },
-	{ "Hits", TBL_RIGHT },	      { "Ping-pong", TBL_RIGHT },
-	{ "Frag", TBL_RIGHT },	      { "Live bytes", TBL_RIGHT },
-	{ "Lifetime", TBL_RIGHT },    { "Alloc ptr", TBL_LEFT },
-	{ "Callsite", TBL_LEFT },
-};
-
-static const struct table_col cache_cols[] = {
-	{ "Total alloc/Size", TBL_PAIR }, { "Total req/Size", TBL_PAIR },
-	{ "Allocs", TBL_RIGHT },      { "Frees", TBL_RIGHT },
-	{ "Frag", TBL_RIGHT },	      { "Live/Bytes", TBL_PAIR },
-	{ "Memcg bytes", TBL_RIGHT }, { "Cache", TBL_LEFT },
-};
-
-static const struct table_col anomaly_cols[] = {
-	{ "Freed-only", TBL_RIGHT },  { "Double frees", TBL_RIGHT },
-	{ "Missed frees/Bytes", TBL_PAIR }, { "Callsite", TBL_LEFT },
-};
-
-static char *fmt_memcg(char *buf, const struct slab_summary *s, uint64_t v)
+/* The table of @which: its declaration (report_slab_cols.c), its rows. */
+static void slab_table(const struct kmem_report_ctx *r, struct cols_ctx *c,
+		       enum kmem_table_kind which)
 {
-	if (!memcg_known(s))
-		return strcpy(buf, "-");
-	return fmt_count_dot(buf, v);
-}
+	const struct slab_stats *st = &r->agg->slab;
 
-static void json_memcg(struct json *j, const struct slab_summary *s,
-		       uint64_t v)
-{
-	if (memcg_known(s))
-		json_u64(j, "memcg_bytes", v);
-	else
-		json_str(j, "memcg_bytes", NULL);
+	switch (which) {
+	case KMEM_T_ALLOC:
+		report_cols(r, c, &slab_ptr_cols, NULL,
+			    st->rows ? (uint32_t)st->objs.len : 0, st);
+		break;
+	case KMEM_T_CACHE:
+		report_cols(r, c, &slab_cache_cols, st->caches,
+			    (uint32_t)st->nr_caches, st);
+		break;
+	case KMEM_T_ANOMALY:
+		report_cols(r, c, &slab_anomaly_cols, st->anoms,
+			    (uint32_t)st->nr_anoms, st);
+		break;
+	default:
+		report_cols(r, c, &slab_site_cols, st->sites,
+			    (uint32_t)st->nr_sites, st);
+		break;
+	}
 }
 
 /**
- * slab_site_sort_keys - offer a slab call site's row, with its sort keys
- * @set: the rows being sorted
- * @s: the call site
- * @idx: its index, which the set gives back
+ * slab_sites - the slab call-site table
+ * @r: the report
+ * @c: set up here
+ * @def: &slab_freed_site_cols for the call sites with frees, or NULL
  */
-void slab_site_sort_keys(struct sort_set *set, const struct slab_site *s,
-			 uint32_t idx)
+void slab_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
+		const struct cols_def *def)
 {
-	sort_key(set, SORT_CALLSITE, s->call_site);
-	sort_key(set, SORT_BYTES, s->bytes_alloc);
-	sort_key(set, SORT_HIT, s->hits);
-	sort_key(set, SORT_PINGPONG, s->pingpong);
-	sort_key(set, SORT_FRAG, sort_frag_key(s->bytes_req, s->bytes_alloc));
-	sort_key(set, SORT_LIVE, s->live_bytes);
-	sort_key(set, SORT_PEAK, s->peak_bytes);
-	sort_add(set, idx);
+	slab_table(r, c, KMEM_T_CALLER);
+	if (def)
+		c->def = def;
 }
-
-static void site_rows(const struct kmem_report_ctx *r, struct sort_set *set)
-{
-	const struct slab_stats *st = &r->agg->slab;
-	uint32_t i;
-
-	for (i = 0; i < st->nr_sites; i++)
-		slab_site_sort_keys(set, &st->sites[i], i);
-}
-
-/* Addresses in the order of their first allocation (entry order). */
-static void ptr_rows(const struct kmem_report_ctx *r, struct sort_set *set)
-{
-	const struct slab_stats *st = &r->agg->slab;
-	uint32_t i;
-
-	if (!st->rows)
-		return;
-	for (i = 0; i < st->objs.len; i++) {
-		const struct slab_obj_row *p = slab_row_at(st, i);
-		bool live = p->o.flags & SLAB_OBJ_LIVE;
-
-		sort_key(set, SORT_PTR, p->o.ptr);
-		sort_key(set, SORT_CALLSITE, st->sites[p->o.site].call_site);
-		sort_key(set, SORT_BYTES, p->bytes_alloc);
-		sort_key(set, SORT_HIT, p->hits);
-		sort_key(set, SORT_PINGPONG, p->pingpong);
-		sort_key(set, SORT_FRAG,
-			 sort_frag_key(p->bytes_req, p->bytes_alloc));
-		sort_key(set, SORT_LIVE, live ? p->o.bytes : 0);
-		sort_add(set, i);
-	}
-}
-
-/* Cache rows that hold something (an "(unnamed)" row may be emptied). */
-static void cache_rows(const struct kmem_report_ctx *r, struct sort_set *set)
-{
-	const struct slab_stats *st = &r->agg->slab;
-	uint32_t i;
-
-	for (i = 0; i < st->nr_caches; i++) {
-		const struct slab_cache *c = &st->caches[i];
-
-		if (!c->allocs && !c->frees && !c->free_only)
-			continue;
-		sort_key(set, SORT_BYTES, c->bytes_alloc);
-		sort_key(set, SORT_HIT, c->allocs);
-		sort_key(set, SORT_FRAG,
-			 sort_frag_key(c->bytes_req, c->bytes_alloc));
-		sort_key(set, SORT_LIVE, c->live_bytes);
-		sort_add(set, i);
-	}
-}
-
-static uint64_t anomaly_count(const struct slab_anomaly *a)
-{
-	return a->free_only + a->double_frees + a->missed;
-}
-
-static void anomaly_rows(const struct kmem_report_ctx *r,
-			 struct sort_set *set)
-{
-	const struct slab_stats *st = &r->agg->slab;
-	uint32_t i;
-
-	for (i = 0; i < st->nr_anoms; i++) {
-		sort_key(set, SORT_CALLSITE, st->anoms[i].call_site);
-		sort_key(set, SORT_HIT, anomaly_count(&st->anoms[i]));
-		sort_add(set, i);
-	}
-}
-
-static void anomaly_cells(const struct kmem_report_ctx *r, uint32_t idx,
-			  char c[][KMEM_SYM_LEN])
-{
-	const struct slab_anomaly *a = &r->agg->slab.anoms[idx];
-
-	fmt_count_dot(c[0], a->free_only);
-	fmt_count_dot(c[1], a->double_frees);
-	fmt_count_bytes(c[2], a->missed, a->missed_bytes);
-	fmt_callsite(c[3], r->sym, a->call_site, r->cfg->raw_ip);
-}
-
-enum slab_table { T_CALLER, T_ALLOC, T_CACHE, T_ANOMALY };
-
-static void site_cells(const struct kmem_report_ctx *r, uint32_t idx,
-		       char c[][KMEM_SYM_LEN])
-{
-	const struct slab_site *s = &r->agg->slab.sites[idx];
-
-	fmt_total_size(c[0], s->bytes_alloc, s->hits);
-	fmt_total_size(c[1], s->bytes_req, s->hits);
-	fmt_count(c[2], s->hits);
-	fmt_count_dot(c[3], s->pingpong);
-	fmt_pct(c[4], frag_pct(s->bytes_req, s->bytes_alloc));
-	fmt_count_bytes(c[5], s->live_count, s->live_bytes);
-	fmt_count_dot(c[6], s->peak_bytes);
-	fmt_memcg(c[7], &r->agg->slab.sum, s->memcg_bytes);
-	fmt_mean_duration(c[8], s->lifetime_sum, s->frees);
-	fmt_callsite(c[9], r->sym, s->call_site, r->cfg->raw_ip);
-}
-
-static void ptr_cells(const struct kmem_report_ctx *r, uint32_t idx,
-		      char c[][KMEM_SYM_LEN])
-{
-	const struct slab_stats *st = &r->agg->slab;
-	const struct slab_obj_row *p = slab_row_at(st, idx);
-	bool live = p->o.flags & SLAB_OBJ_LIVE;
-
-	fmt_total_size(c[0], p->bytes_alloc, p->hits);
-	fmt_total_size(c[1], p->bytes_req, p->hits);
-	fmt_count(c[2], p->hits);
-	fmt_count_dot(c[3], p->pingpong);
-	fmt_pct(c[4], frag_pct(p->bytes_req, p->bytes_alloc));
-	fmt_count_dot(c[5], live ? p->o.bytes : 0);
-	fmt_mean_duration(c[6], p->lifetime_sum, p->frees);
-	fmt_addr(c[7], p->o.ptr);
-	fmt_callsite(c[8], r->sym, st->sites[p->o.site].call_site,
-		     r->cfg->raw_ip);
-}
-
-static void cache_cells(const struct kmem_report_ctx *r, uint32_t idx,
-			char c[][KMEM_SYM_LEN])
-{
-	const struct slab_cache *cc = &r->agg->slab.caches[idx];
-
-	fmt_total_size(c[0], cc->bytes_alloc, cc->allocs);
-	fmt_total_size(c[1], cc->bytes_req, cc->allocs);
-	fmt_count_dot(c[2], cc->allocs);
-	/* freed-only frees count: a cache seen only in them is not empty */
-	fmt_count_dot(c[3], cc->frees + cc->free_only);
-	fmt_pct(c[4], frag_pct(cc->bytes_req, cc->bytes_alloc));
-	fmt_count_bytes(c[5], cc->live_count, cc->live_bytes);
-	fmt_memcg(c[6], &r->agg->slab.sum, cc->memcg_bytes);
-	snprintf(c[7], KMEM_SYM_LEN, "%s", slab_cache_name(&r->agg->slab, cc));
-}
-
-static const struct kmem_table tables[] = {
-	[T_CALLER] = { caller_cols, TABLE_NCOLS(caller_cols), site_rows,
-		       site_cells, SORT_KEYS_SLAB_CALLER },
-	[T_ALLOC] = { alloc_cols, TABLE_NCOLS(alloc_cols), ptr_rows, ptr_cells,
-		      SORT_KEYS_SLAB_ALLOC },
-	[T_CACHE] = { cache_cols, TABLE_NCOLS(cache_cols), cache_rows,
-		      cache_cells, SORT_KEYS_SLAB_CACHE },
-	[T_ANOMALY] = { anomaly_cols, TABLE_NCOLS(anomaly_cols), anomaly_rows,
-			anomaly_cells, SORT_KEYS_SLAB_ANOMALY },
-};
 
 static void print_table(const struct kmem_report_ctx *r, FILE *out,
-			enum slab_table which)
+			enum kmem_table_kind which)
 {
-	report_table(r, out, &tables[which]);
+	struct cols_ctx c;
+
+	slab_table(r, &c, which);
+	report_cols_table(r, out, &c);
 }
 
 /**
@@ -245,13 +78,13 @@ void slab_print(const struct kmem_report_ctx *r, FILE *out)
 		return;
 	}
 	if (kmem_render_text(c, KMEM_T_CALLER))
-		print_table(r, out, T_CALLER);
+		print_table(r, out, KMEM_T_CALLER);
 	if (kmem_render_text(c, KMEM_T_ALLOC) && r->agg->slab.rows)
-		print_table(r, out, T_ALLOC);
+		print_table(r, out, KMEM_T_ALLOC);
 	if (kmem_render_text(c, KMEM_T_CACHE))
-		print_table(r, out, T_CACHE);
+		print_table(r, out, KMEM_T_CACHE);
 	if (kmem_render_text(c, KMEM_T_ANOMALY))
-		print_table(r, out, T_ANOMALY);
+		print_table(r, out, KMEM_T_ANOMALY);
 	lifetimes_print(r, out, KMEM_A_SLAB);
 	leaks_print(r, out, KMEM_A_SLAB);
 	slab_print_summary(r, out);
@@ -311,113 +144,17 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 	json_close(j, '}');
 }
 
-static void json_site(const struct kmem_report_ctx *r, struct json *j,
-		      const struct slab_site *s)
-{
-	char buf[KMEM_SYM_LEN];
-
-	json_open(j, NULL, '{');
-	json_str(j, "callsite", fmt_callsite(buf, r->sym, s->call_site,
-					     r->cfg->raw_ip));
-	json_str(j, "address", fmt_addr(buf, s->call_site));
-	json_u64(j, "hits", s->hits);
-	json_u64(j, "failures", s->failures);
-	json_u64(j, "bytes_req", s->bytes_req);
-	json_u64(j, "bytes_alloc", s->bytes_alloc);
-	json_u64(j, "frees", s->frees);
-	json_u64(j, "pingpong", s->pingpong);
-	json_pct(j, "frag_pct", frag_pct(s->bytes_req, s->bytes_alloc));
-	json_u64(j, "live_count", s->live_count);
-	json_u64(j, "live_bytes", s->live_bytes);
-	json_u64(j, "peak_bytes", s->peak_bytes);
-	json_memcg(j, &r->agg->slab.sum, s->memcg_bytes);
-	json_mean(j, "mean_lifetime_ns", s->lifetime_sum, s->frees);
-	lifetimes_json_site(j, &r->agg->slab.life,
-			    (uint32_t)(s - r->agg->slab.sites));
-	json_close(j, '}');
-}
-
-static void json_ptr(const struct kmem_report_ctx *r, struct json *j,
-		     const struct slab_obj_row *p)
-{
-	uint64_t cs = r->agg->slab.sites[p->o.site].call_site;
-	bool live = p->o.flags & SLAB_OBJ_LIVE;
-	char buf[KMEM_SYM_LEN];
-
-	json_open(j, NULL, '{');
-	json_str(j, "ptr", fmt_addr(buf, p->o.ptr));
-	json_str(j, "callsite", fmt_callsite(buf, r->sym, cs, r->cfg->raw_ip));
-	json_str(j, "address", fmt_addr(buf, cs));
-	json_u64(j, "hits", p->hits);
-	json_u64(j, "bytes_req", p->bytes_req);
-	json_u64(j, "bytes_alloc", p->bytes_alloc);
-	json_u64(j, "frees", p->frees);
-	json_u64(j, "pingpong", p->pingpong);
-	json_pct(j, "frag_pct", frag_pct(p->bytes_req, p->bytes_alloc));
-	json_bool(j, "live", live);
-	json_u64(j, "live_bytes", live ? p->o.bytes : 0);
-	json_mean(j, "mean_lifetime_ns", p->lifetime_sum, p->frees);
-	json_close(j, '}');
-}
-
-static void json_cache(const struct kmem_report_ctx *r, struct json *j,
-		       const struct slab_cache *c)
-{
-	json_open(j, NULL, '{');
-	json_str(j, "name", slab_cache_name(&r->agg->slab, c));
-	json_u64(j, "allocs", c->allocs);
-	json_u64(j, "frees", c->frees);
-	json_u64(j, "free_only", c->free_only);
-	json_u64(j, "bytes_req", c->bytes_req);
-	json_u64(j, "bytes_alloc", c->bytes_alloc);
-	json_pct(j, "frag_pct", frag_pct(c->bytes_req, c->bytes_alloc));
-	json_u64(j, "live_count", c->live_count);
-	json_u64(j, "live_bytes", c->live_bytes);
-	json_memcg(j, &r->agg->slab.sum, c->memcg_bytes);
-	json_close(j, '}');
-}
-
-static void json_anomaly(const struct kmem_report_ctx *r, struct json *j,
-			 const struct slab_anomaly *a)
-{
-	char buf[KMEM_SYM_LEN];
-
-	json_open(j, NULL, '{');
-	json_str(j, "callsite",
-		 fmt_callsite(buf, r->sym, a->call_site, r->cfg->raw_ip));
-	json_str(j, "address", fmt_addr(buf, a->call_site));
-	json_u64(j, "free_only", a->free_only);
-	json_u64(j, "double_frees", a->double_frees);
-	json_count_bytes(j, "missed_frees", a->missed, a->missed_bytes);
-	json_close(j, '}');
-}
-
 static void json_rows(const struct kmem_report_ctx *r, struct json *j,
-		      enum slab_table which)
+		      enum kmem_table_kind which)
 {
-	static const char *const key[] = { "callsites", "allocs", "caches",
-					    "anomalies" };
-	const struct slab_stats *st = &r->agg->slab;
-	struct sort_set set;
-	size_t i;
+	static const char *const key[] = {
+		[KMEM_T_CALLER] = "callsites", [KMEM_T_ALLOC] = "allocs",
+		[KMEM_T_CACHE] = "caches", [KMEM_T_ANOMALY] = "anomalies",
+	};
+	struct cols_ctx c;
 
-	if (report_sorted(r, &tables[which], &set))
-		return;	/* out of memory: the array is left out */
-	json_open(j, key[which], '[');
-	for (i = 0; i < set.held; i++) {
-		uint32_t x = sort_idx(&set, i);
-
-		if (which == T_CALLER)
-			json_site(r, j, &st->sites[x]);
-		else if (which == T_ALLOC)
-			json_ptr(r, j, slab_row_at(st, x));
-		else if (which == T_CACHE)
-			json_cache(r, j, &st->caches[x]);
-		else
-			json_anomaly(r, j, &st->anoms[x]);
-	}
-	json_close(j, ']');
-	sort_set_release(&set);
+	slab_table(r, &c, which);
+	report_cols_json(r, j, key[which], &c);	/* out of memory: left out */
 }
 
 /**
@@ -446,13 +183,13 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 	json_summary(r, j);
 	if (!r->in->merged) {
 		if (kmem_render_json(r->cfg, KMEM_T_CALLER))
-			json_rows(r, j, T_CALLER);
+			json_rows(r, j, KMEM_T_CALLER);
 		if (kmem_render_json(r->cfg, KMEM_T_ALLOC) && r->agg->slab.rows)
-			json_rows(r, j, T_ALLOC);
+			json_rows(r, j, KMEM_T_ALLOC);
 		if (kmem_render_json(r->cfg, KMEM_T_CACHE))
-			json_rows(r, j, T_CACHE);
+			json_rows(r, j, KMEM_T_CACHE);
 		if (kmem_render_json(r->cfg, KMEM_T_ANOMALY))
-			json_rows(r, j, T_ANOMALY);
+			json_rows(r, j, KMEM_T_ANOMALY);
 		leaks_json(r, j, KMEM_A_SLAB);
 	}
 	json_close(j, '}');

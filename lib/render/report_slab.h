@@ -10,12 +10,17 @@
 
 #include "alloc/slab.h"
 #include "base/json.h"
+#include "cols.h"
 #include "report.h"
 #include "sort.h"
 
 void slab_print(const struct kmem_report_ctx *r, FILE *out);
 void slab_json(const struct kmem_report_ctx *r, struct json *j);
-void slab_site_sort_keys(struct sort_set *set, const struct slab_site *s,
-			 uint32_t idx);
+void slab_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
+		const struct cols_def *def);
+
+/* report_slab_cols.c: the slab tables' columns */
+extern const struct cols_def slab_site_cols, slab_freed_site_cols,
+	slab_ptr_cols, slab_cache_cols, slab_anomaly_cols;
 
 #endif

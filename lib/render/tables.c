@@ -4,22 +4,45 @@
  * first lines= rows printed as a text table.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "tables.h"
 
 /**
- * report_sorted - all rows of a table, in order (for JSON)
+ * report_cols - start a table on the column model
  * @r: the report
- * @t: the table
+ * @c: the table, set up here
+ * @def: its declaration
+ * @base: its entry 0 (rows at def->stride apart, or def->row())
+ * @nr: its entries
+ * @priv: what its callbacks read besides the rows, or NULL
+ */
+void report_cols(const struct kmem_report_ctx *r, struct cols_ctx *c,
+		 const struct cols_def *def, const void *base, uint32_t nr,
+		 const void *priv)
+{
+	memset(c, 0, sizeof(*c));
+	c->def = def;
+	c->base = base;
+	c->nr = nr;
+	c->priv = priv;
+	c->sym = r->sym;
+	c->raw_ip = r->cfg->raw_ip;
+}
+
+/**
+ * report_cols_sorted - every row of a table, in order (for JSON)
+ * @r: the report (sort=)
+ * @c: the table
  * @s: set up and filled here; sort_set_release() it
  *
  * Return: 0, or -1 when memory ran out (@s holds no rows then).
  */
-int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,
-		  struct sort_set *s)
+int report_cols_sorted(const struct kmem_report_ctx *r,
+		       const struct cols_ctx *c, struct sort_set *s)
 {
-	sort_set_init(s, &r->cfg->sort, t->keys, 0);
-	t->rows(r, s);
+	sort_set_init(s, &r->cfg->sort, cols_keys(c->def), 0);
+	cols_offer(c, s);
 	if (s->oom) {
 		sort_set_release(s);
 		return -1;
@@ -29,49 +52,48 @@ int report_sorted(const struct kmem_report_ctx *r, const struct kmem_table *t,
 }
 
 /**
- * report_table - print a table's first lines= rows in order
- * @r: the report
+ * report_cols_table - print a table's first lines= rows in order
+ * @r: the report (sort=, lines=, width=)
  * @out: where to
- * @tb: the table
+ * @c: the table
  *
  * Only the rows printed are kept while the table's rows are offered.
  */
-void report_table(const struct kmem_report_ctx *r, FILE *out,
-		  const struct kmem_table *tb)
+void report_cols_table(const struct kmem_report_ctx *r, FILE *out,
+		       const struct cols_ctx *c)
 {
-	char cell[TABLE_MAX_COLS][KMEM_SYM_LEN];
-	const char *cp[TABLE_MAX_COLS];
 	struct sort_set s;
-	struct table t;
-	size_t i;
-	int c;
 
-	sort_set_init(&s, &r->cfg->sort, tb->keys, r->cfg->lines);
-	tb->rows(r, &s);
+	sort_set_init(&s, &r->cfg->sort, cols_keys(c->def), r->cfg->lines);
+	cols_offer(c, &s);
 	if (s.oom) {
 		sort_set_release(&s);
 		fprintf(out, " (out of memory: table left out)\n");
 		return;
 	}
 	sort_finish(&s);
-	table_init(&t, tb->cols, tb->ncols, TBL_BOXED);
-	t.max_width = r->cfg->width;
-	for (c = 0; c < TABLE_MAX_COLS; c++)
-		cp[c] = cell[c];
-	/* two passes, the cells made twice: no row is kept */
-	for (i = 0; i < s.held; i++) {
-		tb->cells(r, sort_idx(&s, i), cell);
-		table_measure(&t, cp);
-	}
-	if (s.held < s.offered)
-		table_mark_cut(&t);
-	table_print_head(&t, out);
-	for (i = 0; i < s.held; i++) {
-		tb->cells(r, sort_idx(&s, i), cell);
-		table_print_row(&t, out, cp);
-	}
-	table_print_end(&t, out);
-	table_release(&t);
+	cols_print(c, &s, r->cfg->width, out);
 	sort_set_release(&s);
 	fputc('\n', out);
+}
+
+/**
+ * report_cols_json - write every row of a table as a JSON array
+ * @r: the report (sort=)
+ * @j: the writer
+ * @key: the array's member name
+ * @c: the table
+ *
+ * Return: 0, or -1 when memory ran out (nothing is written then).
+ */
+int report_cols_json(const struct kmem_report_ctx *r, struct json *j,
+		     const char *key, const struct cols_ctx *c)
+{
+	struct sort_set s;
+
+	if (report_cols_sorted(r, c, &s))
+		return -1;
+	cols_json_table(c, &s, key, j);
+	sort_set_release(&s);
+	return 0;
 }

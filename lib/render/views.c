@@ -7,18 +7,6 @@
 #include "report_slab.h"
 #include "views.h"
 
-static void slab_keys(struct sort_set *set, const void *st, uint32_t row)
-{
-	slab_site_sort_keys(set, &((const struct slab_stats *)st)->sites[row],
-			    row);
-}
-
-static void percpu_keys(struct sort_set *set, const void *st, uint32_t row)
-{
-	percpu_site_sort_keys(
-		set, &((const struct percpu_stats *)st)->sites[row], row);
-}
-
 const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_SLAB] = {
 		.section = "Slab allocator",
@@ -28,8 +16,8 @@ const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
 		.none_events = "kmem:kmalloc, kmem:kfree ...",
 		.unavailable = "Slab statistics unavailable: no slab event "
 			       "reached this plugin.",
-		.caller_keys = SORT_KEYS_SLAB_CALLER,
-		.site_keys = slab_keys,
+		.freed_sites = &slab_freed_site_cols,
+		.sites = slab_sites,
 		.plot_colour = "#1f3f7a",
 		.site_dash_more = "10 3 2 3",
 		.site_legend = "slab call site",
@@ -41,7 +29,6 @@ const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
 		.section_events = "mm_page_alloc, mm_page_free and the others",
 		.none_name = "page",
 		.none_events = "kmem:mm_page_alloc, kmem:mm_page_free ...",
-		.caller_keys = SORT_KEYS_PAGE_CALLER,
 		.plot_colour = "#b35000",
 		.plot_dash = "8 4",
 		.site_dash = "6 3",
@@ -57,8 +44,8 @@ const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
 		.none_name = "per-CPU",
 		.none_events = "percpu:percpu_alloc_percpu, "
 			       "percpu:percpu_free_percpu ...",
-		.caller_keys = SORT_KEYS_PERCPU_CALLER,
-		.site_keys = percpu_keys,
+		.freed_sites = &percpu_freed_sites,
+		.sites = percpu_sites,
 		.print = percpu_print,
 		.json = percpu_json,
 	},

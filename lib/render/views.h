@@ -13,7 +13,7 @@
 #include "alloc/registry.h"
 #include "base/json.h"
 #include "report.h"
-#include "sort.h"
+#include "cols.h"
 
 struct kmem_alloc_view {
 	const char *section;	    /* its section's title: "Slab allocator" */
@@ -25,9 +25,11 @@ struct kmem_alloc_view {
 	 * elsewhere): the sentence when none reached this one, else NULL.
 	 */
 	const char *unavailable;
-	unsigned int caller_keys; /* its call-site table's: SORT_KEYS_* */
-	/* offer call-site row @row of statistics @st to a sort */
-	void (*site_keys)(struct sort_set *set, const void *st, uint32_t row);
+	/* its call sites with frees (kmem:lifetimes), if it counts them */
+	const struct cols_def *freed_sites;
+	/* @c: the call-site rows of @def's table over @r's statistics */
+	void (*sites)(const struct kmem_report_ctx *r, struct cols_ctx *c,
+		      const struct cols_def *def);
 	/* the plot (KMEM_CAP_TIMELINE): its total's line, its call sites' */
 	const char *plot_colour;
 	const char *plot_dash;	    /* the total's; NULL: solid */

@@ -24,7 +24,9 @@
 #include "analysis/agg.h"
 #include "event/decode.h"
 #include "event/tep_names.h"
+#include "feed/feed.h"
 #include "fuzz_opts.h"
+#include "options/config.h"
 #include "options/render_cfg.h"
 #include "render/report.h"
 #include "tdat.h"
@@ -161,7 +163,7 @@ static void report(struct ctx *c, struct kmem_symbolizer *sym, uint8_t flags)
 
 	fuzz_opts(&o, flags);
 	kmem_opts_render_cfg(&o, devnull, &rc);
-	kmem_tep_finish(&c->agg, sym, c->tep);
+	kmem_feed_finish(&c->agg, sym, c->tep);
 	kmem_report_tables(&r, devnull);
 	if (flags & 0x90)
 		kmem_report_json(&r, devnull);
@@ -171,6 +173,7 @@ static void report(struct ctx *c, struct kmem_symbolizer *sym, uint8_t flags)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char why[TDAT_WHY_LEN];
+	struct kmem_collect_cfg cc;
 	struct kmem_symbolizer sym;
 	struct tdat_damage dmg;
 	struct tdat_file *f;
@@ -210,11 +213,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kmem_tep_symbolizer(&sym, c->tep);
 	kmem_agg_init(&c->agg);
 	fuzz_opts(&o, size ? data[size - 1] : 0);
-	kmem_agg_keep_rows(&c->agg, &o);
+	cc = kmem_opts_collect_cfg(&o);
+	kmem_agg_keep_rows(&c->agg, &cc);
 	kmem_opts_release(&o);
 	kmem_agg_configure(&c->agg, &sym, NULL, NULL, 0);
 	kmem_agg_set_numa(&c->agg, NULL);
-	kmem_tep_page_geometry(&c->agg.page, c->tep);
+	kmem_feed_page_geometry(&c->agg, c->tep);
 	map_events(c);
 
 	n = tdat_nr_buffers(f);

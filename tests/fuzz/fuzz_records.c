@@ -34,11 +34,13 @@
 #include <string.h>
 
 #include "analysis/agg.h"
-#include "analysis/diff.h"
 #include "event/decode.h"
 #include "event/tep_names.h"
+#include "feed/feed.h"
 #include "fuzz_opts.h"
+#include "options/config.h"
 #include "options/render_cfg.h"
+#include "render/diff_report.h"
 #include "render/plot_svg.h"
 #include "render/report.h"
 
@@ -220,7 +222,7 @@ static void diff(const struct kmem_report_ctx *r,
 {
 	struct json jb, ja, out;
 	struct kmem_diff d = { .before_label = "fuzz", .after_label = "merged",
-			       .by_function = flags & 4, .o = o,
+			       .by_function = flags & 4, .lines = o->lines,
 			       .norm = flags % 3, .before_per = 0.5,
 			       .after_per = 3 };
 
@@ -256,7 +258,7 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 	kmem_tep_symbolizer(&sym, tep);
 	fuzz_opts(&o, flags);
 	kmem_opts_render_cfg(&o, devnull, &rc);
-	kmem_tep_finish(agg, &sym, tep);
+	kmem_feed_finish(agg, &sym, tep);
 	kmem_report_tables(&r, devnull);
 	kmem_report_json(&r, devnull);
 
@@ -273,16 +275,18 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 static void agg_start(struct kmem_agg *agg, struct kmem_symbolizer *sym,
 		      struct layout *l, uint8_t flags)
 {
+	struct kmem_collect_cfg cc;
 	struct kmem_opts o;
 
 	kmem_tep_symbolizer(sym, l->tep);
 	kmem_agg_init(agg);
 	fuzz_opts(&o, flags);
-	kmem_agg_keep_rows(agg, &o);
+	cc = kmem_opts_collect_cfg(&o);
+	kmem_agg_keep_rows(agg, &cc);
 	kmem_opts_release(&o);
 	kmem_agg_configure(agg, sym, NULL, NULL, 0);
 	kmem_agg_set_numa(agg, NULL);
-	kmem_tep_page_geometry(&agg->page, l->tep);
+	kmem_feed_page_geometry(agg, l->tep);
 }
 
 /* The records of @data into @agg, and @tl when not NULL. */
@@ -364,7 +368,7 @@ static void plot(const uint8_t *data, size_t size, struct layout *l)
 	ok = !kmem_timeline_init(&tl, &agg);
 	if (ok)
 		replay(data, size, l, &agg, &tl);
-	kmem_tep_finish(&agg, &sym, l->tep);
+	kmem_feed_finish(&agg, &sym, l->tep);
 	if (ok)
 		kmem_timeline_end(&tl, &agg);
 	kmem_agg_release(&agg);
@@ -374,7 +378,7 @@ static void plot(const uint8_t *data, size_t size, struct layout *l)
 		agg_start(&agg, &sym, l, data[1]);
 		kmem_timeline_restart(&tl, &agg);
 		replay(data, size, l, &agg, &tl);
-		kmem_tep_finish(&agg, &sym, l->tep);
+		kmem_feed_finish(&agg, &sym, l->tep);
 		kmem_timeline_end(&tl, &agg);
 		kmem_plot_svg(devnull, &tl, &sym, &info);
 		json_init(&j, devnull);

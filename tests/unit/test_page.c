@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/agg.h"
+#include "options/config.h"
 #include "unit.h"
 
 /* A fake kallsyms: each function is 0x100 bytes from its address. */
@@ -474,6 +475,7 @@ static void defer_stream(struct kmem_agg *a)
 static void test_deferred(void)
 {
 	struct kmem_opts o = { .folded = "-", .live = true, .page = true };
+	struct kmem_collect_cfg cc;
 	struct kmem_agg now, later;
 	size_t i;
 
@@ -481,8 +483,9 @@ static void test_deferred(void)
 	kmem_agg_init(&later);
 	kmem_agg_configure(&now, &sym, NULL, NULL, 0);
 	kmem_agg_configure(&later, &counted, NULL, NULL, 0);
-	kmem_agg_keep_rows(&now, &o);
-	kmem_agg_keep_rows(&later, &o);
+	cc = kmem_opts_collect_cfg(&o);
+	kmem_agg_keep_rows(&now, &cc);
+	kmem_agg_keep_rows(&later, &cc);
 	kmem_agg_defer_callsites(&later);
 	CHECK(later.page.defer && later.folded.defer);
 	defer_stream(&now);

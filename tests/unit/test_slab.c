@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/agg.h"
+#include "options/config.h"
 #include "unit.h"
 
 static struct kmem_event ev_alloc(uint64_t ts, int cpu, uint64_t site,
@@ -291,6 +292,7 @@ static void test_lost(void)
 /* Without per-address rows: the same summary, sites and caches. */
 static void test_lean(void)
 {
+	struct kmem_collect_cfg cc;
 	struct kmem_agg full, lean;
 	struct kmem_opts o;
 	uint64_t i;
@@ -300,7 +302,8 @@ static void test_lean(void)
 	o.caller = true;	/* no per-allocation table */
 	kmem_agg_init(&full);
 	kmem_agg_init(&lean);
-	kmem_agg_keep_rows(&lean, &o);
+	cc = kmem_opts_collect_cfg(&o);
+	kmem_agg_keep_rows(&lean, &cc);
 	CHECK(full.slab.rows && !lean.slab.rows);
 	for (i = 0; i < 5000; i++) {
 		uint64_t ptr = 0xffff888000000000ULL + (i % 700) * 32;

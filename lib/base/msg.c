@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The name lib/'s messages start with (see msg.h).
+ */
+#include "msg.h"
+
+const char *kmem_prog = "kmem";

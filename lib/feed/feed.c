@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * What every front end does around its loop over one input's records
+ * (see feed.h).
+ */
+#include "event/tep_names.h"
+#include "feed.h"
+
+/**
+ * kmem_feed_page_geometry - the trace's page geometry, for its statistics
+ * @a: the statistics, before their first event
+ * @tep: the trace's handle, its header parsed
+ *
+ * The page statistics count page bytes and tell a page's kernel stack
+ * by the sizes kmem_tep_page_geometry() reads.
+ */
+void kmem_feed_page_geometry(struct kmem_agg *a, struct tep_handle *tep)
+{
+	struct kmem_page_geometry g = kmem_tep_page_geometry(tep);
+
+	a->page.page_size = g.page_size;
+	a->page.subbuf_size = g.subbuf_size;
+}
+
+/**
+ * kmem_feed_finish - the end of one input's stream
+ * @a: its statistics
+ * @sym: its symbolizer, told the migration type numbering
+ * @tep: the trace's handle
+ *
+ * Pending page allocations get no stack; the numbering comes from the
+ * trace's GFP flag table, or from the allocations themselves.  A print
+ * fmt too long to probe is said on stderr.
+ */
+void kmem_feed_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
+		      struct tep_handle *tep)
+{
+	kmem_agg_finish(a);
+	kmem_tep_say_unprobed(tep);
+	sym->old_migratetypes = kmem_tep_old_migratetypes(tep);
+	if (sym->old_migratetypes < 0)
+		sym->old_migratetypes = page_old_migratetypes(&a->page.sum);
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The options, turned into the configuration of the layers below (see
+ * config.h).
+ */
+#include "config.h"
+
+/**
+ * kmem_opts_collect_cfg - what an input collects, from the options
+ * @o: the options
+ *
+ * The per-address rows for the per-allocation tables
+ * (kmem_opts_keep_rows()); the lifetimes with kmem:lifetimes; the
+ * stacks with kmem:folded (only what is live at the end with
+ * kmem:live), or for kmem:leaks those of the live objects, of the
+ * allocators shown (kmem_opts_allocator()); the skip= regex.
+ *
+ * Return: the configuration, for kmem_agg_keep_rows().
+ */
+struct kmem_collect_cfg kmem_opts_collect_cfg(const struct kmem_opts *o)
+{
+	struct kmem_collect_cfg c = {
+		.rows = kmem_opts_keep_rows(o),
+		.lifetimes = o->lifetimes,
+		.stacks = o->folded || o->leaks,
+		.stacks_live = o->folded ? o->live : true,
+		.slab = kmem_opts_allocator(o, o->slab),
+		.page = kmem_opts_allocator(o, o->page),
+		.percpu = kmem_opts_allocator(o, o->percpu),
+		.skip = o->skip,
+	};
+
+	return c;
+}
