@@ -15,15 +15,6 @@
 
 #include "agg.h"
 
-/*
- * The allocators' earlier names (enum kmem_alloc_id now), until the
- * report's sections say the new ones.
- */
-#define kmem_allocator kmem_alloc_id
-#define KMEM_A_SLAB KMEM_ALLOC_SLAB
-#define KMEM_A_PAGE KMEM_ALLOC_PAGE
-#define KMEM_A_PERCPU KMEM_ALLOC_PERCPU
-
 /* The live objects of one call site (or stack) older than the age asked. */
 struct leak_row {
 	uint64_t call_site;	/* 0: none known (page: no stack); by
