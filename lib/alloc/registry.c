@@ -59,6 +59,11 @@ static size_t slab_addresses(const void *st, uint64_t *v)
 	return k;
 }
 
+static void slab_rows(void *st, bool rows)
+{
+	slab_stats_keep_rows(st, rows);
+}
+
 static void page_init(void *st)
 {
 	page_stats_init(st, NULL, NULL, NULL, 0);
@@ -114,6 +119,11 @@ static size_t page_addresses(const void *st, uint64_t *v)
 	for (i = 0; i < s->nr_stack_frames; i++)
 		v[k++] = s->stack_frames[i];
 	return k;
+}
+
+static void page_rows(void *st, bool rows)
+{
+	page_stats_keep_rows(st, rows);
 }
 
 static void percpu_init(void *st)
@@ -186,6 +196,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.init = slab_init,
 		.release = slab_release,
 		.account = slab_feed,
+		.keep_rows = slab_rows,
 		.addresses = slab_addresses,
 		.merge = slab_merge,
 	},
@@ -208,6 +219,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.init = page_init,
 		.release = page_release,
 		.account = page_feed,
+		.keep_rows = page_rows,
 		.finish = page_end,
 		.addresses = page_addresses,
 		.merge = page_merge,

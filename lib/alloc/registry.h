@@ -51,6 +51,8 @@ struct kmem_alloc_desc {
 	void (*release)(void *st);
 	void (*account)(void *st, const struct kmem_event *ev);
 	void (*finish)(void *st); /* NULL: nothing waits at the end */
+	/* keep the per-address rows or not (KMEM_CAP_ROWS) */
+	void (*keep_rows)(void *st, bool rows);
 	/*
 	 * the code addresses its tables name (kmem_agg_addresses()): into
 	 * @v, NULL to count them; Return: how many

@@ -70,10 +70,18 @@ int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
  */
 void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_collect_cfg *c)
 {
-	slab_stats_keep_rows(&a->slab, c->rows);
-	page_stats_keep_rows(&a->page, c->rows);
-	a->slab.life.on = c->lifetimes;		/* kmem:lifetimes */
-	a->percpu.life.on = c->lifetimes;
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		const struct kmem_alloc_desc *d = &kmem_allocs[id];
+		void *st = kmem_agg_stats(a, id);
+		struct kmem_lifetimes *l = kmem_alloc_life(d, st);
+
+		if (d->caps & KMEM_CAP_ROWS)
+			d->keep_rows(st, c->rows);
+		if (l)
+			l->on = c->lifetimes; /* kmem:lifetimes */
+	}
 	/* the stacks, when they are asked for, or live ones for leaks */
 	if (c->stacks)
 		kmem_folded_enable(&a->folded, c->stacks_live, c->slab,
