@@ -39,6 +39,7 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 	struct kmem_input ki = { .label = sd->label };
 	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r;
+	unsigned int id;
 	struct tk_progress progress;
 	struct tk_session s;
 	struct json j;
@@ -73,8 +74,9 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 	kmem_report_json_to(&r, &j);
 	sd->doc = j.root;
 	sd->span_ns = s.agg.last_ts - s.agg.first_ts;
-	sd->events = s.agg.slab_events + s.agg.page_events +
-		     s.agg.percpu_events;
+	sd->events = 0;
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		sd->events += s.agg.events[id];
 	tk_session_release(&s);
 	if (!sd->doc || j.oom) {
 		fprintf(stderr, TK_NAME ": out of memory\n");
@@ -108,15 +110,18 @@ static int check_norm(const struct tk_args *a, const struct side *sd)
 static int write_out(struct tk_args *a, const struct side *sd)
 {
 	struct kmem_diff d = {
-		.before = sd[0].doc, .after = sd[1].doc,
-		.before_label = sd[0].label, .after_label = sd[1].label,
+		.before = sd[0].doc,
+		.after = sd[1].doc,
+		.before_label = sd[0].label,
+		.after_label = sd[1].label,
 		.by_function = a->by_function,
-		.norm = a->norm == 1 ? KMEM_NORM_SECOND :
-			a->norm == 2 ? KMEM_NORM_EVENT : KMEM_NORM_NONE,
-		.before_per = a->norm == 1 ? (double)sd[0].span_ns / 1e9 :
-					     (double)sd[0].events,
-		.after_per = a->norm == 1 ? (double)sd[1].span_ns / 1e9 :
-					    (double)sd[1].events,
+		.norm = a->norm == 1   ? KMEM_NORM_SECOND
+			: a->norm == 2 ? KMEM_NORM_EVENT
+				       : KMEM_NORM_NONE,
+		.before_per = a->norm == 1 ? (double)sd[0].span_ns / 1e9
+					   : (double)sd[0].events,
+		.after_per = a->norm == 1 ? (double)sd[1].span_ns / 1e9
+					  : (double)sd[1].events,
 		.span_ns = { sd[0].span_ns, sd[1].span_ns },
 		.events = { sd[0].events, sd[1].events },
 		.lines = a->opts.lines,

@@ -105,12 +105,79 @@ static int pass(struct plot_run *p, struct tk_session *s, int nth)
 	return 0;
 }
 
-/* Which allocators the picture shows: as the tables choose them. */
-static void shown(const struct kmem_opts *o, const struct kmem_agg *agg,
-		  bool *slab, bool *page)
+/* The allocators the options select, by enum kmem_alloc_id. */
+static void selected(const struct kmem_opts *o, bool *sel)
 {
-	*slab = o->slab || (!o->page && agg->slab_events);
-	*page = o->page || (!o->slab && agg->page_events);
+	sel[KMEM_ALLOC_SLAB] = o->slab;
+	sel[KMEM_ALLOC_PAGE] = o->page;
+	sel[KMEM_ALLOC_PERCPU] = o->percpu;
+}
+
+/* Drawn by the timeline, and selected: how many. */
+static unsigned int nr_selected(const struct kmem_opts *o)
+{
+	bool sel[KMEM_NR_ALLOC];
+	unsigned int id, n = 0;
+
+	selected(o, sel);
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		n += sel[id] && (kmem_allocs[id].caps & KMEM_CAP_TIMELINE);
+	return n;
+}
+
+/*
+ * Which allocators the picture shows (@show, by enum kmem_alloc_id): as
+ * the tables choose them, among those the timeline draws.
+ */
+static void shown(const struct kmem_opts *o, const struct kmem_agg *agg,
+		  bool *show)
+{
+	bool sel[KMEM_NR_ALLOC], any = nr_selected(o);
+	unsigned int id;
+
+	selected(o, sel);
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		show[id] = (kmem_allocs[id].caps & KMEM_CAP_TIMELINE) &&
+			   (sel[id] || (!any && agg->events[id]));
+}
+
+/* The records of the allocators the timeline draws. */
+static uint64_t drawn_events(const struct kmem_agg *agg)
+{
+	unsigned int id;
+	uint64_t n = 0;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		if (kmem_allocs[id].caps & KMEM_CAP_TIMELINE)
+			n += agg->events[id];
+	return n;
+}
+
+/*
+ * What no_events() found none of: the one allocator selected ("slab
+ * allocator"), or those drawn ("slab or page allocator").
+ */
+static const char *what_drawn(const struct kmem_opts *o, char *buf, size_t len)
+{
+	bool sel[KMEM_NR_ALLOC], one = nr_selected(o) == 1;
+	unsigned int id;
+	size_t k = 0;
+
+	selected(o, sel);
+	buf[0] = '\0';
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		if (!(kmem_allocs[id].caps & KMEM_CAP_TIMELINE))
+			continue;
+		if (one && sel[id])
+			return kmem_allocs[id].title;
+		if (!one && k < len)
+			k += (size_t)snprintf(buf + k, len - k, "%s%s",
+					      k ? " or " : "",
+					      kmem_allocs[id].name);
+	}
+	if (k < len)
+		snprintf(buf + k, len - k, " allocator");
+	return buf;
 }
 
 static int no_events(const struct plot_run *p, const struct tk_session *s)
@@ -119,14 +186,13 @@ static int no_events(const struct plot_run *p, const struct tk_session *s)
 	bool filters = f->time || f->pids || f->comm || f->cpus;
 
 	bool damaged = kmem_agg_damaged(&s->agg);
+	char what[64];
 
 	/* one line: the damage pass 1 kept quiet is said here */
 	fprintf(stderr, TK_NAME ": %s: no %s events to plot%s%s\n", p->label,
-		p->a->opts.slab && !p->a->opts.page ? "slab allocator" :
-		p->a->opts.page && !p->a->opts.slab ? "page allocator" :
-						      "slab or page allocator",
-		filters && s->filtered ? " (the filters left them all out)" :
-					 "",
+		what_drawn(&p->a->opts, what, sizeof(what)),
+		filters && s->filtered ? " (the filters left them all out)"
+				       : "",
 		damaged ? " (damaged trace data was skipped)" : "");
 	return -1;
 }
@@ -134,8 +200,7 @@ static int no_events(const struct plot_run *p, const struct tk_session *s)
 static int write_out(struct plot_run *p, struct tk_session *s)
 {
 	struct kmem_plot_info info = { .label = p->label,
-				       .events = s->agg.slab_events +
-						 s->agg.page_events,
+				       .events = drawn_events(&s->agg),
 				       .lost = s->agg.events_lost,
 				       .lost_unknown = s->agg.lost_unknown,
 				       .raw_ip = p->a->opts.raw_ip };
@@ -159,19 +224,22 @@ static int write_out(struct plot_run *p, struct tk_session *s)
 
 static int plot(struct plot_run *p)
 {
+	bool show[KMEM_NR_ALLOC];
 	struct tk_session s;
-	bool slab, page;
+	unsigned int id;
+	uint64_t n = 0;
 	int ret;
 
 	ret = pass(p, &s, 1);
 	if (!ret) {
-		shown(&p->a->opts, &s.agg, &slab, &page);
-		if (!(slab && s.agg.slab_events) && !(page && s.agg.page_events))
+		shown(&p->a->opts, &s.agg, show);
+		for (id = 0; id < KMEM_NR_ALLOC; id++)
+			n += show[id] ? s.agg.events[id] : 0;
+		if (!n)
 			ret = no_events(p, &s);
 	}
 	if (!ret) {
-		if (kmem_timeline_select(&p->tl, p->a->opts.lines, slab,
-					 page)) {
+		if (kmem_timeline_select(&p->tl, p->a->opts.lines, show)) {
 			fprintf(stderr, TK_NAME ": out of memory\n");
 			ret = -1;
 		}

@@ -30,6 +30,40 @@ static void slab_merge(void *to, const void *from, bool old_migratetypes)
 	t->saturated += f->saturated;
 }
 
+static uint64_t slab_site_addr(const void *st, uint32_t site)
+{
+	return ((const struct slab_stats *)st)->sites[site].call_site;
+}
+
+static uint64_t slab_site_frees(const void *st, uint32_t site)
+{
+	return ((const struct slab_stats *)st)->sites[site].frees;
+}
+
+static uint64_t slab_bytes(const void *st, const struct kmem_obj *o)
+{
+	return ((const struct slab_obj *)o)->bytes;
+}
+
+static size_t slab_addresses(const void *st, uint64_t *v)
+{
+	const struct slab_stats *s = st;
+	size_t i, k = 0;
+
+	if (!v)
+		return s->nr_sites + s->nr_anoms;
+	for (i = 0; i < s->nr_sites; i++)
+		v[k++] = s->sites[i].call_site;
+	for (i = 0; i < s->nr_anoms; i++)
+		v[k++] = s->anoms[i].call_site;
+	return k;
+}
+
+static void slab_rows(void *st, bool rows)
+{
+	slab_stats_keep_rows(st, rows);
+}
+
 static void page_init(void *st)
 {
 	page_stats_init(st, NULL, NULL, NULL, 0);
@@ -60,6 +94,38 @@ static void page_merge(void *to, const void *from, bool old_migratetypes)
 	t->saturated += f->saturated;
 }
 
+static uint64_t page_site_addr(const void *st, uint32_t site)
+{
+	if (site == U64_INDEX_NONE)
+		return PAGE_NO_STACK;
+	return ((const struct page_stats *)st)->sites[site].callsite;
+}
+
+static uint64_t page_bytes(const void *st, const struct kmem_obj *o)
+{
+	return page_obj_bytes(st, (const struct page_obj *)o);
+}
+
+/* deferred (page_defer_callsites()): the frames, not the call sites */
+static size_t page_addresses(const void *st, uint64_t *v)
+{
+	const struct page_stats *s = st;
+	size_t i, k = 0;
+
+	if (!v)
+		return s->nr_sites + s->nr_stack_frames;
+	for (i = 0; i < s->nr_sites && !s->defer; i++)
+		v[k++] = s->sites[i].callsite;
+	for (i = 0; i < s->nr_stack_frames; i++)
+		v[k++] = s->stack_frames[i];
+	return k;
+}
+
+static void page_rows(void *st, bool rows)
+{
+	page_stats_keep_rows(st, rows);
+}
+
 static void percpu_init(void *st)
 {
 	percpu_stats_init(st);
@@ -84,35 +150,99 @@ static void percpu_merge(void *to, const void *from, bool old_migratetypes)
 	t->oom += f->oom;
 }
 
+static uint64_t percpu_site_addr(const void *st, uint32_t site)
+{
+	return ((const struct percpu_stats *)st)->sites[site].call_site;
+}
+
+static uint64_t percpu_site_frees(const void *st, uint32_t site)
+{
+	return ((const struct percpu_stats *)st)->sites[site].frees;
+}
+
+static uint64_t percpu_bytes(const void *st, const struct kmem_obj *o)
+{
+	return ((const struct percpu_obj *)o)->bytes;
+}
+
+static size_t percpu_addresses(const void *st, uint64_t *v)
+{
+	const struct percpu_stats *s = st;
+	size_t i;
+
+	for (i = 0; v && i < s->nr_sites; i++)
+		v[i] = s->sites[i].call_site;
+	return s->nr_sites;
+}
+
 const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_SLAB] = {
 		.name = "slab",
+		.title = "slab allocator",
 		.caps = KMEM_CAP_CACHES | KMEM_CAP_LIFETIMES | KMEM_CAP_ROWS |
 			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
 		.lc_off = offsetof(struct slab_stats, lc),
+		.counts_off = offsetof(struct slab_stats, sum.lc),
+		.touched_off = offsetof(struct slab_stats, touched),
+		.numa_off = offsetof(struct slab_stats, numa),
+		.life_off = offsetof(struct slab_stats, life),
+		.site_addr = slab_site_addr,
+		.site_frees = slab_site_frees,
+		.sites_off = offsetof(struct slab_stats, sites),
+		.nr_sites_off = offsetof(struct slab_stats, nr_sites),
+		.site_size = sizeof(struct slab_site),
+		.site_live_off = offsetof(struct slab_site, live),
+		.obj_bytes = slab_bytes,
 		.init = slab_init,
 		.release = slab_release,
 		.account = slab_feed,
+		.keep_rows = slab_rows,
+		.addresses = slab_addresses,
 		.merge = slab_merge,
 	},
 	[KMEM_ALLOC_PAGE] = {
 		.name = "page",
+		.title = "page allocator",
 		.caps = KMEM_CAP_STACKS | KMEM_CAP_ORDERS | KMEM_CAP_ROWS |
 			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
 		.lc_off = offsetof(struct page_stats, lc),
+		.counts_off = offsetof(struct page_stats, sum.lc),
+		.touched_off = offsetof(struct page_stats, touched),
+		.numa_off = offsetof(struct page_stats, numa),
+		.no_site = "(no stack)",
+		.site_addr = page_site_addr,
+		.sites_off = offsetof(struct page_stats, sites),
+		.nr_sites_off = offsetof(struct page_stats, nr_sites),
+		.site_size = sizeof(struct page_site),
+		.site_live_off = offsetof(struct page_site, live),
+		.obj_bytes = page_bytes,
 		.init = page_init,
 		.release = page_release,
 		.account = page_feed,
+		.keep_rows = page_rows,
 		.finish = page_end,
+		.addresses = page_addresses,
 		.merge = page_merge,
 	},
 	[KMEM_ALLOC_PERCPU] = {
 		.name = "percpu",
+		.title = "per-CPU allocator",
 		.caps = KMEM_CAP_LIFETIMES,
 		.lc_off = offsetof(struct percpu_stats, lc),
+		.counts_off = offsetof(struct percpu_stats, sum.lc),
+		.no_site = "(no call_site field)",
+		.life_off = offsetof(struct percpu_stats, life),
+		.site_addr = percpu_site_addr,
+		.site_frees = percpu_site_frees,
+		.sites_off = offsetof(struct percpu_stats, sites),
+		.nr_sites_off = offsetof(struct percpu_stats, nr_sites),
+		.site_size = sizeof(struct percpu_site),
+		.site_live_off = offsetof(struct percpu_site, live),
+		.obj_bytes = percpu_bytes,
 		.init = percpu_init,
 		.release = percpu_release,
 		.account = percpu_feed,
+		.addresses = percpu_addresses,
 		.merge = percpu_merge,
 	},
 };

@@ -30,12 +30,34 @@
 
 struct kmem_alloc_desc {
 	const char *name;  /* "slab", "page", "percpu" */
+	const char *title; /* "slab allocator": in leak and lifetime headings */
 	unsigned int caps; /* KMEM_CAP_* */
 	size_t lc_off;	   /* where its statistics hold struct kmem_lc */
+	size_t life_off;   /* ... struct kmem_lifetimes (KMEM_CAP_LIFETIMES) */
+	size_t counts_off; /* ... its summary's struct kmem_lc_counts */
+	size_t touched_off; /* ... struct kmem_touched (KMEM_CAP_TIMELINE) */
+	size_t numa_off;    /* ... its topology pointer (KMEM_CAP_NUMA) */
+	/* what a call site of address 0 is ("(no stack)"); NULL: 0 */
+	const char *no_site;
+	/* the call site of row @site (U64_INDEX_NONE: the page's none) */
+	uint64_t (*site_addr)(const void *st, uint32_t site);
+	/* the frees matched to row @site's allocations; NULL: not counted */
+	uint64_t (*site_frees)(const void *st, uint32_t site);
+	/* its call-site rows: the array, their number, a row's size and
+	 * where a row holds struct kmem_site_live */
+	size_t sites_off, nr_sites_off, site_size, site_live_off;
+	uint64_t (*obj_bytes)(const void *st, const struct kmem_obj *o);
 	void (*init)(void *st);
 	void (*release)(void *st);
 	void (*account)(void *st, const struct kmem_event *ev);
 	void (*finish)(void *st); /* NULL: nothing waits at the end */
+	/* keep the per-address rows or not (KMEM_CAP_ROWS) */
+	void (*keep_rows)(void *st, bool rows);
+	/*
+	 * the code addresses its tables name (kmem_agg_addresses()): into
+	 * @v, NULL to count them; Return: how many
+	 */
+	size_t (*addresses)(const void *st, uint64_t *v);
 	/* add @from's summary counters to @to's (no tables) */
 	void (*merge)(void *to, const void *from, bool old_migratetypes);
 };
@@ -87,6 +109,109 @@ static inline struct kmem_lc *kmem_alloc_lc(const struct kmem_alloc_desc *d,
 					    void *st)
 {
 	return (struct kmem_lc *)((char *)st + d->lc_off);
+}
+
+/**
+ * kmem_alloc_objs - an allocator's objects, read only
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: its objects by address (struct kmem_obj heads).
+ */
+static inline const struct addr_table *
+kmem_alloc_objs(const struct kmem_alloc_desc *d, const void *st)
+{
+	return &((const struct kmem_lc *)((const char *)st + d->lc_off))->objs;
+}
+
+/**
+ * kmem_alloc_nr_sites - how many call-site rows an allocator has
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: the number of rows.
+ */
+static inline size_t kmem_alloc_nr_sites(const struct kmem_alloc_desc *d,
+					 const void *st)
+{
+	return *(const size_t *)((const char *)st + d->nr_sites_off);
+}
+
+/**
+ * kmem_alloc_site_live - what is live of a call-site row's allocations
+ * @d: the allocator
+ * @st: its statistics
+ * @site: the row, below kmem_alloc_nr_sites()
+ *
+ * Return: the row's live count and bytes.
+ */
+static inline const struct kmem_site_live *
+kmem_alloc_site_live(const struct kmem_alloc_desc *d, const void *st,
+		     uint32_t site)
+{
+	const char *rows = *(char *const *)((const char *)st + d->sites_off);
+
+	return (const struct kmem_site_live *)(rows + site * d->site_size +
+					       d->site_live_off);
+}
+
+/**
+ * kmem_alloc_counts - an allocator's summary counters
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: the counters of its lifecycle in its summary.
+ */
+static inline const struct kmem_lc_counts *
+kmem_alloc_counts(const struct kmem_alloc_desc *d, const void *st)
+{
+	return (const struct kmem_lc_counts *)((const char *)st +
+					       d->counts_off);
+}
+
+/**
+ * kmem_alloc_touched - the call-site rows an allocator logs as changed
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: its log, NULL when it keeps none (no KMEM_CAP_TIMELINE).
+ */
+static inline struct kmem_touched *
+kmem_alloc_touched(const struct kmem_alloc_desc *d, void *st)
+{
+	if (!(d->caps & KMEM_CAP_TIMELINE))
+		return NULL;
+	return (struct kmem_touched *)((char *)st + d->touched_off);
+}
+
+/**
+ * kmem_alloc_numa - where an allocator's statistics point to a topology
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: the pointer to set, NULL when it has none (no KMEM_CAP_NUMA).
+ */
+static inline const struct kmem_numa **
+kmem_alloc_numa(const struct kmem_alloc_desc *d, void *st)
+{
+	if (!(d->caps & KMEM_CAP_NUMA))
+		return NULL;
+	return (const struct kmem_numa **)((char *)st + d->numa_off);
+}
+
+/**
+ * kmem_alloc_life - an allocator's lifetime histograms
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: its histograms, NULL when it has none (no KMEM_CAP_LIFETIMES).
+ */
+static inline struct kmem_lifetimes *
+kmem_alloc_life(const struct kmem_alloc_desc *d, const void *st)
+{
+	if (!(d->caps & KMEM_CAP_LIFETIMES))
+		return NULL;
+	return (struct kmem_lifetimes *)((char *)st + d->life_off);
 }
 
 #endif

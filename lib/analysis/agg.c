@@ -8,8 +8,7 @@
 #include "agg.h"
 #include "base/msg.h"
 
-/* Where the aggregate holds each allocator's statistics. */
-static const size_t stats_off[KMEM_NR_ALLOC] = {
+const size_t kmem_agg_stats_off[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_SLAB] = offsetof(struct kmem_agg, slab),
 	[KMEM_ALLOC_PAGE] = offsetof(struct kmem_agg, page),
 	[KMEM_ALLOC_PERCPU] = offsetof(struct kmem_agg, percpu),
@@ -21,12 +20,6 @@ _Static_assert(offsetof(struct kmem_agg, events[KMEM_ALLOC_PAGE]) ==
 			       offsetof(struct kmem_agg, percpu_events),
 	       "events[] in enum kmem_alloc_id order");
 
-/* The statistics of allocator @id in @a. */
-static inline void *stats_of(const struct kmem_agg *a, unsigned int id)
-{
-	return (char *)a + stats_off[id];
-}
-
 /**
  * kmem_agg_init - empty statistics for one input
  * @a: the aggregate
@@ -37,7 +30,7 @@ void kmem_agg_init(struct kmem_agg *a)
 
 	memset(a, 0, sizeof(*a));
 	for (id = 0; id < KMEM_NR_ALLOC; id++)
-		kmem_allocs[id].init(stats_of(a, id));
+		kmem_allocs[id].init(kmem_agg_stats(a, id));
 	kmem_folded_init(&a->folded);
 }
 
@@ -77,10 +70,18 @@ int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
  */
 void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_collect_cfg *c)
 {
-	slab_stats_keep_rows(&a->slab, c->rows);
-	page_stats_keep_rows(&a->page, c->rows);
-	a->slab.life.on = c->lifetimes;		/* kmem:lifetimes */
-	a->percpu.life.on = c->lifetimes;
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		const struct kmem_alloc_desc *d = &kmem_allocs[id];
+		void *st = kmem_agg_stats(a, id);
+		struct kmem_lifetimes *l = kmem_alloc_life(d, st);
+
+		if (d->caps & KMEM_CAP_ROWS)
+			d->keep_rows(st, c->rows);
+		if (l)
+			l->on = c->lifetimes; /* kmem:lifetimes */
+	}
 	/* the stacks, when they are asked for, or live ones for leaks */
 	if (c->stacks)
 		kmem_folded_enable(&a->folded, c->stacks_live, c->slab,
@@ -94,8 +95,15 @@ void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_collect_cfg *c)
  */
 void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa)
 {
-	a->slab.numa = numa;
-	a->page.numa = numa;
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		const struct kmem_numa **p = kmem_alloc_numa(
+			&kmem_allocs[id], kmem_agg_stats(a, id));
+
+		if (p)
+			*p = numa;
+	}
 }
 
 /**
@@ -110,7 +118,7 @@ void kmem_agg_finish(struct kmem_agg *a)
 
 	for (id = 0; id < KMEM_NR_ALLOC; id++)
 		if (kmem_allocs[id].finish)
-			kmem_allocs[id].finish(stats_of(a, id));
+			kmem_allocs[id].finish(kmem_agg_stats(a, id));
 	kmem_folded_finish(&a->folded);
 }
 
@@ -123,7 +131,7 @@ void kmem_agg_release(struct kmem_agg *a)
 	unsigned int id;
 
 	for (id = 0; id < KMEM_NR_ALLOC; id++)
-		kmem_allocs[id].release(stats_of(a, id));
+		kmem_allocs[id].release(kmem_agg_stats(a, id));
 	kmem_folded_release(&a->folded);
 }
 
@@ -149,8 +157,11 @@ void kmem_agg_follow(struct kmem_agg *a, struct kmem_match *m)
 {
 	unsigned int id;
 
-	for (id = 0; id < KMEM_NR_ALLOC; id++)
-		kmem_alloc_lc(&kmem_allocs[id], stats_of(a, id))->match = m;
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		void *st = kmem_agg_stats(a, id);
+
+		kmem_alloc_lc(&kmem_allocs[id], st)->match = m;
+	}
 }
 
 /**
@@ -165,7 +176,7 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 	if (id != KMEM_NR_ALLOC) {
 		saw(a, ev->ts);
 		a->events[id]++;
-		kmem_allocs[id].account(stats_of(a, id), ev);
+		kmem_allocs[id].account(kmem_agg_stats(a, id), ev);
 	} else if (ev->kind == KMEM_EV_STACK) {
 		a->stack_records++;
 		page_account(&a->page, ev);
@@ -205,7 +216,8 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {
 		to->events[id] += from->events[id];
-		kmem_allocs[id].merge(stats_of(to, id), stats_of(from, id),
+		kmem_allocs[id].merge(kmem_agg_stats(to, id),
+				      kmem_agg_stats(from, id),
 				      old_migratetypes);
 	}
 	to->stack_records += from->stack_records;
@@ -240,25 +252,18 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 uint64_t *kmem_agg_addresses(const struct kmem_agg *a, size_t *n)
 {
 	const struct kmem_folded *fo = &a->folded;
-	size_t i, k = 0, cap;
+	size_t i, k = 0, cap = fo->nr_frames + 1;
+	unsigned int id;
 	uint64_t *v;
 
-	cap = a->slab.nr_sites + a->slab.nr_anoms + a->page.nr_sites +
-	      a->page.nr_stack_frames + a->percpu.nr_sites + fo->nr_frames + 1;
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		cap += kmem_allocs[id].addresses(kmem_agg_stats(a, id), NULL);
 	v = malloc(cap * sizeof(*v));
 	*n = 0;
 	if (!v)
 		return NULL;
-	for (i = 0; i < a->slab.nr_sites; i++)
-		v[k++] = a->slab.sites[i].call_site;
-	for (i = 0; i < a->slab.nr_anoms; i++)
-		v[k++] = a->slab.anoms[i].call_site;
-	for (i = 0; i < a->page.nr_sites && !a->page.defer; i++)
-		v[k++] = a->page.sites[i].callsite;
-	for (i = 0; i < a->page.nr_stack_frames; i++)
-		v[k++] = a->page.stack_frames[i];
-	for (i = 0; i < a->percpu.nr_sites; i++)
-		v[k++] = a->percpu.sites[i].call_site;
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		k += kmem_allocs[id].addresses(kmem_agg_stats(a, id), v + k);
 	for (i = 0; i < fo->nr_frames; i++)
 		v[k++] = fo->frames[i];
 	*n = k;

@@ -57,6 +57,23 @@ struct kmem_agg {
 	uint64_t unread_records;	/* left unread by libtracecmd */
 };
 
+/* Where the aggregate holds each allocator's statistics. */
+extern const size_t kmem_agg_stats_off[KMEM_NR_ALLOC];
+
+/**
+ * kmem_agg_stats - an allocator's statistics in an aggregate
+ * @a: the aggregate
+ * @id: the allocator
+ *
+ * Return: its statistics, what kmem_allocs[@id]'s calls take (writable
+ * only through an @a that is).
+ */
+static inline void *kmem_agg_stats(const struct kmem_agg *a,
+				   enum kmem_alloc_id id)
+{
+	return (char *)a + kmem_agg_stats_off[id];
+}
+
 void kmem_agg_init(struct kmem_agg *a);
 /*
  * What a front end says of a skip regex kmem_agg_configure() refused:

@@ -11,15 +11,24 @@
 #include "event/rbgeom.h"
 #include "folded.h"
 
+_Static_assert(offsetof(struct kmem_folded, takes[KMEM_ALLOC_PAGE]) ==
+			       offsetof(struct kmem_folded, page) &&
+		       offsetof(struct kmem_folded,
+				live_objs[KMEM_ALLOC_PAGE]) ==
+			       offsetof(struct kmem_folded, live_page),
+	       "takes[] and live_objs[] in enum kmem_alloc_id order");
+
 /**
  * kmem_folded_init - nothing collected, off
  * @f: the collector
  */
 void kmem_folded_init(struct kmem_folded *f)
 {
+	unsigned int id;
+
 	memset(f, 0, sizeof(*f));
-	addr_table_init(&f->live_slab, sizeof(struct folded_live));
-	addr_table_init(&f->live_page, sizeof(struct folded_live));
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		addr_table_init(&f->live_objs[id], sizeof(struct folded_live));
 }
 
 /**
@@ -44,12 +53,14 @@ void kmem_folded_enable(struct kmem_folded *f, bool live, bool slab,
  */
 void kmem_folded_release(struct kmem_folded *f)
 {
+	unsigned int id;
+
 	free(f->stacks);
 	free(f->frames);
 	free(f->pending);
 	u64_index_free(&f->ix);
-	addr_table_release(&f->live_slab);
-	addr_table_release(&f->live_page);
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		addr_table_release(&f->live_objs[id]);
 	kmem_folded_init(f);
 }
 
@@ -327,7 +338,6 @@ static void merge_stacks(struct kmem_folded *f)
 {
 	struct u64_index ix = { 0 };
 	uint32_t *map = malloc((f->nr + 1) * sizeof(*map)), i, j, k = 0;
-	struct addr_table *t[2] = { &f->live_slab, &f->live_page };
 	size_t pos;
 	int w;
 
@@ -363,9 +373,10 @@ static void merge_stacks(struct kmem_folded *f)
 	f->nr = k;
 	u64_index_free(&f->ix);
 	f->ix = ix;
-	for (w = 0; w < 2; w++)
-		for (i = 0; i < t[w]->len; i++) {
-			struct folded_live *l = addr_table_at(t[w], i);
+	for (w = 0; w < KMEM_NR_ALLOC; w++)
+		for (i = 0; i < f->live_objs[w].len; i++) {
+			struct folded_live *l =
+				addr_table_at(&f->live_objs[w], i);
 
 			if (l->stack < FOLDED_PENDING)
 				l->stack = map[l->stack];

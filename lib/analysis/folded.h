@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "alloc/page.h"
+#include "alloc/registry.h"
 #include "base/addrtab.h"
 #include "base/hashtab.h"
 #include "event/kmem_event.h"
@@ -62,7 +63,13 @@ struct folded_live {
 struct kmem_folded {
 	bool on;
 	bool live;
-	bool slab, page;	/* the analyses whose allocations are taken */
+	/* the analyses whose allocations are taken, by enum kmem_alloc_id */
+	union {
+		bool takes[KMEM_NR_ALLOC];
+		struct {
+			bool slab, page;
+		};
+	};
 	bool defer;		/* page stacks raw: kmem_folded_resolve() */
 	struct folded_stack *stacks;
 	size_t nr, cap;
@@ -71,7 +78,13 @@ struct kmem_folded {
 	size_t nr_frames, cap_frames;
 	struct folded_pending *pending;	/* per CPU */
 	size_t nr_pending;
-	struct addr_table live_slab, live_page;
+	/* live mode: the live objects' stacks, by enum kmem_alloc_id */
+	union {
+		struct addr_table live_objs[KMEM_NR_ALLOC];
+		struct {
+			struct addr_table live_slab, live_page;
+		};
+	};
 	uint32_t seq;			/* allocations seen, for live mode */
 	uint64_t oom;
 };

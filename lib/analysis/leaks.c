@@ -43,48 +43,19 @@ static void add(struct items *it, uint64_t end, uint64_t older_than,
 	it->v[it->n++] = (struct leak_item){ cs, age, bytes, entry };
 }
 
-static void collect_slab(struct items *it, const struct slab_stats *st,
-			 uint64_t end, uint64_t older)
+/* The allocator's live objects. */
+static void collect(struct items *it, const struct kmem_alloc_desc *d,
+		    const void *st, uint64_t end, uint64_t older)
 {
+	const struct addr_table *objs = kmem_alloc_objs(d, st);
 	uint32_t i;
 
-	for (i = 0; i < st->objs.len; i++) {
-		const struct slab_obj *p = slab_obj_at(st, i);
+	for (i = 0; i < objs->len; i++) {
+		const struct kmem_obj *o = kmem_obj_of(objs, i);
 
-		if (p->flags & SLAB_OBJ_LIVE)
-			add(it, end, older, st->sites[p->site].call_site,
-			    p->ts, p->bytes, i);
-	}
-}
-
-static void collect_page(struct items *it, const struct page_stats *st,
-			 uint64_t end, uint64_t older)
-{
-	uint32_t i;
-
-	for (i = 0; i < st->objs.len; i++) {
-		const struct page_obj *p = page_obj_at(st, i);
-		uint64_t cs = PAGE_NO_STACK;
-
-		if (!(p->flags & PAGE_OBJ_LIVE))
-			continue;
-		if (p->site != U64_INDEX_NONE)
-			cs = st->sites[p->site].callsite;
-		add(it, end, older, cs, p->ts, page_obj_bytes(st, p), i);
-	}
-}
-
-static void collect_percpu(struct items *it, const struct percpu_stats *st,
-			   uint64_t end, uint64_t older)
-{
-	uint32_t i;
-
-	for (i = 0; i < st->objs.len; i++) {
-		const struct percpu_obj *p = percpu_obj_at(st, i);
-
-		if (p->flags & PERCPU_OBJ_LIVE)
-			add(it, end, older, st->sites[p->site].call_site,
-			    p->ts, p->bytes, i);
+		if (o->flags & KMEM_OBJ_LIVE)
+			add(it, end, older, d->site_addr(st, o->site), o->ts,
+			    d->obj_bytes(st, o), i);
 	}
 }
 
@@ -156,56 +127,41 @@ static void finish(struct leak_set *ls, struct items *it)
  * (no rows then).
  */
 void kmem_leaks_build(struct leak_set *ls, const struct kmem_agg *a,
-		      enum kmem_allocator which, uint64_t older_than_ns)
+		      enum kmem_alloc_id which, uint64_t older_than_ns)
 {
 	struct items it = { 0 };
 
 	memset(ls, 0, sizeof(*ls));
 	ls->end_ns = a->last_ts;
 	ls->older_than_ns = older_than_ns;
-	if (which == KMEM_A_SLAB)
-		collect_slab(&it, &a->slab, a->last_ts, older_than_ns);
-	else if (which == KMEM_A_PAGE)
-		collect_page(&it, &a->page, a->last_ts, older_than_ns);
-	else
-		collect_percpu(&it, &a->percpu, a->last_ts, older_than_ns);
+	collect(&it, &kmem_allocs[which], kmem_agg_stats(a, which), a->last_ts,
+		older_than_ns);
 	finish(ls, &it);
 }
 
 /* The live objects the stack collector followed, by their stack. */
 static void collect_stacks(struct items *it, const struct kmem_agg *a,
-			   bool slab, uint64_t end, uint64_t older)
+			   enum kmem_alloc_id id, uint64_t end, uint64_t older)
 {
-	const struct addr_table *t = slab ? &a->folded.live_slab :
-					    &a->folded.live_page;
+	const struct kmem_alloc_desc *d = &kmem_allocs[id];
+	const void *st = kmem_agg_stats(a, id);
+	const struct addr_table *objs = kmem_alloc_objs(d, st);
+	const struct addr_table *t = &a->folded.live_objs[id];
 	uint32_t i, o;
 
 	for (i = 0; i < t->len; i++) {
 		const struct folded_live *l = addr_table_at(t, i);
+		const struct kmem_obj *p;
 
 		if (l->stack == FOLDED_NONE || l->stack == FOLDED_PENDING)
 			continue;
-		if (slab) {
-			const struct slab_obj *p;
-
-			o = addr_table_find(&a->slab.objs, l->key);
-			if (o == ADDR_NONE)
-				continue;
-			p = slab_obj_at(&a->slab, o);
-			if (p->flags & SLAB_OBJ_LIVE)
-				add(it, end, older, l->stack, p->ts, p->bytes,
-				    o);
-		} else {
-			const struct page_obj *p;
-
-			o = addr_table_find(&a->page.objs, l->key);
-			if (o == ADDR_NONE)
-				continue;
-			p = page_obj_at(&a->page, o);
-			if (p->flags & PAGE_OBJ_LIVE)
-				add(it, end, older, l->stack, p->ts,
-				    page_obj_bytes(&a->page, p), o);
-		}
+		o = addr_table_find(objs, l->key);
+		if (o == ADDR_NONE)
+			continue;
+		p = kmem_obj_of(objs, o);
+		if (p->flags & KMEM_OBJ_LIVE)
+			add(it, end, older, l->stack, p->ts,
+			    d->obj_bytes(st, p), o);
 	}
 }
 
@@ -218,28 +174,26 @@ static void collect_stacks(struct items *it, const struct kmem_agg *a,
  * followed the allocator's live objects (kmem:leaks, or kmem:folded
  * with kmem:live).
  */
-bool kmem_leaks_have_stacks(const struct kmem_agg *a,
-			    enum kmem_allocator which)
+bool kmem_leaks_have_stacks(const struct kmem_agg *a, enum kmem_alloc_id which)
 {
 	const struct kmem_folded *f = &a->folded;
 
 	if (!a->stack_records || !f->on || !f->live)
 		return false;
-	return which == KMEM_A_SLAB ? f->slab : which == KMEM_A_PAGE && f->page;
+	return f->takes[which];
 }
 
 /**
  * kmem_leaks_build_stacks - the leak rows of one allocator, by stack
  * @ls: filled in (ls->by_stack); kmem_leaks_release() it
  * @a: a finished input's statistics, kmem_leaks_have_stacks()
- * @which: KMEM_A_SLAB or KMEM_A_PAGE
+ * @which: the allocator (one the stack collector takes)
  * @older_than_ns: only objects at least this old at the end
  *
  * A row's call_site is the stack's index in a->folded.stacks.
  */
 void kmem_leaks_build_stacks(struct leak_set *ls, const struct kmem_agg *a,
-			     enum kmem_allocator which,
-			     uint64_t older_than_ns)
+			     enum kmem_alloc_id which, uint64_t older_than_ns)
 {
 	struct items it = { 0 };
 
@@ -247,8 +201,7 @@ void kmem_leaks_build_stacks(struct leak_set *ls, const struct kmem_agg *a,
 	ls->by_stack = true;
 	ls->end_ns = a->last_ts;
 	ls->older_than_ns = older_than_ns;
-	collect_stacks(&it, a, which == KMEM_A_SLAB, a->last_ts,
-		       older_than_ns);
+	collect_stacks(&it, a, which, a->last_ts, older_than_ns);
 	finish(ls, &it);
 }
 

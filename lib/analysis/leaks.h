@@ -15,8 +15,6 @@
 
 #include "agg.h"
 
-enum kmem_allocator { KMEM_A_SLAB, KMEM_A_PAGE, KMEM_A_PERCPU };
-
 /* The live objects of one call site (or stack) older than the age asked. */
 struct leak_row {
 	uint64_t call_site;	/* 0: none known (page: no stack); by
@@ -38,12 +36,10 @@ struct leak_set {
 };
 
 void kmem_leaks_build(struct leak_set *ls, const struct kmem_agg *a,
-		      enum kmem_allocator which, uint64_t older_than_ns);
+		      enum kmem_alloc_id which, uint64_t older_than_ns);
 void kmem_leaks_build_stacks(struct leak_set *ls, const struct kmem_agg *a,
-			     enum kmem_allocator which,
-			     uint64_t older_than_ns);
-bool kmem_leaks_have_stacks(const struct kmem_agg *a,
-			    enum kmem_allocator which);
+			     enum kmem_alloc_id which, uint64_t older_than_ns);
+bool kmem_leaks_have_stacks(const struct kmem_agg *a, enum kmem_alloc_id which);
 void kmem_leaks_release(struct leak_set *ls);
 
 #endif

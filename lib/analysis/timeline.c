@@ -14,29 +14,42 @@
 
 #define KMEM_TL_MAX_SITES 32	/* call-site lines drawn at most */
 
-static uint32_t new_line(struct kmem_timeline *tl, enum kmem_tl_kind kind,
+/* The line of allocator @id's call site @callsite, added if new. */
+static uint32_t new_line(struct kmem_timeline *tl, enum kmem_alloc_id id,
 			 uint64_t callsite)
 {
-	struct u64_index *ix = kind == KMEM_TL_SLAB_SITE ? &tl->slab_ix :
-							    &tl->page_ix;
 	bool added;
-	uint32_t i = index_get(ix, (void **)&tl->lines, &tl->cap_lines,
-			       &tl->nr_lines, sizeof(*tl->lines), callsite,
-			       &added);
+	uint32_t i =
+		index_get(&tl->rows[id].ix, (void **)&tl->lines, &tl->cap_lines,
+			  &tl->nr_lines, sizeof(*tl->lines), callsite, &added);
 
 	if (i != U64_INDEX_NONE && added) {
-		tl->lines[i].kind = kind;
+		tl->lines[i].kind = KMEM_TL_SITE;
+		tl->lines[i].alloc = id;
 		tl->lines[i].callsite = callsite;
 	}
 	return i;
 }
 
-static void follow(struct kmem_agg *agg, bool on)
+/*
+ * The allocators drawn (@tl's totals) log their changed rows in @agg,
+ * read from there, or stop.
+ */
+static void follow(struct kmem_timeline *tl, struct kmem_agg *agg, bool on)
 {
-	agg->slab.touched.on = on;
-	agg->slab.touched.n = 0;
-	agg->page.touched.on = on;
-	agg->page.touched.n = 0;
+	size_t k;
+
+	for (k = 0; k < tl->nr_totals; k++) {
+		enum kmem_alloc_id id = tl->lines[k].alloc;
+		const struct kmem_alloc_desc *d = &kmem_allocs[id];
+		struct kmem_tl_rows *rows = &tl->rows[id];
+
+		rows->st = kmem_agg_stats(agg, id);
+		rows->touched = kmem_alloc_touched(d, rows->st);
+		rows->live_bytes = &kmem_alloc_counts(d, rows->st)->live_bytes;
+		rows->touched->on = on;
+		rows->touched->n = 0;
+	}
 }
 
 /**
@@ -48,17 +61,31 @@ static void follow(struct kmem_agg *agg, bool on)
  */
 int kmem_timeline_init(struct kmem_timeline *tl, struct kmem_agg *agg)
 {
+	unsigned int id, k;
+
 	memset(tl, 0, sizeof(*tl));
 	tl->pass = 1;
 	tl->cap_lines = 16;
 	tl->lines = calloc(tl->cap_lines, sizeof(*tl->lines));
-	if (!tl->lines || u64_index_init(&tl->slab_ix, 64) ||
-	    u64_index_init(&tl->page_ix, 64))
+	if (!tl->lines)
 		return -1;
-	tl->nr_lines = 2;
-	tl->lines[0].kind = KMEM_TL_SLAB;
-	tl->lines[1].kind = KMEM_TL_PAGE;
-	follow(agg, true);
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		if (!(kmem_allocs[id].caps & KMEM_CAP_TIMELINE))
+			continue;
+		if (u64_index_init(&tl->rows[id].ix, 64))
+			return -1;
+		tl->lines[tl->nr_totals].kind = KMEM_TL_TOTAL;
+		tl->lines[tl->nr_totals].alloc = id;
+		tl->total_rows[tl->nr_totals++] = &tl->rows[id];
+	}
+	for (k = 0; k < 32; k++) {
+		id = kmem_alloc_of((enum kmem_ev_kind)k);
+		if (id != KMEM_NR_ALLOC &&
+		    !(kmem_allocs[id].caps & KMEM_CAP_TIMELINE))
+			tl->skip_kinds |= 1u << k;
+	}
+	tl->nr_lines = tl->nr_totals;
+	follow(tl, agg, true);
 	return 0;
 }
 
@@ -118,90 +145,72 @@ static int reserve(void **arr, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* The line of slab site row @r (rows are never removed). */
-static struct kmem_tl_line *slab_row_line(struct kmem_timeline *tl,
-					  const struct slab_stats *st,
-					  uint32_t r)
+/*
+ * Site row @r of allocator @id (@nr rows): its call site's line, moved
+ * by its change.
+ */
+static void row_changed(struct kmem_timeline *tl, enum kmem_alloc_id id,
+			struct kmem_tl_rows *rows, size_t nr, uint32_t r,
+			uint64_t ts)
 {
-	size_t i;
-
-	if (r >= st->nr_sites)
-		return NULL;
-	if (r >= tl->nr_slab_rows) {
-		if (reserve((void **)&tl->slab_line, &tl->cap_slab_rows,
-			    st->nr_sites, sizeof(*tl->slab_line))) {
-			tl->oom++;
-			return NULL;
-		}
-		for (i = tl->nr_slab_rows; i < st->nr_sites; i++)
-			tl->slab_line[i] = new_line(tl, KMEM_TL_SLAB_SITE,
-						    st->sites[i].call_site);
-		tl->nr_slab_rows = st->nr_sites;
-	}
-	if (tl->slab_line[r] == U64_INDEX_NONE)
-		return NULL;
-	return &tl->lines[tl->slab_line[r]];
-}
-
-/* A page site row: its call site's line, moved by the row's change. */
-static void page_row_changed(struct kmem_timeline *tl,
-			     const struct page_stats *st, uint32_t r,
-			     uint64_t ts)
-{
+	const struct kmem_alloc_desc *d = &kmem_allocs[id];
 	struct kmem_tl_line *l;
 	size_t i, cap;
 	uint64_t v;
 
-	if (r >= st->nr_sites)
+	if (r >= nr)
 		return;
-	if (r >= tl->nr_page_rows) {
-		cap = tl->cap_page_rows;
-		if (reserve((void **)&tl->page_line, &cap, st->nr_sites,
-			    sizeof(*tl->page_line)) ||
-		    reserve((void **)&tl->page_prev, &tl->cap_page_rows,
-			    st->nr_sites, sizeof(*tl->page_prev))) {
+	if (r >= rows->nr) {
+		cap = rows->cap;
+		if (reserve((void **)&rows->line, &cap, nr,
+			    sizeof(*rows->line)) ||
+		    reserve((void **)&rows->prev, &rows->cap, nr,
+			    sizeof(*rows->prev))) {
 			tl->oom++;
 			return;
 		}
-		for (i = tl->nr_page_rows; i < st->nr_sites; i++) {
-			tl->page_line[i] = new_line(tl, KMEM_TL_PAGE_SITE,
-						    st->sites[i].callsite);
-			tl->page_prev[i] = 0;
+		for (i = rows->nr; i < nr; i++) {
+			rows->line[i] = new_line(
+				tl, id, d->site_addr(rows->st, (uint32_t)i));
+			rows->prev[i] = 0;
 		}
-		tl->nr_page_rows = st->nr_sites;
+		rows->nr = nr;
 	}
-	if (tl->page_line[r] == U64_INDEX_NONE)
+	if (rows->line[r] == U64_INDEX_NONE)
 		return;
-	l = &tl->lines[tl->page_line[r]];
-	v = st->sites[r].live_bytes;
-	set_value(tl, l, l->value - tl->page_prev[r] + v, ts);
-	tl->page_prev[r] = v;
+	l = &tl->lines[rows->line[r]];
+	v = kmem_alloc_site_live(d, rows->st, r)->live_bytes;
+	set_value(tl, l, l->value - rows->prev[r] + v, ts);
+	rows->prev[r] = v;
 }
 
-static void read_rows(struct kmem_timeline *tl, struct kmem_agg *agg,
-		      uint64_t ts)
+/*
+ * The rows the allocators drawn logged as changed, and their totals
+ * (each line's value is its own: the order does not matter).
+ */
+static void read_rows(struct kmem_timeline *tl, uint64_t ts)
 {
-	struct kmem_touched *t = &agg->slab.touched;
-	struct kmem_tl_line *l;
+	size_t k, nr;
 	uint32_t i, n;
 
-	n = t->n > KMEM_TOUCHED_MAX ? (uint32_t)agg->slab.nr_sites : t->n;
-	for (i = 0; i < n; i++) {
-		uint32_t r = t->n > KMEM_TOUCHED_MAX ? i : t->row[i];
+	for (k = 0; k < tl->nr_totals; k++) {
+		struct kmem_tl_rows *rows = tl->total_rows[k];
+		struct kmem_touched *t = rows->touched;
+		enum kmem_alloc_id id;
 
-		l = slab_row_line(tl, &agg->slab, r);
-		if (l)
-			set_value(tl, l, agg->slab.sites[r].live_bytes, ts);
+		if (t->n) {
+			id = tl->lines[k].alloc;
+			nr = kmem_alloc_nr_sites(&kmem_allocs[id], rows->st);
+			n = t->n > KMEM_TOUCHED_MAX ? (uint32_t)nr : t->n;
+			for (i = 0; i < n; i++)
+				row_changed(tl, id, rows, nr,
+					    t->n > KMEM_TOUCHED_MAX ? i
+								    : t->row[i],
+					    ts);
+			t->n = 0;
+		}
+		set_value(tl, &tl->lines[k], *rows->live_bytes, ts);
 	}
-	t->n = 0;
-	t = &agg->page.touched;
-	n = t->n > KMEM_TOUCHED_MAX ? (uint32_t)agg->page.nr_sites : t->n;
-	for (i = 0; i < n; i++)
-		page_row_changed(tl, &agg->page,
-				 t->n > KMEM_TOUCHED_MAX ? i : t->row[i], ts);
-	t->n = 0;
-	set_value(tl, &tl->lines[0], agg->slab.sum.live_bytes, ts);
-	set_value(tl, &tl->lines[1], agg->page.sum.live_bytes, ts);
 }
 
 static void saw(struct kmem_timeline *tl, uint64_t ts)
@@ -224,10 +233,11 @@ static void saw(struct kmem_timeline *tl, uint64_t ts)
 void kmem_timeline_event(struct kmem_timeline *tl, struct kmem_agg *agg,
 			 const struct kmem_event *ev)
 {
-	if (ev->kind >= KMEM_EV_PERCPU_ALLOC)
-		return;		/* the slab and page allocators are drawn */
+	/* those of the allocators drawn, and kernel stacks */
+	if (tl->skip_kinds >> ev->kind & 1)
+		return;
 	saw(tl, ev->ts);
-	read_rows(tl, agg, ev->ts);
+	read_rows(tl, ev->ts);
 }
 
 /**
@@ -263,15 +273,8 @@ void kmem_timeline_loss(struct kmem_timeline *tl, uint64_t ts,
  */
 void kmem_timeline_end(struct kmem_timeline *tl, struct kmem_agg *agg)
 {
-	read_rows(tl, agg, tl->end);
-	follow(agg, false);
-}
-
-static bool allocator_shown(const struct kmem_tl_line *l, bool slab,
-			    bool page)
-{
-	return l->kind == KMEM_TL_SLAB || l->kind == KMEM_TL_SLAB_SITE ? slab :
-									 page;
+	read_rows(tl, tl->end);
+	follow(tl, agg, false);
 }
 
 static int by_peak(const void *a, const void *b, void *arg)
@@ -284,6 +287,8 @@ static int by_peak(const void *a, const void *b, void *arg)
 		return x->peak < y->peak ? 1 : -1;
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
+	if (x->alloc != y->alloc)
+		return x->alloc < y->alloc ? -1 : 1;
 	return x->callsite < y->callsite ? -1 : x->callsite > y->callsite;
 }
 
@@ -296,30 +301,28 @@ static struct kmem_tl_span *new_spans(void)
  * kmem_timeline_select - after the first pass: the lines to draw
  * @tl: the timeline
  * @n: call-site lines, by peak live bytes (0: all, at most 32)
- * @slab: draw the slab allocator's lines
- * @page: draw the page allocator's lines
+ * @shown: by enum kmem_alloc_id, draw the allocator's lines
  *
  * Return: 0, or -1 when memory ran out.
  */
-int kmem_timeline_select(struct kmem_timeline *tl, unsigned int n, bool slab,
-			 bool page)
+int kmem_timeline_select(struct kmem_timeline *tl, unsigned int n,
+			 const bool *shown)
 {
 	size_t i, k = 0;
 	uint32_t *c = malloc((tl->nr_lines + 1) * sizeof(*c));
 
 	if (!c)
 		return -1;
-	for (i = 2; i < tl->nr_lines; i++)
-		if (tl->lines[i].peak &&
-		    allocator_shown(&tl->lines[i], slab, page))
+	for (i = tl->nr_totals; i < tl->nr_lines; i++)
+		if (tl->lines[i].peak && shown[tl->lines[i].alloc])
 			c[k++] = (uint32_t)i;
 	qsort_r(c, k, sizeof(*c), by_peak, tl);
 	if (!n || n > KMEM_TL_MAX_SITES)
 		n = KMEM_TL_MAX_SITES;
 	tl->drawn = c;
 	tl->nr_drawn = k < n ? k : n;
-	for (i = 0; i < 2; i++)
-		if (allocator_shown(&tl->lines[i], slab, page) &&
+	for (i = 0; i < tl->nr_totals; i++)
+		if (shown[tl->lines[i].alloc] &&
 		    !(tl->lines[i].spans = new_spans()))
 			return -1;
 	for (i = 0; i < tl->nr_drawn; i++)
@@ -344,9 +347,9 @@ void kmem_timeline_restart(struct kmem_timeline *tl, struct kmem_agg *agg)
 	tl->pass = 2;
 	for (i = 0; i < tl->nr_lines; i++)
 		tl->lines[i].value = 0;
-	tl->nr_slab_rows = 0;
-	tl->nr_page_rows = 0;
-	follow(agg, true);
+	for (i = 0; i < KMEM_NR_ALLOC; i++)
+		tl->rows[i].nr = 0;
+	follow(tl, agg, true);
 }
 
 /**
@@ -360,11 +363,11 @@ void kmem_timeline_release(struct kmem_timeline *tl)
 	for (i = 0; i < tl->nr_lines; i++)
 		free(tl->lines[i].spans);
 	free(tl->lines);
-	u64_index_free(&tl->slab_ix);
-	u64_index_free(&tl->page_ix);
-	free(tl->slab_line);
-	free(tl->page_line);
-	free(tl->page_prev);
+	for (i = 0; i < KMEM_NR_ALLOC; i++) {
+		u64_index_free(&tl->rows[i].ix);
+		free(tl->rows[i].line);
+		free(tl->rows[i].prev);
+	}
 	free(tl->drawn);
 	free(tl->losses);
 	memset(tl, 0, sizeof(*tl));
@@ -382,18 +385,12 @@ void kmem_timeline_release(struct kmem_timeline *tl)
 char *kmem_timeline_name(char *buf, const struct kmem_tl_line *l,
 			 const struct kmem_symbolizer *sym, int raw_ip)
 {
-	switch (l->kind) {
-	case KMEM_TL_SLAB:
-		return strcpy(buf, "slab allocator");
-	case KMEM_TL_PAGE:
-		return strcpy(buf, "page allocator");
-	case KMEM_TL_PAGE_SITE:
-		if (!l->callsite)
-			return strcpy(buf, "(no stack)");
-		break;
-	default:
-		break;
-	}
+	const struct kmem_alloc_desc *d = &kmem_allocs[l->alloc];
+
+	if (l->kind == KMEM_TL_TOTAL)
+		return strcpy(buf, d->title);
+	if (!l->callsite && d->no_site)
+		return strcpy(buf, d->no_site);
 	return fmt_callsite(buf, sym, l->callsite, raw_ip);
 }
 
@@ -451,19 +448,18 @@ size_t kmem_timeline_points(const struct kmem_tl_line *l, uint64_t (*pt)[2])
 	return n;
 }
 
-static const char *const kind_names[] = { "slab", "page", "slab_callsite",
-					  "page_callsite" };
-
 static void json_line(const struct kmem_tl_line *l,
 		      const struct kmem_symbolizer *sym, int raw_ip,
 		      struct json *j)
 {
 	uint64_t pt[3 * KMEM_TL_BUCKETS][2];
-	char name[KMEM_SYM_LEN];
+	char name[KMEM_SYM_LEN], kind[32];
 	size_t i, n = kmem_timeline_points(l, pt);
 
+	snprintf(kind, sizeof(kind), "%s%s", kmem_allocs[l->alloc].name,
+		 l->kind == KMEM_TL_SITE ? "_callsite" : "");
 	json_open(j, NULL, '{');
-	json_str(j, "kind", kind_names[l->kind]);
+	json_str(j, "kind", kind);
 	json_str(j, "name", kmem_timeline_name(name, l, sym, raw_ip));
 	json_u64(j, "peak_bytes", l->peak);
 	json_open(j, "points", '[');
@@ -496,7 +492,7 @@ void kmem_timeline_json(const struct kmem_timeline *tl,
 	json_u64(j, "span_ns", tl->span_ns);
 	json_u64(j, "spans", KMEM_TL_BUCKETS);
 	json_open(j, "series", '[');
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < tl->nr_totals; i++)
 		if (tl->lines[i].spans)
 			json_line(&tl->lines[i], sym, raw_ip, j);
 	for (i = 0; i < tl->nr_drawn; i++)

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "alloc/registry.h"
 #include "base/hashtab.h"
 #include "base/json.h"
 
@@ -33,10 +34,8 @@ struct kmem_symbolizer;
 #define KMEM_TL_BUCKETS 400
 
 enum kmem_tl_kind {
-	KMEM_TL_SLAB,		/* live slab bytes */
-	KMEM_TL_PAGE,		/* live page-allocator bytes */
-	KMEM_TL_SLAB_SITE,	/* ... of one slab call site */
-	KMEM_TL_PAGE_SITE,	/* ... of one page call site (its rows) */
+	KMEM_TL_TOTAL, /* an allocator's live bytes */
+	KMEM_TL_SITE,  /* ... of one of its call sites (its rows) */
 };
 
 /* One span of one line: lowest, highest and last value, and when. */
@@ -48,6 +47,7 @@ struct kmem_tl_span {
 
 struct kmem_tl_line {
 	enum kmem_tl_kind kind;
+	enum kmem_alloc_id alloc; /* whose */
 	uint64_t callsite;	/* the call site lines */
 	uint64_t value;		/* now */
 	uint64_t peak;		/* highest value */
@@ -61,21 +61,32 @@ struct kmem_tl_loss {
 	uint64_t unknown;	/* losses of unknown size */
 };
 
+/* An allocator's call-site rows, each on its call site's line. */
+struct kmem_tl_rows {
+	struct u64_index ix; /* call site -> line */
+	uint32_t *line;	     /* site row -> line */
+	uint64_t *prev;	     /* ... its live bytes last seen */
+	size_t nr, cap;
+	/* in the aggregate of the pass: its statistics, what they log */
+	void *st;
+	struct kmem_touched *touched;
+	const uint64_t *live_bytes; /* the summary's */
+};
+
 struct kmem_timeline {
 	int pass;			/* 1: ranking, 2: sampling */
 	bool seen;			/* an event or a loss was seen */
 	uint64_t start, end;		/* first and last time (pass 1) */
 	uint64_t span_ns;		/* one span (pass 2) */
 
-	struct kmem_tl_line *lines;	/* 0: slab, 1: page, then sites */
+	struct kmem_tl_line *lines; /* totals (0: slab, 1: page), then
+				     * sites */
 	size_t nr_lines, cap_lines;
-	struct u64_index slab_ix;	/* call site -> line */
-	struct u64_index page_ix;
-	uint32_t *slab_line;		/* slab site row -> line */
-	size_t nr_slab_rows, cap_slab_rows;
-	uint32_t *page_line;		/* page site row -> line */
-	uint64_t *page_prev;		/* ... its live bytes last seen */
-	size_t nr_page_rows, cap_page_rows;
+	/* by enum kmem_alloc_id: its call-site rows followed */
+	struct kmem_tl_rows rows[KMEM_NR_ALLOC];
+	size_t nr_totals; /* lines of totals, first */
+	struct kmem_tl_rows *total_rows[KMEM_NR_ALLOC]; /* ... their rows */
+	uint32_t skip_kinds; /* bit 1 << kind: events of allocators not drawn */
 
 	uint32_t *drawn;		/* the call-site lines drawn */
 	size_t nr_drawn;
@@ -91,7 +102,7 @@ void kmem_timeline_loss(struct kmem_timeline *tl, uint64_t ts,
 			long long missed);
 void kmem_timeline_end(struct kmem_timeline *tl, struct kmem_agg *agg);
 int kmem_timeline_select(struct kmem_timeline *tl, unsigned int n,
-			 bool slab, bool page);
+			 const bool *shown);
 void kmem_timeline_restart(struct kmem_timeline *tl, struct kmem_agg *agg);
 void kmem_timeline_release(struct kmem_timeline *tl);
 char *kmem_timeline_name(char *buf, const struct kmem_tl_line *l,

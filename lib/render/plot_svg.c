@@ -10,6 +10,7 @@
 #include "base/numfmt.h"
 #include "base/utf8.h"
 #include "plot_svg.h"
+#include "views.h"
 
 /* The canvas and the plot area in it, in SVG user units. */
 #define W 1200
@@ -27,8 +28,6 @@ static const char *const palette[] = {
 };
 
 #define NR_COLOURS (sizeof(palette) / sizeof(palette[0]))
-#define SLAB_COLOUR "#1f3f7a"
-#define PAGE_COLOUR "#b35000"
 #define LOSS_COLOUR "#d0021b"
 
 /* 10^@n, for small @n (no libm for the plugin's sake) */
@@ -188,16 +187,13 @@ struct style {
 
 static struct style style_of(const struct kmem_tl_line *l, size_t nth)
 {
-	struct style s = { palette[nth % NR_COLOURS], 1.6, NULL };
+	const struct kmem_alloc_view *v = &kmem_alloc_views[l->alloc];
+	struct style s = { palette[nth % NR_COLOURS], 1.6, v->site_dash };
 
-	if (l->kind == KMEM_TL_SLAB)
-		return (struct style){ SLAB_COLOUR, 2.6, NULL };
-	if (l->kind == KMEM_TL_PAGE)
-		return (struct style){ PAGE_COLOUR, 2.6, "8 4" };
-	if (l->kind == KMEM_TL_PAGE_SITE)
-		s.dash = "6 3";
+	if (l->kind == KMEM_TL_TOTAL)
+		return (struct style){ v->plot_colour, 2.6, v->plot_dash };
 	if (nth >= NR_COLOURS)
-		s.dash = l->kind == KMEM_TL_PAGE_SITE ? "2 3" : "10 3 2 3";
+		s.dash = v->site_dash_more;
 	return s;
 }
 
@@ -359,10 +355,10 @@ void kmem_plot_svg(FILE *out, const struct kmem_timeline *tl,
 	size_t i, rows = tl->nr_drawn + any_loss(tl);
 	double rh, ly = Y0 + 8;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < tl->nr_totals; i++)
 		rows += tl->lines[i].spans != NULL;
 	rh = row_height(rows);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < tl->nr_totals; i++)
 		if (tl->lines[i].spans && tl->lines[i].peak > y.hi)
 			y.hi = tl->lines[i].peak;
 	for (i = 0; i < tl->nr_drawn; i++)
@@ -385,14 +381,14 @@ void kmem_plot_svg(FILE *out, const struct kmem_timeline *tl,
 		st = style_of(l, i);
 		line_path(out, l, &st, &x, &y, pt);
 	}
-	for (i = 2; i-- > 0;) {
+	for (i = tl->nr_totals; i-- > 0;) {
 		if (!tl->lines[i].spans)
 			continue;
 		st = style_of(&tl->lines[i], 0);
 		line_path(out, &tl->lines[i], &st, &x, &y, pt);
 	}
 	fprintf(out, "</g>\n<g class=\"legend\">\n");
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < tl->nr_totals; i++) {
 		l = &tl->lines[i];
 		if (!l->spans)
 			continue;
@@ -407,9 +403,7 @@ void kmem_plot_svg(FILE *out, const struct kmem_timeline *tl,
 		st = style_of(l, i);
 		legend_entry(out, ly, rh, &st,
 			     kmem_timeline_name(name, l, sym, info->raw_ip),
-			     l->kind == KMEM_TL_SLAB_SITE ? "slab call site" :
-							    "page call site",
-			     l->peak);
+			     kmem_alloc_views[l->alloc].site_legend, l->peak);
 		ly += rh;
 	}
 	if (any_loss(tl))

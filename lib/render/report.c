@@ -9,9 +9,14 @@
 
 #include "base/numfmt.h"
 #include "report.h"
-#include "report_page.h"
-#include "report_percpu.h"
-#include "report_slab.h"
+#include "views.h"
+
+_Static_assert(offsetof(struct kmem_render_cfg, alloc[KMEM_ALLOC_PAGE]) ==
+			       offsetof(struct kmem_render_cfg, page) &&
+		       offsetof(struct kmem_render_cfg,
+				alloc[KMEM_ALLOC_PERCPU]) ==
+			       offsetof(struct kmem_render_cfg, percpu),
+	       "alloc[] in enum kmem_alloc_id order");
 
 static void print_lost(const struct kmem_report_ctx *r, FILE *out)
 {
@@ -56,74 +61,62 @@ static void print_skipped(const struct kmem_agg *a, FILE *out)
 	fputc('\n', out);
 }
 
-static void print_elsewhere(const struct kmem_report_ctx *r, FILE *out)
+/* The allocator @v's records another plugin took, if it may. */
+static void print_elsewhere(const struct kmem_report_ctx *r,
+			    const struct kmem_alloc_view *v, FILE *out)
 {
 	int i;
 
-	if (!r->in->nr_elsewhere)
+	if (!v->unavailable || !r->in->nr_elsewhere)
 		return;
 	fprintf(out, " NOTE: ");
 	for (i = 0; i < r->in->nr_elsewhere; i++)
 		fprintf(out, "%skmem:%s", i ? ", " : "", r->in->elsewhere[i]);
-	fprintf(out, " %s printed by another plugin loaded after this one\n"
-		     "       (e.g. a second plugin_kmem.so); those events "
-		     "were not counted and\n       the slab numbers below "
-		     "are incomplete.\n\n",
-		r->in->nr_elsewhere > 1 ? "were" : "was");
+	fprintf(out,
+		" %s printed by another plugin loaded after this one\n"
+		"       (e.g. a second plugin_kmem.so); those events "
+		"were not counted and\n       the %s numbers below "
+		"are incomplete.\n\n",
+		r->in->nr_elsewhere > 1 ? "were" : "was", v->none_name);
+}
+
+/* Another plugin took all of allocator @v's records. */
+static bool all_elsewhere(const struct kmem_report_ctx *r,
+			  const struct kmem_alloc_view *v,
+			  enum kmem_alloc_id id)
+{
+	return v->unavailable && r->in->nr_elsewhere && !r->agg->events[id];
 }
 
 /**
- * report_slab_wanted - is there a slab analysis to show?
+ * report_wanted - is there an allocator's analysis to show?
  * @r: the report
+ * @id: the allocator
  *
- * Return: slab selected, or no allocator selected and the trace holds
- * slab records (or another plugin took them).
+ * Return: the allocator selected, or no allocator selected and the
+ * trace holds its records (or another plugin took them).
  */
-bool report_slab_wanted(const struct kmem_report_ctx *r)
+bool report_wanted(const struct kmem_report_ctx *r, enum kmem_alloc_id id)
 {
-	if (r->cfg->slab)
+	if (r->cfg->alloc[id])
 		return true;
 	return r->cfg->any_allocator &&
-	       (r->agg->slab_events || r->in->nr_elsewhere);
+	       (r->agg->events[id] ||
+		(kmem_alloc_views[id].unavailable && r->in->nr_elsewhere));
 }
 
-/**
- * report_page_wanted - is there a page allocator analysis to show?
- * @r: the report
- *
- * Return: page selected, or no allocator selected and the trace holds
- * page allocator records.
- */
-bool report_page_wanted(const struct kmem_report_ctx *r)
+/* The allocator's section, after its title. */
+static void print_alloc(const struct kmem_report_ctx *r, enum kmem_alloc_id id,
+			FILE *out)
 {
-	if (r->cfg->page)
-		return true;
-	return r->cfg->any_allocator && r->agg->page_events;
-}
+	const struct kmem_alloc_view *v = &kmem_alloc_views[id];
 
-/**
- * report_percpu_wanted - is there a per-CPU allocator analysis to show?
- * @r: the report
- *
- * Return: percpu selected, or no allocator selected and the trace holds
- * per-CPU allocator records.
- */
-bool report_percpu_wanted(const struct kmem_report_ctx *r)
-{
-	if (r->cfg->percpu)
-		return true;
-	return r->cfg->any_allocator && r->agg->percpu_events;
-}
-
-static void print_slab(const struct kmem_report_ctx *r, FILE *out)
-{
-	print_elsewhere(r, out);
-	if (r->in->nr_elsewhere && !r->agg->slab_events) {
-		fprintf(out, " Slab statistics unavailable: no slab event "
-			     "reached this plugin.\n\n");
+	print_elsewhere(r, v, out);
+	if (all_elsewhere(r, v, id)) {
+		fprintf(out, " %s\n\n", v->unavailable);
 		return;
 	}
-	slab_print(r, out);
+	v->print(r, out);
 }
 
 /*
@@ -142,8 +135,8 @@ static void print_section(FILE *out, const char *name, const char *events)
 
 /*
  * An allocator with nothing to show (@what: "slab", "page", "per-CPU",
- * or all three): say whether the front end's filters or the trace are why;
- * @more: another section may follow (a blank line after).
+ * or all of them): say whether the front end's filters or the trace are
+ * why; @more: another section may follow (a blank line after).
  */
 static void print_none(const struct kmem_report_ctx *r, FILE *out,
 		       const char *what, const char *events, bool more)
@@ -164,6 +157,30 @@ static void print_none(const struct kmem_report_ctx *r, FILE *out,
 		fputc('\n', out);	/* another section may follow */
 }
 
+/*
+ * No allocator to show: print_none() of them all, "slab, page or
+ * per-CPU", and of each one's first event.
+ */
+static void print_none_at_all(const struct kmem_report_ctx *r, FILE *out)
+{
+	char what[128] = "", events[256] = "";
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		const struct kmem_alloc_view *v = &kmem_alloc_views[id];
+		size_t n = strcspn(v->none_events, ",");
+
+		if (id)
+			strcat(what, id + 1 < KMEM_NR_ALLOC ? ", " : " or ");
+		strcat(what, v->none_name);
+		snprintf(events + strlen(events),
+			 sizeof(events) - strlen(events), "%.*s, ", (int)n,
+			 v->none_events);
+	}
+	strcpy(events + strlen(events) - 2, " ...");
+	print_none(r, out, what, events, false);
+}
+
 /**
  * kmem_report_tables - print the statistics tables of one input
  * @r: what to print
@@ -171,6 +188,7 @@ static void print_none(const struct kmem_report_ctx *r, FILE *out,
  */
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 {
+	unsigned int id, shown = 0;
 	char buf[NUMFMT_LEN];
 
 	if (r->in->merged)
@@ -180,46 +198,26 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 		fprintf(out, "\n kmem statistics: %s\n\n", r->in->label);
 	print_lost(r, out);
 	print_skipped(r->agg, out);
-	if (!report_slab_wanted(r) && !report_page_wanted(r) &&
-	    !report_percpu_wanted(r)) {
-		print_none(r, out, "slab, page or per-CPU",
-			   "kmem:kmalloc, kmem:mm_page_alloc, "
-			   "percpu:percpu_alloc_percpu ...", false);
+	for (id = 0; id < KMEM_NR_ALLOC && !report_wanted(r, id); id++)
+		;
+	if (id == KMEM_NR_ALLOC) {
+		print_none_at_all(r, out);
 		return;
 	}
-	if (report_slab_wanted(r))
-		print_section(out, "Slab allocator",
-			      "kmalloc, kmem_cache_alloc, kfree, "
-			      "kmem_cache_free");
-	if (report_slab_wanted(r) && !r->in->merged && !r->agg->slab_events &&
-	    !r->in->nr_elsewhere)
-		print_none(r, out, "slab", "kmem:kmalloc, kmem:kfree ...", true);
-	else if (report_slab_wanted(r))
-		print_slab(r, out);
-	if (report_page_wanted(r) && report_slab_wanted(r))
-		fputc('\n', out);	/* after the slab summary's last line */
-	if (report_page_wanted(r))
-		print_section(out, "Page allocator",
-			      "mm_page_alloc, mm_page_free and the others");
-	if (report_page_wanted(r) && !r->in->merged && !r->agg->page_events)
-		print_none(r, out, "page",
-			   "kmem:mm_page_alloc, kmem:mm_page_free ...", true);
-	else if (report_page_wanted(r))
-		page_print(r, out);
-	if (report_percpu_wanted(r) &&
-	    (report_slab_wanted(r) || report_page_wanted(r)))
-		fputc('\n', out);	/* after the last summary's last line */
-	if (report_percpu_wanted(r))
-		print_section(out, "Per-CPU allocator",
-			      "percpu_alloc_percpu, percpu_free_percpu and "
-			      "the others");
-	if (report_percpu_wanted(r) && !r->in->merged &&
-	    !r->agg->percpu_events)
-		print_none(r, out, "per-CPU",
-			   "percpu:percpu_alloc_percpu, "
-			   "percpu:percpu_free_percpu ...", true);
-	else if (report_percpu_wanted(r))
-		percpu_print(r, out);
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		const struct kmem_alloc_view *v = &kmem_alloc_views[id];
+
+		if (!report_wanted(r, id))
+			continue;
+		if (shown++)
+			fputc('\n', out); /* after the last summary's line */
+		print_section(out, v->section, v->section_events);
+		if (!r->in->merged && !r->agg->events[id] &&
+		    !(v->unavailable && r->in->nr_elsewhere))
+			print_none(r, out, v->none_name, v->none_events, true);
+		else
+			print_alloc(r, id, out);
+	}
 	if (r->agg->undecodable)
 		fprintf(out, "\n WARNING: %s records could not be decoded "
 			     "(a field this tool needs is\n          missing "
@@ -272,6 +270,8 @@ void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
  */
 void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j)
 {
+	unsigned int id;
+
 	json_open(j, NULL, '{');
 	json_str(j, "file", r->in->label);
 	if (r->in->merged)
@@ -285,12 +285,9 @@ void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "damaged_chunks", r->agg->damaged_chunks);
 	json_u64(j, "unread_records", r->agg->unread_records);
 	json_close(j, '}');
-	if (report_slab_wanted(r))
-		slab_json(r, j);
-	if (report_page_wanted(r))
-		page_json(r, j);
-	if (report_percpu_wanted(r))
-		percpu_json(r, j);
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		if (report_wanted(r, id))
+			kmem_alloc_views[id].json(r, j);
 	if (r->timeline)
 		kmem_timeline_json(r->timeline, r->sym, r->cfg->raw_ip, j);
 	json_close(j, '}');

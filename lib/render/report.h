@@ -51,9 +51,14 @@ struct kmem_render_cfg {
 	/*
 	 * The allocators selected (slab, page, percpu): exactly those are
 	 * shown; with none selected (any_allocator), each whose events are
-	 * in the trace.
+	 * in the trace.  By enum kmem_alloc_id, or by name.
 	 */
-	bool slab, page, percpu;
+	union {
+		bool alloc[KMEM_NR_ALLOC];
+		struct {
+			bool slab, page, percpu;
+		};
+	};
 	bool any_allocator;
 };
 
@@ -93,9 +98,7 @@ struct kmem_report_ctx {
 };
 
 bool kmem_agg_damaged(const struct kmem_agg *a);
-bool report_slab_wanted(const struct kmem_report_ctx *r);
-bool report_page_wanted(const struct kmem_report_ctx *r);
-bool report_percpu_wanted(const struct kmem_report_ctx *r);
+bool report_wanted(const struct kmem_report_ctx *r, enum kmem_alloc_id id);
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j);

@@ -9,17 +9,11 @@
 #include "report_leaks.h"
 #include "tables.h"
 
-static const char *const names[] = {
-	[KMEM_A_SLAB] = "slab allocator",
-	[KMEM_A_PAGE] = "page allocator",
-	[KMEM_A_PERCPU] = "per-CPU allocator",
-};
-
 /* What the tables' callbacks read besides the rows. */
 struct leak_ctx {
 	const struct kmem_agg *agg;
 	struct leak_set *ls;
-	enum kmem_allocator which;
+	enum kmem_alloc_id which;
 };
 
 /* A frame's function, as the folded stacks name it. */
@@ -82,9 +76,9 @@ static const char *site_name(const struct cols_ctx *c, const void *row,
 		return stack_name(buf, c, cs);
 	if (cs)
 		return fmt_callsite(buf, c->sym, cs, c->raw_ip);
-	return strcpy(buf, lc->which == KMEM_A_PAGE ? "(no stack)" :
-			   lc->which == KMEM_A_PERCPU ? "(no call_site field)" :
-							"0x0");
+	if (kmem_allocs[lc->which].no_site)
+		return strcpy(buf, kmem_allocs[lc->which].no_site);
+	return strcpy(buf, "0x0");
 }
 
 /* A stack's frames, innermost first: a JSON array. */
@@ -183,12 +177,12 @@ static const struct cols_def stack_def = {
 };
 
 /* What can make an object look live though it was freed. */
-static void caveats(const struct kmem_agg *a, enum kmem_allocator which,
+static void caveats(const struct kmem_agg *a, enum kmem_alloc_id which,
 		    uint64_t *missed, uint64_t *lost)
 {
-	*missed = which == KMEM_A_SLAB ? a->slab.sum.missed_frees :
-		  which == KMEM_A_PAGE ? a->page.sum.missed_frees :
-					 a->percpu.sum.missed_frees;
+	*missed =
+		kmem_alloc_counts(&kmem_allocs[which], kmem_agg_stats(a, which))
+			->missed_frees;
 	*lost = a->events_lost + a->lost_unknown;
 }
 
@@ -198,7 +192,8 @@ static void print_title(const struct leak_ctx *lc, FILE *out)
 	char age[NUMFMT_LEN], b1[NUMFMT_LEN], b2[NUMFMT_LEN];
 	uint64_t missed, lost;
 
-	fprintf(out, " Leaks (%s): live at the end of the trace", names[lc->which]);
+	fprintf(out, " Leaks (%s): live at the end of the trace",
+		kmem_allocs[lc->which].title);
 	if (lc->ls->older_than_ns)
 		fprintf(out, ", allocated %s or more before it",
 			fmt_duration(age, lc->ls->older_than_ns));
@@ -232,7 +227,7 @@ static void print_title(const struct leak_ctx *lc, FILE *out)
  * count), and lines= cuts them; a line under it gives the totals.
  */
 void leaks_print(const struct kmem_report_ctx *r, FILE *out,
-		 enum kmem_allocator which)
+		 enum kmem_alloc_id which)
 {
 	struct leak_ctx lc = { r->agg, NULL, which };
 	char b1[NUMFMT_LEN], b2[NUMFMT_LEN];
@@ -256,7 +251,7 @@ void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 		fprintf(out, " %s objects, %s bytes not freed\n\n",
 			fmt_count(b1, ls.count), fmt_count(b2, ls.bytes));
 	kmem_leaks_release(&ls);
-	if (which == KMEM_A_PERCPU || !kmem_leaks_have_stacks(r->agg, which))
+	if (!kmem_leaks_have_stacks(r->agg, which))
 		return;
 	kmem_leaks_build_stacks(&ls, r->agg, which, r->cfg->leak_age);
 	fprintf(out, " The same by kernel stack\n");
@@ -299,7 +294,7 @@ static void json_rows(const struct kmem_report_ctx *r, struct leak_ctx *lc,
  * table order.
  */
 void leaks_json(const struct kmem_report_ctx *r, struct json *j,
-		enum kmem_allocator which)
+		enum kmem_alloc_id which)
 {
 	struct leak_ctx lc = { r->agg, NULL, which };
 	struct leak_set ls;
@@ -311,7 +306,7 @@ void leaks_json(const struct kmem_report_ctx *r, struct json *j,
 	json_u64(j, "leaks_older_than_ns", ls.older_than_ns);
 	json_u64(j, "leaks_end_ns", ls.end_ns);
 	json_rows(r, &lc, j, "leaks", &leak_def);
-	if (which == KMEM_A_PERCPU || !kmem_leaks_have_stacks(r->agg, which))
+	if (!kmem_leaks_have_stacks(r->agg, which))
 		return;
 	kmem_leaks_build_stacks(&ls, r->agg, which, r->cfg->leak_age);
 	json_rows(r, &lc, j, "leak_stacks", &stack_def);

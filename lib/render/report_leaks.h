@@ -12,8 +12,8 @@
 #include "report.h"
 
 void leaks_print(const struct kmem_report_ctx *r, FILE *out,
-		 enum kmem_allocator which);
+		 enum kmem_alloc_id which);
 void leaks_json(const struct kmem_report_ctx *r, struct json *j,
-		enum kmem_allocator which);
+		enum kmem_alloc_id which);
 
 #endif

@@ -8,9 +8,8 @@
 
 #include "base/numfmt.h"
 #include "report_lifetimes.h"
-#include "report_percpu.h"
-#include "report_slab.h"
 #include "tables.h"
+#include "views.h"
 
 #define BAR 52
 
@@ -63,15 +62,13 @@ static void print_hist(FILE *out, const uint64_t *h)
 }
 
 /* The call sites with frees, the first lines= by the table's keys. */
-static void offer(const struct kmem_report_ctx *r, enum kmem_allocator which,
+static void offer(const struct kmem_report_ctx *r, enum kmem_alloc_id id,
 		  struct sort_set *set)
 {
+	const struct kmem_alloc_view *v = &kmem_alloc_views[id];
 	struct cols_ctx c;
 
-	if (which == KMEM_A_SLAB)
-		slab_sites(r, &c, &slab_freed_site_cols);
-	else
-		percpu_sites(r, &c, &percpu_freed_sites);
+	v->sites(r, &c, v->freed_sites);
 	sort_set_init(set, &r->cfg->sort, cols_keys(c.def), r->cfg->lines);
 	cols_offer(&c, set);
 }
@@ -81,51 +78,45 @@ static void offer(const struct kmem_report_ctx *r, enum kmem_allocator which,
  * sites (kmem:lifetimes)
  * @r: what to print
  * @out: where to
- * @which: KMEM_A_SLAB or KMEM_A_PERCPU
+ * @id: the allocator: one with lifetimes (KMEM_CAP_LIFETIMES)
  *
  * The call sites with matched frees, in the order of the call-site
  * table (its sort keys), the first lines= of them.
  */
 void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
-		     enum kmem_allocator which)
+		     enum kmem_alloc_id id)
 {
-	const struct kmem_lifetimes *l = which == KMEM_A_SLAB ?
-						 &r->agg->slab.life :
-						 &r->agg->percpu.life;
+	const struct kmem_alloc_desc *d = &kmem_allocs[id];
+	const void *st = kmem_agg_stats(r->agg, id);
+	const struct kmem_lifetimes *l = kmem_alloc_life(d, st);
 	char cs[KMEM_SYM_LEN], n[NUMFMT_LEN], p50[NUMFMT_LEN],
 		p99[NUMFMT_LEN];
 	struct sort_set set;
 	size_t i;
 
-	if (!r->cfg->lifetimes || r->in->merged)
+	if (!r->cfg->lifetimes || r->in->merged || !l)
 		return;
-	offer(r, which, &set);
+	offer(r, id, &set);
 	if (set.oom) {
 		sort_set_release(&set);
 		fprintf(out, " (out of memory: lifetimes left out)\n\n");
 		return;
 	}
 	sort_finish(&set);
-	fprintf(out, " Lifetimes (%s) of the objects freed, by call site: "
-		     "nanoseconds of the\n trace clock (cycles with the "
-		     "counter and x86-tsc clocks), in log2 buckets\n\n",
-		which == KMEM_A_SLAB ? "slab allocator" : "per-CPU allocator");
+	fprintf(out,
+		" Lifetimes (%s) of the objects freed, by call site: "
+		"nanoseconds of the\n trace clock (cycles with the "
+		"counter and x86-tsc clocks), in log2 buckets\n\n",
+		d->title);
 	if (!set.held)
 		fprintf(out, " No object allocated in the trace was freed.\n\n");
 	for (i = 0; i < set.held; i++) {
 		uint32_t x = sort_idx(&set, i);
 		const uint64_t *h = kmem_life_hist(l, x);
-		uint64_t cs_addr, frees;
+		uint64_t cs_addr = d->site_addr(st, x);
 
-		if (which == KMEM_A_SLAB) {
-			cs_addr = r->agg->slab.sites[x].call_site;
-			frees = r->agg->slab.sites[x].frees;
-		} else {
-			cs_addr = r->agg->percpu.sites[x].call_site;
-			frees = r->agg->percpu.sites[x].frees;
-		}
-		if (!cs_addr && which == KMEM_A_PERCPU)
-			strcpy(cs, "(no call_site field)");
+		if (!cs_addr && d->no_site)
+			strcpy(cs, d->no_site);
 		else
 			fmt_callsite(cs, r->sym, cs_addr, r->cfg->raw_ip);
 		if (!h) {
@@ -133,7 +124,7 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 			continue;
 		}
 		fprintf(out, " %s: %s freed, median %s, p99 %s\n", cs,
-			fmt_count(n, frees),
+			fmt_count(n, d->site_frees(st, x)),
 			fmt_duration(p50, kmem_life_percentile(h, 50)),
 			fmt_duration(p99, kmem_life_percentile(h, 99)));
 		print_hist(out, h);

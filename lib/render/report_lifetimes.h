@@ -8,12 +8,11 @@
 #include <stdio.h>
 
 #include "alloc/lifetime.h"
-#include "analysis/leaks.h"
 #include "base/json.h"
 #include "report.h"
 
 void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
-		     enum kmem_allocator which);
+		     enum kmem_alloc_id id);
 void lifetimes_json_site(struct json *j, const struct kmem_lifetimes *l,
 			 uint32_t site);
 

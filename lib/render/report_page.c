@@ -244,7 +244,7 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 		print_table(r, out, KMEM_T_CALLER);
 	if (tables && kmem_render_text(c, KMEM_T_ALLOC) && r->agg->page.rows)
 		print_table(r, out, KMEM_T_ALLOC);
-	leaks_print(r, out, KMEM_A_PAGE);
+	leaks_print(r, out, KMEM_ALLOC_PAGE);
 	fprintf(out, " SUMMARY (page allocator)\n"
 		     " ========================\n\n");
 	kv_init(&b);
@@ -442,7 +442,7 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 			json_rows(r, j, KMEM_T_CALLER);
 		if (kmem_render_json(r->cfg, KMEM_T_ALLOC))
 			json_rows(r, j, KMEM_T_ALLOC);
-		leaks_json(r, j, KMEM_A_PAGE);
+		leaks_json(r, j, KMEM_ALLOC_PAGE);
 	}
 	json_extfrag(r, j);
 	if (!r->in->merged)

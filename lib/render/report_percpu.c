@@ -320,8 +320,8 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 		fails(r, &c);
 		report_cols_table(r, out, &c);
 	}
-	lifetimes_print(r, out, KMEM_A_PERCPU);
-	leaks_print(r, out, KMEM_A_PERCPU);
+	lifetimes_print(r, out, KMEM_ALLOC_PERCPU);
+	leaks_print(r, out, KMEM_ALLOC_PERCPU);
 	print_summary(r, out);
 }
 
@@ -412,6 +412,6 @@ void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 	json_summary(r, j);
 	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER))
 		json_sites(r, j);
-	leaks_json(r, j, KMEM_A_PERCPU);
+	leaks_json(r, j, KMEM_ALLOC_PERCPU);
 	json_close(j, '}');
 }

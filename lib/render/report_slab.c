@@ -85,8 +85,8 @@ void slab_print(const struct kmem_report_ctx *r, FILE *out)
 		print_table(r, out, KMEM_T_CACHE);
 	if (kmem_render_text(c, KMEM_T_ANOMALY))
 		print_table(r, out, KMEM_T_ANOMALY);
-	lifetimes_print(r, out, KMEM_A_SLAB);
-	leaks_print(r, out, KMEM_A_SLAB);
+	lifetimes_print(r, out, KMEM_ALLOC_SLAB);
+	leaks_print(r, out, KMEM_ALLOC_SLAB);
 	slab_print_summary(r, out);
 }
 
@@ -190,7 +190,7 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 			json_rows(r, j, KMEM_T_CACHE);
 		if (kmem_render_json(r->cfg, KMEM_T_ANOMALY))
 			json_rows(r, j, KMEM_T_ANOMALY);
-		leaks_json(r, j, KMEM_A_SLAB);
+		leaks_json(r, j, KMEM_ALLOC_SLAB);
 	}
 	json_close(j, '}');
 }

@@ -358,6 +358,7 @@ static void plot(const uint8_t *data, size_t size, struct layout *l)
 {
 	struct kmem_symbolizer sym;
 	struct kmem_plot_info info = { .label = "fuzz<&>" };
+	bool show[KMEM_NR_ALLOC] = { false };
 	struct kmem_timeline tl;
 	struct kmem_agg agg;
 	struct json j;
@@ -371,8 +372,9 @@ static void plot(const uint8_t *data, size_t size, struct layout *l)
 	if (ok)
 		kmem_timeline_end(&tl, &agg);
 	kmem_agg_release(&agg);
-	if (ok && !kmem_timeline_select(&tl, data[1] & 7, !(data[1] & 8),
-					!(data[1] & 16))) {
+	show[KMEM_ALLOC_SLAB] = !(data[1] & 8);
+	show[KMEM_ALLOC_PAGE] = !(data[1] & 16);
+	if (ok && !kmem_timeline_select(&tl, data[1] & 7, show)) {
 		agg_start(&agg, &sym, l, data[1]);
 		kmem_timeline_restart(&tl, &agg);
 		replay(data, size, l, &agg, &tl);

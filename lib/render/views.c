@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The allocators as the report shows them (see views.h).
+ */
+#include "report_page.h"
+#include "report_percpu.h"
+#include "report_slab.h"
+#include "views.h"
+
+const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
+	[KMEM_ALLOC_SLAB] = {
+		.section = "Slab allocator",
+		.section_events = "kmalloc, kmem_cache_alloc, kfree, "
+				  "kmem_cache_free",
+		.none_name = "slab",
+		.none_events = "kmem:kmalloc, kmem:kfree ...",
+		.unavailable = "Slab statistics unavailable: no slab event "
+			       "reached this plugin.",
+		.freed_sites = &slab_freed_site_cols,
+		.sites = slab_sites,
+		.plot_colour = "#1f3f7a",
+		.site_dash_more = "10 3 2 3",
+		.site_legend = "slab call site",
+		.print = slab_print,
+		.json = slab_json,
+	},
+	[KMEM_ALLOC_PAGE] = {
+		.section = "Page allocator",
+		.section_events = "mm_page_alloc, mm_page_free and the others",
+		.none_name = "page",
+		.none_events = "kmem:mm_page_alloc, kmem:mm_page_free ...",
+		.plot_colour = "#b35000",
+		.plot_dash = "8 4",
+		.site_dash = "6 3",
+		.site_dash_more = "2 3",
+		.site_legend = "page call site",
+		.print = page_print,
+		.json = page_json,
+	},
+	[KMEM_ALLOC_PERCPU] = {
+		.section = "Per-CPU allocator",
+		.section_events = "percpu_alloc_percpu, percpu_free_percpu and "
+				  "the others",
+		.none_name = "per-CPU",
+		.none_events = "percpu:percpu_alloc_percpu, "
+			       "percpu:percpu_free_percpu ...",
+		.freed_sites = &percpu_freed_sites,
+		.sites = percpu_sites,
+		.print = percpu_print,
+		.json = percpu_json,
+	},
+};
