@@ -104,8 +104,13 @@ READER_LIBS := $(shell $(PKG_CONFIG) --libs libzstd zlib 2>/dev/null || echo -lz
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
 CLI := $(B)/trace-kmem
-TEST_SRC := $(wildcard tests/unit/*.c)
+TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
+# what test programs share (tests/unit/ files not named test_*), in an
+# archive each links
+UNIT_SRC := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
+UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
+LIBUNIT := $(B)/libunit.a
 
 # "  CC      build/lib/slab.o", as kbuild says it; V=1 shows the commands
 ifneq ($(V),1)
@@ -174,10 +179,18 @@ $(PLUGIN): $(PLUGIN_OBJ) $(LIBKMEM) $(LIBTDAT)
 		$(PLUGIN_OBJ) $(LIBTDAT) $(LIBKMEM) $(TEP_LIBS) $(READER_LIBS) \
 		-pthread -ldl
 
-$(B)/tests/%: tests/unit/%.c $(LIBKMEM) $(LIBTDAT) tests/unit/unit.h
+$(UNIT_OBJ): $(B)/tests/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -Ireader -pthread -o $@ $< $(LIBTDAT) \
-		$(LIBKMEM) $(TEP_LIBS) $(READER_LIBS) $(LDFLAGS)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -Ireader -c -o $@ $<
+
+$(LIBUNIT): $(UNIT_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/tests/%: tests/unit/%.c $(LIBUNIT) $(LIBKMEM) $(LIBTDAT) $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -Ireader -pthread -o $@ $< $(LIBUNIT) \
+		$(LIBTDAT) $(LIBKMEM) $(TEP_LIBS) $(READER_LIBS) $(LDFLAGS)
 
 # test tools run by tests/e2e/ scripts
 $(B)/tools/%: tests/tools/%.c $(LIBTDAT)
@@ -342,6 +355,7 @@ clean:
 	format clean bench readme doc deb
 
 -include $(LIB_OBJ:.o=.d) $(PLUGIN_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(READER_OBJ:.o=.d) \
+	$(UNIT_OBJ:.o=.d) \
 	$(KS_PLUGIN_OBJ:.o=.d) $(KSHARK_TOOLS:=.d)
 
 # ---------------------------------------------------------------------

@@ -10,301 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-
-/* Options of the front end itself; lib/'s table comes first. */
-enum {
-	OPT_TIME = 0x100,
-	OPT_PID,
-	OPT_COMM,
-	OPT_CPU,
-	OPT_INTERVAL,
-	OPT_BUFFER,
-	OPT_READER,
-	OPT_INSTANCE,
-	OPT_BY_FUNCTION,
-	OPT_PER_SECOND,
-	OPT_PER_EVENT,
-};
-
-/* Which subcommands take an option (bit per enum tk_command). */
-#define IN_STAT (1 << TK_STAT)
-#define IN_LIVE (1 << TK_LIVE)
-#define IN_TOPO (1 << TK_TOPOLOGY)
-#define IN_PLOT (1 << TK_PLOT)
-#define IN_DIFF (1 << TK_DIFF)
-#define IN_READ (IN_STAT | IN_PLOT | IN_DIFF)	/* those reading trace.dat */
-#define IN_ALL (IN_STAT | IN_LIVE | IN_TOPO | IN_PLOT | IN_DIFF)
-
-struct tk_opt {
-	struct option lo;
-	int where;
-	const char *arg;
-	const char *desc;
-};
-
-static const struct tk_opt own_opts[] = {
-	{ { "input", required_argument, NULL, 'i' }, IN_READ, "FILE",
-	  "Input file (repeatable; also as plain arguments)" },
-	{ { "time", required_argument, NULL, OPT_TIME }, IN_READ,
-	  "START,END", "Only records in this time window (seconds)" },
-	{ { "pid", required_argument, NULL, OPT_PID }, IN_READ | IN_LIVE,
-	  "PID[,PID...]", "Only records of these tasks" },
-	{ { "comm", required_argument, NULL, OPT_COMM }, IN_READ | IN_LIVE,
-	  "NAME", "Only records of tasks with this command name" },
-	{ { "cpu", required_argument, NULL, OPT_CPU }, IN_READ | IN_LIVE,
-	  "LIST", "Only records of these CPUs (e.g. 0-3,6)" },
-	{ { "reader", required_argument, NULL, OPT_READER }, IN_READ,
-	  "native|libtracecmd", "How trace.dat is read (default native)" },
-	{ { "instance", required_argument, NULL, OPT_INSTANCE }, IN_PLOT,
-	  "NAME", "Draw this buffer instance (default: the top-level buffer)" },
-	{ { "by-function", no_argument, NULL, OPT_BY_FUNCTION }, IN_DIFF, NULL,
-	  "Match call sites by function, not function+0xoff (other kernels)" },
-	{ { "per-second", no_argument, NULL, OPT_PER_SECOND }, IN_DIFF, NULL,
-	  "Compare counts and bytes per second of each trace" },
-	{ { "per-event", no_argument, NULL, OPT_PER_EVENT }, IN_DIFF, NULL,
-	  "Compare counts and bytes per allocator event of each trace" },
-	{ { "duration", required_argument, NULL, 'd' }, IN_LIVE, "SECONDS",
-	  "Stop after SECONDS" },
-	{ { "interval", required_argument, NULL, OPT_INTERVAL }, IN_LIVE,
-	  "SECONDS", "Reprint the tables every SECONDS" },
-	{ { "stacks", no_argument, NULL, 'T' }, IN_LIVE, NULL,
-	  "Record kernel stacks of page allocations (call sites)" },
-	{ { "buffer-size", required_argument, NULL, OPT_BUFFER }, IN_LIVE,
-	  "KB", "Ring buffer per CPU (default 8192)" },
-	{ { "help", no_argument, NULL, 'h' }, IN_ALL, NULL, "This help" },
-	{ { "version", no_argument, NULL, 'V' }, IN_ALL, NULL,
-	  "Print the version" },
-};
-
-#define NR_OWN (sizeof(own_opts) / sizeof(own_opts[0]))
-
-/* lib/ options spelled with a short letter too */
-static int short_of(const char *name)
-{
-	if (!strcmp(name, "sort"))
-		return 's';
-	if (!strcmp(name, "lines"))
-		return 'l';
-	if (!strcmp(name, "output"))
-		return 'o';
-	return 0;
-}
-
-/* lib/ options plot takes: what is drawn and where it goes */
-static const char *const plot_opts[] = { "slab", "page", "skip", "lines",
-					 "raw-ip", "json", "output", NULL };
-
-static bool in_plot(const char *name)
-{
-	const char *const *p;
-
-	for (p = plot_opts; *p; p++)
-		if (!strcmp(*p, name))
-			return true;
-	return false;
-}
-
-/* "stat" is the subcommand; -o applies to topology too */
-static int lib_where(const char *name)
-{
-	int plot = in_plot(name) ? IN_PLOT : 0;
-
-	if (!strcmp(name, "stat"))
-		return 0;
-	if (!strcmp(name, "output"))
-		return IN_STAT | IN_LIVE | IN_TOPO | plot | IN_DIFF;
-	if (!strcmp(name, "folded") || !strcmp(name, "folded-weight") ||
-	    !strcmp(name, "csv"))
-		return IN_STAT | IN_LIVE | plot;
-	return IN_STAT | IN_LIVE | plot | IN_DIFF;
-}
-
-static size_t nr_lib_opts(void)
-{
-	size_t n = 0;
-
-	while (kmem_opt_defs[n].name)
-		n++;
-	return n;
-}
-
-/* getopt_long's table: lib/'s options (val = 0x1000 + index), ours. */
-static struct option *long_options(void)
-{
-	size_t nl = nr_lib_opts(), i, n = 0;
-	struct option *lo = calloc(nl + NR_OWN + 1, sizeof(*lo));
-
-	if (!lo)
-		return NULL;
-	for (i = 0; i < nl; i++) {
-		const struct kmem_opt_def *d = &kmem_opt_defs[i];
-
-		if (!lib_where(d->name))
-			continue;
-		lo[n].name = d->name;
-		lo[n].has_arg = !d->arg ? no_argument :
-				!strcmp(d->name, "json") ||
-				!strcmp(d->name, "folded") ||
-				kmem_opt_optional(d) ? optional_argument :
-							   required_argument;
-		lo[n].val = 0x1000 + (int)i;
-		n++;
-	}
-	for (i = 0; i < NR_OWN; i++)
-		lo[n++] = own_opts[i].lo;
-	return lo;
-}
-
-static const char *const cmd_names[] = { "stat", "live", "topology",
-					 "plot", "diff" };
-
-static void print_opt(FILE *f, char sh, const char *name, const char *arg,
-		      bool optional, const char *desc)
-{
-	char spec[64], lead[8] = "    ";
-
-	if (sh)
-		snprintf(lead, sizeof(lead), "-%c, ", sh);
-	snprintf(spec, sizeof(spec), "%s--%s%s%s%s", lead, name,
-		 arg ? (optional ? "[=" : " ") : "", arg ? arg : "",
-		 arg && optional ? "]" : "");
-	fprintf(f, "  %-30s %s\n", spec, desc);
-}
-
-/* What an option means to plot, where that differs from stat. */
-static const char *plot_desc(const char *name)
-{
-	if (!strcmp(name, "lines"))
-		return "Call sites drawn, by peak live bytes (0: up to 32)";
-	if (!strcmp(name, "output"))
-		return "Write the SVG to FILE (default: stdout)";
-	if (!strcmp(name, "json"))
-		return "Write the JSON document with its \"timeline\" to FILE "
-		       "(default: stdout, instead of the SVG)";
-	return NULL;
-}
-
-static void print_opts(FILE *f, int where)
-{
-	const struct kmem_opt_def *d;
-	size_t i;
-
-	for (d = kmem_opt_defs; d->name; d++) {
-		bool json = !strcmp(d->name, "json");
-		bool folded = !strcmp(d->name, "folded");
-		char desc[256];
-
-		if (!(lib_where(d->name) & where))
-			continue;
-		/* the default of an option with a value, when it has one */
-		snprintf(desc, sizeof(desc), "%s%s%s%s", d->desc,
-			 d->def && *d->def ? " (default " : "",
-			 d->def && *d->def ? d->def : "",
-			 d->def && *d->def ? ")" : "");
-		print_opt(f, (char)short_of(d->name), d->name,
-			  json || folded || !strcmp(d->name, "output") ? "FILE" :
-								     d->arg,
-			  json || folded || kmem_opt_optional(d),
-			  where == IN_PLOT && plot_desc(d->name) ?
-				  plot_desc(d->name) :
-			  json ? "Write JSON to FILE (default: stdout, "
-				 "instead of the tables)" :
-			  folded ? "Write allocations by stack, folded for "
-				   "flame graphs, to FILE (default: stdout, "
-				   "instead of the tables)" :
-				 !strcmp(d->name, "output") ?
-				 "Write the tables (topology: the map) to FILE" :
-				 desc);
-	}
-	for (i = 0; i < NR_OWN; i++) {
-		const struct tk_opt *o = &own_opts[i];
-		int v = o->lo.val;
-
-		if (!(o->where & where))
-			continue;
-		print_opt(f, v < 0x100 ? (char)v : 0, o->lo.name, o->arg,
-			  false, o->desc);
-	}
-}
-
-/**
- * tk_usage - the manual, or a pointer to it
- * @cmd: the subcommand asked about, or NULL
- * @full: the whole text on stdout; else one line on stderr
- */
-void tk_usage(const char *cmd, bool full)
-{
-	if (!full) {
-		fprintf(stderr, "Try '" TK_NAME " --help' or 'man " TK_NAME
-				"' for more information.\n");
-		return;
-	}
-	printf("NAME\n"
-	       "  " TK_NAME " - kernel memory allocation statistics from kmem "
-	       "trace events\n\n"
-	       "SYNOPSIS\n"
-	       "  " TK_NAME " stat [OPTIONS] [FILE...]\n"
-	       "  " TK_NAME " live [OPTIONS] [-d SECONDS] [-- COMMAND "
-	       "[ARGS...]]\n"
-	       "  " TK_NAME " topology [-o FILE]\n"
-	       "  " TK_NAME " plot [OPTIONS] [-o FILE.svg] [FILE]\n"
-	       "  " TK_NAME " diff [OPTIONS] BEFORE.dat AFTER.dat\n\n"
-	       "DESCRIPTION\n"
-	       "  stat reads trace.dat files (default: trace.dat) and prints "
-	       "the tables\n"
-	       "  of trace-cmd report -O kmem:stat, byte for byte, without "
-	       "the listing;\n"
-	       "  each buffer instance of a file separately, then a merged "
-	       "summary when\n"
-	       "  there is more than one input.\n\n"
-	       "  live traces this machine in its own tracefs instance "
-	       "(root needed):\n"
-	       "  COMMAND and its children only when given, else every "
-	       "task.  The\n"
-	       "  tables are printed when COMMAND exits, after -d, or at "
-	       "the first ^C.\n\n"
-	       "  topology writes this machine's CPU and memory to node "
-	       "map, for --numa.\n\n"
-	       "  plot draws live slab and page-allocator memory over the "
-	       "trace's time,\n"
-	       "  with the call sites of the highest peaks, as one SVG "
-	       "file.\n\n"
-	       "  diff compares two files (their top-level buffers): the "
-	       "summaries side\n"
-	       "  by side with their differences, and the call sites and "
-	       "caches that\n"
-	       "  changed most.\n\n");
-	if (!cmd || !strcmp(cmd, "stat")) {
-		printf("STAT OPTIONS\n");
-		print_opts(stdout, IN_STAT);
-		putchar('\n');
-	}
-	if (!cmd || !strcmp(cmd, "live")) {
-		printf("LIVE OPTIONS\n");
-		print_opts(stdout, IN_LIVE);
-		putchar('\n');
-	}
-	if (!cmd || !strcmp(cmd, "plot")) {
-		printf("PLOT OPTIONS\n");
-		print_opts(stdout, IN_PLOT);
-		putchar('\n');
-	}
-	if (!cmd || !strcmp(cmd, "diff")) {
-		printf("DIFF OPTIONS\n");
-		print_opts(stdout, IN_DIFF);
-		putchar('\n');
-	}
-	printf("EXIT STATUS\n"
-	       "  0 success, 1 usage error, 2 bad input or environment "
-	       "(no tracefs, not\n"
-	       "  root, events missing, unreadable file).\n\n"
-	       "SEE ALSO\n"
-	       "  The manual: man trace-kmem (Documentation/trace-kmem.txt); "
-	       "kmem-plugin(7),\n"
-	       "  kmem-stat-definitions(7), kmem-json(5), kmem-numa(5); "
-	       "trace-cmd-report(1),\n"
-	       "  perf-kmem(1).\n");
-}
+#include "opt_table.h"
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -378,28 +84,6 @@ static const char *spell(int c, const struct option *lo)
 	return opt_name(lo, c);
 }
 
-static int own_where(int c)
-{
-	size_t i;
-
-	for (i = 0; i < NR_OWN; i++)
-		if (own_opts[i].lo.val == c)
-			return own_opts[i].where;
-	return 0;
-}
-
-static int where_of(int c)
-{
-	if (c >= 0x1000)
-		return lib_where(kmem_opt_defs[c - 0x1000].name);
-	if (c == 's')
-		return IN_STAT | IN_LIVE | IN_DIFF;
-	if (c == 'l')
-		return IN_STAT | IN_LIVE | IN_PLOT | IN_DIFF;
-	if (c == 'o')
-		return IN_STAT | IN_LIVE | IN_TOPO | IN_PLOT | IN_DIFF;
-	return own_where(c);
-}
 
 static int set_lib(struct tk_args *a, const char *name, const char *arg)
 {
@@ -471,16 +155,6 @@ static int one_option(struct tk_args *a, int c, const struct option *lo)
 	return -1;
 }
 
-static int command_of(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(cmd_names) / sizeof(cmd_names[0]); i++)
-		if (!strcmp(s, cmd_names[i]))
-			return (int)i;
-	return -1;
-}
-
 static int parse_options(struct tk_args *a, int argc, char **argv,
 			 const struct option *lo)
 {
@@ -505,16 +179,16 @@ static int parse_options(struct tk_args *a, int argc, char **argv,
 			return usage_error("unknown option '%s'",
 					   argv[optind - 1]);
 		if (c == 'h') {
-			tk_usage(cmd_names[a->cmd], true);
+			tk_usage(tk_cmd_names[a->cmd], true);
 			exit(TK_OK);
 		}
 		if (c == 'V') {
 			printf(TK_NAME " " KMEM_VERSION "\n");
 			exit(TK_OK);
 		}
-		if (!(where_of(c) & (1 << a->cmd))) {
+		if (!(tk_where_of(c) & (1 << a->cmd))) {
 			fprintf(stderr, TK_NAME ": --%s does not apply to "
-					"'%s'\n", spell(c, lo), cmd_names[a->cmd]);
+					"'%s'\n", spell(c, lo), tk_cmd_names[a->cmd]);
 			tk_usage(NULL, false);
 			return -1;
 		}
@@ -576,12 +250,12 @@ int tk_parse_args(struct tk_args *a, int argc, char **argv)
 		printf(TK_NAME " " KMEM_VERSION "\n");
 		exit(TK_OK);
 	}
-	cmd = command_of(argv[1]);
+	cmd = tk_command_of(argv[1]);
 	if (cmd < 0)
 		return usage_error("unknown command '%s' (stat, live, topology, "
 				   "plot or diff)", argv[1]);
 	a->cmd = cmd;
-	lo = long_options();
+	lo = tk_long_options();
 	if (!lo)
 		return -1;
 	optind = 1;

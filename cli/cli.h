@@ -54,7 +54,7 @@ struct tk_args {
 	char **command;			/* after --, NULL-terminated */
 };
 
-/* args.c */
+/* args.c, opt_table.c */
 int tk_parse_args(struct tk_args *a, int argc, char **argv);
 void tk_args_release(struct tk_args *a);
 void tk_usage(const char *cmd, bool full);

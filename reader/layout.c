@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The layout of a trace.dat after its initial header: version 6's fixed
- * sequence of parts, version 7's chain of options sections and the
- * sections they point to (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
+ * The layout of a trace.dat after its initial header: the options both
+ * versions carry, and version 7's chain of options sections and the
+ * sections they point to (trace-cmd.dat.v7(5)); version 6's fixed
+ * sequence of parts is in layout_v6.c (trace-cmd.dat.v6(5)).
  *
  * Options that change what libtracecmd reports are applied as it
  * applies them (DATE, OFFSET, TSC2NSEC, CPUCOUNT); the guest time shift
@@ -12,25 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-
-enum {
-	OPT_DONE = 0,
-	OPT_DATE = 1,
-	OPT_BUFFER = 3,
-	OPT_OFFSET = 7,
-	OPT_CPUCOUNT = 8,
-	OPT_TIME_SHIFT = 12,
-	OPT_TSC2NSEC = 14,
-	OPT_STRINGS = 15,
-	OPT_HEADER_INFO = 16,
-	OPT_FTRACE_EVENTS = 17,
-	OPT_EVENT_FORMATS = 18,
-	OPT_KALLSYMS = 19,
-	OPT_PRINTK = 20,
-	OPT_CMDLINES = 21,
-	OPT_BUFFER_TEXT = 22,
-};
+#include "layout.h"
 
 #define SEC_FL_COMPRESS 1
 #define MAX_OPTION_SECTIONS 256
@@ -41,8 +24,13 @@ struct sections {
 	bool have[OPT_CMDLINES + 1];
 };
 
-/* The top buffer, always [0], before anything else is read. */
-static int init_buffers(struct tdat_file *f)
+/**
+ * tdat_init_buffers - the top buffer, always [0], before anything else is read
+ * @f: the file
+ *
+ * Return: TDAT_OK, or the failure.
+ */
+int tdat_init_buffers(struct tdat_file *f)
 {
 	f->buffers = calloc(1, sizeof(*f->buffers));
 	if (!f->buffers)
@@ -54,9 +42,16 @@ static int init_buffers(struct tdat_file *f)
 	return TDAT_OK;
 }
 
-/* The top buffer (described again: the last description wins), or a
- * new instance. */
-static struct tdat_buffer *add_buffer(struct tdat_file *f, const char *name)
+/**
+ * tdat_add_buffer - the top buffer (described again: the last description
+ * wins), or a new instance
+ * @f: the file
+ * @name: the instance's name, "" for the top buffer
+ *
+ * Return: the buffer, cleared but for its name, or NULL when there are
+ * too many or out of memory.
+ */
+struct tdat_buffer *tdat_add_buffer(struct tdat_file *f, const char *name)
 {
 	struct tdat_buffer *b;
 
@@ -178,7 +173,7 @@ static int v7_buffer(struct tdat_file *f, struct tcur *c)
 	tc_string(c); /* clock */
 	if (c->bad)
 		return tdat_fail(f, TDAT_BAD, "BUFFER option truncated");
-	b = add_buffer(f, name);
+	b = tdat_add_buffer(f, name);
 	if (!b)
 		return tdat_fail(f, TDAT_BAD,
 				 "too many buffers, or out of "
@@ -222,9 +217,19 @@ static int too_short(struct tdat_file *f, const char *option, uint64_t size)
 			 (unsigned long long)size);
 }
 
-/* One option; *done set at DONE with the next options offset. */
-static int option(struct tdat_file *f, int id, const uint8_t *p, uint64_t size,
-		  struct sections *s, uint64_t *next)
+/**
+ * tdat_layout_option - one option; *done set at DONE with the next options offset
+ * @f: the file
+ * @id: the option's id
+ * @p: its bytes
+ * @size: their number
+ * @s: where the sections it points to are noted (v7), or NULL
+ * @next: set to the next options section at DONE (v7), or NULL
+ *
+ * Return: TDAT_OK, or the failure.
+ */
+int tdat_layout_option(struct tdat_file *f, int id, const uint8_t *p, uint64_t size,
+	   struct sections *s, uint64_t *next)
 {
 	struct tcur c;
 
@@ -283,12 +288,6 @@ static int option(struct tdat_file *f, int id, const uint8_t *p, uint64_t size,
 	return TDAT_OK;
 }
 
-/* v6 instance buffers: "name" and where its flyrecord part is. */
-struct v6_inst {
-	uint64_t off;
-	char *name;
-};
-
 /*
  * The options of one v7 options section; *next: the following one, *end:
  * where this one ends.  A section that the end of the file cuts is
@@ -345,7 +344,7 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
 					(unsigned long long)off);
 			break;
 		}
-		ret = option(f, id, p, size, s, next);
+		ret = tdat_layout_option(f, id, p, size, s, next);
 		done = id == OPT_DONE;
 	}
 	free(zbuf);
@@ -437,7 +436,7 @@ int tdat_read_v7(struct tdat_file *f, struct tcur *c)
 	int ret, n = 0;
 
 	memset(&s, 0, sizeof(s));
-	ret = init_buffers(f);
+	ret = tdat_init_buffers(f);
 	if (!ret)
 		ret = compression(f, c);
 	if (ret)
@@ -486,170 +485,5 @@ int tdat_read_v7(struct tdat_file *f, struct tcur *c)
 		ret = v7_section(f, &s, OPT_PRINTK, tdat_printk);
 	if (!ret)
 		ret = v7_section(f, &s, OPT_CMDLINES, tdat_cmdlines);
-	return ret;
-}
-
-/* v6: "flyrecord\0" and the offset and size of each CPU's data. */
-static int v6_flyrecord(struct tdat_file *f, struct tcur *c,
-			struct tdat_buffer *b)
-{
-	const uint8_t *tag = tc_take(c, 10);
-	int i;
-
-	if (!tag)
-		return tdat_fail(f, TDAT_BAD, "truncated before the CPU data");
-	if (!memcmp(tag, "latency  ", 10)) {
-		f->unsupported = "latency trace data";
-		return TDAT_OK;
-	}
-	if (memcmp(tag, "flyrecord", 10))
-		return tdat_fail(f, TDAT_BAD,
-				 "no \"flyrecord\" where the CPU "
-				 "data should start%s",
-				 *b->name ? " (buffer instance)" : "");
-	if ((uint64_t)f->cpus * 16 > c->len - c->pos)
-		return tdat_fail(f, TDAT_BAD, "CPU data table truncated");
-	b->nr_cpus = f->cpus;
-	b->page_size = f->page_size;
-	if (!f->cpus)
-		return TDAT_OK;
-	b->cpus = calloc((size_t)f->cpus, sizeof(*b->cpus));
-	if (!b->cpus)
-		return tdat_fail(f, TDAT_BAD, "out of memory");
-	for (i = 0; i < f->cpus; i++) {
-		b->cpus[i].cpu = i;
-		b->cpus[i].offset = tc_num(c, 8);
-		b->cpus[i].size = tc_num(c, 8);
-	}
-	return TDAT_OK;
-}
-
-/* v6 options: a 2-byte id and a 4-byte size each, up to id 0. */
-static int v6_options(struct tdat_file *f, struct tcur *c,
-		      struct v6_inst **inst, int *ninst)
-{
-	for (;;) {
-		int id = (int)tc_num(c, 2);
-		uint64_t size;
-		const uint8_t *p;
-
-		if (c->bad)
-			return tdat_fail(f, TDAT_BAD, "options truncated");
-		if (id == OPT_DONE)
-			return TDAT_OK;
-		size = tc_num(c, 4);
-		p = tc_take(c, size);
-		if (c->bad)
-			return tdat_fail(f, TDAT_BAD, "option %d truncated",
-					 id);
-		if (id == OPT_BUFFER) {
-			struct tcur oc;
-			struct v6_inst *n;
-			const char *name;
-
-			tc_init(&oc, p, (size_t)size, f->big);
-			n = realloc(*inst, (*ninst + 1) * sizeof(*n));
-			if (!n)
-				return tdat_fail(f, TDAT_BAD, "out of memory");
-			*inst = n;
-			n[*ninst].off = tc_num(&oc, 8);
-			name = tc_string(&oc);
-			if (oc.bad || *ninst >= TDAT_MAX_BUFFERS)
-				return tdat_fail(f, TDAT_BAD,
-						 "BUFFER option "
-						 "truncated");
-			n[*ninst].name = strdup(name);
-			if (!n[*ninst].name)
-				return tdat_fail(f, TDAT_BAD, "out of memory");
-			(*ninst)++;
-			continue;
-		}
-		if (option(f, id, p, size, NULL, NULL))
-			return TDAT_BAD;
-	}
-}
-
-static int v6_instances(struct tdat_file *f, struct v6_inst *inst, int n)
-{
-	int i, ret = TDAT_OK;
-
-	for (i = 0; i < n && !ret; i++) {
-		struct tdat_buffer *b = add_buffer(f, inst[i].name);
-		struct tcur c;
-
-		if (!b)
-			return tdat_fail(f, TDAT_BAD, "out of memory");
-		if (inst[i].off > f->size)
-			return tdat_fail(f, TDAT_BAD,
-					 "instance %s: offset "
-					 "past the end of the file",
-					 inst[i].name);
-		tc_init(&c, f->map + inst[i].off, f->size - inst[i].off,
-			f->big);
-		if (c.len >= 10 && !memcmp(c.p, "options  ", 10)) {
-			f->unsupported = "options inside a version 6 buffer "
-					 "instance";
-			return TDAT_OK;
-		}
-		ret = v6_flyrecord(f, &c, b);
-	}
-	return ret;
-}
-
-static int v6_parts(struct tdat_file *f, struct tcur *c)
-{
-	int ret;
-
-	ret = tdat_header_info(f, c);
-	if (!ret)
-		ret = tdat_ftrace_formats(f, c);
-	if (!ret)
-		ret = tdat_event_formats(f, c);
-	if (ret)
-		return ret;
-	ret = tdat_kallsyms_set(f, c, false);
-	if (!ret)
-		ret = tdat_printk(f, c);
-	if (!ret)
-		ret = tdat_cmdlines(f, c);
-	return ret;
-}
-
-/**
- * tdat_read_v6 - the fixed parts of a version 6 file
- * @f: the file, its initial header read
- * @c: the cursor after the page size
- *
- * Return: TDAT_OK, or the failure.
- */
-int tdat_read_v6(struct tdat_file *f, struct tcur *c)
-{
-	struct v6_inst *inst = NULL;
-	struct tdat_buffer *top;
-	const uint8_t *tag;
-	int i, ninst = 0, ret;
-
-	ret = init_buffers(f);
-	if (!ret)
-		ret = v6_parts(f, c);
-	if (ret)
-		return ret;
-	f->cpus = (int)tc_num(c, 4);
-	if (c->bad || f->cpus < 0 || f->cpus > TDAT_MAX_CPUS)
-		return tdat_fail(f, TDAT_BAD, "CPU count missing or over %d",
-				 TDAT_MAX_CPUS);
-	tag = c->len - c->pos >= 10 ? c->p + c->pos : NULL;
-	if (tag && !memcmp(tag, "options  ", 10)) {
-		tc_take(c, 10);
-		ret = v6_options(f, c, &inst, &ninst);
-	}
-	top = &f->buffers[0];
-	if (!ret)
-		ret = v6_flyrecord(f, c, top);
-	if (!ret && !f->unsupported)
-		ret = v6_instances(f, inst, ninst);
-	for (i = 0; i < ninst; i++)
-		free(inst[i].name);
-	free(inst);
 	return ret;
 }

@@ -10,8 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static int unit_failed;		/* failures in the current test */
-static int unit_total_failed;	/* failed tests in this program */
+/*
+ * Weak, so that the files of one test program (a test_*.c and the
+ * tests/unit/ files it shares with others) count in the same ones.
+ */
+int unit_failed __attribute__((weak));	     /* failures in the current test */
+int unit_total_failed __attribute__((weak)); /* failed tests in this program */
 
 #define CHECK(cond)                                                         \
 	do {                                                                \
