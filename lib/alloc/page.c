@@ -29,8 +29,8 @@ int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,
 	st->page_size = 4096;
 	st->subbuf_size = 4096;
 	st->pageblock_order = -1;
-	st->sym = sym;
-	return kmem_stackskip_init(&st->skip, skip_regex, err, errlen);
+	return kmem_frames_init(&st->fr, sym, skip_regex, kmem_default_skip,
+				err, errlen);
 }
 
 /**
@@ -54,7 +54,6 @@ void page_stats_release(struct page_stats *st)
 {
 	u64_index_free(&st->site_ix);
 	u64_index_free(&st->proc_ix);
-	u64_index_free(&st->frame_ix);
 	u64_index_free(&st->stack_ix);
 	free(st->stacks);
 	free(st->stack_frames);
@@ -62,8 +61,7 @@ void page_stats_release(struct page_stats *st)
 	kmem_lc_release(&st->lc);
 	free(st->procs);
 	free(st->pending);
-	free(st->frames);
-	kmem_stackskip_release(&st->skip);
+	kmem_frames_release(&st->fr);
 	memset(st, 0, sizeof(*st));
 }
 

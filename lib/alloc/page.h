@@ -16,8 +16,8 @@
 #include "base/hashtab.h"
 #include "base/numa.h"
 #include "event/kmem_event.h"
-#include "event/stackskip.h"
 #include "event/symbols.h"
+#include "frames.h"
 #include "lifecycle.h"
 #include "match.h"
 #include "touched.h"
@@ -117,11 +117,6 @@ struct page_pending {
 	uint64_t gfp;
 };
 
-/* A stack frame address, resolved once. */
-struct page_frame {
-	bool skip;		/* allocator or tracing internals */
-};
-
 /*
  * A kernel stack kept whole while call sites wait for symbols (defer):
  * its frames in page_stats.stack_frames, innermost first.
@@ -151,9 +146,7 @@ struct page_stats {
 	struct page_pending *pending;	/* per CPU */
 	size_t nr_pending;
 
-	struct page_frame *frames;
-	size_t nr_frames, cap_frames;
-	struct u64_index frame_ix;
+	struct kmem_frames fr;		/* resolved frames, skip rules */
 
 	/*
 	 * defer: while counting, a site's callsite is its stack's number + 1
@@ -168,10 +161,8 @@ struct page_stats {
 	uint64_t *stack_frames;
 	size_t nr_stack_frames, cap_stack_frames;
 
-	const struct kmem_symbolizer *sym;
 	const struct kmem_numa *numa;	/* NULL: no cross-node figures */
 	struct kmem_touched touched;	/* site rows whose live bytes changed */
-	struct kmem_stackskip skip;
 };
 
 int page_stats_init(struct page_stats *st, const struct kmem_symbolizer *sym,

@@ -62,23 +62,8 @@ static uint32_t get_site(struct page_stats *st, uint64_t cs,
  */
 struct page_pending *page_pending_of(struct page_stats *st, int cpu)
 {
-	size_t n = st->nr_pending;
-	struct page_pending *p;
-
-	if (cpu < 0 || cpu >= 65536)
-		return NULL;
-	if ((size_t)cpu >= n) {
-		while (n <= (size_t)cpu)
-			n = n ? n * 2 : 64;
-		p = realloc(st->pending, n * sizeof(*p));
-		if (!p)
-			return NULL;
-		memset(p + st->nr_pending, 0,
-		       (n - st->nr_pending) * sizeof(*p));
-		st->pending = p;
-		st->nr_pending = n;
-	}
-	return &st->pending[cpu];
+	return kmem_cpu_slot((void **)&st->pending, &st->nr_pending,
+			     sizeof(*st->pending), cpu);
 }
 
 /**
@@ -124,26 +109,6 @@ void page_pending_done(struct page_stats *st, struct page_pending *pd,
 	page_attach_site(st, pd->pfn, cs, pd);
 }
 
-static const struct page_frame *frame_info(struct page_stats *st,
-					   uint64_t addr)
-{
-	const char *name = NULL;
-	uint64_t start = addr;
-	bool added;
-	uint32_t i = index_get(&st->frame_ix, (void **)&st->frames,
-			       &st->cap_frames, &st->nr_frames,
-			       sizeof(*st->frames), addr, &added);
-
-	if (i == U64_INDEX_NONE)
-		return NULL;
-	if (!added)
-		return &st->frames[i];
-	if (st->sym && st->sym->resolve)
-		name = st->sym->resolve(st->sym->priv, addr, &start);
-	st->frames[i].skip = name && kmem_stackskip_match(&st->skip, name);
-	return &st->frames[i];
-}
-
 /**
  * page_frame_skipped - is a stack frame tracing or allocator internals?
  * @st: the statistics (their skip rules and symbols)
@@ -154,28 +119,7 @@ static const struct page_frame *frame_info(struct page_stats *st,
  */
 bool page_frame_skipped(struct page_stats *st, uint64_t addr)
 {
-	const struct page_frame *f = frame_info(st, addr);
-
-	return f && f->skip;
-}
-
-/* The first frame that is neither tracing nor allocator internals. */
-static uint64_t first_caller(struct page_stats *st, const uint64_t *fr,
-			     unsigned int n)
-{
-	uint64_t cs = PAGE_NO_STACK;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		const struct page_frame *f = frame_info(st, fr[i]);
-
-		if (!f)
-			return PAGE_NO_STACK;
-		cs = fr[i];	/* the return address: sym+0xoff */
-		if (!f->skip)
-			break;
-	}
-	return cs;
+	return kmem_frames_skipped(&st->fr, addr);
 }
 
 /* The number of the stack of these frames, kept when new. */
@@ -220,7 +164,8 @@ static uint64_t stack_callsite(struct page_stats *st,
 	uint32_t i;
 
 	if (!st->defer)
-		return first_caller(st, ev->frames, ev->nr_frames);
+		return kmem_frames_caller(&st->fr, ev->frames, ev->nr_frames,
+					  PAGE_NO_STACK);
 	if (!ev->nr_frames)
 		return PAGE_NO_STACK;
 	i = stack_intern(st, ev->frames, ev->nr_frames);
@@ -362,7 +307,9 @@ void page_resolve_callsites(struct page_stats *st)
 		if (s->callsite == PAGE_NO_STACK)
 			continue;
 		k = &st->stacks[s->callsite - 1];
-		s->callsite = first_caller(st, st->stack_frames + k->off, k->n);
+		s->callsite = kmem_frames_caller(&st->fr,
+						 st->stack_frames + k->off,
+						 k->n, PAGE_NO_STACK);
 	}
 	merge_rows(st);
 	u64_index_free(&st->stack_ix);

@@ -19,18 +19,33 @@ const char kmem_default_skip[] =
 	"|^event_trigger|^stacktrace_trigger|^trace_buffer_|^trace_call_bpf"
 	"|^_*ring_buffer_";
 
+/*
+ * The vmalloc allocator's: the tracing frames above, then vmalloc's own
+ * layers (the _noprof names of 6.10 and later match too) and the APIs
+ * built on vmap areas (ioremap, execmem): the caller is further out.
+ */
+const char kmem_vmalloc_skip[] =
+	"^_*traceiter_|^trace_event_|^perf_trace_|^_*bpf_trace_"
+	"|^_*ftrace_trace_stack|^_*trace_stack|^ftrace_|^stack_trace_"
+	"|^event_trigger|^stacktrace_trigger|^trace_buffer_|^trace_call_bpf"
+	"|^_*ring_buffer_"
+	"|^_*alloc_vmap_area|^_*get_vm_area|^_*vmalloc|^_*vzalloc|^vmalloc_"
+	"|^_*kvmalloc|^_*kvzalloc|^_*kvrealloc|^_*vmap|^vm_map_ram"
+	"|^_*ioremap|^execmem_";
+
 /**
  * kmem_stackskip_init - compile the skip rules
  * @s: the rules
- * @regex: frames to skip (POSIX extended), NULL for the default
+ * @regex: frames to skip (POSIX extended), NULL for @def
+ * @def: the default rules (kmem_default_skip, kmem_vmalloc_skip)
  * @err: set to the regex error, if any
  * @errlen: size of @err
  *
- * Return: 0 on success, -1 if @regex does not compile (the default
- * rules are used then).
+ * Return: 0 on success, -1 if @regex does not compile (@def is used
+ * then).
  */
-int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex, char *err,
-			size_t errlen)
+int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex,
+			const char *def, char *err, size_t errlen)
 {
 	int ret = 0, rc;
 
@@ -43,7 +58,7 @@ int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex, char *err,
 		regerror(rc, &s->re, err, errlen);
 		ret = -1;
 	}
-	s->have = !regcomp(&s->re, kmem_default_skip, KMEM_SKIP_REGFLAGS);
+	s->have = !regcomp(&s->re, def, KMEM_SKIP_REGFLAGS);
 	return ret;
 }
 

@@ -15,15 +15,16 @@
 /* how skip= regexes compile */
 #define KMEM_SKIP_REGFLAGS (REG_EXTENDED | REG_NOSUB)
 
-extern const char kmem_default_skip[];
+extern const char kmem_default_skip[];	/* the page allocator's */
+extern const char kmem_vmalloc_skip[];
 
 struct kmem_stackskip {
 	regex_t re;
 	bool have; /* re compiled: frames can be skipped */
 };
 
-int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex, char *err,
-			size_t errlen);
+int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex,
+			const char *def, char *err, size_t errlen);
 void kmem_stackskip_release(struct kmem_stackskip *s);
 
 /**
