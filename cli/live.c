@@ -166,7 +166,8 @@ static int set_events(struct live *l)
 	bool slab = kmem_opts_allocator(o, o->slab);
 	bool page = kmem_opts_allocator(o, o->page);
 	bool percpu = kmem_opts_allocator(o, o->percpu);
-	int ns = 0, np = 0, nc = 0;
+	bool vmalloc = kmem_opts_allocator(o, o->vmalloc);
+	int ns = 0, np = 0, nc = 0, nv = 0;
 
 	if (slab)
 		ns = enable_events(l, KMEM_ALLOC_SLAB);
@@ -174,15 +175,21 @@ static int set_events(struct live *l)
 		np = enable_events(l, KMEM_ALLOC_PAGE);
 	if (percpu)
 		nc = enable_events(l, KMEM_ALLOC_PERCPU);
-	if (ns < 0 || np < 0 || nc < 0)
+	if (vmalloc)
+		nv = enable_events(l, KMEM_ALLOC_VMALLOC);
+	if (ns < 0 || np < 0 || nc < 0 || nv < 0)
 		return env_error("cannot enable the kmem events",
-				 "check events/kmem and events/percpu in "
-				 "tracefs");
+				 "check events/kmem, events/percpu and "
+				 "events/vmalloc in tracefs");
 	/* by default, a kernel without the per-CPU events is fine */
 	if (o->percpu && !nc)
 		return env_error("the per-CPU allocator events "
 				 "(percpu:percpu_alloc_percpu ...) are missing",
 				 "use a kernel that has them (4.14 or later)");
+	if (o->vmalloc && !nv)
+		return env_error("the vmalloc allocator events "
+				 "(vmalloc:alloc_vmap_area ...) are missing",
+				 "use a kernel that has them (6.10 or later)");
 	if ((slab && !ns) || (page && !np))
 		return env_error(slab && !ns ? "the slab events (kmem:kmalloc "
 					       "...) are missing"
@@ -290,7 +297,7 @@ static int setup(struct live *l)
 			     a->buffer_kb))
 		return env_error("cannot open the per-CPU ring buffers",
 				 "check tracefs (per_cpu/cpuN/trace_pipe_raw)");
-	l->s.agg.page.subbuf_size = (unsigned int)l->reader.page_size;
+	kmem_agg_set_subbuf(&l->s.agg, (unsigned int)l->reader.page_size);
 	if (a->command && live_cmd_fork(&l->cmd, a->command))
 		return -1;
 	if (follow_command(l) || set_events(l))

@@ -119,8 +119,9 @@ static void hook_stacks(struct kmem_plugin *kp)
 				   stack_handler, kp);
 }
 
-static int page_handler(struct trace_seq *s, struct tep_record *rec,
-			struct tep_event *event, void *context)
+/* The page and vmalloc allocators': their call sites come from stacks. */
+static int stacks_handler(struct trace_seq *s, struct tep_record *rec,
+			  struct tep_event *event, void *context)
 {
 	struct slot_ctx *sc = context;
 	struct kmem_plugin *kp = sc->kp;
@@ -132,7 +133,7 @@ static int page_handler(struct trace_seq *s, struct tep_record *rec,
 		kmem_feed_page_geometry(&kp->agg, kp->tep);
 		kp->page_size_set = true;
 	}
-	if (sc->slot == KMEM_SLOT_PAGE_ALLOC)
+	if (kmem_event_defs[sc->slot].flags & KMEM_EVF_STACK)
 		hook_stacks(kp);
 	kmem_feed_fields(&kp->feed, sc->slot, event);
 	account(kp, sc->slot, rec, true);
@@ -158,8 +159,9 @@ static tep_event_handler_func handler_of(enum kmem_slot slot)
 {
 	static const tep_event_handler_func of[KMEM_NR_ALLOC] = {
 		[KMEM_ALLOC_SLAB] = slab_handler,
-		[KMEM_ALLOC_PAGE] = page_handler,
+		[KMEM_ALLOC_PAGE] = stacks_handler,
 		[KMEM_ALLOC_PERCPU] = percpu_handler,
+		[KMEM_ALLOC_VMALLOC] = stacks_handler,
 	};
 	enum kmem_alloc_id a = kmem_event_defs[slot].alloc;
 
@@ -167,7 +169,7 @@ static tep_event_handler_func handler_of(enum kmem_slot slot)
 }
 
 /**
- * register_handlers - claim the slab, page and per-CPU allocator events
+ * register_handlers - claim the events of every allocator
  * @kp: the plugin state
  *
  * The events are not parsed yet when a plugin loads: libtraceevent

@@ -69,6 +69,19 @@ static void page_init(void *st)
 	page_stats_init(st, NULL, NULL, NULL, 0);
 }
 
+static int page_config(void *st, const struct kmem_symbolizer *sym,
+		       const char *skip, char *err, size_t errlen)
+{
+	struct page_stats *p = st;
+	bool rows = p->rows;
+	int ret;
+
+	page_stats_release(p);
+	ret = page_stats_init(p, sym, skip, err, errlen);
+	page_stats_keep_rows(p, rows);
+	return ret;
+}
+
 static void page_release(void *st)
 {
 	page_stats_release(st);
@@ -175,6 +188,72 @@ static size_t percpu_addresses(const void *st, uint64_t *v)
 	return s->nr_sites;
 }
 
+static void vmalloc_init(void *st)
+{
+	vmalloc_stats_init(st, NULL, NULL, NULL, 0);
+}
+
+static int vmalloc_config(void *st, const struct kmem_symbolizer *sym,
+			  const char *skip, char *err, size_t errlen)
+{
+	struct vmalloc_stats *v = st;
+
+	kmem_frames_release(&v->fr);
+	return kmem_frames_init(&v->fr, sym, skip, kmem_vmalloc_skip, err,
+				errlen);
+}
+
+static void vmalloc_release(void *st)
+{
+	vmalloc_stats_release(st);
+}
+
+static void vmalloc_feed(void *st, const struct kmem_event *ev)
+{
+	vmalloc_account(st, ev);
+}
+
+static void vmalloc_end(void *st)
+{
+	vmalloc_finish(st);
+}
+
+static void vmalloc_merge(void *to, const void *from, bool old_migratetypes)
+{
+	struct vmalloc_stats *t = to;
+	const struct vmalloc_stats *f = from;
+
+	vmalloc_merge_summary(&t->sum, &f->sum);
+	t->oom += f->oom;
+}
+
+static uint64_t vmalloc_site_addr(const void *st, uint32_t site)
+{
+	if (site == U64_INDEX_NONE)
+		return VMALLOC_NO_STACK;
+	return ((const struct vmalloc_stats *)st)->sites[site].call_site;
+}
+
+static uint64_t vmalloc_site_frees(const void *st, uint32_t site)
+{
+	return ((const struct vmalloc_stats *)st)->sites[site].frees;
+}
+
+static uint64_t vmalloc_bytes(const void *st, const struct kmem_obj *o)
+{
+	return ((const struct vmalloc_obj *)o)->bytes;
+}
+
+static size_t vmalloc_addresses(const void *st, uint64_t *v)
+{
+	const struct vmalloc_stats *s = st;
+	size_t i;
+
+	for (i = 0; v && i < s->nr_sites; i++)
+		v[i] = s->sites[i].call_site;
+	return s->nr_sites;
+}
+
 const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_SLAB] = {
 		.name = "slab",
@@ -209,6 +288,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.counts_off = offsetof(struct page_stats, sum.lc),
 		.touched_off = offsetof(struct page_stats, touched),
 		.numa_off = offsetof(struct page_stats, numa),
+		.subbuf_off = offsetof(struct page_stats, subbuf_size),
 		.no_site = "(no stack)",
 		.site_addr = page_site_addr,
 		.sites_off = offsetof(struct page_stats, sites),
@@ -217,6 +297,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.site_live_off = offsetof(struct page_site, live),
 		.obj_bytes = page_bytes,
 		.init = page_init,
+		.configure = page_config,
 		.release = page_release,
 		.account = page_feed,
 		.keep_rows = page_rows,
@@ -244,5 +325,29 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.account = percpu_feed,
 		.addresses = percpu_addresses,
 		.merge = percpu_merge,
+	},
+	[KMEM_ALLOC_VMALLOC] = {
+		.name = "vmalloc",
+		.title = "vmalloc allocator",
+		.caps = KMEM_CAP_STACKS | KMEM_CAP_LIFETIMES,
+		.lc_off = offsetof(struct vmalloc_stats, lc),
+		.counts_off = offsetof(struct vmalloc_stats, sum.lc),
+		.subbuf_off = offsetof(struct vmalloc_stats, subbuf_size),
+		.no_site = "(no stack)",
+		.life_off = offsetof(struct vmalloc_stats, life),
+		.site_addr = vmalloc_site_addr,
+		.site_frees = vmalloc_site_frees,
+		.sites_off = offsetof(struct vmalloc_stats, sites),
+		.nr_sites_off = offsetof(struct vmalloc_stats, nr_sites),
+		.site_size = sizeof(struct vmalloc_site),
+		.site_live_off = offsetof(struct vmalloc_site, live),
+		.obj_bytes = vmalloc_bytes,
+		.init = vmalloc_init,
+		.configure = vmalloc_config,
+		.release = vmalloc_release,
+		.account = vmalloc_feed,
+		.finish = vmalloc_end,
+		.addresses = vmalloc_addresses,
+		.merge = vmalloc_merge,
 	},
 };

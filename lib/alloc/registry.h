@@ -18,6 +18,7 @@
 #include "page.h"
 #include "percpu.h"
 #include "slab.h"
+#include "vmalloc.h"
 
 /* What an allocator's statistics hold besides the lifecycle. */
 #define KMEM_CAP_STACKS 1u    /* call sites from kernel stacks */
@@ -29,7 +30,7 @@
 #define KMEM_CAP_TIMELINE 64u /* drawn by the timeline (touched rows) */
 
 struct kmem_alloc_desc {
-	const char *name;  /* "slab", "page", "percpu" */
+	const char *name;  /* "slab", "page", "percpu", "vmalloc" */
 	const char *title; /* "slab allocator": in leak and lifetime headings */
 	unsigned int caps; /* KMEM_CAP_* */
 	size_t lc_off;	   /* where its statistics hold struct kmem_lc */
@@ -37,6 +38,8 @@ struct kmem_alloc_desc {
 	size_t counts_off; /* ... its summary's struct kmem_lc_counts */
 	size_t touched_off; /* ... struct kmem_touched (KMEM_CAP_TIMELINE) */
 	size_t numa_off;    /* ... its topology pointer (KMEM_CAP_NUMA) */
+	/* ... its ring-buffer page size, unsigned int (KMEM_CAP_STACKS) */
+	size_t subbuf_off;
 	/* what a call site of address 0 is ("(no stack)"); NULL: 0 */
 	const char *no_site;
 	/* the call site of row @site (U64_INDEX_NONE: the page's none) */
@@ -48,6 +51,13 @@ struct kmem_alloc_desc {
 	size_t sites_off, nr_sites_off, site_size, site_live_off;
 	uint64_t (*obj_bytes)(const void *st, const struct kmem_obj *o);
 	void (*init)(void *st);
+	/*
+	 * symbols and skip rules for stack frames (KMEM_CAP_STACKS), NULL
+	 * @skip: the allocator's default; Return: -1 if @skip did not
+	 * compile (@err says why; the default applies)
+	 */
+	int (*configure)(void *st, const struct kmem_symbolizer *sym,
+			 const char *skip, char *err, size_t errlen);
 	void (*release)(void *st);
 	void (*account)(void *st, const struct kmem_event *ev);
 	void (*finish)(void *st); /* NULL: nothing waits at the end */
@@ -91,6 +101,10 @@ static inline enum kmem_alloc_id kmem_alloc_of(enum kmem_ev_kind kind)
 	case KMEM_EV_PERCPU_CHUNK_NEW:
 	case KMEM_EV_PERCPU_CHUNK_DEL:
 		return KMEM_ALLOC_PERCPU;
+	case KMEM_EV_VMALLOC_ALLOC:
+	case KMEM_EV_VMALLOC_FREE:
+	case KMEM_EV_VMALLOC_PURGE:
+		return KMEM_ALLOC_VMALLOC;
 	case KMEM_EV_NONE:
 	case KMEM_EV_STACK:
 		break;

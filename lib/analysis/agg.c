@@ -12,12 +12,15 @@ const size_t kmem_agg_stats_off[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_SLAB] = offsetof(struct kmem_agg, slab),
 	[KMEM_ALLOC_PAGE] = offsetof(struct kmem_agg, page),
 	[KMEM_ALLOC_PERCPU] = offsetof(struct kmem_agg, percpu),
+	[KMEM_ALLOC_VMALLOC] = offsetof(struct kmem_agg, vmalloc),
 };
 
 _Static_assert(offsetof(struct kmem_agg, events[KMEM_ALLOC_PAGE]) ==
 			       offsetof(struct kmem_agg, page_events) &&
 		       offsetof(struct kmem_agg, events[KMEM_ALLOC_PERCPU]) ==
-			       offsetof(struct kmem_agg, percpu_events),
+			       offsetof(struct kmem_agg, percpu_events) &&
+		       offsetof(struct kmem_agg, events[KMEM_ALLOC_VMALLOC]) ==
+			       offsetof(struct kmem_agg, vmalloc_events),
 	       "events[] in enum kmem_alloc_id order");
 
 /**
@@ -35,10 +38,11 @@ void kmem_agg_init(struct kmem_agg *a)
 }
 
 /**
- * kmem_agg_configure - symbols and skip rules for page call sites
+ * kmem_agg_configure - symbols and skip rules for stack call sites
  * @a: the aggregate, before its first event
  * @sym: resolves stack frames (must outlive @a)
- * @skip: regex of frames to skip, NULL for the default rules
+ * @skip: regex of frames to skip, NULL for each allocator's default
+ *	rules (page: kmem_default_skip, vmalloc: kmem_vmalloc_skip)
  * @err: set to the regex error when @skip does not compile, for the
  *	front end's one line (KMEM_BAD_SKIP_FMT)
  * @errlen: size of @err
@@ -48,13 +52,34 @@ void kmem_agg_init(struct kmem_agg *a)
 int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
 		       const char *skip, char *err, size_t errlen)
 {
-	bool rows = a->page.rows;
-	int ret;
+	unsigned int id;
+	int ret = 0;
 
-	page_stats_release(&a->page);
-	ret = page_stats_init(&a->page, sym, skip, err, errlen);
-	page_stats_keep_rows(&a->page, rows);
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		if (kmem_allocs[id].configure &&
+		    kmem_allocs[id].configure(kmem_agg_stats(a, id), sym, skip,
+					      err, errlen))
+			ret = -1;
 	return ret;
+}
+
+/**
+ * kmem_agg_set_subbuf - the ring buffer's page size, for stack adjacency
+ * @a: the aggregate, before its first event
+ * @subbuf_size: the size of a ring-buffer page (sub-buffer)
+ *
+ * Every allocator that reads kernel stacks tells by it whether a
+ * kernel_stack record directly follows an allocation.
+ */
+void kmem_agg_set_subbuf(struct kmem_agg *a, unsigned int subbuf_size)
+{
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		if (kmem_allocs[id].caps & KMEM_CAP_STACKS)
+			*(unsigned int *)((char *)kmem_agg_stats(a, id) +
+					  kmem_allocs[id].subbuf_off) =
+				subbuf_size;
 }
 
 /**
@@ -179,7 +204,10 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 		kmem_allocs[id].account(kmem_agg_stats(a, id), ev);
 	} else if (ev->kind == KMEM_EV_STACK) {
 		a->stack_records++;
-		page_account(&a->page, ev);
+		for (id = 0; id < KMEM_NR_ALLOC; id++)
+			if (kmem_allocs[id].caps & KMEM_CAP_STACKS)
+				kmem_allocs[id].account(kmem_agg_stats(a, id),
+							ev);
 	}
 	kmem_folded_event(&a->folded, &a->page, ev);
 }

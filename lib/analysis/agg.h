@@ -14,6 +14,7 @@
 #include "alloc/percpu.h"
 #include "alloc/registry.h"
 #include "alloc/slab.h"
+#include "alloc/vmalloc.h"
 #include "event/kmem_event.h"
 #include "folded.h"
 
@@ -27,13 +28,14 @@ struct kmem_collect_cfg {
 	bool stacks;		/* allocations by stack (folded, leaks) */
 	bool stacks_live;	/* ... of what is live at the end only */
 	bool slab, page, percpu;	/* the allocators analysed */
-	const char *skip;	/* page stack frames to skip, NULL: default */
+	const char *skip;	/* stack frames to skip, NULL: default */
 };
 
 struct kmem_agg {
 	struct slab_stats slab;
 	struct page_stats page;
 	struct percpu_stats percpu;
+	struct vmalloc_stats vmalloc;
 	struct kmem_folded folded;	/* by stack, with kmem:folded */
 	union {
 		/* records accounted, by enum kmem_alloc_id */
@@ -42,6 +44,7 @@ struct kmem_agg {
 			uint64_t slab_events;
 			uint64_t page_events;
 			uint64_t percpu_events;
+			uint64_t vmalloc_events;
 		};
 	};
 	uint64_t stack_records;	/* kernel_stack records seen */
@@ -83,6 +86,7 @@ void kmem_agg_init(struct kmem_agg *a);
 
 int kmem_agg_configure(struct kmem_agg *a, const struct kmem_symbolizer *sym,
 		       const char *skip, char *err, size_t errlen);
+void kmem_agg_set_subbuf(struct kmem_agg *a, unsigned int subbuf_size);
 void kmem_agg_keep_rows(struct kmem_agg *a,
 			const struct kmem_collect_cfg *c);
 void kmem_agg_set_numa(struct kmem_agg *a, const struct kmem_numa *numa);

@@ -55,6 +55,7 @@ enum kmem_table_kind {
 #define SORT_KEYS_PERCPU_CALLER                                                \
 	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_LIVE) |   \
 	 SK(SORT_PEAK))
+#define SORT_KEYS_VMALLOC_CALLER SORT_KEYS_PERCPU_CALLER
 #define SORT_KEYS_PERCPU_FAIL (SK(SORT_BYTES) | SK(SORT_HIT))
 #define SORT_KEYS_LEAKS (SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT))
 

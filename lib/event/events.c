@@ -12,6 +12,7 @@
 #define SLAB(n) DEF("kmem", n, KMEM_ALLOC_SLAB, KMEM_EVF_LIVE, kmem_slab)
 #define PAGE(n, fl) DEF("kmem", n, KMEM_ALLOC_PAGE, fl, kmem_page)
 #define PERCPU(n) DEF("percpu", n, KMEM_ALLOC_PERCPU, KMEM_EVF_LIVE, kmem_percpu)
+#define VMALLOC(n, fl) DEF("vmalloc", n, KMEM_ALLOC_VMALLOC, fl, kmem_vmalloc)
 /* clang-format on */
 
 const struct kmem_event_def kmem_event_defs[KMEM_NR_SLOTS] = {
@@ -21,7 +22,8 @@ const struct kmem_event_def kmem_event_defs[KMEM_NR_SLOTS] = {
 	[KMEM_SLOT_CACHE_ALLOC_NODE] = SLAB("kmem_cache_alloc_node"),
 	[KMEM_SLOT_KFREE] = SLAB("kfree"),
 	[KMEM_SLOT_CACHE_FREE] = SLAB("kmem_cache_free"),
-	[KMEM_SLOT_PAGE_ALLOC] = PAGE("mm_page_alloc", KMEM_EVF_LIVE),
+	[KMEM_SLOT_PAGE_ALLOC] =
+		PAGE("mm_page_alloc", KMEM_EVF_LIVE | KMEM_EVF_STACK),
 	[KMEM_SLOT_PAGE_FREE] = PAGE("mm_page_free", KMEM_EVF_LIVE),
 	[KMEM_SLOT_PAGE_FREE_BATCHED] =
 		PAGE("mm_page_free_batched", KMEM_EVF_LIVE),
@@ -38,6 +40,11 @@ const struct kmem_event_def kmem_event_defs[KMEM_NR_SLOTS] = {
 	[KMEM_SLOT_PERCPU_FAIL] = PERCPU("percpu_alloc_percpu_fail"),
 	[KMEM_SLOT_PERCPU_CREATE_CHUNK] = PERCPU("percpu_create_chunk"),
 	[KMEM_SLOT_PERCPU_DESTROY_CHUNK] = PERCPU("percpu_destroy_chunk"),
+	[KMEM_SLOT_VMAP_ALLOC] =
+		VMALLOC("alloc_vmap_area", KMEM_EVF_LIVE | KMEM_EVF_STACK),
+	[KMEM_SLOT_VMAP_FREE] =
+		VMALLOC("free_vmap_area_noflush", KMEM_EVF_LIVE),
+	[KMEM_SLOT_VMAP_PURGE] = VMALLOC("purge_vmap_area_lazy", KMEM_EVF_LIVE),
 };
 
 /**
@@ -56,7 +63,8 @@ const char *kmem_slot_event_name(enum kmem_slot slot)
  * @slot: the slot
  *
  * Return: "ftrace" for kernel_stack, "percpu" for the per-CPU
- * allocator's events, else "kmem".
+ * allocator's events, "vmalloc" for the vmalloc allocator's, else
+ * "kmem".
  */
 const char *kmem_slot_system(enum kmem_slot slot)
 {

@@ -33,6 +33,9 @@ enum kmem_slot {
 	KMEM_SLOT_PERCPU_FAIL,
 	KMEM_SLOT_PERCPU_CREATE_CHUNK,
 	KMEM_SLOT_PERCPU_DESTROY_CHUNK,
+	KMEM_SLOT_VMAP_ALLOC, /* system "vmalloc" */
+	KMEM_SLOT_VMAP_FREE,
+	KMEM_SLOT_VMAP_PURGE,
 	KMEM_NR_SLOTS,
 };
 
@@ -45,11 +48,14 @@ enum kmem_alloc_id {
 	KMEM_ALLOC_SLAB,
 	KMEM_ALLOC_PAGE,
 	KMEM_ALLOC_PERCPU,
+	KMEM_ALLOC_VMALLOC,
 	KMEM_NR_ALLOC,
 };
 
 /* struct kmem_event_def.flags: enabled by trace-kmem live (not pre-3.3) */
 #define KMEM_EVF_LIVE 1u
+/* ... an allocation a kernel_stack record may follow (stacktrace trigger) */
+#define KMEM_EVF_STACK 2u
 
 struct kmem_fields;
 struct kmem_event;

@@ -2,8 +2,9 @@
 /*
  * The fields of an event type, and bounded reads of them: the lowest
  * part of decoding, under the decoders of each allocator
- * (decode_slab.c, decode_page.c, decode_percpu.c), which the event
- * table (events.c) names, under decode.c, which dispatches through it.
+ * (decode_slab.c, decode_page.c, decode_percpu.c, decode_vmalloc.c),
+ * which the event table (events.c) names, under decode.c, which
+ * dispatches through it.
  */
 #ifndef KMEM_FIELD_H
 #define KMEM_FIELD_H
@@ -53,6 +54,12 @@ struct kmem_fields {
 	struct tep_format_field *align;
 	struct tep_format_field *reserved;
 	struct tep_format_field *is_atomic;
+	/* vmalloc (addr, va_start, start: ptr; size: bytes_req; align) */
+	struct tep_format_field *failed;
+	struct tep_format_field *nr_lazy;
+	struct tep_format_field *nr_lazy_max;
+	struct tep_format_field *range_end; /* purge_vmap_area_lazy's end */
+	struct tep_format_field *npurged;
 };
 
 /* Do @len bytes at @off lie inside the record?  (No int overflow.) */
@@ -149,5 +156,8 @@ int kmem_stack_decode(const struct kmem_fields *f, const struct tep_record *rec,
 void kmem_percpu_fields_init(struct kmem_fields *f);
 int kmem_percpu_decode(const struct kmem_fields *f,
 		       const struct tep_record *rec, struct kmem_event *ev);
+void kmem_vmalloc_fields_init(struct kmem_fields *f);
+int kmem_vmalloc_decode(const struct kmem_fields *f,
+			const struct tep_record *rec, struct kmem_event *ev);
 
 #endif

@@ -33,6 +33,10 @@ enum kmem_ev_kind {
 	KMEM_EV_PERCPU_FAIL,	/* percpu_alloc_percpu_fail */
 	KMEM_EV_PERCPU_CHUNK_NEW, /* percpu_create_chunk */
 	KMEM_EV_PERCPU_CHUNK_DEL, /* percpu_destroy_chunk */
+	/* the vmalloc allocator's (vmap areas) */
+	KMEM_EV_VMALLOC_ALLOC,	/* alloc_vmap_area */
+	KMEM_EV_VMALLOC_FREE,	/* free_vmap_area_noflush */
+	KMEM_EV_VMALLOC_PURGE,	/* purge_vmap_area_lazy */
 };
 
 /* Pointers at or below this value are NULL or ZERO_SIZE_PTR. */
@@ -44,6 +48,8 @@ enum kmem_ev_kind {
  */
 #define KMEM_MAX_CPU 65534
 #define KMEM_MAX_OBJECT 0xffffffffULL
+/* ... and the largest vmap area: 2^56 bytes, all a 5-level x86-64 has */
+#define KMEM_MAX_VMAP (1ULL << 56)
 
 /* How a slab allocation's memory cgroup charge is known. */
 #define KMEM_ACCT_UNKNOWN 0	/* the format tells nothing */
@@ -98,6 +104,16 @@ struct kmem_event {
 	bool has_call_site;	/* the format has these fields (6.0+) */
 	bool has_bytes_alloc;	/* else bytes_alloc holds bytes_req */
 	bool has_align;
+
+	/*
+	 * vmalloc events (ptr: the area's start, bytes_req: its size, align;
+	 * a purge's range in ptr and pfn): nr_lazy and nr_lazy_max of a
+	 * free, the areas purged
+	 */
+	bool failed;		/* alloc_vmap_area found no room */
+	uint32_t npurged;
+	uint64_t nr_lazy;	/* pages freed lazily, not yet purged */
+	uint64_t nr_lazy_max;	/* ... beyond which a purge runs */
 
 	/* kernel_stack: frames[0] is the innermost */
 	unsigned int nr_frames;

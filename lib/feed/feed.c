@@ -19,7 +19,7 @@ void kmem_feed_page_geometry(struct kmem_agg *a, struct tep_handle *tep)
 	struct kmem_page_geometry g = kmem_tep_page_geometry(tep);
 
 	a->page.page_size = g.page_size;
-	a->page.subbuf_size = g.subbuf_size;
+	kmem_agg_set_subbuf(a, g.subbuf_size);
 }
 
 /**

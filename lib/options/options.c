@@ -36,11 +36,14 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	{ "page", NULL, NULL, "Analyse the page allocator (mm_page_*)" },
 	{ "percpu", NULL, NULL,
 	  "Analyse the per-CPU allocator (percpu_alloc_percpu, ...)" },
+	{ "vmalloc", NULL, NULL,
+	  "Analyse the vmalloc allocator (alloc_vmap_area, ...)" },
 	{ "live", NULL, NULL, "Page tables: only pages still allocated at the end" },
 	{ "per-process", NULL, NULL, "Page allocator activity per process" },
 	{ "merge-pids", NULL, NULL, "Per-process table per command, not pid" },
 	{ "skip", "REGEX", "",
-	  "Stack frames that are not page call sites (replaces the rules)" },
+	  "Stack frames that are not page or vmalloc call sites (replaces the "
+	  "rules)" },
 	{ "numa", "FILE", "",
 	  "CPU and memory to node map, for cross-node figures" },
 	{ "sort", "KEY[,KEY...]", "bytes,hit",
@@ -285,6 +288,8 @@ static bool *flag_of(struct kmem_opts *o, const char *name)
 		return &o->page;
 	if (!strcmp(name, "percpu"))
 		return &o->percpu;
+	if (!strcmp(name, "vmalloc"))
+		return &o->vmalloc;
 	if (!strcmp(name, "live"))
 		return &o->live;
 	if (!strcmp(name, "per-process"))
@@ -437,9 +442,10 @@ bool kmem_opt_optional(const struct kmem_opt_def *d)
 /**
  * kmem_opts_allocator - may an allocator's analysis be shown?
  * @o: the options
- * @selected: its flag (o->slab, o->page or o->percpu)
+ * @selected: its flag (o->slab, o->page, o->percpu or o->vmalloc)
  *
- * kmem:slab, kmem:page and kmem:percpu select the analyses shown,
+ * kmem:slab, kmem:page, kmem:percpu and kmem:vmalloc select the
+ * analyses shown,
  * exactly those given; with none of them each allocator whose events
  * are in the trace is shown.
  *
@@ -447,7 +453,7 @@ bool kmem_opt_optional(const struct kmem_opt_def *d)
  */
 bool kmem_opts_allocator(const struct kmem_opts *o, bool selected)
 {
-	return selected || (!o->slab && !o->page && !o->percpu);
+	return selected || (!o->slab && !o->page && !o->percpu && !o->vmalloc);
 }
 
 /**
@@ -467,6 +473,7 @@ int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 	bool slab = kmem_opts_allocator(o, o->slab);
 	bool page = kmem_opts_allocator(o, o->page);
 	bool percpu = kmem_opts_allocator(o, o->percpu);
+	bool vmalloc = kmem_opts_allocator(o, o->vmalloc);
 	bool doc = o->json || o->csv;	/* the JSON's rows, or the CSV's */
 	bool caller = kmem_opts_text_table(o, KMEM_T_CALLER) ||
 		      (doc && kmem_opts_json_table(o, KMEM_T_CALLER));
@@ -489,6 +496,8 @@ int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 		{ page && alloc, SORT_KEYS_PAGE_PFN, "pages" },
 		{ percpu && caller, SORT_KEYS_PERCPU_CALLER,
 		  "per-CPU call sites" },
+		{ vmalloc && caller, SORT_KEYS_VMALLOC_CALLER,
+		  "vmalloc call sites" },
 		{ o->leaks, SORT_KEYS_LEAKS, "leaks" },
 	};
 	unsigned int shown = 0;

@@ -25,6 +25,7 @@ struct kmem_opts {
 	bool raw_ip;		/* addresses instead of symbols */
 	bool page;		/* page allocator analysis selected */
 	bool percpu;		/* per-CPU allocator analysis selected */
+	bool vmalloc;		/* vmalloc allocator analysis selected */
 	bool live;		/* page tables: only pages live at the end */
 	bool per_process;	/* page allocator activity per process */
 	bool merge_pids;	/* ... per command name */

@@ -61,6 +61,7 @@ void kmem_opts_render_cfg(const struct kmem_opts *o, FILE *tables,
 	c->slab = o->slab;
 	c->page = o->page;
 	c->percpu = o->percpu;
+	c->vmalloc = o->vmalloc;
 	c->any_allocator = kmem_opts_allocator(o, false);
 }
 

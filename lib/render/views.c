@@ -5,6 +5,7 @@
 #include "report_page.h"
 #include "report_percpu.h"
 #include "report_slab.h"
+#include "report_vmalloc.h"
 #include "views.h"
 
 const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
@@ -48,5 +49,17 @@ const struct kmem_alloc_view kmem_alloc_views[KMEM_NR_ALLOC] = {
 		.sites = percpu_sites,
 		.print = percpu_print,
 		.json = percpu_json,
+	},
+	[KMEM_ALLOC_VMALLOC] = {
+		.section = "vmalloc allocator",
+		.section_events = "alloc_vmap_area, free_vmap_area_noflush, "
+				  "purge_vmap_area_lazy",
+		.none_name = "vmalloc",
+		.none_events = "vmalloc:alloc_vmap_area, "
+			       "vmalloc:free_vmap_area_noflush ...",
+		.freed_sites = &vmalloc_freed_sites,
+		.sites = vmalloc_sites,
+		.print = vmalloc_print,
+		.json = vmalloc_json,
 	},
 };
