@@ -97,13 +97,15 @@ and nothing else is recorded) or one of these built-in workloads:
   vmap-churn  vmalloc allocator: a loop of \$N (default 300) \`sh -c true\`
               (each fork vmallocs a 16 KB kernel stack unless it reuses
               one of the per-CPU cached stacks), then python3 attaches
-              \$FILTERS (default 400) classic BPF socket filters of 4096
+              \$FILTERS (default 1700) classic BPF socket filters of 4096
               instructions to UDP sockets and closes them (bpf_prog_alloc:
               a 40 KB vmap area each), then \$SETTLE (default 2) s for
               the kernel to free them (record with -a: stacks and
               filters are freed by RCU callbacks and kworkers, not by
               the workload); once the lazily freed pages pass
-              nr_lazy_max, a kworker purges them (purge_vmap_area_lazy)
+              nr_lazy_max (16384 pages with 2 CPUs: 1700 filters pass
+              it whatever the count before), a kworker purges them
+              (purge_vmap_area_lazy)
 
 Options:
   -o OUT.dat     output file (default slab.dat when only slab events are
@@ -300,11 +302,11 @@ vmap-churn)
 	[ $# -eq 1 ] || die "vmap-churn takes no arguments"
 	py=$(command -v python3) || die "vmap-churn needs python3"
 	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
-	case ${N:-300}${FILTERS:-400}${SETTLE:-2} in
+	case ${N:-300}${FILTERS:-1700}${SETTLE:-2} in
 	'' | *[!0-9]*) die "vmap-churn: N, FILTERS and SETTLE must be numbers" ;;
 	esac
 	set -- sh -c 'i=0; while [ $i -lt '"${N:-300}"' ]; do sh -c true; i=$((i + 1)); done
-		"$1" -c "$2" '"${FILTERS:-400}"'; sleep '"${SETTLE:-2}" vmap-churn "$py" "$pybpf"
+		"$1" -c "$2" '"${FILTERS:-1700}"'; sleep '"${SETTLE:-2}" vmap-churn "$py" "$pybpf"
 	;;
 esac
 
