@@ -4,19 +4,24 @@
 # allocator events (kmalloc, kfree, kmem_cache_alloc, kmem_cache_free), with
 # -e also or instead the page allocator events (mm_page_alloc, mm_page_free,
 # mm_page_free_batched, mm_page_alloc_zone_locked, mm_page_pcpu_drain,
-# mm_page_alloc_extfrag) or the per-CPU allocator's (percpu_alloc_percpu,
+# mm_page_alloc_extfrag), the per-CPU allocator's (percpu_alloc_percpu,
 # percpu_free_percpu, percpu_alloc_percpu_fail, percpu_create_chunk,
-# percpu_destroy_chunk), optionally with kernel stacks (-T: a kernel_stack
-# record after every event; -t: after every mm_page_alloc only).  The files
-# in sample-data/ were made with it; see sample-data/README.md.
+# percpu_destroy_chunk) or the vmalloc allocator's (vmap areas:
+# alloc_vmap_area, free_vmap_area_noflush, purge_vmap_area_lazy),
+# optionally with kernel stacks (-T: a kernel_stack record after every
+# event; -t: after every allocation only, mm_page_alloc and/or
+# alloc_vmap_area).  The files in sample-data/ were made with it; see
+# sample-data/README.md.
 #
 # WHY NOT `trace-cmd record`: on machines like the one these samples were
 # recorded on (a VM/container running Linux 6.18, even as root),
 # `trace-cmd record` FAILS with EPERM writing tracefs set_ftrace_pid and
 # /proc/sys/kernel/ftrace_enabled.  This script therefore does by hand what
 # record would do: it enables the events by writing tracefs files
-# (events/kmem/NAME/enable, events/percpu/NAME/enable, buffer_size_kb, set_event_pid, options/event-fork,
-# options/stacktrace, events/kmem/mm_page_alloc/trigger, tracing_on), runs
+# (events/kmem/NAME/enable, events/percpu/NAME/enable,
+# events/vmalloc/NAME/enable, buffer_size_kb, set_event_pid,
+# options/event-fork, options/stacktrace, events/kmem/mm_page_alloc/trigger,
+# events/vmalloc/alloc_vmap_area/trigger, tracing_on), runs
 # the workload, stops tracing, and saves the ring buffer
 # with `trace-cmd extract`, which also stores /proc/kallsyms (call sites then
 # print as symbol+0xoff) and the event formats.
@@ -33,7 +38,7 @@
 # set_event_pid set, a tracer set, options/stacktrace on, a trigger on one
 # of the events) unless -f is given.  On every exit it restores what it
 # changed: the events it enabled are disabled again, the stacktrace trigger
-# it added is removed, tracing_on, buffer_size_kb, set_event_pid,
+# triggers it added are removed, tracing_on, buffer_size_kb, set_event_pid,
 # options/event-fork and options/stacktrace get their old values, and the
 # buffer is cleared.
 #
@@ -51,7 +56,8 @@ Usage: $prog [-o OUT.dat] [-b BUFFER_KB] [-e EVENTS] [-T | -t] [-a] [-f]
 
 Record kmem events of WORKLOAD into OUT.dat: slab allocator events by
 default, page allocator events with -e page, per-CPU allocator events with
--e percpu (or several: -e slab,page,percpu).
+-e percpu, vmalloc allocator (vmap area) events with -e vmalloc (or
+several: -e slab,page,percpu,vmalloc).
 
 NOTE: \`trace-cmd record\` fails on machines like the one this was written
 on (EPERM writing set_ftrace_pid and /proc/sys/kernel/ftrace_enabled), so
@@ -88,17 +94,32 @@ and nothing else is recorded) or one of these built-in workloads:
               chunks), then \$SETTLE (default 2) s for the kernel's cleanup_net
               worker to free them (record with -a: the frees run in that
               worker, not in the workload)
+  vmap-churn  vmalloc allocator: a loop of \$N (default 300) \`sh -c true\`
+              (each fork vmallocs a 16 KB kernel stack unless it reuses
+              one of the per-CPU cached stacks), then python3 attaches
+              \$FILTERS (default 1700) classic BPF socket filters of 4096
+              instructions to UDP sockets and closes them (bpf_prog_alloc:
+              a 40 KB vmap area each), then \$SETTLE (default 2) s for
+              the kernel to free them (record with -a: stacks and
+              filters are freed by RCU callbacks and kworkers, not by
+              the workload); once the lazily freed pages pass
+              nr_lazy_max (16384 pages with 2 CPUs: 1700 filters pass
+              it whatever the count before), a kworker purges them
+              (purge_vmap_area_lazy)
 
 Options:
   -o OUT.dat     output file (default slab.dat when only slab events are
-                 recorded, page.dat when only page events, else kmem.dat)
+                 recorded, page.dat when only page events, percpu.dat when
+                 only per-CPU events, vmalloc.dat when only vmalloc
+                 events, else kmem.dat)
   -b BUFFER_KB   per-CPU ring buffer size in KB (default 20000); too small
                  a buffer loses events (the count is printed at the end)
   -e EVENTS      comma-separated events to enable (default: slab), any
                  of kmalloc, kfree, kmem_cache_alloc, kmem_cache_free (also
                  kmalloc_node, kmem_cache_alloc_node on kernels before 6.1),
                  mm_page_alloc, mm_page_free, ... (see events/kmem in
-                 tracefs), percpu:NAME (events/percpu), or the shorthands
+                 tracefs), percpu:NAME (events/percpu), vmalloc:NAME
+                 (events/vmalloc), or the shorthands
                    slab    kmalloc,kfree,kmem_cache_alloc,kmem_cache_free
                    page    mm_page_alloc,mm_page_free,mm_page_free_batched,
                            mm_page_alloc_zone_locked,mm_page_pcpu_drain,
@@ -106,19 +127,24 @@ Options:
                    percpu  percpu_alloc_percpu,percpu_free_percpu,
                            percpu_alloc_percpu_fail,percpu_create_chunk,
                            percpu_destroy_chunk (those this kernel has)
-                 e.g. -e page, -e slab,percpu, -e mm_page_alloc,mm_page_free
+                   vmalloc alloc_vmap_area,free_vmap_area_noflush,
+                           purge_vmap_area_lazy (those this kernel has)
+                 e.g. -e page, -e slab,percpu, -e mm_page_alloc,mm_page_free,
+                 -e slab,vmalloc
   -T             kernel stacks for every event: options/stacktrace, a
                  kernel_stack record after each recorded event (large:
                  ~100-300 bytes each; raise -b for long workloads)
-  -t             kernel stacks for page allocations only: a \`stacktrace\`
-                 trigger on mm_page_alloc (needs mm_page_alloc in -e)
+  -t             kernel stacks for allocations only: a \`stacktrace\`
+                 trigger on mm_page_alloc (page allocations) and/or on
+                 alloc_vmap_area (vmap areas), on each of the two that
+                 -e selects (needs at least one of them in -e)
   -a             record all processes, not just the workload's tree
   -f             proceed even if the tracefs buffer looks in use
   -h, --help     this text
 
 Must run as root.  tracefs state is restored on exit (see the script's
-header comment).  The summary line at the end counts slab, page, per-CPU
-and kernel_stack records and the events the ring buffer lost.
+header comment).  The summary line at the end counts slab, page, per-CPU,
+vmalloc and kernel_stack records and the events the ring buffer lost.
 EOF
 }
 
@@ -131,7 +157,7 @@ out=
 bufkb=20000
 events=slab
 stack=0		# options/stacktrace (-T)
-trig=0		# stacktrace trigger on mm_page_alloc (-t)
+trig=0		# stacktrace trigger on mm_page_alloc / alloc_vmap_area (-t)
 allpids=0
 force=0
 
@@ -210,6 +236,20 @@ for _ in range(n):
         pass	# full
     pipes.append((r, w))	# held until exit, which frees them
 '
+pybpf='
+import ctypes, socket, struct, sys
+n = int(sys.argv[1])
+SO_ATTACH_FILTER = 26	# asm-generic/socket.h
+# 4095 x "ld #0" (BPF_LD|BPF_IMM), then "ret #-1" (BPF_RET|BPF_K): accept
+code = (struct.pack("HBBI", 0x00, 0, 0, 0) * 4095 +
+        struct.pack("HBBI", 0x06, 0, 0, 0xffffffff))
+buf = ctypes.create_string_buffer(code, len(code))
+prog = struct.pack("HL", 4096, ctypes.addressof(buf))	# struct sock_fprog
+for _ in range(n):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, prog)	# vmalloc
+    s.close()	# the filter is freed after an RCU grace period
+'
 case $1 in
 fs-walk)
 	[ $# -eq 1 ] || die "fs-walk takes no arguments"
@@ -258,6 +298,16 @@ netns)
 		i=0; while [ $i -lt '"${HELD:-150}"' ]; do unshare -n sleep 2 & i=$((i + 1)); done
 		wait; sleep '"${SETTLE:-2}"
 	;;
+vmap-churn)
+	[ $# -eq 1 ] || die "vmap-churn takes no arguments"
+	py=$(command -v python3) || die "vmap-churn needs python3"
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	case ${N:-300}${FILTERS:-1700}${SETTLE:-2} in
+	'' | *[!0-9]*) die "vmap-churn: N, FILTERS and SETTLE must be numbers" ;;
+	esac
+	set -- sh -c 'i=0; while [ $i -lt '"${N:-300}"' ]; do sh -c true; i=$((i + 1)); done
+		"$1" -c "$2" '"${FILTERS:-1700}"'; sleep '"${SETTLE:-2}" vmap-churn "$py" "$pybpf"
+	;;
 esac
 
 # tracefs
@@ -276,7 +326,9 @@ fi
 SLAB_EVENTS="kmalloc kfree kmem_cache_alloc kmem_cache_free"
 PAGE_EVENTS="mm_page_alloc mm_page_free mm_page_free_batched mm_page_alloc_zone_locked mm_page_pcpu_drain mm_page_alloc_extfrag"
 PERCPU_EVENTS="percpu_alloc_percpu percpu_free_percpu percpu_alloc_percpu_fail percpu_create_chunk percpu_destroy_chunk"
-# entries are SYSTEM/EVENT: kmem/kmalloc, percpu/percpu_alloc_percpu
+VMALLOC_EVENTS="alloc_vmap_area free_vmap_area_noflush purge_vmap_area_lazy"
+# entries are SYSTEM/EVENT: kmem/kmalloc, percpu/percpu_alloc_percpu,
+# vmalloc/alloc_vmap_area
 evlist=()
 declare -A seen=()
 add_event() {
@@ -299,6 +351,7 @@ add_present() { # system, events...: those this kernel has
 for e in "${evnames[@]}"; do
 	case $e in
 	percpu:* | percpu/*) sys=percpu e=${e#percpu[:/]} ;;
+	vmalloc:* | vmalloc/*) sys=vmalloc e=${e#vmalloc[:/]} ;;
 	*) sys=kmem e=${e#kmem[:/]} ;;
 	esac
 	case $e in
@@ -306,6 +359,7 @@ for e in "${evnames[@]}"; do
 	slab) for s in $SLAB_EVENTS; do add_event "kmem/$s"; done ;;
 	page) add_present kmem $PAGE_EVENTS ;;
 	percpu) add_present percpu $PERCPU_EVENTS ;;
+	vmalloc) add_present vmalloc $VMALLOC_EVENTS ;;
 	*)
 		[ -f "$T/events/$sys/$e/enable" ] || die "no such event: $sys/$e"
 		add_event "$sys/$e"
@@ -313,25 +367,34 @@ for e in "${evnames[@]}"; do
 	esac
 done
 [ ${#evlist[@]} -gt 0 ] || die "no events given"
-nslab=0 npage=0 npcpu=0
+nslab=0 npage=0 npcpu=0 nvmal=0
 for e in "${evlist[@]}"; do
 	case $e in
 	kmem/mm_*) npage=$((npage + 1)) ;;
 	percpu/*) npcpu=$((npcpu + 1)) ;;
+	vmalloc/*) nvmal=$((nvmal + 1)) ;;
 	*) nslab=$((nslab + 1)) ;;
 	esac
 done
 if [ -z "$out" ]; then
-	if [ "$npage" -eq 0 ] && [ "$npcpu" -eq 0 ]; then out=slab.dat
-	elif [ "$nslab" -eq 0 ] && [ "$npcpu" -eq 0 ]; then out=page.dat
-	elif [ "$nslab" -eq 0 ] && [ "$npage" -eq 0 ]; then out=percpu.dat
+	if [ "$npage" -eq 0 ] && [ "$npcpu" -eq 0 ] && [ "$nvmal" -eq 0 ]; then out=slab.dat
+	elif [ "$nslab" -eq 0 ] && [ "$npcpu" -eq 0 ] && [ "$nvmal" -eq 0 ]; then out=page.dat
+	elif [ "$nslab" -eq 0 ] && [ "$npage" -eq 0 ] && [ "$nvmal" -eq 0 ]; then out=percpu.dat
+	elif [ "$nslab" -eq 0 ] && [ "$npage" -eq 0 ] && [ "$npcpu" -eq 0 ]; then out=vmalloc.dat
 	else out=kmem.dat
 	fi
 fi
-TRIG=$T/events/kmem/mm_page_alloc/trigger
+# -t: a stacktrace trigger on each allocation event selected
+TRIGS=()
 if [ "$trig" -eq 1 ]; then
-	[ -n "${seen[kmem/mm_page_alloc]:-}" ] || die "-t needs mm_page_alloc among the events (-e)"
-	[ -w "$TRIG" ] || die "no $TRIG (event triggers need Linux 3.14 or later)"
+	for e in kmem/mm_page_alloc vmalloc/alloc_vmap_area; do
+		[ -z "${seen[$e]:-}" ] || TRIGS+=("$T/events/$e/trigger")
+	done
+	[ ${#TRIGS[@]} -gt 0 ] ||
+		die "-t needs mm_page_alloc or vmalloc:alloc_vmap_area among the events (-e)"
+	for f in "${TRIGS[@]}"; do
+		[ -w "$f" ] || die "no $f (event triggers need Linux 3.14 or later)"
+	done
 fi
 [ -w "$T/options/stacktrace" ] || [ "$stack" -eq 0 ] ||
 	die "no $T/options/stacktrace"
@@ -354,8 +417,10 @@ fi
 old_on=$(cat "$T/tracing_on")
 old_fork=$(cat "$T/options/event-fork")
 old_stack=$(cat "$T/options/stacktrace" 2>/dev/null || true)
-old_trig=0
-[ "$trig" -eq 0 ] || old_trig=$(grep -c '^stacktrace' "$TRIG" || true)
+declare -A old_trig=()
+for f in "${TRIGS[@]}"; do
+	old_trig[$f]=$(grep -c '^stacktrace' "$f" || true)
+done
 old_pids=$(cat "$T/set_event_pid")
 old_buf=$(cat "$T/buffer_size_kb")
 declare -A old_cpu_buf=()
@@ -379,10 +444,12 @@ restore() {
 	local rc=$? e f
 	set +e
 	echo 0 >"$T/tracing_on"
-	# only the trigger we added: there was no stacktrace trigger before
-	if [ "$trig" -eq 1 ] && [ "$old_trig" -eq 0 ] && grep -q '^stacktrace' "$TRIG"; then
-		echo '!stacktrace' >>"$TRIG"
-	fi
+	# only the triggers we added: there was no stacktrace trigger before
+	for f in "${!old_trig[@]}"; do
+		if [ "${old_trig[$f]}" -eq 0 ] && grep -q '^stacktrace' "$f"; then
+			echo '!stacktrace' >>"$f"
+		fi
+	done
 	for e in "${!old_en[@]}"; do
 		# "X" (partly enabled) cannot be written back; leave it disabled
 		case ${old_en[$e]} in 0 | 1) echo "${old_en[$e]}" ;; *) echo 0 ;; esac \
@@ -417,8 +484,9 @@ echo "$bufkb" >"$T/buffer_size_kb"
 : >"$T/set_event_pid"
 for e in "${evlist[@]}"; do echo 0 >"$T/events/$e/enable"; done
 [ -z "$old_stack" ] || echo "$stack" >"$T/options/stacktrace"
-[ "$trig" -eq 0 ] ||
-	echo stacktrace >>"$TRIG" || die "cannot set a stacktrace trigger in $TRIG"
+for f in "${TRIGS[@]}"; do
+	echo stacktrace >>"$f" || die "cannot set a stacktrace trigger in $f"
+done
 
 # Start the workload, blocked on the fifo.
 mkfifo "$tmp/gate"
@@ -461,7 +529,8 @@ trace-cmd report -N "$out" >"$tmp/report" 2>/dev/null || true
 nslabrec=$(grep -cE ' (kmalloc|kmalloc_node|kfree|kmem_cache_alloc|kmem_cache_alloc_node|kmem_cache_free): ' "$tmp/report" || true)
 npagerec=$(grep -cE ' mm_page_[a-z_]+: ' "$tmp/report" || true)
 npcpurec=$(grep -cE ' percpu_[a-z_]+: ' "$tmp/report" || true)
+nvmalrec=$(grep -cE ' (alloc_vmap_area|free_vmap_area_noflush|purge_vmap_area_lazy): ' "$tmp/report" || true)
 nstack=$(grep -cE ' kernel_stack: ' "$tmp/report" || true)
-printf '%s: %s: workload ran %.2f s, %s slab records, %s page records, %s per-CPU records, %s kernel_stack records, %s KB, events lost: %s\n' \
-	"$prog" "$out" "$(awk "BEGIN { print $end - $start }")" "$nslabrec" "$npagerec" "$npcpurec" "$nstack" \
+printf '%s: %s: workload ran %.2f s, %s slab records, %s page records, %s per-CPU records, %s vmalloc records, %s kernel_stack records, %s KB, events lost: %s\n' \
+	"$prog" "$out" "$(awk "BEGIN { print $end - $start }")" "$nslabrec" "$npagerec" "$npcpurec" "$nvmalrec" "$nstack" \
 	"$(du -k "$out" | cut -f1)" "$lost"
