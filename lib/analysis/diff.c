@@ -37,6 +37,7 @@ static bool intensive(const struct jt_node *n)
 		"order", "size", "align", "lo_ns", "hi_ns", "mean_lifetime_ns",
 		"lifetime_p50_ns", "lifetime_p99_ns", "oldest_ns",
 		"median_age_ns", "leaks_older_than_ns", "leaks_end_ns",
+		"largest", "nr_lazy_peak", "nr_lazy_max",
 	};
 	size_t i;
 

@@ -12,6 +12,7 @@
 #include "base/table.h"
 #include "diff_report.h"
 #include "event/symbols.h"
+#include "views.h"
 
 static char *fmt_val(char *buf, const struct kmem_dval *v, bool sign)
 {
@@ -201,6 +202,8 @@ static void print_section(const struct kmem_diff *d, FILE *out,
  */
 void kmem_diff_text(const struct kmem_diff *d, FILE *out)
 {
+	unsigned int id;
+
 	fprintf(out, "\n kmem diff: %s -> %s\n", d->before_label,
 		d->after_label);
 	if (d->norm == KMEM_NORM_SECOND)
@@ -215,7 +218,7 @@ void kmem_diff_text(const struct kmem_diff *d, FILE *out)
 		fprintf(out, " Call sites matched by function (the +0xoff "
 			     "left out)\n");
 	fputc('\n', out);
-	print_section(d, out, "slab", "Slab allocator");
-	print_section(d, out, "page", "Page allocator");
-	print_section(d, out, "percpu", "Per-CPU allocator");
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		print_section(d, out, kmem_allocs[id].name,
+			      kmem_alloc_views[id].section);
 }

@@ -2,7 +2,6 @@
 /*
  * vmalloc allocator tables, summary and JSON section.
  */
-#include <inttypes.h>
 #include <string.h>
 
 #include "base/kvblock.h"
@@ -40,10 +39,20 @@ static void site_hist(const struct cols_ctx *c, const void *row, struct json *j)
 		(uint32_t)((const struct vmalloc_site *)row - st->sites));
 }
 
+static const char *site_text(const struct cols_ctx *c, const void *row,
+			     char *buf)
+{
+	const struct vmalloc_site *s = row;
+
+	if (s->call_site == VMALLOC_NO_STACK)
+		return strcpy(buf, "(no stack)");
+	return fmt_callsite(buf, c->sym, s->call_site, c->raw_ip);
+}
+
 static const struct col_field site_fields[] = {
 	[VS_CALLSITE] = { .key = "callsite",
-			  .type = CF_CALLSITE,
-			  .a = SITE(call_site) },
+			  .type = CF_STR,
+			  .str = site_text },
 	[VS_ADDRESS] = { .key = "address",
 			 .type = CF_ADDR,
 			 .a = SITE(call_site) },
@@ -71,16 +80,6 @@ static const struct col_field site_fields[] = {
 		      .json = site_hist },
 };
 
-static const char *site_text(const struct cols_ctx *c, const void *row,
-			     char *buf)
-{
-	const struct vmalloc_site *s = row;
-
-	if (s->call_site == VMALLOC_NO_STACK)
-		return strcpy(buf, "(no stack)");
-	return fmt_callsite(buf, c->sym, s->call_site, c->raw_ip);
-}
-
 static const struct col_text site_cols[] = {
 	{ "Total/Size", TBL_PAIR, CT_TOTAL_SIZE, VS_BYTES, VS_HITS, NULL, 2 },
 	{ "Hits", TBL_RIGHT, CT_COUNT, VS_HITS, COL_NOFIELD, NULL, 3 },
@@ -90,8 +89,7 @@ static const struct col_text site_cols[] = {
 	{ "Peak bytes", TBL_RIGHT, CT_DOT, VS_PEAK, COL_NOFIELD, NULL, 5 },
 	{ "Lifetime", TBL_RIGHT, CT_MEAN_DURATION, VS_LIFETIME, COL_NOFIELD,
 	  NULL, 6 },
-	{ "Callsite", TBL_LEFT, CT_STR, VS_CALLSITE, COL_NOFIELD, site_text,
-	  1 },
+	{ "Callsite", TBL_LEFT, CT_STR, VS_CALLSITE, COL_NOFIELD, NULL, 1 },
 };
 
 static const struct col_sort site_sorts[] = {
@@ -133,6 +131,7 @@ void vmalloc_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
 
 static void summary_groups(const struct vmalloc_summary *s, struct kvblock *b)
 {
+	char n[NUMFMT_LEN];
 	struct kv_line *l;
 
 	kv_add_count_bytes(b, "Allocated+freed", s->alloc_freed_count,
@@ -155,12 +154,12 @@ static void summary_groups(const struct vmalloc_summary *s, struct kvblock *b)
 	snprintf(l->note, sizeof(l->note), "(%.2f%% of matched frees)",
 		 pct_of(s->cross_cpu_frees, s->alloc_freed_count));
 	l = kv_add_count(b, "Lazy purges", s->purges);
-	snprintf(l->note, sizeof(l->note), "(%" PRIu64 " areas purged)",
-		 s->purged);
+	snprintf(l->note, sizeof(l->note), "(%s areas purged)",
+		 fmt_count(n, s->purged));
 	l = kv_add_count(b, "Lazily freed pages, peak", s->nr_lazy_peak);
 	if (s->nr_lazy_max)
-		snprintf(l->note, sizeof(l->note),
-			 "(a purge runs past %" PRIu64 ")", s->nr_lazy_max);
+		snprintf(l->note, sizeof(l->note), "(a purge runs past %s)",
+			 fmt_count(n, s->nr_lazy_max));
 	l = kv_add_count(b, "Allocations with a stack", s->stacks);
 	snprintf(l->note, sizeof(l->note), "(%.2f%%)",
 		 pct_of(s->stacks, s->allocs + s->failures));

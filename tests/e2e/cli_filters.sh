@@ -162,9 +162,9 @@ nkmem=$("$TK" stat --json=- "$A" | python3 -c '
 import json, sys
 n = json.load(sys.stdin)["slab"]["events"]
 print(f"{n:,}")')
-nothing comm "$A" " No slab, page or per-CPU allocator records matched the filters (--comm): all $nkmem kmem records were left out." --comm nosuch
-nothing cpu "$A" " No slab, page or per-CPU allocator records matched the filters (--cpu)." --cpu 99
-nothing cpu-libtracecmd "$A" " No slab, page or per-CPU allocator records matched the filters (--cpu)." --cpu 99 --reader=libtracecmd
+nothing comm "$A" " No slab, page, per-CPU or vmalloc allocator records matched the filters (--comm): all $nkmem kmem records were left out." --comm nosuch
+nothing cpu "$A" " No slab, page, per-CPU or vmalloc allocator records matched the filters (--cpu)." --cpu 99
+nothing cpu-libtracecmd "$A" " No slab, page, per-CPU or vmalloc allocator records matched the filters (--cpu)." --cpu 99 --reader=libtracecmd
 nothing page-in-slab-trace "$A" " No page allocator events (kmem:mm_page_alloc, kmem:mm_page_free ...) in this trace." --page
 nothing slab-in-page-trace "$S/page-extfrag.dat" " No slab allocator events (kmem:kmalloc, kmem:kfree ...) in this trace." --slab
 finish

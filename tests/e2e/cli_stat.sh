@@ -127,7 +127,7 @@ for v in 6 7; do
 			"trace-kmem: $WORK/io$v.dat: no records in the top-level buffer: left out"
 		"$TK" stat --reader=$r "$WORK/none$v.dat" >"$WORK/none.out" 2>"$WORK/none.err"
 		check "no-records-v$v-$r-one-report" test "$(grep -c '^ kmem statistics:' "$WORK/none.out")" -eq 1
-		check "no-records-v$v-$r-says-so" grep -q "No slab, page or per-CPU allocator events" "$WORK/none.out"
+		check "no-records-v$v-$r-says-so" grep -q "No slab, page, per-CPU or vmalloc allocator events" "$WORK/none.out"
 		check "no-records-v$v-$r-quiet" test ! -s "$WORK/none.err"
 	done
 done

@@ -34,8 +34,9 @@ What it computes
   object's bytes); the old object is dropped, the new one is live.
 - summary: allocs, alloc_bytes, frees (matched or not), bytes_freed (of
   matched frees), net_bytes, largest (of successful allocations),
-  failures, alloc_freed, alloc_only (allocs - alloc_freed -
-  missed_frees, count and bytes), free_only, live (at the end), peak
+  failures, alloc_freed, alloc_only (allocs - alloc_freed, count and
+  bytes: as for slab and per-CPU objects, an allocation whose free was
+  missed is allocated-only), free_only, live (at the end), peak
   (the highest live count and the highest live bytes, each its own
   maximum, measured after each allocation), missed_frees,
   double_frees, cross_cpu_frees (matched frees on another CPU than the
@@ -90,7 +91,7 @@ SKIP = "|".join([
 
 EVENTS = ("alloc_vmap_area", "free_vmap_area_noflush",
           "purge_vmap_area_lazy")
-SORT_KEYS = ("callsite", "bytes", "hit", "live", "peak", "failures")
+SORT_KEYS = ("callsite", "bytes", "hit", "live", "peak")
 
 
 class Vmalloc(kmem_page_ref.Page):
@@ -252,9 +253,8 @@ class Vmalloc(kmem_page_ref.Page):
             "alloc_freed": {"count": s["af_count"],
                             "bytes": s["bytes_freed"]},
             "alloc_only": {
-                "count": s["allocs"] - s["af_count"] - s["missed_count"],
-                "bytes": s["alloc_bytes"] - s["bytes_freed"] -
-                s["missed_bytes"]},
+                "count": s["allocs"] - s["af_count"],
+                "bytes": s["alloc_bytes"] - s["bytes_freed"]},
             "free_only": {"count": s["free_only"]},
             "live": {"count": len(live), "bytes": live_bytes},
             "peak": {"count": s["peak_count"], "bytes": s["peak_bytes"]},
@@ -291,10 +291,8 @@ def sort_key(r, keys):
             out.append(-r["live_bytes"])
         elif k == "peak":
             out.append(-r["peak_bytes"])
-        elif k == "failures":
-            out.append(-r["failures"])
-        elif k == "callsite":
-            out.append(r["callsite"])
+        elif k == "callsite":   # by address, as the tables sort it
+            out.append(int(r["address"], 16))
     out.append(r["_seq"])
     return out
 

@@ -59,15 +59,16 @@ static void test_live_lists(void)
 
 static void test_systems(void)
 {
-	const char *sys[4], *few[2];
+	const char *sys[5], *few[2];
 
-	CHECK(kmem_events_systems(sys, 4) == 3);
+	CHECK(kmem_events_systems(sys, 5) == 4);
 	CHECK_STR(sys[0], "kmem");
 	CHECK_STR(sys[1], "ftrace");
 	CHECK_STR(sys[2], "percpu");
-	CHECK(sys[3] == NULL);
+	CHECK_STR(sys[3], "vmalloc");
+	CHECK(sys[4] == NULL);
 	/* too little room: what fits, and the count */
-	CHECK(kmem_events_systems(few, 2) == 3);
+	CHECK(kmem_events_systems(few, 2) == 4);
 	CHECK_STR(few[0], "kmem");
 	CHECK(few[1] == NULL);
 }
@@ -92,7 +93,8 @@ static void test_slots(void)
 
 	for (i = 0; i < KMEM_NR_SLOTS; i++) {
 		const struct kmem_event_def *d = &kmem_event_defs[i];
-		const char *sys = i >= KMEM_SLOT_PERCPU_ALLOC	? "percpu"
+		const char *sys = i >= KMEM_SLOT_VMAP_ALLOC	? "vmalloc"
+				  : i >= KMEM_SLOT_PERCPU_ALLOC ? "percpu"
 				  : i == KMEM_SLOT_KERNEL_STACK ? "ftrace"
 								: "kmem";
 
@@ -100,7 +102,8 @@ static void test_slots(void)
 		CHECK(kmem_slot_event_name(i) == d->name);
 		CHECK(kmem_slot_by_name(sys, d->name) == i);
 		CHECK(kmem_slot_is_slab(i) == (i < KMEM_NR_SLAB_SLOTS));
-		CHECK(kmem_slot_is_percpu(i) == (i >= KMEM_SLOT_PERCPU_ALLOC));
+		CHECK(kmem_slot_is_percpu(i) == (i >= KMEM_SLOT_PERCPU_ALLOC &&
+						  i < KMEM_SLOT_VMAP_ALLOC));
 		CHECK(d->fields_init && d->decode);
 	}
 	CHECK(kmem_slot_by_name("percpu", "kmalloc") == -1);
