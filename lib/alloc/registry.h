@@ -40,6 +40,7 @@ struct kmem_alloc_desc {
 	size_t numa_off;    /* ... its topology pointer (KMEM_CAP_NUMA) */
 	/* ... its ring-buffer page size, unsigned int (KMEM_CAP_STACKS) */
 	size_t subbuf_off;
+	size_t frames_off; /* ... its struct kmem_frames (KMEM_CAP_STACKS) */
 	/* what a call site of address 0 is ("(no stack)"); NULL: 0 */
 	const char *no_site;
 	/* the call site of row @site (U64_INDEX_NONE: the page's none) */

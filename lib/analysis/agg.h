@@ -27,7 +27,13 @@ struct kmem_collect_cfg {
 	bool lifetimes;		/* lifetime histograms (slab, per-CPU) */
 	bool stacks;		/* allocations by stack (folded, leaks) */
 	bool stacks_live;	/* ... of what is live at the end only */
-	bool slab, page, percpu;	/* the allocators analysed */
+	/* the allocators analysed, by enum kmem_alloc_id or by name */
+	union {
+		bool alloc[KMEM_NR_ALLOC];
+		struct {
+			bool slab, page, percpu, vmalloc;
+		};
+	};
 	const char *skip;	/* stack frames to skip, NULL: default */
 };
 

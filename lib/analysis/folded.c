@@ -35,16 +35,25 @@ void kmem_folded_init(struct kmem_folded *f)
  * kmem_folded_enable - collect stacks from the next event on
  * @f: the collector
  * @live: weigh only what is still allocated at the end
- * @slab: take slab allocations
- * @page: take page allocations
+ * @takes: the allocators whose allocations are taken, by enum
+ *	kmem_alloc_id (slab, page and vmalloc have stacks; the per-CPU
+ *	allocator is left out)
+ * @frames: the frame caches and skip rules of the allocators whose call
+ *	sites come from stacks (page, vmalloc), by enum kmem_alloc_id; NULL
+ *	for the others
  */
-void kmem_folded_enable(struct kmem_folded *f, bool live, bool slab,
-			bool page)
+void kmem_folded_enable(struct kmem_folded *f, bool live,
+			const bool takes[KMEM_NR_ALLOC],
+			struct kmem_frames *const frames[KMEM_NR_ALLOC])
 {
+	unsigned int id;
+
 	f->on = true;
 	f->live = live;
-	f->slab = slab;
-	f->page = page;
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		f->takes[id] = takes[id] && id != KMEM_ALLOC_PERCPU;
+		f->fr[id] = frames[id];
+	}
 }
 
 /**
@@ -103,20 +112,20 @@ static uint32_t intern(struct kmem_folded *f, const uint64_t *fr,
 	return i;
 }
 
-static struct addr_table *live_of(struct kmem_folded *f, bool slab)
+static struct addr_table *live_of(struct kmem_folded *f, unsigned int id)
 {
-	return slab ? &f->live_slab : &f->live_page;
+	return &f->live_objs[id];
 }
 
 /* The object at @key is gone (freed, or allocated again). */
-static void drop(struct kmem_folded *f, bool slab, uint64_t key)
+static void drop(struct kmem_folded *f, unsigned int id, uint64_t key)
 {
-	uint32_t i = addr_table_find(live_of(f, slab), key);
+	uint32_t i = addr_table_find(live_of(f, id), key);
 	struct folded_live *l;
 
 	if (i == ADDR_NONE)
 		return;
-	l = addr_table_at(live_of(f, slab), i);
+	l = addr_table_at(live_of(f, id), i);
 	if (l->stack != FOLDED_NONE && l->stack != FOLDED_PENDING) {
 		f->stacks[l->stack].live_bytes -= l->bytes;
 		f->stacks[l->stack].live_hits--;
@@ -132,7 +141,7 @@ static void attach(struct kmem_folded *f, struct folded_pending *pd,
 		   const uint64_t *fr, unsigned int n, bool raw)
 {
 	uint32_t s = intern(f, fr, n, raw), i;
-	struct addr_table *t = live_of(f, pd->slab);
+	struct addr_table *t = live_of(f, pd->id);
 	struct folded_live *l;
 
 	pd->active = false;
@@ -156,7 +165,10 @@ static void attach(struct kmem_folded *f, struct folded_pending *pd,
 	f->stacks[s].live_hits++;
 }
 
-/* No stack came: a slab allocation is its call site, a page "(no stack)". */
+/*
+ * No stack came: a slab allocation is its call site, a page or vmalloc
+ * one "(no stack)".
+ */
 static void no_stack(struct kmem_folded *f, struct folded_pending *pd)
 {
 	uint64_t leaf = pd->call_site;
@@ -189,17 +201,17 @@ static struct folded_pending *pending_of(struct kmem_folded *f, int cpu)
  * Live mode: the object at @key is live from now, its stack pending
  * (one there before it had its free missed).  Return: -1 without memory.
  */
-static int live_add(struct kmem_folded *f, bool slab, uint64_t key,
+static int live_add(struct kmem_folded *f, unsigned int id, uint64_t key,
 		    uint64_t bytes, struct folded_pending *pd)
 {
-	struct addr_table *t = live_of(f, slab);
+	struct addr_table *t = live_of(f, id);
 	uint32_t i = addr_table_find(t, key);
 	struct folded_live *l;
 
 	if (i == ADDR_NONE)
 		i = addr_table_add(t, key);
 	else
-		drop(f, slab, key);	/* its free was missed */
+		drop(f, id, key);	/* its free was missed */
 	if (i == ADDR_NONE) {
 		f->oom++;
 		return -1;
@@ -212,7 +224,7 @@ static int live_add(struct kmem_folded *f, bool slab, uint64_t key,
 }
 
 static void alloc_event(struct kmem_folded *f, const struct kmem_event *ev,
-			bool slab, uint64_t key, uint64_t bytes)
+			unsigned int id, uint64_t key, uint64_t bytes)
 {
 	struct folded_pending *pd = pending_of(f, ev->cpu), now;
 
@@ -220,13 +232,13 @@ static void alloc_event(struct kmem_folded *f, const struct kmem_event *ev,
 		no_stack(f, pd);
 	else
 		pd = &now;
-	if (f->live && live_add(f, slab, key, bytes, pd))
+	if (f->live && live_add(f, id, key, bytes, pd))
 		return;
 	pd->active = true;
-	pd->slab = slab;
+	pd->id = (uint8_t)id;
 	pd->key = key;
 	pd->rec_end = ev->rec_offset + ev->rec_size;
-	pd->call_site = slab ? ev->call_site : 0;
+	pd->call_site = id == KMEM_ALLOC_SLAB ? ev->call_site : 0;
 	pd->bytes = bytes;
 	if (pd == &now)
 		no_stack(f, pd);
@@ -234,8 +246,8 @@ static void alloc_event(struct kmem_folded *f, const struct kmem_event *ev,
 
 /*
  * The stack of the pending allocation: a slab one's from its call_site's
- * frame outward, a page one's from the first frame that is not allocator
- * or tracing internals (the last one if all are).
+ * frame outward, a page or vmalloc one's from the first frame that is not
+ * allocator or tracing internals (the last one if all are).
  */
 static void stack_event(struct kmem_folded *f, struct page_stats *pst,
 			const struct kmem_event *ev)
@@ -250,18 +262,19 @@ static void stack_event(struct kmem_folded *f, struct page_stats *pst,
 		no_stack(f, pd);
 		return;
 	}
-	if (pd->slab) {
+	if (pd->id == KMEM_ALLOC_SLAB) {
 		while (i < n && ev->frames[i] != pd->call_site)
 			i++;
 		if (i == n) {	/* the call site is not in it */
 			no_stack(f, pd);
 			return;
 		}
-	} else if (f->defer) {
+	} else if (f->defer && pd->id == KMEM_ALLOC_PAGE) {
 		attach(f, pd, ev->frames, n, true);
 		return;
 	} else {
-		while (i + 1 < n && page_frame_skipped(pst, ev->frames[i]))
+		while (i + 1 < n && f->fr[pd->id] &&
+		       kmem_frames_skipped(f->fr[pd->id], ev->frames[i]))
 			i++;
 	}
 	attach(f, pd, ev->frames + i, n - i, false);
@@ -281,22 +294,32 @@ void kmem_folded_event(struct kmem_folded *f, struct page_stats *pst,
 	switch (ev->kind) {
 	case KMEM_EV_SLAB_ALLOC:
 		if (f->slab && ev->ptr > KMEM_ZERO_SIZE_PTR)
-			alloc_event(f, ev, true, ev->ptr, ev->bytes_alloc);
+			alloc_event(f, ev, KMEM_ALLOC_SLAB, ev->ptr,
+				    ev->bytes_alloc);
 		break;
 	case KMEM_EV_PAGE_ALLOC:
 		if (f->page && ev->page_valid)
-			alloc_event(f, ev, false, ev->pfn,
+			alloc_event(f, ev, KMEM_ALLOC_PAGE, ev->pfn,
 				    (uint64_t)pst->page_size
 					    << (ev->order < 0 || ev->order > 30 ?
 							0 : ev->order));
 		break;
+	case KMEM_EV_VMALLOC_ALLOC:
+		if (f->takes[KMEM_ALLOC_VMALLOC] && !ev->failed)
+			alloc_event(f, ev, KMEM_ALLOC_VMALLOC, ev->ptr,
+				    ev->bytes_req);
+		break;
 	case KMEM_EV_SLAB_FREE:
 		if (f->live)
-			drop(f, true, ev->ptr);
+			drop(f, KMEM_ALLOC_SLAB, ev->ptr);
 		break;
 	case KMEM_EV_PAGE_FREE:
 		if (f->live)
-			drop(f, false, ev->pfn);
+			drop(f, KMEM_ALLOC_PAGE, ev->pfn);
+		break;
+	case KMEM_EV_VMALLOC_FREE:
+		if (f->live)
+			drop(f, KMEM_ALLOC_VMALLOC, ev->ptr);
 		break;
 	case KMEM_EV_STACK:
 		stack_event(f, pst, ev);

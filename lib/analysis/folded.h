@@ -7,10 +7,11 @@
  *
  * A page allocation's stack is the kernel_stack record that directly
  * follows it on its CPU, from the first frame that is no allocator or
- * tracing internals (as for its call site); a slab allocation's, when
+ * tracing internals (as for its call site), and so a vmalloc area's; a
+ * slab allocation's, when
  * the recording has stacks for slab events, from the frame of its
  * call_site outward.  An allocation without one is its call site alone
- * (slab), or "(no stack)" (page).  With live, the weights are of what
+ * (slab), or "(no stack)" (page, vmalloc).  With live, the weights are of what
  * is still allocated at the end: a flame graph of what was not freed.
  * Memory grows with distinct stacks, and with live objects when live.
  * A front end that resolves symbols only after counting defers the
@@ -41,10 +42,10 @@ struct folded_stack {
 /* An allocation whose kernel_stack record may follow on its CPU. */
 struct folded_pending {
 	bool active;
-	bool slab;
+	uint8_t id;		/* its allocator (enum kmem_alloc_id) */
 	uint64_t key;		/* pointer or pfn */
 	uint64_t rec_end;
-	uint64_t call_site;	/* slab: the leaf; page: 0 */
+	uint64_t call_site;	/* slab: the leaf; page, vmalloc: 0 */
 	uint64_t bytes;
 	uint32_t seq;		/* its folded_live entry's, in live mode */
 };
@@ -70,6 +71,8 @@ struct kmem_folded {
 			bool slab, page;
 		};
 	};
+	/* the frame caches and skip rules of page and vmalloc, by id */
+	struct kmem_frames *fr[KMEM_NR_ALLOC];
 	bool defer;		/* page stacks raw: kmem_folded_resolve() */
 	struct folded_stack *stacks;
 	size_t nr, cap;
@@ -90,8 +93,9 @@ struct kmem_folded {
 };
 
 void kmem_folded_init(struct kmem_folded *f);
-void kmem_folded_enable(struct kmem_folded *f, bool live, bool slab,
-			bool page);
+void kmem_folded_enable(struct kmem_folded *f, bool live,
+			const bool takes[KMEM_NR_ALLOC],
+			struct kmem_frames *const frames[KMEM_NR_ALLOC]);
 void kmem_folded_release(struct kmem_folded *f);
 void kmem_folded_event(struct kmem_folded *f, struct page_stats *pst,
 		       const struct kmem_event *ev);

@@ -27,6 +27,7 @@ struct kmem_collect_cfg kmem_opts_collect_cfg(const struct kmem_opts *o)
 		.slab = kmem_opts_allocator(o, o->slab),
 		.page = kmem_opts_allocator(o, o->page),
 		.percpu = kmem_opts_allocator(o, o->percpu),
+		.vmalloc = kmem_opts_allocator(o, o->vmalloc),
 		.skip = o->skip,
 	};
 

@@ -11,7 +11,8 @@ TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
 [ -x "$TK" ] || { fail folded "no $TK (run make)"; finish; }
 export TRACE_KMEM_CONVERT=never
 
-# sums DOCS.json FOLDED WEIGHT: the folded weights equal the JSON's
+# sums DOCS.json FOLDED WEIGHT: the folded weights equal the JSON's slab,
+# page and vmalloc totals
 sums() {
 	python3 - "$@" <<'PY'
 import json, sys
@@ -26,9 +27,13 @@ for d in docs:
     if d["file"] == "(merged)":
         continue
     s, p = d.get("slab", {}).get("summary", {}), d.get("page", {}).get("summary", {})
-    want += {"bytes": s.get("bytes_allocated", 0) + p.get("alloc_bytes", 0),
-             "hits": s.get("allocs", 0) - s.get("zero_size_allocs", 0) + p.get("allocs", 0),
-             "live": s.get("live", {}).get("bytes", 0) + p.get("live", {}).get("bytes", 0)}[sys.argv[3]]
+    v = d.get("vmalloc", {}).get("summary", {})
+    want += {"bytes": s.get("bytes_allocated", 0) + p.get("alloc_bytes", 0) +
+                      v.get("alloc_bytes", 0),
+             "hits": s.get("allocs", 0) - s.get("zero_size_allocs", 0) + p.get("allocs", 0) +
+                     v.get("allocs", 0),
+             "live": s.get("live", {}).get("bytes", 0) + p.get("live", {}).get("bytes", 0) +
+                     v.get("live", {}).get("bytes", 0)}[sys.argv[3]]
 got = sum(int(l.rsplit(" ", 1)[1]) for l in open(sys.argv[2]))
 assert got == want, (got, want)
 PY

@@ -7,8 +7,10 @@
 # buffer's record order), under several sort keys.  A crafted trace is
 # counted by hand: call sites from the kernel_stack that directly
 # follows (vmalloc's and tracing's frames skipped), a failure, a
-# cross-CPU free, a double, a freed-only and a missed free, purges.
-# Section selection (--vmalloc, --slab) and the merged summary too.
+# cross-CPU free, a double, a freed-only and a missed free, purges, and
+# its folded stacks.
+# Lifetimes and leaks against their references too; section selection
+# (--vmalloc, --slab) and the merged summary.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -74,6 +76,15 @@ PY
 check vmalloc-crafted-text grep -q '^ Live at end of trace: *1 *\[ *4,096 bytes \]' "$WORK/crafted.txt"
 check vmalloc-crafted-failures grep -qE '^ Allocation failures: +1 +\[ 1,099,511,627,776 bytes \]' "$WORK/crafted.txt"
 check vmalloc-crafted-ref python3 "$REF" --check "$WORK/crafted.json" "$WORK/crafted.dat"
+# folded stacks: A's from site_a outward (the tracing and vmalloc frames
+# skipped), B, D and D again without a stack; the failure is no area;
+# live, only the second D
+"$TK" stat --folded="$WORK/crafted.folded" -o /dev/null "$WORK/crafted.dat"
+check vmalloc-crafted-folded test "$(cat "$WORK/crafted.folded")" = "$(printf 'site_a 8192\n(no stack) 12288')"
+"$TK" stat --live --folded="$WORK/crafted.live" -o /dev/null "$WORK/crafted.dat"
+check vmalloc-crafted-folded-live test "$(cat "$WORK/crafted.live")" = "(no stack) 4096"
+report -i "$WORK/crafted.dat" -O kmem:folded="$WORK/crafted.plugin.folded" >/dev/null
+check vmalloc-crafted-folded-plugin cmp "$WORK/crafted.folded" "$WORK/crafted.plugin.folded"
 
 # every sample with vmalloc events, and the crafted trace
 files=("$WORK/crafted.dat")
@@ -90,6 +101,12 @@ for f in "${files[@]}"; do
 		check "vmalloc-ref-$n" python3 "$REF" ${sort:+--sort $sort} \
 			--check "$WORK/$n.tk.json" "$f"
 	done
+	"$TK" stat --lifetimes --json="$WORK/$b.life.json" "$f" >/dev/null
+	check "vmalloc-ref-lifetimes-$b" python3 "$REF" --lifetimes \
+		--check "$WORK/$b.life.json" "$f"
+	"$TK" stat --leaks=1ms --json="$WORK/$b.leaks.json" "$f" >/dev/null
+	check "vmalloc-leaks-ref-$b" python3 "$TOP/tests/ref/kmem_leaks_ref.py" \
+		--age 1000000 --check "$WORK/$b.leaks.json" "$f"
 	"$TK" stat --reader=libtracecmd --json="$WORK/$b.lib.json" "$f" >/dev/null
 	check "vmalloc-ref-libtracecmd-$b" python3 "$REF" --check "$WORK/$b.lib.json" "$f"
 	report -i "$f" -O kmem:stat -O kmem:json="$WORK/$b.plugin.json" >/dev/null

@@ -16,9 +16,10 @@ compares the "leaks" arrays of DOC.json (trace-kmem stat --leaks=AGE
                  median_age_ns) as a set, keyed by the call site
                  libtraceevent prints; the order of the rows (bytes,
                  then count, descending); the end of the trace
-  page           the totals (count, bytes) and the oldest age: a page's
-                 call site comes from its kernel stack, whose rules
-                 kmem_page_ref.py checks
+  page, vmalloc  the totals (count, bytes) and the oldest age: a page's
+                 or vmap area's call site comes from its kernel stack,
+                 whose rules kmem_page_ref.py and kmem_vmalloc_ref.py
+                 check
 
     kmem_leaks_ref.py --check-lifetimes DOC.json FILE.dat
 
@@ -46,7 +47,8 @@ OURS = SLAB_ALLOC | SLAB_FREE | PAGE_FREE | {
     "mm_page_alloc", "mm_page_free_batched", "mm_page_alloc_zone_locked",
     "mm_page_pcpu_drain", "mm_page_alloc_extfrag",
     "percpu_alloc_percpu", "percpu_free_percpu", "percpu_alloc_percpu_fail",
-    "percpu_create_chunk", "percpu_destroy_chunk"}
+    "percpu_create_chunk", "percpu_destroy_chunk",
+    "alloc_vmap_area", "free_vmap_area_noflush", "purge_vmap_area_lazy"}
 
 
 def addr(v):
@@ -59,7 +61,7 @@ def live_objects(path, page_size=4096, lifetimes=None):
     the lifetimes of matched frees into lifetimes[(allocator, callsite)]."""
     out = subprocess.run(["trace-cmd", "report", "-N", "-R", "-t", path],
                          capture_output=True, text=True, check=True).stdout
-    live = {"slab": {}, "page": {}, "percpu": {}}
+    live = {"slab": {}, "page": {}, "percpu": {}, "vmalloc": {}}
     end = 0
     for rec in listing.records(out):
         if rec[0] != "ev" or rec[1].event not in OURS:
@@ -95,6 +97,12 @@ def live_objects(path, page_size=4096, lifetimes=None):
             if o and lifetimes is not None:
                 lifetimes.setdefault(("percpu", o[0]), []).append(
                     max(0, ts - o[2]))
+        elif ev == "alloc_vmap_area":   # addr: decimal in the listing
+            if int(f["failed"], 0) == 0:
+                live["vmalloc"][int(f["addr"], 0)] = (None, int(f["size"], 0),
+                                                      ts)
+        elif ev == "free_vmap_area_noflush":
+            live["vmalloc"].pop(int(f["va_start"], 0), None)
     return live, end
 
 
@@ -190,7 +198,7 @@ def main(argv):
     doc = json.load(open(doc_path))
     live, end = live_objects(args[0])
     bad, seen = [], 0
-    for kind in ("slab", "page", "percpu"):
+    for kind in ("slab", "page", "percpu", "vmalloc"):
         sec = doc.get(kind)
         if not sec or "leaks" not in sec:
             continue
@@ -206,14 +214,15 @@ def main(argv):
         if keys != sorted(keys, reverse=True):
             bad.append("%s.leaks: not sorted by bytes, then count" % kind)
         want = rows(live[kind], end, age)
-        if kind == "page":
+        if kind in ("page", "vmalloc"):
             tot = (sum(r["count"] for r in got), sum(r["bytes"] for r in got),
                    max((r["oldest_ns"] for r in got), default=None))
             ref = (sum(r["count"] for r in want.values()),
                    sum(r["bytes"] for r in want.values()),
                    max((r["oldest_ns"] for r in want.values()), default=None))
             if tot != ref:
-                bad.append("page.leaks totals %s, reference %s" % (tot, ref))
+                bad.append("%s.leaks totals %s, reference %s"
+                           % (kind, tot, ref))
             continue
         gotd = {r["callsite"] if r["address"] != "0x0" else None: r
                 for r in got}

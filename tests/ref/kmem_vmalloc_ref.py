@@ -13,6 +13,9 @@ bugs in the C code.  Python 3, standard library only.
         compare DOC.json's "vmalloc" member with it: every summary
         member, every call-site row and field, and the rows' order;
         exit 1 listing each difference
+    --lifetimes
+        the rows have kmem:lifetimes' members too (lifetime_hist,
+        lifetime_p50_ns, lifetime_p99_ns: kmem_leaks_ref.py's estimate)
 
 Exit status 3 (after printing or checking) when the reference's own
 decoding disagrees with the listing (sizes, flags, addresses, frames).
@@ -77,6 +80,7 @@ import sys
 
 os.environ.pop("TRACEEVENT_PLUGIN_DIR", None)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kmem_leaks_ref  # noqa: E402  (the lifetime estimate)
 import kmem_page_ref  # noqa: E402  (ring-buffer reader, stack_after)
 
 SKIP = "|".join([
@@ -101,6 +105,7 @@ class Vmalloc(kmem_page_ref.Page):
     def __init__(self, path, sort_keys):
         super().__init__(path, SKIP)
         self.sort_keys = sort_keys
+        self.lifetimes = False      # --lifetimes: kmem:lifetimes' members
 
     def check(self, msg):
         if len(self.problems) < 20:
@@ -183,7 +188,7 @@ class Vmalloc(kmem_page_ref.Page):
                     row = rows[caddr] = dict(
                         callsite=cnames[0], address="0x%x" % caddr, hits=0,
                         bytes=0, failures=0, frees=0, live_count=0,
-                        live_bytes=0, peak_bytes=0, _life=0,
+                        live_bytes=0, peak_bytes=0, _life=0, _lives=[],
                         _seq=len(rows))
                 if failed:
                     s["fail_count"] += 1
@@ -230,6 +235,7 @@ class Vmalloc(kmem_page_ref.Page):
                     row = rows[key]
                     row["frees"] += 1
                     row["_life"] += ts - ats
+                    row["_lives"].append(max(0, ts - ats))
                     row["live_count"] -= 1
                     row["live_bytes"] -= nbytes
                     dead.add(va)
@@ -272,12 +278,31 @@ class Vmalloc(kmem_page_ref.Page):
             r = dict(r)
             r["mean_lifetime_ns"] = r["_life"] // r["frees"] if r["frees"] \
                 else None
+            if self.lifetimes:
+                lifetimes(r)
             out.append(r)
         out.sort(key=lambda r: sort_key(r, self.sort_keys))
         for r in out:
-            del r["_life"], r["_seq"]
+            del r["_life"], r["_seq"], r["_lives"]
         self.doc = {"events": events, "complete": complete,
                     "summary": summary, "callsites": out}
+
+
+def lifetimes(r):
+    """A row's kmem:lifetimes members (kmem-stat-definitions.txt,
+    "LIFETIMES"): the log2 histogram of its matched frees' lifetimes and
+    the documented p50 / p99 estimates (kmem_leaks_ref.py's)."""
+    hist = {}
+    for v in r["_lives"]:
+        b = kmem_leaks_ref.bucket(v)
+        hist[b] = hist.get(b, 0) + 1
+    for pct in (50, 99):
+        r["lifetime_p%d_ns" % pct] = kmem_leaks_ref.estimate(hist, pct) \
+            if hist else None
+    r["lifetime_hist"] = [
+        {"lo_ns": 0 if b == 0 else 1 << b,
+         "hi_ns": None if b == 63 else 1 << (b + 1), "count": hist[b]}
+        for b in sorted(hist)]
 
 
 def sort_key(r, keys):
@@ -338,6 +363,7 @@ def diff(path, got, want, out):
 def main(argv):
     keys = []
     check = None
+    lives = False
     args = argv[1:]
     while args and args[0].startswith("-"):
         opt = args.pop(0)
@@ -350,6 +376,8 @@ def main(argv):
             keys = opt[7:].split(",")
         elif opt == "--check" and args:
             check = args.pop(0)
+        elif opt == "--lifetimes":
+            lives = True
         else:
             sys.exit("kmem_vmalloc_ref.py: unknown option " + opt)
     for k in keys:
@@ -359,6 +387,7 @@ def main(argv):
     if len(args) != 1:
         sys.exit(__doc__)
     v = Vmalloc(args[0], keys)
+    v.lifetimes = lives
     try:
         v.run()
     except (RuntimeError, ValueError, KeyError) as ex:
