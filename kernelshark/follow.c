@@ -213,8 +213,14 @@ static void one_record(struct follow *fw, struct tep_record *rec, int cpu,
 	if (kmem_feed_step(&fw->feed, slot, rec, &ev))
 		return;
 	a = allocator_of(ev.kind);
-	if (a < 0)
+	if (a < 0) {
+		/* a kernel_stack record gives a waiting allocation its site */
+		if (ev.kind == KMEM_EV_STACK && e && fw->ks->site &&
+		    kmem_allocs[fw->ks->site_allocator].caps & KMEM_CAP_STACKS)
+			series_add(fw, &fw->ks->site_live, e->ts,
+				   chosen_live(fw));
 		return;
+	}
 	note_match(fw, a, e, &ev);
 	if (!e)
 		return;
