@@ -8,17 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "alloc/registry.h"
 #include "base/numfmt.h"
 #include "event/symbols.h"
 #include "event/tep_names.h"
 #include "kmem_ks.h"
 #include "libkshark-tepdata.h"
-
-static const char *const allocator_name[KMEM_KS_NR] = {
-	[KMEM_KS_SLAB] = "slab",
-	[KMEM_KS_PAGE] = "page",
-	[KMEM_KS_PERCPU] = "per-CPU",
-};
 
 /**
  * kmem_ks_describe - one allocation in words
@@ -47,7 +42,7 @@ int kmem_ks_describe(const struct kmem_ks_ctx *ks, const struct kmem_ks_pair *p,
 	kmem_tep_symbolizer(&sym, kshark_get_tep(ks->stream));
 	if (p->call_site)
 		fmt_callsite(site, &sym, p->call_site, 0);
-	if (p->allocator == KMEM_KS_PAGE)
+	if (kmem_allocs[p->allocator].caps & KMEM_CAP_ORDERS)
 		snprintf(order, sizeof(order), "order %u, ", p->order);
 	if (p->free) {
 		life = p->free->ts - p->alloc->ts;
@@ -55,8 +50,8 @@ int kmem_ks_describe(const struct kmem_ks_ctx *ks, const struct kmem_ks_pair *p,
 			     "%s (%s): %s%" PRIu64 " bytes at %s, allocated "
 			     "on CPU %d; freed on CPU %d%s after %s (%" PRId64
 			     " ns)",
-			     ev ? ev : "?", allocator_name[p->allocator], order,
-			     p->bytes, site, p->alloc->cpu, p->free->cpu,
+			     ev ? ev : "?", kmem_ks_alloc_name(p->allocator),
+			     order, p->bytes, site, p->alloc->cpu, p->free->cpu,
 			     p->free->cpu != p->alloc->cpu ? " (ping-pong)"
 							   : "",
 			     fmt_duration(dur, (uint64_t)(life > 0 ? life : 0)),
@@ -67,8 +62,8 @@ int kmem_ks_describe(const struct kmem_ks_ctx *ks, const struct kmem_ks_pair *p,
 			     "%s (%s): %s%" PRIu64 " bytes at %s, allocated "
 			     "on CPU %d; never freed in the trace: live for "
 			     "%s (%" PRId64 " ns) at its end",
-			     ev ? ev : "?", allocator_name[p->allocator], order,
-			     p->bytes, site, p->alloc->cpu,
+			     ev ? ev : "?", kmem_ks_alloc_name(p->allocator),
+			     order, p->bytes, site, p->alloc->cpu,
 			     fmt_duration(dur, (uint64_t)(life > 0 ? life : 0)),
 			     life);
 	}

@@ -9,9 +9,9 @@
  *    another (ping-pong).  One link a pixel column: the longest-lived
  *    allocation that starts there.
  *  - a red triangle on each allocation never freed in the trace;
- *  - the live bytes of the slab, page and per-CPU allocators (and of the
- *    call site chosen in the dialog) as curves across the row, each
- *    scaled to its own peak over the whole trace.
+ *  - the live bytes of each allocator (and of the call site chosen in
+ *    the dialog) as curves across the row, each scaled to its own peak
+ *    over the whole trace.
  *
  * Double-clicking a link or a triangle says its numbers (gui.cpp).
  */
@@ -26,15 +26,13 @@
 
 using namespace KsPlot;
 
-/* The colours, also looked for by tests/kshark/gui_smoke.sh. */
+/*
+ * The colours, also looked for by tests/e2e/kshark_gui.sh; each
+ * allocator's curve has its view's (kmem_ks_alloc_rgb()).
+ */
 static const Color LINK_COLOR(0, 151, 167);
 static const Color PINGPONG_COLOR(236, 0, 140);
 static const Color LEAK_COLOR(213, 0, 0);
-static const Color LIVE_COLOR[KMEM_KS_NR] = {
-	Color(41, 98, 255),	/* slab */
-	Color(46, 125, 50),	/* page */
-	Color(123, 31, 162),	/* per-CPU */
-};
 static const Color SITE_COLOR(255, 111, 0);
 
 /* The bin of time @ts, or -1 outside the view. */
@@ -258,9 +256,14 @@ void kmem_ks_draw(kshark_cpp_argv *argv_c, int sd, int val, int draw_action)
 		if (val < 0 || val >= ks->n_cpus)
 			return;
 		if (ks->show & KMEM_KS_SHOW_LIVE) {
-			for (int a = 0; a < KMEM_KS_NR; a++)
-				drawCurve(&ks->live[a], LIVE_COLOR[a], g, h,
-					  argv->_shapes);
+			for (uint32_t a = 0; a < KMEM_NR_ALLOC; a++) {
+				uint32_t rgb = kmem_ks_alloc_rgb(a);
+
+				drawCurve(&ks->live[a],
+					  Color(rgb >> 16 & 255, rgb >> 8 & 255,
+						rgb & 255),
+					  g, h, argv->_shapes);
+			}
 			drawCurve(&ks->site_live, SITE_COLOR, g, h,
 				  argv->_shapes);
 		}

@@ -56,49 +56,33 @@ static void series_add(struct follow *fw, struct kmem_ks_series *s, int64_t ts,
 		s->max = bytes;
 }
 
+/* The allocator of a record that makes or ends an object, else -1. */
 static int allocator_of(enum kmem_ev_kind kind)
 {
-	switch (kind) {
-	case KMEM_EV_SLAB_ALLOC:
-	case KMEM_EV_SLAB_FREE:
-		return KMEM_KS_SLAB;
-	case KMEM_EV_PAGE_ALLOC:
-	case KMEM_EV_PAGE_FREE:
-		return KMEM_KS_PAGE;
-	case KMEM_EV_PERCPU_ALLOC:
-	case KMEM_EV_PERCPU_FREE:
-		return KMEM_KS_PERCPU;
-	default:
+	enum kmem_alloc_id id = kmem_alloc_of(kind);
+
+	if (id == KMEM_NR_ALLOC || (kind != kmem_allocs[id].alloc_kind &&
+				    kind != kmem_allocs[id].free_kind))
 		return -1;
-	}
+	return (int)id;
 }
 
 /**
  * kmem_ks_site_address - the address of an allocator's call site row
  * @fw: the pass
- * @a: the allocator (KMEM_KS_*)
+ * @a: the allocator (enum kmem_alloc_id)
  * @site: its call-site row
  *
  * Return: the call site's address, 0 for none.
  */
 uint64_t kmem_ks_site_address(const struct follow *fw, int a, uint32_t site)
 {
-	if (site == U64_INDEX_NONE)
+	const struct kmem_alloc_desc *d = &kmem_allocs[a];
+	const void *st = kmem_agg_stats(&fw->agg, a);
+
+	if (site == U64_INDEX_NONE || site >= kmem_alloc_nr_sites(d, st))
 		return 0;
-	switch (a) {
-	case KMEM_KS_SLAB:
-		return site < fw->agg.slab.nr_sites
-			       ? fw->agg.slab.sites[site].call_site
-			       : 0;
-	case KMEM_KS_PAGE:
-		return site < fw->agg.page.nr_sites
-			       ? fw->agg.page.sites[site].callsite
-			       : 0;
-	default:
-		return site < fw->agg.percpu.nr_sites
-			       ? fw->agg.percpu.sites[site].call_site
-			       : 0;
-	}
+	return d->site_addr(st, site);
 }
 
 /* An allocation made object m.obj live: kept on its CPU's list. */
@@ -122,13 +106,15 @@ static void note_alloc(struct follow *fw, int a, struct kshark_entry *e,
 	memset(p, 0, sizeof(*p));
 	p->alloc = e;
 	p->allocator = (uint8_t)a;
-	p->order = a == KMEM_KS_PAGE && ev->order > 0 ? (uint16_t)ev->order : 0;
+	p->order = kmem_allocs[a].caps & KMEM_CAP_ORDERS && ev->order > 0
+			   ? (uint16_t)ev->order
+			   : 0;
 }
 
 /**
  * kmem_ks_alloc_of - the allocation of object @obj, if it was made in this pass
  * @fw: the pass
- * @a: the allocator (KMEM_KS_*)
+ * @a: the allocator (enum kmem_alloc_id)
  * @obj: the object's index in lib/'s table
  *
  * Return: its link, or NULL.
@@ -177,16 +163,15 @@ static void note_match(struct follow *fw, int a, struct kshark_entry *e,
 /* The chosen call site's live bytes (its row found once it exists). */
 static uint64_t chosen_live(struct follow *fw)
 {
-	bool slab = fw->ks->site_allocator == KMEM_KS_SLAB;
+	const struct kmem_alloc_desc *d = &kmem_allocs[fw->ks->site_allocator];
+	const void *st = kmem_agg_stats(&fw->agg, fw->ks->site_allocator);
 
 	if (fw->site_row == U64_INDEX_NONE)
-		fw->site_row = u64_index_find(slab ? &fw->agg.slab.site_ix
-						   : &fw->agg.percpu.site_ix,
-					      fw->ks->site);
+		fw->site_row =
+			u64_index_find(kmem_alloc_site_ix(d, st), fw->ks->site);
 	if (fw->site_row == U64_INDEX_NONE)
 		return 0;
-	return slab ? fw->agg.slab.sites[fw->site_row].live_bytes
-		    : fw->agg.percpu.sites[fw->site_row].live_bytes;
+	return kmem_alloc_site_live(d, st, fw->site_row)->live_bytes;
 }
 
 /* The kept entry of the record at @offset on @cpu, if any. */
@@ -228,18 +213,24 @@ static void one_record(struct follow *fw, struct tep_record *rec, int cpu,
 	if (kmem_feed_step(&fw->feed, slot, rec, &ev))
 		return;
 	a = allocator_of(ev.kind);
-	if (a < 0)
+	if (a < 0) {
+		/* a kernel_stack record gives a waiting allocation its site */
+		if (ev.kind == KMEM_EV_STACK && e && fw->ks->site &&
+		    kmem_allocs[fw->ks->site_allocator].caps & KMEM_CAP_STACKS)
+			series_add(fw, &fw->ks->site_live, e->ts,
+				   chosen_live(fw));
 		return;
+	}
 	note_match(fw, a, e, &ev);
 	if (!e)
 		return;
 	if (e->ts > fw->ks->end_ts)
 		fw->ks->end_ts = e->ts;
 	/* an event changes its own allocator's live bytes only */
-	series_add(fw, &live[a], e->ts,
-		   a == KMEM_KS_SLAB   ? fw->agg.slab.sum.live_bytes
-		   : a == KMEM_KS_PAGE ? fw->agg.page.sum.live_bytes
-				       : fw->agg.percpu.sum.live_bytes);
+	series_add(
+		fw, &live[a], e->ts,
+		kmem_alloc_counts(&kmem_allocs[a], kmem_agg_stats(&fw->agg, a))
+			->live_bytes);
 	/* a call site's live bytes change when an object is made or ends */
 	if (fw->ks->site && a == (int)fw->ks->site_allocator &&
 	    fw->m.what != KMEM_MATCH_NONE)
@@ -382,7 +373,7 @@ void kmem_ks_teardown(struct follow *fw)
 
 	kmem_agg_release(&fw->agg);
 	kmem_feed_release(&fw->feed);
-	for (a = 0; a < KMEM_KS_NR; a++)
+	for (a = 0; a < KMEM_NR_ALLOC; a++)
 		free(fw->obj_alloc[a]);
 	free(fw->next);
 	free(fw);
@@ -406,7 +397,7 @@ void kmem_ks_unfollow(struct kmem_ks_ctx *ks)
 	free(ks->links);
 	free(ks->leaks);
 	ks->links = ks->leaks = NULL;
-	for (a = 0; a < KMEM_KS_NR; a++)
+	for (a = 0; a < KMEM_NR_ALLOC; a++)
 		free(ks->live[a].p);
 	free(ks->site_live.p);
 	free(ks->sites);
@@ -477,14 +468,17 @@ int kmem_ks_finish(struct kmem_ks_ctx *ks, struct follow *fw, int ret)
 	if (!ret)
 		kmem_ks_find_leaks(fw);
 	ks->counts.undecodable = fw->agg.undecodable;
-	for (a = 0; a < KMEM_KS_NR; a++)
+	for (a = 0; a < KMEM_NR_ALLOC; a++)
 		ks->counts.live_bytes[a] =
 			ks->live[a].n ? ks->live[a].p[ks->live[a].n - 1].bytes
 				      : 0;
 	if (!ret)
 		kmem_ks_list_sites(fw);
-	if (!ret && (fw->oom || fw->agg.slab.oom || fw->agg.page.oom ||
-		     fw->agg.percpu.oom))
+	for (a = 0; a < KMEM_NR_ALLOC; a++)
+		fw->oom |= kmem_alloc_lc(&kmem_allocs[a],
+					 kmem_agg_stats(&fw->agg, a))
+				   ->oom != 0;
+	if (!ret && fw->oom)
 		ret = -2;
 	if (!ret && fw->unmatched) {
 		kmem_ks_teardown(fw);

@@ -31,8 +31,8 @@ struct follow {
 	 * [allocator][object]: its latest allocation, CPU << 32 | index in
 	 * ks->links[CPU], where every allocation is kept until the end
 	 */
-	uint64_t *obj_alloc[KMEM_KS_NR];
-	size_t obj_cap[KMEM_KS_NR];
+	uint64_t *obj_alloc[KMEM_NR_ALLOC];
+	size_t obj_cap[KMEM_NR_ALLOC];
 	uint32_t site_row; /* the chosen site's row, or NONE */
 	size_t seen;	   /* the last CPU's copies published */
 	int max_size;	   /* no record is larger than a page */

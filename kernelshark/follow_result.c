@@ -67,29 +67,21 @@ static void add_leak(struct follow *fw, int a, uint32_t obj, uint64_t bytes,
  */
 void kmem_ks_find_leaks(struct follow *fw)
 {
-	const struct slab_stats *sl = &fw->agg.slab;
-	const struct page_stats *pg = &fw->agg.page;
-	const struct percpu_stats *pc = &fw->agg.percpu;
+	int a;
 	uint32_t i;
 
-	for (i = 0; i < sl->objs.len; i++) {
-		const struct slab_obj *o = slab_obj_at(sl, i);
+	for (a = 0; a < KMEM_NR_ALLOC; a++) {
+		const struct kmem_alloc_desc *d = &kmem_allocs[a];
+		const void *st = kmem_agg_stats(&fw->agg, a);
+		const struct addr_table *objs = kmem_alloc_objs(d, st);
 
-		if (o->flags & SLAB_OBJ_LIVE)
-			add_leak(fw, KMEM_KS_SLAB, i, o->bytes, o->site);
-	}
-	for (i = 0; i < pg->objs.len; i++) {
-		const struct page_obj *o = page_obj_at(pg, i);
+		for (i = 0; i < objs->len; i++) {
+			const struct kmem_obj *o = addr_table_at(objs, i);
 
-		if (o->flags & PAGE_OBJ_LIVE)
-			add_leak(fw, KMEM_KS_PAGE, i, page_obj_bytes(pg, o),
-				 o->site);
-	}
-	for (i = 0; i < pc->objs.len; i++) {
-		const struct percpu_obj *o = percpu_obj_at(pc, i);
-
-		if (o->flags & PERCPU_OBJ_LIVE)
-			add_leak(fw, KMEM_KS_PERCPU, i, o->bytes, o->site);
+			if (o->flags & KMEM_OBJ_LIVE)
+				add_leak(fw, a, i, d->obj_bytes(st, o),
+					 o->site);
+		}
 	}
 }
 
@@ -106,25 +98,34 @@ static int by_peak(const void *a, const void *b)
  * kmem_ks_list_sites - the call sites the dialog offers
  * @fw: the pass
  *
- * Slab and per-CPU call sites, by peak bytes, at most MAX_SITES.
+ * The call sites of each allocator whose rows are keyed by call site
+ * alone (kmem_alloc_site_ix()), by peak bytes, at most MAX_SITES.
  */
 void kmem_ks_list_sites(struct follow *fw)
 {
-	size_t n = fw->agg.slab.nr_sites + fw->agg.percpu.nr_sites, i, k = 0;
-	struct kmem_ks_site *s = calloc(n ? n : 1, sizeof(*s));
+	size_t n = 0, i, k = 0;
+	struct kmem_ks_site *s;
 	char buf[KMEM_SYM_LEN];
+	int a;
 
+	for (a = 0; a < KMEM_NR_ALLOC; a++)
+		if (kmem_allocs[a].site_ix_off)
+			n += kmem_alloc_nr_sites(&kmem_allocs[a],
+						 kmem_agg_stats(&fw->agg, a));
+	s = calloc(n ? n : 1, sizeof(*s));
 	if (!s)
 		return;
-	for (i = 0; i < fw->agg.slab.nr_sites; i++, k++) {
-		s[k].call_site = fw->agg.slab.sites[i].call_site;
-		s[k].peak_bytes = fw->agg.slab.sites[i].peak_bytes;
-		s[k].allocator = KMEM_KS_SLAB;
-	}
-	for (i = 0; i < fw->agg.percpu.nr_sites; i++, k++) {
-		s[k].call_site = fw->agg.percpu.sites[i].call_site;
-		s[k].peak_bytes = fw->agg.percpu.sites[i].peak_bytes;
-		s[k].allocator = KMEM_KS_PERCPU;
+	for (a = 0; a < KMEM_NR_ALLOC; a++) {
+		const struct kmem_alloc_desc *d = &kmem_allocs[a];
+		const void *st = kmem_agg_stats(&fw->agg, a);
+
+		for (i = 0; d->site_ix_off && i < kmem_alloc_nr_sites(d, st);
+		     i++, k++) {
+			s[k].call_site = d->site_addr(st, (uint32_t)i);
+			s[k].peak_bytes =
+				kmem_alloc_site_peak(d, st, (uint32_t)i);
+			s[k].allocator = (uint32_t)a;
+		}
 	}
 	qsort(s, n, sizeof(*s), by_peak);
 	if (n > MAX_SITES)

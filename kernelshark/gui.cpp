@@ -113,8 +113,7 @@ void KmemDialog::_fillSites()
 
 		_site.addItem(QString("%1 (%2, peak %3 bytes)")
 				      .arg(s->name)
-				      .arg(s->allocator == KMEM_KS_SLAB ?
-						   "slab" : "per-CPU")
+				      .arg(kmem_ks_alloc_name(s->allocator))
 				      .arg(s->peak_bytes),
 			      QVariant::fromValue((qulonglong)i + 1));
 		if (ks->site == s->call_site &&
@@ -144,8 +143,7 @@ void KmemDialog::_doApply()
 	}
 	if (site != ks->site || (site && allocator != ks->site_allocator)) {
 		QApplication::setOverrideCursor(Qt::WaitCursor);
-		kmem_ks_choose_site(ks->sd, site,
-				    site ? allocator : (uint32_t)KMEM_KS_SLAB);
+		kmem_ks_choose_site(ks->sd, site, allocator);
 		QApplication::restoreOverrideCursor();
 		_fillSites();
 	}

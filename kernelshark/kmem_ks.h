@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alloc_view.h"
+#include "event/events.h"
 #include "libkshark.h"
 #include "libkshark-plugin.h"
 
@@ -31,13 +33,6 @@ extern "C" {
 #endif
 
 struct tep_handle;
-
-enum kmem_ks_allocator {
-	KMEM_KS_SLAB,
-	KMEM_KS_PAGE,
-	KMEM_KS_PERCPU,
-	KMEM_KS_NR,
-};
 
 /* The event types whose entries the handler keeps (lib's slots). */
 #define KMEM_KS_MAX_EVENTS 24
@@ -55,9 +50,9 @@ struct kmem_ks_pair {
 	struct kshark_entry *free; /* NULL: never freed in the trace */
 	uint64_t bytes;		   /* as the tables count them */
 	uint64_t call_site;	   /* 0: not known (pages without stacks) */
-	uint8_t allocator;	   /* enum kmem_ks_allocator */
+	uint8_t allocator;	   /* enum kmem_alloc_id */
 	uint8_t fate;		   /* enum kmem_ks_fate */
-	uint16_t order;		   /* pages: the order */
+	uint16_t order;		   /* KMEM_CAP_ORDERS: the order */
 };
 
 /* The allocations of one CPU, in time order. */
@@ -97,17 +92,17 @@ struct kmem_ks_series {
 struct kmem_ks_site {
 	uint64_t call_site;
 	uint64_t peak_bytes;
-	uint32_t allocator;
-	char name[128]; /* "sym+0xoff", or the address */
+	uint32_t allocator; /* enum kmem_alloc_id */
+	char name[128];	    /* "sym+0xoff", or the address */
 };
 
 struct kmem_ks_counts {
-	uint64_t pairs[KMEM_KS_NR];    /* matched allocation -> free */
-	uint64_t pingpong[KMEM_KS_NR]; /* ... freed on another CPU */
-	uint64_t leaks[KMEM_KS_NR];    /* live at the end of the trace */
-	uint64_t leak_bytes[KMEM_KS_NR];
-	uint64_t live_bytes[KMEM_KS_NR]; /* at the last entry */
-	uint64_t records;		 /* allocator records followed */
+	uint64_t pairs[KMEM_NR_ALLOC];	  /* matched allocation -> free */
+	uint64_t pingpong[KMEM_NR_ALLOC]; /* ... freed on another CPU */
+	uint64_t leaks[KMEM_NR_ALLOC];	  /* live at the end of the trace */
+	uint64_t leak_bytes[KMEM_NR_ALLOC];
+	uint64_t live_bytes[KMEM_NR_ALLOC]; /* at the last entry */
+	uint64_t records;		    /* allocator records followed */
 	uint64_t undecodable;
 };
 
@@ -138,12 +133,12 @@ struct kmem_ks_ctx {
 	bool failed;		    /* said why on stderr, draws nothing */
 	struct kmem_ks_list *links; /* [allocating CPU] */
 	struct kmem_ks_list *leaks; /* [allocating CPU] */
-	struct kmem_ks_series live[KMEM_KS_NR];
+	struct kmem_ks_series live[KMEM_NR_ALLOC];
 	struct kmem_ks_series site_live; /* of the chosen call site */
 	int64_t max_life;		 /* the longest matched lifetime */
 	int64_t end_ts;			 /* the last allocator entry's time */
 	struct kmem_ks_counts counts;
-	struct kmem_ks_site *sites; /* slab and per-CPU, by peak */
+	struct kmem_ks_site *sites; /* by peak (kmem_alloc_site_ix()) */
 	size_t nr_sites;
 
 	/* the dialog's choices */

@@ -13,6 +13,7 @@
 
 #include <event-parse.h>
 
+#include "alloc/registry.h"
 #include "base/hashtab.h"
 #include "event/decode.h"
 #include "event/extent.h"
@@ -252,7 +253,8 @@ const struct kmem_ks_ctx *kmem_ks_stream(int sd)
  * kmem_ks_choose_site - draw the live bytes of one call site too
  * @sd: the stream id
  * @call_site: the call site's address, 0 for none
- * @allocator: KMEM_KS_SLAB or KMEM_KS_PERCPU
+ * @allocator: an allocator whose call sites are rows of their own
+ *	(kmem_alloc_site_ix()), any with no @call_site
  *
  * What the dialog's Apply does: the stream is followed again, its
  * site_live curve made for @call_site.
@@ -264,7 +266,8 @@ int kmem_ks_choose_site(int sd, uint64_t call_site, uint32_t allocator)
 {
 	struct kmem_ks_ctx *ks = kmem_ks_of(sd);
 
-	if (!ks || (allocator != KMEM_KS_SLAB && allocator != KMEM_KS_PERCPU))
+	if (!ks || allocator >= KMEM_NR_ALLOC ||
+	    (call_site && !kmem_allocs[allocator].site_ix_off))
 		return -1;
 	if (ks->followed && ks->site == call_site &&
 	    ks->site_allocator == allocator)

@@ -33,9 +33,12 @@ struct kmem_alloc_desc {
 	const char *name;  /* "slab", "page", "percpu", "vmalloc" */
 	const char *title; /* "slab allocator": in leak and lifetime headings */
 	unsigned int caps; /* KMEM_CAP_* */
-	size_t lc_off;	   /* where its statistics hold struct kmem_lc */
-	size_t life_off;   /* ... struct kmem_lifetimes (KMEM_CAP_LIFETIMES) */
-	size_t counts_off; /* ... its summary's struct kmem_lc_counts */
+	/* the kinds of its records that make and end an object (the links
+	 * the KernelShark plugin draws from one to the other) */
+	enum kmem_ev_kind alloc_kind, free_kind;
+	size_t lc_off;	    /* where its statistics hold struct kmem_lc */
+	size_t life_off;    /* ... struct kmem_lifetimes (KMEM_CAP_LIFETIMES) */
+	size_t counts_off;  /* ... its summary's struct kmem_lc_counts */
 	size_t touched_off; /* ... struct kmem_touched (KMEM_CAP_TIMELINE) */
 	size_t numa_off;    /* ... its topology pointer (KMEM_CAP_NUMA) */
 	/* ... its ring-buffer page size, unsigned int (KMEM_CAP_STACKS) */
@@ -50,6 +53,10 @@ struct kmem_alloc_desc {
 	/* its call-site rows: the array, their number, a row's size and
 	 * where a row holds struct kmem_site_live */
 	size_t sites_off, nr_sites_off, site_size, site_live_off;
+	/* its rows' struct u64_index by call site alone and where a row
+	 * holds its peak live bytes (uint64_t); both 0 when its rows are
+	 * keyed by more (page): no call site of it can be chosen alone */
+	size_t site_ix_off, site_peak_off;
 	uint64_t (*obj_bytes)(const void *st, const struct kmem_obj *o);
 	void (*init)(void *st);
 	/*
@@ -168,6 +175,39 @@ kmem_alloc_site_live(const struct kmem_alloc_desc *d, const void *st,
 
 	return (const struct kmem_site_live *)(rows + site * d->site_size +
 					       d->site_live_off);
+}
+
+/**
+ * kmem_alloc_site_ix - an allocator's call-site rows by call site
+ * @d: the allocator
+ * @st: its statistics
+ *
+ * Return: the index (u64_index_find() gives a row), NULL when its rows
+ * are not keyed by the call site alone.
+ */
+static inline const struct u64_index *
+kmem_alloc_site_ix(const struct kmem_alloc_desc *d, const void *st)
+{
+	if (!d->site_ix_off)
+		return NULL;
+	return (const struct u64_index *)((const char *)st + d->site_ix_off);
+}
+
+/**
+ * kmem_alloc_site_peak - the highest live bytes of a call-site row
+ * @d: the allocator, with kmem_alloc_site_ix()
+ * @st: its statistics
+ * @site: the row, below kmem_alloc_nr_sites()
+ *
+ * Return: the row's peak live bytes.
+ */
+static inline uint64_t kmem_alloc_site_peak(const struct kmem_alloc_desc *d,
+					    const void *st, uint32_t site)
+{
+	const char *rows = *(char *const *)((const char *)st + d->sites_off);
+
+	return *(const uint64_t *)(rows + site * d->site_size +
+				   d->site_peak_off);
 }
 
 /**

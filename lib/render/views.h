@@ -18,8 +18,10 @@
 struct kmem_alloc_view {
 	const char *section;	    /* its section's title: "Slab allocator" */
 	const char *section_events; /* ... in parentheses after it */
-	const char *none_name;	    /* "No %s allocator events": "per-CPU" */
-	const char *none_events;    /* "(%s) in this trace": "kmem:kfree ..." */
+	/* "No %s allocator events": "per-CPU"; the KernelShark plugin's
+	 * name of it too */
+	const char *none_name;
+	const char *none_events; /* "(%s) in this trace": "kmem:kfree ..." */
 	/*
 	 * Another plugin may print its records (struct kmem_input's
 	 * elsewhere): the sentence when none reached this one, else NULL.
@@ -36,6 +38,8 @@ struct kmem_alloc_view {
 	const char *site_dash;	    /* a call site's, in the first colours */
 	const char *site_dash_more; /* ... once the colours come round */
 	const char *site_legend;    /* "slab call site" */
+	/* its live bytes' curve in the KernelShark plugin, 0xRRGGBB */
+	unsigned int ks_rgb;
 	void (*print)(const struct kmem_report_ctx *r, FILE *out);
 	void (*json)(const struct kmem_report_ctx *r, struct json *j);
 };

@@ -63,7 +63,7 @@ one() {
 	# read from the file again (the dialog's Apply): the same numbers
 	if grep -q '^again ' "$WORK/$name.out"; then
 		check "kshark-plugin-$name-refollow" cmp -s \
-			<(grep -E '^(slab|page|percpu) pairs ' "$WORK/$name.out") \
+			<(grep -E '^(slab|page|percpu|vmalloc) pairs ' "$WORK/$name.out") \
 			<(sed -n 's/^again //p' "$WORK/$name.out")
 	fi
 }
@@ -125,6 +125,18 @@ check kshark-plugin-percpu-links grep -qE '^percpu pairs [1-9][0-9]* .* leaks [1
 check kshark-plugin-describe-free grep -qE '^describe kmem/kmalloc \(slab\): [0-9]+ bytes at [a-z_0-9.]+\+0x[0-9a-f]+, allocated on CPU [0-9]+; freed on CPU [0-9]+( \(ping-pong\))? after [0-9.]+[nmu]?s \([0-9]+ ns\)$' "$WORK/slab-fork-exec.out"
 check kshark-plugin-describe-leak grep -qE '^describe kmem/mm_page_alloc \(page\): order [0-9]+, [0-9]+ bytes at .*never freed in the trace: live for' "$WORK/page-stacktrace.out"
 check kshark-plugin-describe-pingpong grep -q '(ping-pong) after' "$WORK/slab-pingpong.out"
+# the vmalloc allocator, on each sample with its events: links, leaks
+# and call sites as the others' (compare_stat.py: the numbers are
+# stat's alloc_freed.count, live.count and bytes, callsites), and the
+# words of its marks
+while read -r f; do
+	name=$(basename "$f" .dat)
+	python3 "$TOP/tests/kshark/compare_stat.py" --has vmalloc \
+		"$WORK/$name.json" 2>/dev/null || continue
+	check "kshark-plugin-$name-vmalloc-links" grep -qE '^vmalloc pairs [1-9][0-9]* pingpong [0-9]+ leaks [0-9]+ ' "$WORK/$name.out"
+	check "kshark-plugin-$name-vmalloc-sites" grep -qE '^site vmalloc 0x[0-9a-f]+ live_bytes [0-9]+ peak_bytes [1-9]' "$WORK/$name.out"
+	check "kshark-plugin-$name-vmalloc-describe" grep -qE '^describe vmalloc/alloc_vmap_area \(vmalloc\): [0-9]+ bytes at .*, allocated on CPU [0-9]+; freed on CPU' "$WORK/$name.out"
+done < <(samples)
 # the README's and kmem-kernelshark(7)'s example
 check kshark-plugin-readme-example grep -qxF 'describe kmem/kmalloc (slab): 1024 bytes at load_elf_phdrs+0x49, allocated on CPU 0; freed on CPU 0 after 423.7us (423708 ns)' "$WORK/slab-fork-exec.out"
 finish

@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1
 """compare_stat.py KSHARK_KMEM_OUTPUT STAT_JSON
+compare_stat.py --has ALLOCATOR STAT_JSON
 
 What the KernelShark plugin registered on a trace (tests/kshark/
 kshark_kmem.c's output) against trace-kmem stat --json of the same file:
-for slab, page and per-CPU, links = alloc_freed.count, ping-pong links =
-cross_cpu_frees, leak marks = live.count and their bytes, added up by
-kshark_kmem, = live.bytes, the live-bytes curve at the last entry =
-live.bytes; the curve of each call site chosen ends at its row's
-live_bytes and peaks at its peak_bytes; and no link, leak or
-description the tool found wrong.
+for slab, page, per-CPU and vmalloc (whose lines kshark_kmem prints only
+when it has a link, a leak or live bytes: none means zeros), links =
+alloc_freed.count, ping-pong links = cross_cpu_frees, leak marks =
+live.count and their bytes, added up by kshark_kmem, = live.bytes, the
+live-bytes curve at the last entry = live.bytes; the curve of each call
+site chosen ends at its row's live_bytes and peaks at its peak_bytes;
+and no link, leak or description the tool found wrong.
 KernelShark shows a file's top-level buffer: the JSON's document of
 that buffer is the one whose "file" names no instance (none: the buffer
 is empty, and so must the plugin's numbers be).  Prints what differs and
 exits 1, or nothing.
+With --has: exits 0 if that document counts events of ALLOCATOR ("slab",
+"vmalloc" ...), else 1.
 """
 import json
 import sys
@@ -30,12 +34,15 @@ def documents(text):
         yield doc
 
 
-out, js = sys.argv[1], sys.argv[2]
+has = sys.argv[1] == '--has'
+out, js = sys.argv[-2], sys.argv[-1]
 d = {}
 for doc in documents(open(js).read()):
     if '(instance ' not in doc['file'] and doc['file'] != '(merged)':
         d = doc
         break
+if has:
+    sys.exit(0 if (d.get(out) or {}).get('events') else 1)
 got = {}
 other = {}
 for line in open(out):
@@ -52,9 +59,13 @@ for line in open(out):
     elif w and w[0] == 'site_error':
         got.setdefault('site_errors', []).append(w[1])
 bad = []
-for a in ('slab', 'page', 'percpu'):
+zero = dict(pairs=0, pingpong=0, leaks=0, leak_bytes=0, live_bytes=0)
+for a in ('slab', 'page', 'percpu', 'vmalloc'):
     s = (d.get(a) or {}).get('summary')
     g = got.get(a)
+    if g is None and a == 'vmalloc':
+        g = zero
+        got.setdefault('sum', {}).setdefault(a, 0)
     if g is None:
         bad.append('no %s line' % a)
         continue

@@ -135,6 +135,10 @@ static void test_registry(void)
 
 		CHECK(d->name && d->init && d->release && d->account &&
 		      d->merge);
+		/* the kinds that make and end an object are its own */
+		CHECK_U64(kmem_alloc_of(d->alloc_kind), id);
+		CHECK_U64(kmem_alloc_of(d->free_kind), id);
+		CHECK(d->alloc_kind != d->free_kind);
 	}
 	CHECK_STR(kmem_allocs[KMEM_ALLOC_SLAB].name, "slab");
 	CHECK_STR(kmem_allocs[KMEM_ALLOC_PAGE].name, "page");
@@ -162,11 +166,53 @@ out:
 	free(p);
 }
 
+/* The call-site index and a row's peak, where the descriptor says. */
+static void test_site_offsets(void)
+{
+	struct slab_stats *s = calloc(1, sizeof(*s));
+	struct percpu_stats *c = calloc(1, sizeof(*c));
+	struct vmalloc_stats *v = calloc(1, sizeof(*v));
+	struct page_stats *p = calloc(1, sizeof(*p));
+	struct slab_site srow[2] = { { 0 } };
+	struct percpu_site crow[2] = { { 0 } };
+	struct vmalloc_site vrow[2] = { { 0 } };
+
+	CHECK(s && c && v && p);
+	if (!s || !c || !v || !p)
+		goto out;
+	s->sites = srow;
+	c->sites = crow;
+	v->sites = vrow;
+	srow[1].peak_bytes = 11;
+	crow[1].peak_bytes = 22;
+	vrow[1].peak_bytes = 33;
+	CHECK(kmem_alloc_site_ix(&kmem_allocs[KMEM_ALLOC_SLAB], s) ==
+	      &s->site_ix);
+	CHECK(kmem_alloc_site_ix(&kmem_allocs[KMEM_ALLOC_PERCPU], c) ==
+	      &c->site_ix);
+	CHECK(kmem_alloc_site_ix(&kmem_allocs[KMEM_ALLOC_VMALLOC], v) ==
+	      &v->site_ix);
+	/* page rows are keyed by more than the call site */
+	CHECK(!kmem_alloc_site_ix(&kmem_allocs[KMEM_ALLOC_PAGE], p));
+	CHECK_U64(kmem_alloc_site_peak(&kmem_allocs[KMEM_ALLOC_SLAB], s, 1),
+		  11);
+	CHECK_U64(kmem_alloc_site_peak(&kmem_allocs[KMEM_ALLOC_PERCPU], c, 1),
+		  22);
+	CHECK_U64(kmem_alloc_site_peak(&kmem_allocs[KMEM_ALLOC_VMALLOC], v, 1),
+		  33);
+out:
+	free(s);
+	free(c);
+	free(v);
+	free(p);
+}
+
 int main(void)
 {
 	RUN(test_frees);
 	RUN(test_inc32);
 	RUN(test_registry);
 	RUN(test_lc_offsets);
+	RUN(test_site_offsets);
 	UNIT_EXIT();
 }
