@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/kvblock.h"
 #include "base/numfmt.h"
 #include "report_leaks.h"
 #include "report_page.h"
+#include "summary.h"
 #include "tables.h"
 
 /* Orders shown in the order table: 0 up to the highest one allocated. */
@@ -102,70 +102,132 @@ static void print_orders(const struct kmem_report_ctx *r, FILE *out)
 	fputc('\n', out);
 }
 
-static void add_pages(struct kvblock *b, const char *label, uint64_t n,
-		      uint64_t bytes)
+static const struct page_stats *st_of(const struct sum_ctx *c)
 {
-	struct kv_line *l = kv_add(b, label, "");
-
-	fmt_count(l->value, n);
-	fmt_count(l->bytes, bytes);
+	return c->base;
 }
 
-static void summary_block(const struct kmem_report_ctx *r, struct kvblock *b)
+static uint64_t alloc_only_count(const struct sum_ctx *c)
 {
-	const struct page_summary *s = &r->agg->page.sum;
-	char num[NUMFMT_LEN];
-	struct kv_line *l;
+	return kmem_lc_alloc_only_count(&st_of(c)->sum.lc);
+}
 
-	add_pages(b, "Pages allocated+freed", s->alloc_freed_count,
-		  s->alloc_freed_bytes);
-	kv_gap(b);
-	add_pages(b, "Pages allocated-only", kmem_lc_alloc_only_count(&s->lc),
-		  kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes));
-	add_pages(b, "Pages freed-only", s->free_only, s->free_only_bytes);
-	kv_gap(b);
-	add_pages(b, "Page allocation failures", s->failures,
-		  s->failure_bytes);
-	kv_gap(b);
-	add_pages(b, "Allocations", s->allocs, s->alloc_bytes);
-	add_pages(b, "Frees", s->frees, s->free_bytes);
-	add_pages(b, "Live at end of trace", s->live_count, s->live_bytes);
-	l = kv_add(b, "Batched frees", "");
-	fmt_count(l->value, s->batched_frees);
-	l = kv_add(b, "Allocated under the zone lock", "");
-	fmt_count(l->value, s->zone_locked);
-	snprintf(l->note, sizeof(l->note), "(per-CPU list refills: %s)",
-		 fmt_count(num, s->pcpu_refills));
-	l = kv_add(b, "Per-CPU drains", "");
-	fmt_count(l->value, s->pcpu_drains);
-	if (s->double_frees) {
-		l = kv_add(b, "Double frees", "");
-		fmt_count(l->value, s->double_frees);
-	}
-	if (s->missed_frees) {
-		add_pages(b, "Missed frees", s->missed_frees,
-			  s->missed_free_bytes);
-		snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
-			 "(pfn reused; its free was not recorded)");
-	}
-	if (r->agg->page.oom) {
-		l = kv_add(b, "Events not counted (out of memory)", "");
-		fmt_count(l->value, r->agg->page.oom);
-	}
-	if (r->agg->page.saturated) {
-		l = kv_add(b, "Per-page counts past 2^32 (not counted)", "");
-		fmt_count(l->value, r->agg->page.saturated);
-	}
-	if (!r->agg->page.numa)
-		return;
-	kv_gap(b);
-	add_pages(b, "Remote allocations", s->remote_allocs,
-		  s->remote_alloc_bytes);
-	snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
-		 "(page on another node than the CPU)");
-	add_pages(b, "Cross-node frees", s->cross_frees, s->cross_free_bytes);
-	snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
-		 "(freed on another node than the page's)");
+static uint64_t alloc_only_bytes(const struct sum_ctx *c)
+{
+	const struct page_summary *s = &st_of(c)->sum;
+
+	return kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes);
+}
+
+static uint64_t events_lost(const struct sum_ctx *c)
+{
+	return c->r->agg->events_lost;
+}
+
+static const char *refills_note(const struct sum_ctx *c, char *buf)
+{
+	char n[NUMFMT_LEN];
+
+	snprintf(buf, SUM_NOTE_LEN, "(per-CPU list refills: %s)",
+		 fmt_count(n, st_of(c)->sum.pcpu_refills));
+	return buf;
+}
+
+static bool numa_shown(const struct sum_ctx *c, const struct sum_field *f)
+{
+	return st_of(c)->numa;
+}
+
+/* The summary's text lines, in order. */
+enum {
+	L_ALLOC_FREED = 1,
+	L_GAP_ONLY,
+	L_ALLOC_ONLY,
+	L_FREE_ONLY,
+	L_GAP_FAILURES,
+	L_FAILURES,
+	L_GAP_TOTALS,
+	L_ALLOCS,
+	L_FREES,
+	L_LIVE,
+	L_BATCHED,
+	L_ZONE_LOCKED,
+	L_DRAINS,
+	L_DOUBLE,
+	L_MISSED,
+	L_OOM,
+	L_SATURATED,
+	L_GAP_NUMA,
+	L_REMOTE,
+	L_CROSS_FREES,
+};
+
+#define SUM(m) SUM_NUM64(struct page_stats, sum.m)
+
+/*
+ * The summary: its JSON members in order, each with its text line; the
+ * cross-node figures' JSON is json_cross_node()'s.
+ */
+static const struct sum_field sum_fields[] = {
+	SUM_FIELD("allocs", "Allocations", L_ALLOCS, SUM(allocs),
+		  .kind = SF_PAIR, .b = SUM(alloc_bytes),
+		  .key_b = "alloc_bytes"),
+	SUM_FIELD("frees", "Frees", L_FREES, SUM(frees), .kind = SF_PAIR,
+		  .b = SUM(free_bytes), .key_b = "free_bytes"),
+	SUM_FIELD("batched_frees", "Batched frees", L_BATCHED,
+		  SUM(batched_frees)),
+	SUM_FIELD("failures", "Page allocation failures", L_FAILURES,
+		  SUM(failures), .kind = SF_COUNT_BYTES,
+		  .b = SUM(failure_bytes)),
+	SUM_FIELD("alloc_freed", "Pages allocated+freed", L_ALLOC_FREED,
+		  SUM(alloc_freed_count), .kind = SF_COUNT_BYTES,
+		  .b = SUM(alloc_freed_bytes)),
+	SUM_FIELD("alloc_only", "Pages allocated-only", L_ALLOC_ONLY,
+		  SUM_NUMFN(alloc_only_count), .kind = SF_COUNT_BYTES,
+		  .b = SUM_NUMFN(alloc_only_bytes)),
+	SUM_FIELD("free_only", "Pages freed-only", L_FREE_ONLY, SUM(free_only),
+		  .kind = SF_COUNT_BYTES, .b = SUM(free_only_bytes)),
+	SUM_FIELD("live", "Live at end of trace", L_LIVE, SUM(live_count),
+		  .kind = SF_COUNT_BYTES, .b = SUM(live_bytes)),
+	SUM_FIELD("missed_frees", "Missed frees", L_MISSED, SUM(missed_frees),
+		  .kind = SF_COUNT_BYTES, .b = SUM(missed_free_bytes),
+		  .note = "(pfn reused; its free was not recorded)",
+		  .show = sum_nonzero),
+	SUM_FIELD("double_frees", "Double frees", L_DOUBLE, SUM(double_frees),
+		  .show = sum_nonzero),
+	SUM_FIELD("zone_locked", "Allocated under the zone lock", L_ZONE_LOCKED,
+		  SUM(zone_locked), .note_fn = refills_note),
+	{ .key = "pcpu_refills", .a = SUM(pcpu_refills) },
+	SUM_FIELD("pcpu_drains", "Per-CPU drains", L_DRAINS, SUM(pcpu_drains)),
+	{ .key = "stacks", .a = SUM(stacks) },
+	{ .key = "events_lost", .a = SUM_NUMFN(events_lost) },
+	{ .line = L_GAP_ONLY, .kind = SF_GAP },
+	{ .line = L_GAP_FAILURES, .kind = SF_GAP },
+	{ .line = L_GAP_TOTALS, .kind = SF_GAP },
+	SUM_FIELD(NULL, "Events not counted (out of memory)", L_OOM,
+		  SUM_NUM64(struct page_stats, oom), .show = sum_nonzero),
+	SUM_FIELD(NULL, "Per-page counts past 2^32 (not counted)", L_SATURATED,
+		  SUM_NUM64(struct page_stats, saturated), .show = sum_nonzero),
+	{ .line = L_GAP_NUMA, .kind = SF_GAP, .show = numa_shown },
+	SUM_FIELD(NULL, "Remote allocations", L_REMOTE, SUM(remote_allocs),
+		  .kind = SF_COUNT_BYTES, .b = SUM(remote_alloc_bytes),
+		  .note = "(page on another node than the CPU)",
+		  .show = numa_shown),
+	SUM_FIELD(NULL, "Cross-node frees", L_CROSS_FREES, SUM(cross_frees),
+		  .kind = SF_COUNT_BYTES, .b = SUM(cross_free_bytes),
+		  .note = "(freed on another node than the page's)",
+		  .show = numa_shown),
+};
+
+static const struct sum_def sum_def = {
+	SUM_DEF("page allocator", sum_fields),
+};
+
+static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
+{
+	c->def = &sum_def;
+	c->base = &r->agg->page;
+	c->r = r;
 }
 
 static void print_stacks_note(const struct kmem_report_ctx *r, FILE *out)
@@ -238,18 +300,15 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct kmem_render_cfg *c = r->cfg;
 	bool tables = !r->in->merged;	/* merged: summaries only */
-	struct kvblock b;
+	struct sum_ctx sc;
 
 	if (tables && kmem_render_text(c, KMEM_T_CALLER))
 		print_table(r, out, KMEM_T_CALLER);
 	if (tables && kmem_render_text(c, KMEM_T_ALLOC) && r->agg->page.rows)
 		print_table(r, out, KMEM_T_ALLOC);
 	leaks_print(r, out, KMEM_ALLOC_PAGE);
-	fprintf(out, " SUMMARY (page allocator)\n"
-		     " ========================\n\n");
-	kv_init(&b);
-	summary_block(r, &b);
-	kv_print(&b, out);
+	summary(r, &sc);
+	sum_print(&sc, out);
 	if (tables)
 		print_stacks_note(r, out);
 	if (!r->agg->page.numa)
@@ -262,34 +321,6 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 	print_fallbacks(r, out);
 	if (tables && c->per_process)
 		page_procs_print(r, out);
-}
-
-static void json_summary(const struct kmem_report_ctx *r, struct json *j)
-{
-	const struct page_summary *s = &r->agg->page.sum;
-
-	json_open(j, "summary", '{');
-	json_u64(j, "allocs", s->allocs);
-	json_u64(j, "alloc_bytes", s->alloc_bytes);
-	json_u64(j, "frees", s->frees);
-	json_u64(j, "free_bytes", s->free_bytes);
-	json_u64(j, "batched_frees", s->batched_frees);
-	json_count_bytes(j, "failures", s->failures, s->failure_bytes);
-	json_count_bytes(j, "alloc_freed", s->alloc_freed_count,
-			 s->alloc_freed_bytes);
-	json_count_bytes(j, "alloc_only", kmem_lc_alloc_only_count(&s->lc),
-			 kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes));
-	json_count_bytes(j, "free_only", s->free_only, s->free_only_bytes);
-	json_count_bytes(j, "live", s->live_count, s->live_bytes);
-	json_count_bytes(j, "missed_frees", s->missed_frees,
-			 s->missed_free_bytes);
-	json_u64(j, "double_frees", s->double_frees);
-	json_u64(j, "zone_locked", s->zone_locked);
-	json_u64(j, "pcpu_refills", s->pcpu_refills);
-	json_u64(j, "pcpu_drains", s->pcpu_drains);
-	json_u64(j, "stacks", s->stacks);
-	json_u64(j, "events_lost", r->agg->events_lost);
-	json_close(j, '}');
 }
 
 /* The order table's cells that are not 0, by order and column. */
@@ -428,6 +459,8 @@ static void json_cross_node(const struct kmem_report_ctx *r, struct json *j)
  */
 void page_json(const struct kmem_report_ctx *r, struct json *j)
 {
+	struct sum_ctx sc;
+
 	json_open(j, "page", '{');
 	json_u64(j, "events", r->agg->page_events);
 	json_bool(j, "complete", !r->agg->events_lost &&
@@ -435,7 +468,8 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 				 !r->agg->page.oom && !r->agg->page.saturated &&
 				 !r->agg->undecodable &&
 				 !kmem_agg_damaged(r->agg));
-	json_summary(r, j);
+	summary(r, &sc);
+	sum_json(&sc, "summary", j);
 	json_orders(r, j);
 	if (!r->in->merged) {
 		if (kmem_render_json(r->cfg, KMEM_T_CALLER))

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/kvblock.h"
 #include "base/numfmt.h"
 #include "base/table.h"
 #include "report_leaks.h"
 #include "report_lifetimes.h"
 #include "report_percpu.h"
+#include "summary.h"
 #include "tables.h"
 #include "sort.h"
 
@@ -220,77 +220,170 @@ static void fails(const struct kmem_report_ctx *r, struct cols_ctx *c)
 	report_cols(r, c, &fail_def, st->fails, st->nr_fails, st);
 }
 
-static void summary_groups(const struct percpu_summary *s, struct kvblock *b)
+static const struct percpu_summary *sum_of(const struct sum_ctx *c)
 {
-	struct kv_line *l;
+	return &((const struct percpu_stats *)c->base)->sum;
+}
 
-	kv_add_count_bytes(b, "Allocated+freed", s->alloc_freed_count,
-			   s->alloc_freed_bytes);
-	kv_add_count_bytes(b, "Allocated-only",
-			   kmem_lc_alloc_only_count(&s->lc),
-			   kmem_lc_alloc_only_bytes(&s->lc, s->bytes));
-	kv_add_count(b, "Freed-only", s->free_only);
-	l = kv_add_count(b, "Allocation failures", s->alloc_failures);
-	if (s->alloc_failures)
-		snprintf(l->note, sizeof(l->note),
-			 "(their sizes and alignments are above)");
-	kv_gap(b);
-	kv_add_count(b, "Total bytes requested", s->bytes_req);
-	if (!by_size(s)) {
-		l = kv_add_count(b, "Total bytes allocated", s->bytes_alloc);
-		snprintf(l->note, sizeof(l->note), "(%s)",
-			 s->size_bytes ? "of the inputs with bytes_alloc" :
-					 "size x possible CPUs");
-	}
-	kv_add_count(b, "Total bytes freed", s->alloc_freed_bytes);
-	l = kv_add(b, "Net total bytes allocated", "");
-	fmt_signed(l->value, (int64_t)(s->bytes - s->alloc_freed_bytes));
-	l = kv_add_count(b, "Atomic allocations", s->atomic);
-	snprintf(l->note, sizeof(l->note), "(%.2f%%, may not sleep)",
+static uint64_t alloc_only_count(const struct sum_ctx *c)
+{
+	return kmem_lc_alloc_only_count(&sum_of(c)->lc);
+}
+
+static uint64_t alloc_only_bytes(const struct sum_ctx *c)
+{
+	return kmem_lc_alloc_only_bytes(&sum_of(c)->lc, sum_of(c)->bytes);
+}
+
+static uint64_t net_bytes(const struct sum_ctx *c)
+{
+	return sum_of(c)->bytes - sum_of(c)->alloc_freed_bytes;
+}
+
+static bool alloc_bytes_known(const struct sum_ctx *c)
+{
+	return !sum_of(c)->size_bytes;
+}
+
+static bool alloc_bytes_shown(const struct sum_ctx *c,
+			      const struct sum_field *f)
+{
+	(void)f;
+	return !by_size(sum_of(c));
+}
+
+static const char *alloc_bytes_note(const struct sum_ctx *c, char *buf)
+{
+	snprintf(buf, SUM_NOTE_LEN, "(%s)",
+		 sum_of(c)->size_bytes ? "of the inputs with bytes_alloc"
+				       : "size x possible CPUs");
+	return buf;
+}
+
+static const char *failures_note(const struct sum_ctx *c, char *buf)
+{
+	(void)buf;
+	return sum_of(c)->alloc_failures
+		       ? "(their sizes and alignments are above)"
+		       : NULL;
+}
+
+static const char *atomic_note(const struct sum_ctx *c, char *buf)
+{
+	const struct percpu_summary *s = sum_of(c);
+
+	snprintf(buf, SUM_NOTE_LEN, "(%.2f%%, may not sleep)",
 		 pct_of(s->atomic, s->allocs));
-	kv_add_count(b, "Reserved-chunk allocations", s->reserved);
-	l = kv_add_count(b, "Cross-CPU frees", s->cross_cpu_frees);
-	snprintf(l->note, sizeof(l->note), "(%.2f%% of matched frees)",
+	return buf;
+}
+
+static const char *cross_cpu_note(const struct sum_ctx *c, char *buf)
+{
+	const struct percpu_summary *s = sum_of(c);
+
+	snprintf(buf, SUM_NOTE_LEN, "(%.2f%% of matched frees)",
 		 pct_of(s->cross_cpu_frees, s->alloc_freed_count));
-	kv_add_count(b, "Chunks created", s->chunks_created);
-	kv_add_count(b, "Chunks destroyed", s->chunks_destroyed);
-	kv_add_count_bytes(b, "Live at end of trace", s->live_count,
-			   s->live_bytes);
+	return buf;
 }
 
-static void summary_anomalies(const struct percpu_stats *st,
-			      struct kvblock *b)
+/* The failed requests' table (none in a merged summary). */
+static void json_fail_requests(const struct sum_ctx *sc,
+			       const struct sum_field *f, struct json *j)
 {
-	const struct percpu_summary *s = &st->sum;
-	struct kv_line *l;
+	struct cols_ctx c;
 
-	kv_gap(b);
-	if (s->double_frees) {
-		l = kv_add_count(b, "Double frees", s->double_frees);
-		snprintf(l->note, sizeof(l->note),
-			 "(a kernel bug, or an allocation not recorded)");
-	}
-	if (s->missed_frees) {
-		l = kv_add_count_bytes(b, "Missed frees", s->missed_frees,
-				       s->missed_free_bytes);
-		snprintf(l->note, sizeof(l->note),
-			 "(address reused; its free was not recorded)");
-	}
-	if (st->oom)
-		kv_add_count(b, "Events not counted (out of memory)", st->oom);
+	if (sc->r->in->merged)
+		return;
+	fails(sc->r, &c);
+	report_cols_json(sc->r, j, f->key, &c);
 }
 
-static void print_summary(const struct kmem_report_ctx *r, FILE *out)
-{
-	const struct percpu_stats *st = &r->agg->percpu;
-	struct kvblock b;
+/* The summary's text lines, in order. */
+enum {
+	L_ALLOC_FREED = 1,
+	L_ALLOC_ONLY,
+	L_FREE_ONLY,
+	L_FAILURES,
+	L_GAP_TOTALS,
+	L_REQUESTED,
+	L_ALLOCATED,
+	L_FREED,
+	L_NET,
+	L_ATOMIC,
+	L_RESERVED,
+	L_CROSS_CPU,
+	L_CHUNKS_CREATED,
+	L_CHUNKS_DESTROYED,
+	L_LIVE,
+	L_GAP_ANOMALIES,
+	L_DOUBLE,
+	L_MISSED,
+	L_OOM,
+};
 
-	fprintf(out, " SUMMARY (per-CPU allocator)\n"
-		     " ===========================\n\n");
-	kv_init(&b);
-	summary_groups(&st->sum, &b);
-	summary_anomalies(st, &b);
-	kv_print(&b, out);
+#define SUM(m) SUM_NUM64(struct percpu_stats, sum.m)
+
+/* The summary: its JSON members in order, each with its text line. */
+static const struct sum_field sum_fields[] = {
+	{ .key = "allocs", .a = SUM(allocs) },
+	{ .key = "alloc_bytes",
+	  .a = SUM(bytes_alloc),
+	  .known = alloc_bytes_known },
+	SUM_FIELD(NULL, "Total bytes allocated", L_ALLOCATED, SUM(bytes_alloc),
+		  .note_fn = alloc_bytes_note, .show = alloc_bytes_shown),
+	SUM_FIELD("bytes_requested", "Total bytes requested", L_REQUESTED,
+		  SUM(bytes_req)),
+	{ .key = "frees", .a = SUM(frees) },
+	SUM_FIELD("bytes_freed", "Total bytes freed", L_FREED,
+		  SUM(alloc_freed_bytes)),
+	SUM_FIELD("net_bytes", "Net total bytes allocated", L_NET,
+		  SUM_NUMFN(net_bytes), .kind = SF_SIGNED),
+	SUM_FIELD("atomic", "Atomic allocations", L_ATOMIC, SUM(atomic),
+		  .note_fn = atomic_note),
+	SUM_FIELD("reserved", "Reserved-chunk allocations", L_RESERVED,
+		  SUM(reserved)),
+	SUM_FIELD("cross_cpu_frees", "Cross-CPU frees", L_CROSS_CPU,
+		  SUM(cross_cpu_frees), .note_fn = cross_cpu_note),
+	{ .key = "failures", .kind = SF_OPEN },
+	SUM_FIELD("count", "Allocation failures", L_FAILURES,
+		  SUM(alloc_failures), .note_fn = failures_note),
+	{ .key = "requests", .kind = SF_JSON, .json = json_fail_requests },
+	{ .kind = SF_CLOSE },
+	SUM_FIELD("alloc_freed", "Allocated+freed", L_ALLOC_FREED,
+		  SUM(alloc_freed_count), .kind = SF_COUNT_BYTES,
+		  .b = SUM(alloc_freed_bytes)),
+	SUM_FIELD("alloc_only", "Allocated-only", L_ALLOC_ONLY,
+		  SUM_NUMFN(alloc_only_count), .kind = SF_COUNT_BYTES,
+		  .b = SUM_NUMFN(alloc_only_bytes)),
+	{ .key = "free_only", .kind = SF_OPEN },
+	SUM_FIELD("count", "Freed-only", L_FREE_ONLY, SUM(free_only)),
+	{ .kind = SF_CLOSE },
+	SUM_FIELD("live", "Live at end of trace", L_LIVE, SUM(live_count),
+		  .kind = SF_COUNT_BYTES, .b = SUM(live_bytes)),
+	SUM_FIELD("missed_frees", "Missed frees", L_MISSED, SUM(missed_frees),
+		  .kind = SF_COUNT_BYTES, .b = SUM(missed_free_bytes),
+		  .note = SUM_NOTE_MISSED, .show = sum_nonzero),
+	SUM_FIELD("double_frees", "Double frees", L_DOUBLE, SUM(double_frees),
+		  .note = SUM_NOTE_DOUBLE, .show = sum_nonzero),
+	SUM_FIELD("chunks_created", "Chunks created", L_CHUNKS_CREATED,
+		  SUM(chunks_created)),
+	SUM_FIELD("chunks_destroyed", "Chunks destroyed", L_CHUNKS_DESTROYED,
+		  SUM(chunks_destroyed)),
+	{ .line = L_GAP_TOTALS, .kind = SF_GAP },
+	{ .line = L_GAP_ANOMALIES, .kind = SF_GAP },
+	SUM_FIELD(NULL, "Events not counted (out of memory)", L_OOM,
+		  SUM_NUM64(struct percpu_stats, oom), .show = sum_nonzero),
+};
+
+static const struct sum_def sum_def = {
+	SUM_DEF("per-CPU allocator", sum_fields),
+};
+
+static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
+{
+	c->def = &sum_def;
+	c->base = &r->agg->percpu;
+	c->r = r;
 }
 
 /**
@@ -301,6 +394,7 @@ static void print_summary(const struct kmem_report_ctx *r, FILE *out)
 void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct percpu_summary *s = &r->agg->percpu.sum;
+	struct sum_ctx sc;
 	struct cols_ctx c;
 
 	if (!r->in->merged && by_size(s))
@@ -322,54 +416,8 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 	}
 	lifetimes_print(r, out, KMEM_ALLOC_PERCPU);
 	leaks_print(r, out, KMEM_ALLOC_PERCPU);
-	print_summary(r, out);
-}
-
-static void json_fails(const struct kmem_report_ctx *r, struct json *j)
-{
-	struct cols_ctx c;
-
-	json_open(j, "failures", '{');
-	json_u64(j, "count", r->agg->percpu.sum.alloc_failures);
-	if (!r->in->merged) {
-		fails(r, &c);
-		report_cols_json(r, j, "requests", &c);
-	}
-	json_close(j, '}');
-}
-
-static void json_summary(const struct kmem_report_ctx *r, struct json *j)
-{
-	const struct percpu_summary *s = &r->agg->percpu.sum;
-
-	json_open(j, "summary", '{');
-	json_u64(j, "allocs", s->allocs);
-	if (s->size_bytes)
-		json_str(j, "alloc_bytes", NULL);
-	else
-		json_u64(j, "alloc_bytes", s->bytes_alloc);
-	json_u64(j, "bytes_requested", s->bytes_req);
-	json_u64(j, "frees", s->frees);
-	json_u64(j, "bytes_freed", s->alloc_freed_bytes);
-	json_i64(j, "net_bytes", (int64_t)(s->bytes - s->alloc_freed_bytes));
-	json_u64(j, "atomic", s->atomic);
-	json_u64(j, "reserved", s->reserved);
-	json_u64(j, "cross_cpu_frees", s->cross_cpu_frees);
-	json_fails(r, j);
-	json_count_bytes(j, "alloc_freed", s->alloc_freed_count,
-			 s->alloc_freed_bytes);
-	json_count_bytes(j, "alloc_only", kmem_lc_alloc_only_count(&s->lc),
-			 kmem_lc_alloc_only_bytes(&s->lc, s->bytes));
-	json_open(j, "free_only", '{');
-	json_u64(j, "count", s->free_only);
-	json_close(j, '}');
-	json_count_bytes(j, "live", s->live_count, s->live_bytes);
-	json_count_bytes(j, "missed_frees", s->missed_frees,
-			 s->missed_free_bytes);
-	json_u64(j, "double_frees", s->double_frees);
-	json_u64(j, "chunks_created", s->chunks_created);
-	json_u64(j, "chunks_destroyed", s->chunks_destroyed);
-	json_close(j, '}');
+	summary(r, &sc);
+	sum_print(&sc, out);
 }
 
 static void json_sites(const struct kmem_report_ctx *r, struct json *j)
@@ -402,6 +450,7 @@ static const char *measure(const struct percpu_summary *s)
 void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct kmem_agg *a = r->agg;
+	struct sum_ctx sc;
 
 	json_open(j, "percpu", '{');
 	json_u64(j, "events", a->percpu_events);
@@ -409,7 +458,8 @@ void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 				 !a->percpu.oom && !a->undecodable &&
 				 !kmem_agg_damaged(a));
 	json_str(j, "bytes_measure", measure(&a->percpu.sum));
-	json_summary(r, j);
+	summary(r, &sc);
+	sum_json(&sc, "summary", j);
 	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER))
 		json_sites(r, j);
 	leaks_json(r, j, KMEM_ALLOC_PERCPU);

@@ -90,60 +90,6 @@ void slab_print(const struct kmem_report_ctx *r, FILE *out)
 	slab_print_summary(r, out);
 }
 
-static void json_summary(const struct kmem_report_ctx *r, struct json *j)
-{
-	const struct slab_summary *s = &r->agg->slab.sum;
-
-	json_open(j, "summary", '{');
-	json_u64(j, "allocs", s->allocs);
-	json_u64(j, "frees", s->frees);
-	json_u64(j, "bytes_requested", s->bytes_req);
-	json_u64(j, "bytes_allocated", s->bytes_alloc);
-	json_u64(j, "bytes_freed", s->alloc_freed_bytes);
-	json_i64(j, "net_bytes", (int64_t)(s->bytes_alloc -
-					   s->alloc_freed_bytes));
-	json_u64(j, "wasted_bytes", wasted(s->bytes_req, s->bytes_alloc));
-	json_pct(j, "fragmentation_pct", frag_pct(s->bytes_req,
-						  s->bytes_alloc));
-	json_u64(j, "cross_cpu_frees", s->cross_cpu_frees);
-	json_u64(j, "alloc_failures", s->alloc_failures);
-	json_u64(j, "events_lost", r->agg->events_lost);
-	json_open(j, "alloc_freed", '{');
-	json_u64(j, "count", s->alloc_freed_count);
-	json_u64(j, "bytes", s->alloc_freed_bytes);
-	json_close(j, '}');
-	json_open(j, "alloc_only", '{');
-	json_u64(j, "count", kmem_lc_alloc_only_count(&s->lc));
-	json_u64(j, "bytes", kmem_lc_alloc_only_bytes(&s->lc, s->bytes_alloc));
-	json_close(j, '}');
-	json_open(j, "free_only", '{');
-	json_u64(j, "count", s->free_only);
-	json_close(j, '}');
-	json_open(j, "live", '{');
-	json_u64(j, "count", s->live_count);
-	json_u64(j, "bytes", s->live_bytes);
-	json_close(j, '}');
-	json_open(j, "missed_frees", '{');
-	json_u64(j, "count", s->missed_frees);
-	json_u64(j, "bytes", s->missed_free_bytes);
-	json_close(j, '}');
-	json_u64(j, "double_frees", s->double_frees);
-	json_u64(j, "null_frees", s->null_frees);
-	json_u64(j, "zero_size_allocs", s->zero_size_allocs);
-	if (r->agg->slab.numa)
-		json_u64(j, "cross_node_allocs", s->cross_node_allocs);
-	else
-		json_str(j, "cross_node_allocs", NULL);
-	json_open(j, "memcg", '{');
-	json_u64(j, "count", s->memcg_allocs);
-	json_u64(j, "bytes", s->memcg_bytes);
-	json_u64(j, "by_accounted_field", s->acct[KMEM_ACCT_FIELD]);
-	json_u64(j, "by_gfp_account", s->acct[KMEM_ACCT_GFP]);
-	json_u64(j, "unknown", s->acct[KMEM_ACCT_UNKNOWN]);
-	json_close(j, '}');
-	json_close(j, '}');
-}
-
 static void json_rows(const struct kmem_report_ctx *r, struct json *j,
 		      enum kmem_table_kind which)
 {
@@ -180,7 +126,7 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 	for (i = 0; i < r->in->nr_elsewhere; i++)
 		json_str(j, NULL, r->in->elsewhere[i]);
 	json_close(j, ']');
-	json_summary(r, j);
+	slab_json_summary(r, j);
 	if (!r->in->merged) {
 		if (kmem_render_json(r->cfg, KMEM_T_CALLER))
 			json_rows(r, j, KMEM_T_CALLER);

@@ -11,11 +11,13 @@
 #include <stdio.h>
 
 #include "alloc/slab.h"
+#include "base/json.h"
 #include "base/numfmt.h"
 #include "report.h"
 
-/* report_slab_summary.c: the summary after the tables */
+/* report_slab_summary.c: the summary after the tables, and its JSON */
 void slab_print_summary(const struct kmem_report_ctx *r, FILE *out);
+void slab_json_summary(const struct kmem_report_ctx *r, struct json *j);
 
 /* Bytes lost to internal fragmentation (0 if a record claims less). */
 static inline uint64_t wasted(uint64_t req, uint64_t alloc)

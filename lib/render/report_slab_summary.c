@@ -6,114 +6,226 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/kvblock.h"
 #include "base/numfmt.h"
 #include "report_slab.h"
 #include "report_slab_int.h"
+#include "summary.h"
+
+static const struct slab_stats *st_of(const struct sum_ctx *c)
+{
+	return c->base;
+}
+
+static uint64_t alloc_only_count(const struct sum_ctx *c)
+{
+	return kmem_lc_alloc_only_count(&st_of(c)->sum.lc);
+}
+
+static uint64_t alloc_only_bytes(const struct sum_ctx *c)
+{
+	const struct slab_summary *s = &st_of(c)->sum;
+
+	return kmem_lc_alloc_only_bytes(&s->lc, s->bytes_alloc);
+}
+
+static uint64_t net_bytes(const struct sum_ctx *c)
+{
+	return st_of(c)->sum.bytes_alloc - st_of(c)->sum.alloc_freed_bytes;
+}
+
+static uint64_t wasted_bytes(const struct sum_ctx *c)
+{
+	return wasted(st_of(c)->sum.bytes_req, st_of(c)->sum.bytes_alloc);
+}
+
+static uint64_t events_lost(const struct sum_ctx *c)
+{
+	return c->r->agg->events_lost;
+}
+
+static void json_frag(const struct sum_ctx *c, const struct sum_field *f,
+		      struct json *j)
+{
+	json_pct(j, f->key,
+		 frag_pct(st_of(c)->sum.bytes_req, st_of(c)->sum.bytes_alloc));
+}
+
+static const char *wasted_note(const struct sum_ctx *c, char *buf)
+{
+	snprintf(buf, SUM_NOTE_LEN, "(%.2f%% internal fragmentation)",
+		 frag_pct(st_of(c)->sum.bytes_req, st_of(c)->sum.bytes_alloc));
+	return buf;
+}
+
+static const char *cross_cpu_note(const struct sum_ctx *c, char *buf)
+{
+	const struct slab_summary *s = &st_of(c)->sum;
+
+	snprintf(buf, SUM_NOTE_LEN, "(%.2f%% of matched frees)",
+		 pct_of(s->cross_cpu_frees, s->alloc_freed_count));
+	return buf;
+}
 
 /* Bytes charged to memory cgroups, and how the trace tells. */
-static void summary_memcg(const struct slab_summary *s, struct kvblock *b)
+static bool memcg_shown(const struct sum_ctx *c, const struct sum_field *f)
 {
-	struct kv_line *l;
-
-	if (!memcg_known(s)) {
-		if (!s->allocs)
-			return;
-		l = kv_add(b, "Charged to memory cgroups", "-");
-		snprintf(l->note, sizeof(l->note),
-			 "(the events tell neither accounted nor "
-			 "__GFP_ACCOUNT)");
-		return;
-	}
-	l = kv_add_count_bytes(b, "Charged to memory cgroups", s->memcg_allocs,
-			       s->memcg_bytes);
-	snprintf(l->note, sizeof(l->note), "(%s)",
-		 !s->acct[KMEM_ACCT_GFP] ? "the accounted field" :
-		 !s->acct[KMEM_ACCT_FIELD] ? "__GFP_ACCOUNT in gfp_flags" :
-				  "the accounted field; __GFP_ACCOUNT where "
-				  "an event has none");
+	return memcg_known(&st_of(c)->sum) || st_of(c)->sum.allocs;
 }
 
-static void summary_groups(const struct slab_summary *s, struct kvblock *b)
+static bool memcg_told(const struct sum_ctx *c)
 {
-	struct kv_line *l;
-
-	kv_add_count_bytes(b, "Allocated+freed", s->alloc_freed_count,
-			s->alloc_freed_bytes);
-	kv_add_count_bytes(b, "Allocated-only",
-			   kmem_lc_alloc_only_count(&s->lc),
-			   kmem_lc_alloc_only_bytes(&s->lc, s->bytes_alloc));
-	kv_add_count(b, "Freed-only", s->free_only);
-	kv_add_count(b, "Allocation failures", s->alloc_failures);
-	kv_gap(b);
-	kv_add_count(b, "Total bytes requested", s->bytes_req);
-	kv_add_count(b, "Total bytes allocated", s->bytes_alloc);
-	kv_add_count(b, "Total bytes freed", s->alloc_freed_bytes);
-	l = kv_add(b, "Net total bytes allocated", "");
-	fmt_signed(l->value, (int64_t)(s->bytes_alloc - s->alloc_freed_bytes));
-	l = kv_add(b, "Total bytes wasted", "");
-	fmt_count(l->value, wasted(s->bytes_req, s->bytes_alloc));
-	snprintf(l->note, sizeof(l->note), "(%.2f%% internal fragmentation)",
-		 frag_pct(s->bytes_req, s->bytes_alloc));
-	l = kv_add(b, "Cross-CPU frees", "");
-	fmt_count(l->value, s->cross_cpu_frees);
-	snprintf(l->note, sizeof(l->note), "(%.2f%% of matched frees)",
-		 pct_of(s->cross_cpu_frees, s->alloc_freed_count));
-	kv_add_count_bytes(b, "Live at end of trace", s->live_count,
-			s->live_bytes);
-	summary_memcg(s, b);
+	return memcg_known(&st_of(c)->sum);
 }
 
-static void summary_numa(const struct slab_stats *st, struct kvblock *b)
+static const char *memcg_note(const struct sum_ctx *c, char *buf)
 {
-	struct kv_line *l;
+	const struct slab_summary *s = &st_of(c)->sum;
 
-	if (!st->numa) {
-		if (st->sum.node_requests) {
-			l = kv_add(b, "Allocations asking a node", "");
-			fmt_count(l->value, st->sum.node_requests);
-			snprintf(l->note, sizeof(l->note),
-				 "(cross-node figures need a topology file)");
-		}
-		return;
-	}
-	l = kv_add(b, "Cross-node allocations", "");
-	fmt_count(l->value, st->sum.cross_node_allocs);
-	snprintf(l->note, sizeof(l->note),
-		 "(asked for another node than the CPU's)");
+	if (!memcg_known(s))
+		return "(the events tell neither accounted nor __GFP_ACCOUNT)";
+	if (!s->acct[KMEM_ACCT_GFP])
+		return "(the accounted field)";
+	if (!s->acct[KMEM_ACCT_FIELD])
+		return "(__GFP_ACCOUNT in gfp_flags)";
+	return "(the accounted field; __GFP_ACCOUNT where an event has none)";
 }
 
-static void summary_anomalies(const struct slab_stats *st, struct kvblock *b)
+/* Cross-node figures need a topology; without, the requests for one. */
+static bool numa_known(const struct sum_ctx *c)
 {
-	const struct slab_summary *s = &st->sum;
-	struct kv_line *l;
+	return st_of(c)->numa;
+}
 
-	kv_gap(b);
-	if (s->double_frees) {
-		l = kv_add(b, "Double frees", "");
-		fmt_count(l->value, s->double_frees);
-		snprintf(l->note, sizeof(l->note),
-			 "(a kernel bug, or an allocation not recorded)");
-	}
-	if (s->missed_frees) {
-		kv_add_count_bytes(b, "Missed frees", s->missed_frees,
-				s->missed_free_bytes);
-		snprintf(b->lines[b->n - 1].note, KV_TEXT * 2,
-			 "(address reused; its free was not recorded)");
-	}
-	if (s->null_frees) {
-		l = kv_add(b, "Frees of NULL", "");
-		fmt_count(l->value, s->null_frees);
-		snprintf(l->note, sizeof(l->note),
-			 "(no-ops, not counted as frees)");
-	}
-	if (s->zero_size_allocs)
-		kv_add_count(b, "Zero-size allocations", s->zero_size_allocs);
-	if (st->oom)
-		kv_add_count(b, "Events not counted (out of memory)", st->oom);
-	if (st->saturated)
-		kv_add_count(b, "Per-pointer counts past 2^32 (not counted)",
-			  st->saturated);
+static bool numa_shown(const struct sum_ctx *c, const struct sum_field *f)
+{
+	return st_of(c)->numa;
+}
+
+static bool node_requests_shown(const struct sum_ctx *c,
+				const struct sum_field *f)
+{
+	return !st_of(c)->numa && st_of(c)->sum.node_requests;
+}
+
+/* The summary's text lines, in order. */
+enum {
+	L_ALLOC_FREED = 1,
+	L_ALLOC_ONLY,
+	L_FREE_ONLY,
+	L_FAILURES,
+	L_GAP_TOTALS,
+	L_REQUESTED,
+	L_ALLOCATED,
+	L_FREED,
+	L_NET,
+	L_WASTED,
+	L_CROSS_CPU,
+	L_LIVE,
+	L_MEMCG,
+	L_NODE_REQUESTS,
+	L_CROSS_NODE,
+	L_GAP_ANOMALIES,
+	L_DOUBLE,
+	L_MISSED,
+	L_NULL_FREES,
+	L_ZERO_SIZE,
+	L_OOM,
+	L_SATURATED,
+};
+
+#define SUM(m) SUM_NUM64(struct slab_stats, sum.m)
+
+/* The summary: its JSON members in order, each with its text line. */
+static const struct sum_field sum_fields[] = {
+	{ .key = "allocs", .a = SUM(allocs) },
+	{ .key = "frees", .a = SUM(frees) },
+	SUM_FIELD("bytes_requested", "Total bytes requested", L_REQUESTED,
+		  SUM(bytes_req)),
+	SUM_FIELD("bytes_allocated", "Total bytes allocated", L_ALLOCATED,
+		  SUM(bytes_alloc)),
+	SUM_FIELD("bytes_freed", "Total bytes freed", L_FREED,
+		  SUM(alloc_freed_bytes)),
+	SUM_FIELD("net_bytes", "Net total bytes allocated", L_NET,
+		  SUM_NUMFN(net_bytes), .kind = SF_SIGNED),
+	SUM_FIELD("wasted_bytes", "Total bytes wasted", L_WASTED,
+		  SUM_NUMFN(wasted_bytes), .note_fn = wasted_note),
+	{ .key = "fragmentation_pct", .kind = SF_JSON, .json = json_frag },
+	SUM_FIELD("cross_cpu_frees", "Cross-CPU frees", L_CROSS_CPU,
+		  SUM(cross_cpu_frees), .note_fn = cross_cpu_note),
+	SUM_FIELD("alloc_failures", "Allocation failures", L_FAILURES,
+		  SUM(alloc_failures)),
+	{ .key = "events_lost", .a = SUM_NUMFN(events_lost) },
+	SUM_FIELD("alloc_freed", "Allocated+freed", L_ALLOC_FREED,
+		  SUM(alloc_freed_count), .kind = SF_COUNT_BYTES,
+		  .b = SUM(alloc_freed_bytes)),
+	SUM_FIELD("alloc_only", "Allocated-only", L_ALLOC_ONLY,
+		  SUM_NUMFN(alloc_only_count), .kind = SF_COUNT_BYTES,
+		  .b = SUM_NUMFN(alloc_only_bytes)),
+	{ .key = "free_only", .kind = SF_OPEN },
+	SUM_FIELD("count", "Freed-only", L_FREE_ONLY, SUM(free_only)),
+	{ .kind = SF_CLOSE },
+	SUM_FIELD("live", "Live at end of trace", L_LIVE, SUM(live_count),
+		  .kind = SF_COUNT_BYTES, .b = SUM(live_bytes)),
+	SUM_FIELD("missed_frees", "Missed frees", L_MISSED, SUM(missed_frees),
+		  .kind = SF_COUNT_BYTES, .b = SUM(missed_free_bytes),
+		  .note = SUM_NOTE_MISSED, .show = sum_nonzero),
+	SUM_FIELD("double_frees", "Double frees", L_DOUBLE, SUM(double_frees),
+		  .note = SUM_NOTE_DOUBLE, .show = sum_nonzero),
+	SUM_FIELD("null_frees", "Frees of NULL", L_NULL_FREES, SUM(null_frees),
+		  .note = "(no-ops, not counted as frees)",
+		  .show = sum_nonzero),
+	SUM_FIELD("zero_size_allocs", "Zero-size allocations", L_ZERO_SIZE,
+		  SUM(zero_size_allocs), .show = sum_nonzero),
+	SUM_FIELD("cross_node_allocs", "Cross-node allocations", L_CROSS_NODE,
+		  SUM(cross_node_allocs), .known = numa_known,
+		  .note = "(asked for another node than the CPU's)",
+		  .show = numa_shown),
+	SUM_FIELD(NULL, "Allocations asking a node", L_NODE_REQUESTS,
+		  SUM(node_requests),
+		  .note = "(cross-node figures need a topology file)",
+		  .show = node_requests_shown),
+	SUM_FIELD(NULL, "Charged to memory cgroups", L_MEMCG, SUM(memcg_allocs),
+		  .kind = SF_COUNT_BYTES, .b = SUM(memcg_bytes),
+		  .note_fn = memcg_note, .show = memcg_shown,
+		  .known = memcg_told),
+	{ .key = "memcg", .kind = SF_OPEN },
+	{ .key = "count", .a = SUM(memcg_allocs) },
+	{ .key = "bytes", .a = SUM(memcg_bytes) },
+	{ .key = "by_accounted_field", .a = SUM(acct[KMEM_ACCT_FIELD]) },
+	{ .key = "by_gfp_account", .a = SUM(acct[KMEM_ACCT_GFP]) },
+	{ .key = "unknown", .a = SUM(acct[KMEM_ACCT_UNKNOWN]) },
+	{ .kind = SF_CLOSE },
+	{ .line = L_GAP_TOTALS, .kind = SF_GAP },
+	{ .line = L_GAP_ANOMALIES, .kind = SF_GAP },
+	SUM_FIELD(NULL, "Events not counted (out of memory)", L_OOM,
+		  SUM_NUM64(struct slab_stats, oom), .show = sum_nonzero),
+	SUM_FIELD(NULL, "Per-pointer counts past 2^32 (not counted)",
+		  L_SATURATED, SUM_NUM64(struct slab_stats, saturated),
+		  .show = sum_nonzero),
+};
+
+static const struct sum_def sum_def = {
+	SUM_DEF("slab allocator", sum_fields),
+};
+
+static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
+{
+	c->def = &sum_def;
+	c->base = &r->agg->slab;
+	c->r = r;
+}
+
+/**
+ * slab_json_summary - write the slab summary's JSON object
+ * @r: what to write
+ * @j: the writer, inside the "slab" object
+ */
+void slab_json_summary(const struct kmem_report_ctx *r, struct json *j)
+{
+	struct sum_ctx c;
+
+	summary(r, &c);
+	sum_json(&c, "summary", j);
 }
 
 enum anomaly_kind { A_DOUBLE, A_FREE_ONLY, A_MISSED };
@@ -168,15 +280,10 @@ static void anomaly_reading(const struct kmem_report_ctx *r, FILE *out,
 void slab_print_summary(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct slab_summary *s = &r->agg->slab.sum;
-	struct kvblock b;
+	struct sum_ctx c;
 
-	fprintf(out, " SUMMARY (slab allocator)\n"
-		     " ========================\n\n");
-	kv_init(&b);
-	summary_groups(s, &b);
-	summary_numa(&r->agg->slab, &b);
-	summary_anomalies(&r->agg->slab, &b);
-	kv_print(&b, out);
+	summary(r, &c);
+	sum_print(&c, out);
 	if (r->in->merged)
 		return;		/* no call sites in a merged summary */
 	anomaly_reading(r, out, A_DOUBLE, s->double_frees);

@@ -4,13 +4,13 @@
  */
 #include <string.h>
 
-#include "base/kvblock.h"
 #include "base/numfmt.h"
 #include "base/table.h"
 #include "report_leaks.h"
 #include "report_lifetimes.h"
 #include "report_vmalloc.h"
 #include "sort.h"
+#include "summary.h"
 #include "tables.h"
 
 /* The members of a call site's JSON object, in order. */
@@ -129,77 +129,147 @@ void vmalloc_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
 	report_cols(r, c, def ? def : &site_def, st->sites, st->nr_sites, st);
 }
 
-static void summary_groups(const struct vmalloc_summary *s, struct kvblock *b)
+static const struct vmalloc_summary *sum_of(const struct sum_ctx *c)
+{
+	return &((const struct vmalloc_stats *)c->base)->sum;
+}
+
+static uint64_t alloc_only_count(const struct sum_ctx *c)
+{
+	return kmem_lc_alloc_only_count(&sum_of(c)->lc);
+}
+
+static uint64_t alloc_only_bytes(const struct sum_ctx *c)
+{
+	return kmem_lc_alloc_only_bytes(&sum_of(c)->lc, sum_of(c)->alloc_bytes);
+}
+
+static uint64_t net_bytes(const struct sum_ctx *c)
+{
+	return sum_of(c)->alloc_bytes - sum_of(c)->free_bytes;
+}
+
+static const char *cross_cpu_note(const struct sum_ctx *c, char *buf)
+{
+	const struct vmalloc_summary *s = sum_of(c);
+
+	snprintf(buf, SUM_NOTE_LEN, "(%.2f%% of matched frees)",
+		 pct_of(s->cross_cpu_frees, s->alloc_freed_count));
+	return buf;
+}
+
+static const char *purged_note(const struct sum_ctx *c, char *buf)
 {
 	char n[NUMFMT_LEN];
-	struct kv_line *l;
 
-	kv_add_count_bytes(b, "Allocated+freed", s->alloc_freed_count,
-			   s->alloc_freed_bytes);
-	kv_add_count_bytes(b, "Allocated-only",
-			   kmem_lc_alloc_only_count(&s->lc),
-			   kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes));
-	kv_add_count(b, "Freed-only", s->free_only);
-	kv_add_count_bytes(b, "Allocation failures", s->failures,
-			   s->failure_bytes);
-	kv_gap(b);
-	kv_add_count(b, "Total bytes allocated", s->alloc_bytes);
-	kv_add_count(b, "Total bytes freed", s->free_bytes);
-	l = kv_add(b, "Net total bytes allocated", "");
-	fmt_signed(l->value, (int64_t)(s->alloc_bytes - s->free_bytes));
-	l = kv_add_count(b, "Largest area", s->largest);
-	snprintf(l->note, sizeof(l->note), "(guard page included)");
-	kv_add_count_bytes(b, "Peak live", s->peak_count, s->peak_bytes);
-	l = kv_add_count(b, "Cross-CPU frees", s->cross_cpu_frees);
-	snprintf(l->note, sizeof(l->note), "(%.2f%% of matched frees)",
-		 pct_of(s->cross_cpu_frees, s->alloc_freed_count));
-	l = kv_add_count(b, "Lazy purges", s->purges);
-	snprintf(l->note, sizeof(l->note), "(%s areas purged)",
-		 fmt_count(n, s->purged));
-	l = kv_add_count(b, "Lazily freed pages, peak", s->nr_lazy_peak);
-	if (s->nr_lazy_max)
-		snprintf(l->note, sizeof(l->note), "(a purge runs past %s)",
-			 fmt_count(n, s->nr_lazy_max));
-	l = kv_add_count(b, "Allocations with a stack", s->stacks);
-	snprintf(l->note, sizeof(l->note), "(%.2f%%)",
+	snprintf(buf, SUM_NOTE_LEN, "(%s areas purged)",
+		 fmt_count(n, sum_of(c)->purged));
+	return buf;
+}
+
+static const char *lazy_max_note(const struct sum_ctx *c, char *buf)
+{
+	char n[NUMFMT_LEN];
+
+	if (!sum_of(c)->nr_lazy_max)
+		return NULL;
+	snprintf(buf, SUM_NOTE_LEN, "(a purge runs past %s)",
+		 fmt_count(n, sum_of(c)->nr_lazy_max));
+	return buf;
+}
+
+static const char *stacks_note(const struct sum_ctx *c, char *buf)
+{
+	const struct vmalloc_summary *s = sum_of(c);
+
+	snprintf(buf, SUM_NOTE_LEN, "(%.2f%%)",
 		 pct_of(s->stacks, s->allocs + s->failures));
-	kv_add_count_bytes(b, "Live at end of trace", s->live_count,
-			   s->live_bytes);
+	return buf;
 }
 
-static void summary_anomalies(const struct vmalloc_stats *st,
-			      struct kvblock *b)
+/* The summary's text lines, in order. */
+enum {
+	L_ALLOC_FREED = 1,
+	L_ALLOC_ONLY,
+	L_FREE_ONLY,
+	L_FAILURES,
+	L_GAP_TOTALS,
+	L_ALLOCATED,
+	L_FREED,
+	L_NET,
+	L_LARGEST,
+	L_PEAK,
+	L_CROSS_CPU,
+	L_PURGES,
+	L_LAZY_PEAK,
+	L_STACKS,
+	L_LIVE,
+	L_GAP_ANOMALIES,
+	L_DOUBLE,
+	L_MISSED,
+	L_OOM,
+};
+
+#define SUM(m) SUM_NUM64(struct vmalloc_stats, sum.m)
+
+/* The summary: its JSON members in order, each with its text line. */
+static const struct sum_field sum_fields[] = {
+	{ .key = "allocs", .a = SUM(allocs) },
+	SUM_FIELD("alloc_bytes", "Total bytes allocated", L_ALLOCATED,
+		  SUM(alloc_bytes)),
+	{ .key = "frees", .a = SUM(frees) },
+	SUM_FIELD("bytes_freed", "Total bytes freed", L_FREED, SUM(free_bytes)),
+	SUM_FIELD("net_bytes", "Net total bytes allocated", L_NET,
+		  SUM_NUMFN(net_bytes), .kind = SF_SIGNED),
+	SUM_FIELD("largest", "Largest area", L_LARGEST, SUM(largest),
+		  .note = "(guard page included)"),
+	SUM_FIELD("failures", "Allocation failures", L_FAILURES, SUM(failures),
+		  .kind = SF_COUNT_BYTES, .b = SUM(failure_bytes)),
+	SUM_FIELD("alloc_freed", "Allocated+freed", L_ALLOC_FREED,
+		  SUM(alloc_freed_count), .kind = SF_COUNT_BYTES,
+		  .b = SUM(alloc_freed_bytes)),
+	SUM_FIELD("alloc_only", "Allocated-only", L_ALLOC_ONLY,
+		  SUM_NUMFN(alloc_only_count), .kind = SF_COUNT_BYTES,
+		  .b = SUM_NUMFN(alloc_only_bytes)),
+	{ .key = "free_only", .kind = SF_OPEN },
+	SUM_FIELD("count", "Freed-only", L_FREE_ONLY, SUM(free_only)),
+	{ .kind = SF_CLOSE },
+	SUM_FIELD("live", "Live at end of trace", L_LIVE, SUM(live_count),
+		  .kind = SF_COUNT_BYTES, .b = SUM(live_bytes)),
+	SUM_FIELD("peak", "Peak live", L_PEAK, SUM(peak_count),
+		  .kind = SF_COUNT_BYTES, .b = SUM(peak_bytes)),
+	SUM_FIELD("missed_frees", "Missed frees", L_MISSED, SUM(missed_frees),
+		  .kind = SF_COUNT_BYTES, .b = SUM(missed_free_bytes),
+		  .note = SUM_NOTE_MISSED, .show = sum_nonzero),
+	SUM_FIELD("double_frees", "Double frees", L_DOUBLE, SUM(double_frees),
+		  .note = SUM_NOTE_DOUBLE, .show = sum_nonzero),
+	SUM_FIELD("cross_cpu_frees", "Cross-CPU frees", L_CROSS_CPU,
+		  SUM(cross_cpu_frees), .note_fn = cross_cpu_note),
+	{ .key = "lazy", .kind = SF_OPEN },
+	SUM_FIELD("purges", "Lazy purges", L_PURGES, SUM(purges),
+		  .note_fn = purged_note),
+	{ .key = "purged", .a = SUM(purged) },
+	SUM_FIELD("nr_lazy_peak", "Lazily freed pages, peak", L_LAZY_PEAK,
+		  SUM(nr_lazy_peak), .note_fn = lazy_max_note),
+	{ .key = "nr_lazy_max", .a = SUM(nr_lazy_max) },
+	{ .kind = SF_CLOSE },
+	SUM_FIELD("stacks", "Allocations with a stack", L_STACKS, SUM(stacks),
+		  .note_fn = stacks_note),
+	{ .line = L_GAP_TOTALS, .kind = SF_GAP },
+	{ .line = L_GAP_ANOMALIES, .kind = SF_GAP },
+	SUM_FIELD(NULL, "Events not counted (out of memory)", L_OOM,
+		  SUM_NUM64(struct vmalloc_stats, oom), .show = sum_nonzero),
+};
+
+static const struct sum_def sum_def = {
+	SUM_DEF("vmalloc allocator", sum_fields),
+};
+
+static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
 {
-	const struct vmalloc_summary *s = &st->sum;
-	struct kv_line *l;
-
-	kv_gap(b);
-	if (s->double_frees) {
-		l = kv_add_count(b, "Double frees", s->double_frees);
-		snprintf(l->note, sizeof(l->note),
-			 "(a kernel bug, or an allocation not recorded)");
-	}
-	if (s->missed_frees) {
-		l = kv_add_count_bytes(b, "Missed frees", s->missed_frees,
-				       s->missed_free_bytes);
-		snprintf(l->note, sizeof(l->note),
-			 "(address reused; its free was not recorded)");
-	}
-	if (st->oom)
-		kv_add_count(b, "Events not counted (out of memory)", st->oom);
-}
-
-static void print_summary(const struct kmem_report_ctx *r, FILE *out)
-{
-	const struct vmalloc_stats *st = &r->agg->vmalloc;
-	struct kvblock b;
-
-	fprintf(out, " SUMMARY (vmalloc allocator)\n"
-		     " ===========================\n\n");
-	kv_init(&b);
-	summary_groups(&st->sum, &b);
-	summary_anomalies(st, &b);
-	kv_print(&b, out);
+	c->def = &sum_def;
+	c->base = &r->agg->vmalloc;
+	c->r = r;
 }
 
 /**
@@ -210,6 +280,7 @@ static void print_summary(const struct kmem_report_ctx *r, FILE *out)
 void vmalloc_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct vmalloc_stats *st = &r->agg->vmalloc;
+	struct sum_ctx sc;
 	struct cols_ctx c;
 
 	if (!r->in->merged && kmem_render_text(r->cfg, KMEM_T_CALLER)) {
@@ -223,42 +294,8 @@ void vmalloc_print(const struct kmem_report_ctx *r, FILE *out)
 	}
 	lifetimes_print(r, out, KMEM_ALLOC_VMALLOC);
 	leaks_print(r, out, KMEM_ALLOC_VMALLOC);
-	print_summary(r, out);
-}
-
-static void json_summary(const struct kmem_report_ctx *r, struct json *j)
-{
-	const struct vmalloc_summary *s = &r->agg->vmalloc.sum;
-
-	json_open(j, "summary", '{');
-	json_u64(j, "allocs", s->allocs);
-	json_u64(j, "alloc_bytes", s->alloc_bytes);
-	json_u64(j, "frees", s->frees);
-	json_u64(j, "bytes_freed", s->free_bytes);
-	json_i64(j, "net_bytes", (int64_t)(s->alloc_bytes - s->free_bytes));
-	json_u64(j, "largest", s->largest);
-	json_count_bytes(j, "failures", s->failures, s->failure_bytes);
-	json_count_bytes(j, "alloc_freed", s->alloc_freed_count,
-			 s->alloc_freed_bytes);
-	json_count_bytes(j, "alloc_only", kmem_lc_alloc_only_count(&s->lc),
-			 kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes));
-	json_open(j, "free_only", '{');
-	json_u64(j, "count", s->free_only);
-	json_close(j, '}');
-	json_count_bytes(j, "live", s->live_count, s->live_bytes);
-	json_count_bytes(j, "peak", s->peak_count, s->peak_bytes);
-	json_count_bytes(j, "missed_frees", s->missed_frees,
-			 s->missed_free_bytes);
-	json_u64(j, "double_frees", s->double_frees);
-	json_u64(j, "cross_cpu_frees", s->cross_cpu_frees);
-	json_open(j, "lazy", '{');
-	json_u64(j, "purges", s->purges);
-	json_u64(j, "purged", s->purged);
-	json_u64(j, "nr_lazy_peak", s->nr_lazy_peak);
-	json_u64(j, "nr_lazy_max", s->nr_lazy_max);
-	json_close(j, '}');
-	json_u64(j, "stacks", s->stacks);
-	json_close(j, '}');
+	summary(r, &sc);
+	sum_print(&sc, out);
 }
 
 /**
@@ -271,6 +308,7 @@ static void json_summary(const struct kmem_report_ctx *r, struct json *j)
 void vmalloc_json(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct kmem_agg *a = r->agg;
+	struct sum_ctx sc;
 	struct cols_ctx c;
 
 	json_open(j, "vmalloc", '{');
@@ -278,7 +316,8 @@ void vmalloc_json(const struct kmem_report_ctx *r, struct json *j)
 	json_bool(j, "complete", !a->events_lost && !a->lost_unknown &&
 				 !a->vmalloc.oom && !a->undecodable &&
 				 !kmem_agg_damaged(a));
-	json_summary(r, j);
+	summary(r, &sc);
+	sum_json(&sc, "summary", j);
 	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER)) {
 		vmalloc_sites(r, &c, NULL);
 		report_cols_json(r, j, "callsites", &c);

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Summaries declared once (see summary.h): the text block and the JSON
+ * object of one table of fields.
+ */
+#include <string.h>
+
+#include "base/numfmt.h"
+#include "summary.h"
+
+/**
+ * sum_num - a number of a summary
+ * @c: the summary
+ * @n: where the number is
+ *
+ * Return: the number.
+ */
+uint64_t sum_num(const struct sum_ctx *c, const struct sum_num *n)
+{
+	uint64_t v;
+
+	if (n->fn)
+		return n->fn(c);
+	memcpy(&v, (const char *)c->base + n->off, sizeof(v));
+	return v;
+}
+
+/**
+ * sum_nonzero - a text line shown only when its number is not 0
+ * @c: the summary
+ * @f: the field
+ *
+ * Return: whether @f's number a is not 0.
+ */
+bool sum_nonzero(const struct sum_ctx *c, const struct sum_field *f)
+{
+	return sum_num(c, &f->a) != 0;
+}
+
+static bool sum_known(const struct sum_ctx *c, const struct sum_field *f)
+{
+	return !f->known || f->known(c);
+}
+
+/* The text line of @f, added to @b. */
+static void add_line(const struct sum_ctx *c, const struct sum_field *f,
+		     struct kvblock *b)
+{
+	struct kv_line *l;
+	const char *note;
+
+	if (f->kind == SF_GAP) {
+		kv_gap(b);
+		return;
+	}
+	if (!sum_known(c, f)) {
+		l = kv_add(b, f->label, "-");
+	} else if (f->kind == SF_SIGNED) {
+		l = kv_add(b, f->label, "");
+		fmt_signed(l->value, (int64_t)sum_num(c, &f->a));
+	} else if (f->kind == SF_COUNT_BYTES || f->kind == SF_PAIR) {
+		l = kv_add_count_bytes(b, f->label, sum_num(c, &f->a),
+				       sum_num(c, &f->b));
+	} else {
+		l = kv_add_count(b, f->label, sum_num(c, &f->a));
+	}
+	note = f->note_fn ? f->note_fn(c, l->note) : f->note;
+	if (!note)
+		l->note[0] = '\0';
+	else if (note != l->note)
+		snprintf(l->note, sizeof(l->note), "%s", note);
+}
+
+/**
+ * sum_lines - add a summary's text lines to a block
+ * @c: the summary
+ * @b: the block (kv_print() prints it)
+ *
+ * The fields with a line number, in its order; those whose show() says
+ * no are left out, and so are numbers past SUM_MAX_LINES.
+ */
+void sum_lines(const struct sum_ctx *c, struct kvblock *b)
+{
+	const struct sum_def *d = c->def;
+	int at[SUM_MAX_LINES + 1];
+	int i;
+
+	for (i = 0; i <= SUM_MAX_LINES; i++)
+		at[i] = -1;
+	for (i = 0; i < d->nfields; i++)
+		if (d->fields[i].line && d->fields[i].line <= SUM_MAX_LINES)
+			at[d->fields[i].line] = i;
+	for (i = 1; i <= SUM_MAX_LINES; i++) {
+		const struct sum_field *f;
+
+		if (at[i] < 0)
+			continue;
+		f = &d->fields[at[i]];
+		if (!f->show || f->show(c, f))
+			add_line(c, f, b);
+	}
+}
+
+/**
+ * sum_print - print a summary's heading and text block
+ * @c: the summary
+ * @out: where to
+ */
+void sum_print(const struct sum_ctx *c, FILE *out)
+{
+	size_t n = strlen("SUMMARY ()") + strlen(c->def->title);
+	struct kvblock b;
+
+	fprintf(out, " SUMMARY (%s)\n ", c->def->title);
+	while (n--)
+		fputc('=', out); /* under the heading */
+	fputs("\n\n", out);
+	kv_init(&b);
+	sum_lines(c, &b);
+	kv_print(&b, out);
+}
+
+/* The JSON member(s) of @f. */
+static void json_field(const struct sum_ctx *c, const struct sum_field *f,
+		       struct json *j)
+{
+	if (f->kind == SF_CLOSE) {
+		json_close(j, '}');
+		return;
+	}
+	if (!f->key || f->kind == SF_GAP)
+		return;
+	if (f->kind == SF_OPEN) {
+		json_open(j, f->key, '{');
+	} else if (f->kind == SF_JSON) {
+		f->json(c, f, j);
+	} else if (!sum_known(c, f)) {
+		json_str(j, f->key, NULL);
+	} else if (f->kind == SF_SIGNED) {
+		json_i64(j, f->key, (int64_t)sum_num(c, &f->a));
+	} else if (f->kind == SF_COUNT_BYTES) {
+		json_count_bytes(j, f->key, sum_num(c, &f->a),
+				 sum_num(c, &f->b));
+	} else {
+		json_u64(j, f->key, sum_num(c, &f->a));
+		if (f->kind == SF_PAIR)
+			json_u64(j, f->key_b, sum_num(c, &f->b));
+	}
+}
+
+/**
+ * sum_json - write a summary as a JSON object
+ * @c: the summary
+ * @key: its member name (NULL: in an array)
+ * @j: the writer
+ *
+ * Every field with a key, in table order, whatever show() says.
+ */
+void sum_json(const struct sum_ctx *c, const char *key, struct json *j)
+{
+	int i;
+
+	json_open(j, key, '{');
+	for (i = 0; i < c->def->nfields; i++)
+		json_field(c, &c->def->fields[i], j);
+	json_close(j, '}');
+}
