@@ -111,6 +111,7 @@ static void selected(const struct kmem_opts *o, bool *sel)
 	sel[KMEM_ALLOC_SLAB] = o->slab;
 	sel[KMEM_ALLOC_PAGE] = o->page;
 	sel[KMEM_ALLOC_PERCPU] = o->percpu;
+	sel[KMEM_ALLOC_VMALLOC] = o->vmalloc;
 }
 
 /* Drawn by the timeline, and selected: how many. */
