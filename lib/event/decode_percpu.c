@@ -60,13 +60,6 @@ static const enum kmem_ev_kind kinds[] = {
 		KMEM_EV_PERCPU_CHUNK_DEL,
 };
 
-/* A field the format has must fit in the record; one it lacks is fine. */
-static bool fits(const struct tep_format_field *field,
-		 const struct tep_record *rec)
-{
-	return !field || in_record(field, rec);
-}
-
 /**
  * kmem_percpu_decode - decode one per-CPU allocator record
  * @f: the fields of the record's event type
@@ -82,10 +75,10 @@ int kmem_percpu_decode(const struct kmem_fields *f,
 		       const struct tep_record *rec, struct kmem_event *ev)
 {
 	kmem_decode_common(f, rec, ev);
-	if (!f->usable || !fits(f->call_site, rec) || !fits(f->ptr, rec) ||
-	    !fits(f->bytes_req, rec) || !fits(f->bytes_alloc, rec) ||
-	    !fits(f->gfp_flags, rec) || !fits(f->align, rec) ||
-	    !fits(f->reserved, rec) || !fits(f->is_atomic, rec))
+	if (!f->usable || !field_fits(f->call_site, rec) || !field_fits(f->ptr, rec) ||
+	    !field_fits(f->bytes_req, rec) || !field_fits(f->bytes_alloc, rec) ||
+	    !field_fits(f->gfp_flags, rec) || !field_fits(f->align, rec) ||
+	    !field_fits(f->reserved, rec) || !field_fits(f->is_atomic, rec))
 		return -1;
 	ev->kind = kinds[f->slot - KMEM_SLOT_PERCPU_ALLOC];
 	ev->ptr = rd(f, f->ptr, rec);

@@ -46,13 +46,6 @@ void kmem_vmalloc_fields_init(struct kmem_fields *f)
 	}
 }
 
-/* A field the format has must fit in the record; one it lacks is fine. */
-static bool fits(const struct tep_format_field *field,
-		 const struct tep_record *rec)
-{
-	return !field || in_record(field, rec);
-}
-
 /**
  * kmem_vmalloc_decode - decode one vmalloc record
  * @f: the fields of the record's event type
@@ -67,10 +60,10 @@ int kmem_vmalloc_decode(const struct kmem_fields *f,
 			const struct tep_record *rec, struct kmem_event *ev)
 {
 	kmem_decode_common(f, rec, ev);
-	if (!f->usable || !fits(f->ptr, rec) || !fits(f->bytes_req, rec) ||
-	    !fits(f->align, rec) || !fits(f->failed, rec) ||
-	    !fits(f->nr_lazy, rec) || !fits(f->nr_lazy_max, rec) ||
-	    !fits(f->npurged, rec) || !fits(f->range_end, rec))
+	if (!f->usable || !field_fits(f->ptr, rec) || !field_fits(f->bytes_req, rec) ||
+	    !field_fits(f->align, rec) || !field_fits(f->failed, rec) ||
+	    !field_fits(f->nr_lazy, rec) || !field_fits(f->nr_lazy_max, rec) ||
+	    !field_fits(f->npurged, rec) || !field_fits(f->range_end, rec))
 		return -1;
 	ev->ptr = rd(f, f->ptr, rec);
 	switch (f->slot) {

@@ -125,6 +125,19 @@ static inline unsigned long long rd_or(const struct kmem_fields *f,
 	return def;
 }
 
+/**
+ * field_fits - does an optional field fit in the record?
+ * @field: the field, or NULL when the format lacks it
+ * @rec: the record
+ *
+ * Return: true if the format lacks it or it lies inside the record.
+ */
+static inline bool field_fits(const struct tep_format_field *field,
+			      const struct tep_record *rec)
+{
+	return !field || in_record(field, rec);
+}
+
 static inline unsigned long long rd(const struct kmem_fields *f,
 				    const struct tep_format_field *field,
 				    const struct tep_record *rec)
