@@ -17,11 +17,8 @@ I=$S/instance-mixed.dat
 json_docs() {
 	python3 -c '
 import json, sys
-s = open(sys.argv[1]).read(); d = json.JSONDecoder(); i = 0
-while True:
-    while i < len(s) and s[i].isspace(): i += 1
-    if i >= len(s): break
-    o, i = d.raw_decode(s, i); print(json.dumps(o))' "$1"
+from jsondocs import docs
+for o in docs(sys.argv[1]): print(json.dumps(o))' "$1"
 }
 
 # ---- several inputs: each file's report as the plugin prints it, then

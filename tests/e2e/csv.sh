@@ -19,12 +19,8 @@ export TRACE_KMEM_CONVERT=never
 same() {
 	python3 - "$@" <<'PY'
 import csv, json, sys
-docs, t, dec, i = [], open(sys.argv[1]).read(), json.JSONDecoder(), 0
-while t[i:].strip():
-    i += len(t[i:]) - len(t[i:].lstrip())
-    d, n = dec.raw_decode(t[i:])
-    docs.append(d)
-    i += n
+from jsondocs import docs as json_docs
+docs = json_docs(sys.argv[1])
 raw = open(sys.argv[2], "rb").read()
 assert raw == b"" or raw.endswith(b"\r\n"), "no CRLF at the end"
 assert b"\n" not in raw.replace(b"\r\n", b""), "a line end other than CRLF"

@@ -16,12 +16,8 @@ export TRACE_KMEM_CONVERT=never
 sums() {
 	python3 - "$@" <<'PY'
 import json, sys
-docs, t, dec, i = [], open(sys.argv[1]).read(), json.JSONDecoder(), 0
-while t[i:].strip():
-    i += len(t[i:]) - len(t[i:].lstrip())
-    d, n = dec.raw_decode(t[i:])
-    docs.append(d)
-    i += n
+from jsondocs import docs as json_docs
+docs = json_docs(sys.argv[1])
 want = 0
 for d in docs:
     if d["file"] == "(merged)":

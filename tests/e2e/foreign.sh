@@ -92,18 +92,11 @@ fi
 json_docs() {
 	python3 - "$1" "$2" <<'PY'
 import json, sys
-s = open(sys.argv[1]).read()
-d = json.JSONDecoder()
-i = n = 0
-while True:
-    while i < len(s) and s[i].isspace():
-        i += 1
-    if i >= len(s):
-        break
-    o, i = d.raw_decode(s, i)
-    with open("%s.%d.json" % (sys.argv[2], n), "w") as f:
+from jsondocs import docs
+n = 0
+for n, o in enumerate(docs(sys.argv[1]), 1):
+    with open("%s.%d.json" % (sys.argv[2], n - 1), "w") as f:
         json.dump(o, f)
-    n += 1
 print(n)
 PY
 }

@@ -18,15 +18,8 @@ check multi-title-order test "$(grep '^ kmem statistics: ' ab.out | tr '\n' ' ')
 check multi-quiet-stderr test ! -s ab.err
 check multi-json-per-file python3 - <<'PY'
 import json
-txt = open("ab.json").read()
-dec, docs, i = json.JSONDecoder(), [], 0
-while i < len(txt):
-    while i < len(txt) and txt[i].isspace():
-        i += 1
-    if i == len(txt):
-        break
-    d, i = dec.raw_decode(txt, i)
-    docs.append(d)
+from jsondocs import docs as json_docs
+docs = json_docs("ab.json")
 a, b = json.load(open("a.json")), json.load(open("b.json"))
 assert [d["file"] for d in docs] == ["a.dat", "b.dat"], [d["file"] for d in docs]
 # each file's numbers are its own, as if reported alone

@@ -115,13 +115,8 @@ check percpu-5.15-no-allocated-line bash -c "! grep -q 'Total bytes allocated' '
 "$TK" stat --json="$WORK/merged.json" "$WORK/new.dat" "$WORK/old.dat" >"$WORK/merged.txt"
 check percpu-merged-sum python3 - "$WORK/merged.json" <<'PY'
 import json, sys
-t, d, docs, i = open(sys.argv[1]).read(), json.JSONDecoder(), [], 0
-while t[i:].strip():
-    i += len(t[i:]) - len(t[i:].lstrip())
-    doc, n = d.raw_decode(t[i:])
-    docs.append(doc)
-    i += n
-a, b, m = (x["percpu"] for x in docs)
+from jsondocs import docs
+a, b, m = (x["percpu"] for x in docs(sys.argv[1]))
 assert m["bytes_measure"] == "mixed", m
 for k in ("allocs", "bytes_requested", "frees", "bytes_freed", "atomic",
           "cross_cpu_frees", "double_frees", "chunks_created"):

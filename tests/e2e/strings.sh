@@ -36,7 +36,7 @@ def frame(b):			# ';' ':', control characters '_'
 PY
 
 # placeholders of the damaged strings' lengths, patched in after writing
-PYTHONPATH=$WORK python3 - "$TOP" "$WORK" <<'PY' || { fail strings-craft "the trace was not written"; finish; }
+PYTHONPATH=$WORK:$PYTHONPATH python3 - "$TOP" "$WORK" <<'PY' || { fail strings-craft "the trace was not written"; finish; }
 import os, subprocess, sys
 from damaged import CACHE, SYM, COMM
 top, work = sys.argv[1], sys.argv[2]
@@ -75,15 +75,16 @@ T=$WORK/$(printf 't\345<&>.dat')
 # valid KIND FILE NAME...: strict UTF-8, then the format's own parser;
 # each NAME (CACHE, SYM, COMM, FILE) as the format must write it
 valid() {
-	PYTHONPATH=$WORK python3 - "$@" <<'PY'
+	PYTHONPATH=$WORK:$PYTHONPATH python3 - "$@" <<'PY'
 import json, sys, xml.etree.ElementTree as ET
 import damaged
+import jsondocs
 kind, path = sys.argv[1], sys.argv[2]
 want = [getattr(damaged, n, b"t\xe5<&>.dat") for n in sys.argv[3:]]
 raw = open(path, "rb").read()
 text = raw.decode("utf-8")		# strict: fails on any bad byte
 if kind == "json":
-    dec, i, strings = json.JSONDecoder(strict=True), 0, []
+    strings = []
 
     def walk(v):
         if isinstance(v, dict):
@@ -95,9 +96,7 @@ if kind == "json":
                 walk(x)
         elif isinstance(v, str):
             strings.append(v)
-    while text[i:].strip():
-        i += len(text[i:]) - len(text[i:].lstrip())
-        d, i = dec.raw_decode(text, i)
+    for d in jsondocs.parse(text):
         walk(d)
     for w in map(damaged.text, want):
         assert any(w in s for s in strings), (w, [s for s in strings if "\ufffd" in s])

@@ -19,19 +19,12 @@ exits 1, or nothing.
 With --has: exits 0 if that document counts events of ALLOCATOR ("slab",
 "vmalloc" ...), else 1.
 """
-import json
+import os
 import sys
 
-
-def documents(text):
-    dec, i = json.JSONDecoder(), 0
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            return
-        doc, i = dec.raw_decode(text, i)
-        yield doc
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from jsondocs import parse as documents  # noqa: E402
 
 
 has = sys.argv[1] == '--has'

@@ -3,6 +3,8 @@
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 : "${PLUGIN_DIR:=$TOP/build/plugins}"
 export TOP PLUGIN_DIR
+# tests/lib/jsondocs.py and the other python helpers
+export PYTHONPATH="$TOP/tests/lib${PYTHONPATH:+:$PYTHONPATH}"
 failures=0
 
 pass() { echo "PASS $1"; }
