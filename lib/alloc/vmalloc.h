@@ -31,16 +31,13 @@
 /* The call site of an allocation without a kernel stack. */
 #define VMALLOC_NO_STACK 0
 
-/* Per call site (one row, VMALLOC_NO_STACK, for those without a stack). */
+/*
+ * Per call site (one row, VMALLOC_NO_STACK, for those without a stack);
+ * its bytes are the areas' sizes.
+ */
 struct vmalloc_site {
-	uint64_t call_site;
-	uint64_t hits;		/* allocations */
-	uint64_t bytes;		/* ... their sizes */
+	KMEM_LC_SITE;
 	uint64_t failures;
-	uint64_t frees;		/* traced frees of areas allocated here */
-	uint64_t lifetime_sum;
-	KMEM_SITE_LIVE;
-	uint64_t peak_bytes;
 };
 
 /* Per address: the area allocated there last (32 bytes). */
