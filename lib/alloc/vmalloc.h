@@ -62,9 +62,8 @@ struct vmalloc_pending {
 
 /* Counters only (vmalloc_merge_summary() adds them, maxima aside). */
 struct vmalloc_summary {
-	KMEM_LC_COUNTS;
+	KMEM_LC_COUNTS; /* alloc_freed_bytes: bytes freed */
 	uint64_t alloc_bytes;
-	uint64_t free_bytes;		/* of the matched frees */
 	uint64_t failures;
 	uint64_t failure_bytes;		/* the sizes asked */
 	uint64_t cross_cpu_frees;

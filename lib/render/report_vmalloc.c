@@ -146,7 +146,7 @@ static uint64_t alloc_only_bytes(const struct sum_ctx *c)
 
 static uint64_t net_bytes(const struct sum_ctx *c)
 {
-	return sum_of(c)->alloc_bytes - sum_of(c)->free_bytes;
+	return sum_of(c)->alloc_bytes - sum_of(c)->alloc_freed_bytes;
 }
 
 static const char *cross_cpu_note(const struct sum_ctx *c, char *buf)
@@ -218,7 +218,8 @@ static const struct sum_field sum_fields[] = {
 	SUM_FIELD("alloc_bytes", "Total bytes allocated", L_ALLOCATED,
 		  SUM(alloc_bytes)),
 	{ .key = "frees", .a = SUM(frees) },
-	SUM_FIELD("bytes_freed", "Total bytes freed", L_FREED, SUM(free_bytes)),
+	SUM_FIELD("bytes_freed", "Total bytes freed", L_FREED,
+		  SUM(alloc_freed_bytes)),
 	SUM_FIELD("net_bytes", "Net total bytes allocated", L_NET,
 		  SUM_NUMFN(net_bytes), .kind = SF_SIGNED),
 	SUM_FIELD("largest", "Largest area", L_LARGEST, SUM(largest),
