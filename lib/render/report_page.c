@@ -216,13 +216,6 @@ static const struct sum_def sum_def = {
 	},
 };
 
-static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
-{
-	c->def = &sum_def;
-	c->base = &r->agg->page;
-	c->r = r;
-}
-
 static void print_stacks_note(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct page_summary *s = &r->agg->page.sum;
@@ -293,14 +286,15 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct kmem_render_cfg *c = r->cfg;
 	bool tables = !r->in->merged;	/* merged: summaries only */
-	struct sum_ctx sc;
+	const struct sum_ctx sc = { .def = &sum_def,
+				    .base = &r->agg->page,
+				    .r = r };
 
 	if (tables && kmem_render_text(c, KMEM_T_CALLER))
 		print_table(r, out, KMEM_T_CALLER);
 	if (tables && kmem_render_text(c, KMEM_T_ALLOC) && r->agg->page.rows)
 		print_table(r, out, KMEM_T_ALLOC);
 	leaks_print(r, out, KMEM_ALLOC_PAGE);
-	summary(r, &sc);
 	sum_print(&sc, out);
 	if (tables)
 		print_stacks_note(r, out);
@@ -452,7 +446,9 @@ static void json_cross_node(const struct kmem_report_ctx *r, struct json *j)
  */
 void page_json(const struct kmem_report_ctx *r, struct json *j)
 {
-	struct sum_ctx sc;
+	const struct sum_ctx sc = { .def = &sum_def,
+				    .base = &r->agg->page,
+				    .r = r };
 
 	json_open(j, "page", '{');
 	json_u64(j, "events", r->agg->page_events);
@@ -460,7 +456,6 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 		  !r->agg->events_lost && !r->agg->lost_unknown &&
 			  !r->agg->page.oom && !r->agg->page.saturated &&
 			  !r->agg->undecodable && !kmem_agg_damaged(r->agg));
-	summary(r, &sc);
 	sum_json(&sc, "summary", j);
 	json_orders(r, j);
 	if (!r->in->merged) {

@@ -297,13 +297,6 @@ static const struct sum_def sum_def = {
 	.lc = SUM_LC(struct percpu_stats, bytes),
 };
 
-static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
-{
-	c->def = &sum_def;
-	c->base = &r->agg->percpu;
-	c->r = r;
-}
-
 /**
  * percpu_print - print the per-CPU allocator's tables and summary
  * @r: what to print
@@ -312,7 +305,9 @@ static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
 void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct percpu_summary *s = &r->agg->percpu.sum;
-	struct sum_ctx sc;
+	const struct sum_ctx sc = { .def = &sum_def,
+				    .base = &r->agg->percpu,
+				    .r = r };
 	struct cols_ctx c;
 
 	if (!r->in->merged && by_size(s))
@@ -334,7 +329,6 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 	}
 	lifetimes_print(r, out, KMEM_ALLOC_PERCPU);
 	leaks_print(r, out, KMEM_ALLOC_PERCPU);
-	summary(r, &sc);
 	sum_print(&sc, out);
 }
 
@@ -368,7 +362,9 @@ static const char *measure(const struct percpu_summary *s)
 void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct kmem_agg *a = r->agg;
-	struct sum_ctx sc;
+	const struct sum_ctx sc = { .def = &sum_def,
+				    .base = &r->agg->percpu,
+				    .r = r };
 
 	json_open(j, "percpu", '{');
 	json_u64(j, "events", a->percpu_events);
@@ -376,7 +372,6 @@ void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 				 !a->percpu.oom && !a->undecodable &&
 				 !kmem_agg_damaged(a));
 	json_str(j, "bytes_measure", measure(&a->percpu.sum));
-	summary(r, &sc);
 	sum_json(&sc, "summary", j);
 	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER))
 		json_sites(r, j);

@@ -165,13 +165,6 @@ static const struct sum_def sum_def = {
 	.lc = SUM_LC(struct slab_stats, bytes_alloc),
 };
 
-static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
-{
-	c->def = &sum_def;
-	c->base = &r->agg->slab;
-	c->r = r;
-}
-
 /**
  * slab_json_summary - write the slab summary's JSON object
  * @r: what to write
@@ -179,9 +172,10 @@ static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
  */
 void slab_json_summary(const struct kmem_report_ctx *r, struct json *j)
 {
-	struct sum_ctx c;
+	const struct sum_ctx c = { .def = &sum_def,
+				   .base = &r->agg->slab,
+				   .r = r };
 
-	summary(r, &c);
 	sum_json(&c, "summary", j);
 }
 
@@ -237,9 +231,10 @@ static void anomaly_reading(const struct kmem_report_ctx *r, FILE *out,
 void slab_print_summary(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct slab_summary *s = &r->agg->slab.sum;
-	struct sum_ctx c;
+	const struct sum_ctx c = { .def = &sum_def,
+				   .base = &r->agg->slab,
+				   .r = r };
 
-	summary(r, &c);
 	sum_print(&c, out);
 	if (r->in->merged)
 		return;		/* no call sites in a merged summary */

@@ -182,13 +182,6 @@ static const struct sum_def sum_def = {
 	.lc = SUM_LC(struct vmalloc_stats, alloc_bytes),
 };
 
-static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
-{
-	c->def = &sum_def;
-	c->base = &r->agg->vmalloc;
-	c->r = r;
-}
-
 /**
  * vmalloc_print - print the vmalloc allocator's tables and summary
  * @r: what to print
@@ -197,7 +190,9 @@ static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
 void vmalloc_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct vmalloc_stats *st = &r->agg->vmalloc;
-	struct sum_ctx sc;
+	const struct sum_ctx sc = { .def = &sum_def,
+				    .base = &r->agg->vmalloc,
+				    .r = r };
 	struct cols_ctx c;
 
 	if (!r->in->merged && kmem_render_text(r->cfg, KMEM_T_CALLER)) {
@@ -211,7 +206,6 @@ void vmalloc_print(const struct kmem_report_ctx *r, FILE *out)
 	}
 	lifetimes_print(r, out, KMEM_ALLOC_VMALLOC);
 	leaks_print(r, out, KMEM_ALLOC_VMALLOC);
-	summary(r, &sc);
 	sum_print(&sc, out);
 }
 
@@ -225,7 +219,9 @@ void vmalloc_print(const struct kmem_report_ctx *r, FILE *out)
 void vmalloc_json(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct kmem_agg *a = r->agg;
-	struct sum_ctx sc;
+	const struct sum_ctx sc = { .def = &sum_def,
+				    .base = &r->agg->vmalloc,
+				    .r = r };
 	struct cols_ctx c;
 
 	json_open(j, "vmalloc", '{');
@@ -233,7 +229,6 @@ void vmalloc_json(const struct kmem_report_ctx *r, struct json *j)
 	json_bool(j, "complete",
 		  !a->events_lost && !a->lost_unknown && !a->vmalloc.oom &&
 			  !a->undecodable && !kmem_agg_damaged(a));
-	summary(r, &sc);
 	sum_json(&sc, "summary", j);
 	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER)) {
 		vmalloc_sites(r, &c, NULL);
