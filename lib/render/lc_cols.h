@@ -5,10 +5,11 @@
  *
  * The call-site table of an allocator whose rows start with struct
  * kmem_lc_site (KMEM_LC_SITE: per-CPU, vmalloc): its fields include
- * LC_SITE_COUNTS() and LC_SITE_LIFECYCLE(), it sorts by lc_site_sorts,
- * and its table of the call sites with frees (kmem:lifetimes) skips
- * the others with lc_site_unfreed().  The table's cols_ctx.priv is the
- * allocator's struct kmem_lifetimes.
+ * LC_SITE_COUNTS() and LC_SITE_LIFECYCLE(), its text columns
+ * LC_SITE_TEXT(), it sorts by lc_site_sorts, and its table of the call
+ * sites with frees (kmem:lifetimes) skips the others with
+ * lc_site_unfreed().  The table's cols_ctx.priv is the allocator's
+ * struct kmem_lifetimes.
  *
  * The summary of an allocator whose statistics hold the lifecycle
  * (KMEM_LC, and KMEM_LC_COUNTS in its summary "sum": slab, per-CPU,
@@ -75,6 +76,20 @@
 	[(i) + 5] = { .key = "lifetime_hist",                                  \
 		      .type = CF_JSON,                                         \
 		      .json = lc_site_hist }
+
+/*
+ * LC_SITE_TEXT(i, live, peak, life) - the text columns "Live/Bytes",
+ * "Peak bytes" and "Lifetime" of the fields LC_SITE_LIFECYCLE(@i)
+ * declared, of importance @live, @peak and @life (col_text.rank)
+ */
+/* clang-format off */
+#define LC_SITE_TEXT(i, live, peak, life)                                      \
+	{ "Live/Bytes", TBL_PAIR, CT_COUNT_BYTES, (i) + 1, (i) + 2, NULL,      \
+	  live },                                                              \
+	{ "Peak bytes", TBL_RIGHT, CT_DOT, (i) + 3, COL_NOFIELD, NULL, peak }, \
+	{ "Lifetime", TBL_RIGHT, CT_MEAN_DURATION, (i) + 4, COL_NOFIELD, NULL, \
+	  life }
+/* clang-format on */
 
 /* The sort keys of such a table: call site, bytes, hits, live, peak. */
 #define LC_SITE_NR_SORTS 5

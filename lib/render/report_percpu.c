@@ -74,11 +74,7 @@ static const struct col_text site_cols[] = {
 	{ "Hits", TBL_RIGHT, CT_COUNT, PS_HITS, COL_NOFIELD, NULL, 3 },
 	{ "Atomic", TBL_RIGHT, CT_DOT, PS_ATOMIC, COL_NOFIELD, NULL, 8 },
 	{ "Reserved", TBL_RIGHT, CT_DOT, PS_RESERVED, COL_NOFIELD, NULL, 9 },
-	{ "Live/Bytes", TBL_PAIR, CT_COUNT_BYTES, PS_LIVE_COUNT, PS_LIVE_BYTES,
-	  NULL, 4 },
-	{ "Peak bytes", TBL_RIGHT, CT_DOT, PS_PEAK, COL_NOFIELD, NULL, 6 },
-	{ "Lifetime", TBL_RIGHT, CT_MEAN_DURATION, PS_LIFETIME, COL_NOFIELD,
-	  NULL, 7 },
+	LC_SITE_TEXT(PS_FREES, 4, 6, 7),
 	{ "Callsite", TBL_LEFT, CT_STR, PS_CALLSITE, COL_NOFIELD, site_text,
 	  1 },
 };

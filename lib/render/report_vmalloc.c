@@ -54,11 +54,7 @@ static const struct col_text site_cols[] = {
 	{ "Total/Size", TBL_PAIR, CT_TOTAL_SIZE, VS_BYTES, VS_HITS, NULL, 2 },
 	{ "Hits", TBL_RIGHT, CT_COUNT, VS_HITS, COL_NOFIELD, NULL, 3 },
 	{ "Failed", TBL_RIGHT, CT_DOT, VS_FAILURES, COL_NOFIELD, NULL, 7 },
-	{ "Live/Bytes", TBL_PAIR, CT_COUNT_BYTES, VS_LIVE_COUNT, VS_LIVE_BYTES,
-	  NULL, 4 },
-	{ "Peak bytes", TBL_RIGHT, CT_DOT, VS_PEAK, COL_NOFIELD, NULL, 5 },
-	{ "Lifetime", TBL_RIGHT, CT_MEAN_DURATION, VS_LIFETIME, COL_NOFIELD,
-	  NULL, 6 },
+	LC_SITE_TEXT(VS_FREES, 4, 5, 6),
 	{ "Callsite", TBL_LEFT, CT_STR, VS_CALLSITE, COL_NOFIELD, NULL, 1 },
 };
 
