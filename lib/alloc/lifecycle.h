@@ -100,6 +100,40 @@ struct kmem_site_live {
 	}
 
 /*
+ * What a call-site row holds of the lifecycle in an allocator with
+ * lifetimes keyed by the call site alone (per-CPU, vmalloc): the key
+ * first (sites.h), the allocations and their bytes (the allocator's, as
+ * its summary counts them), the matched frees and lifetimes, what is
+ * live and its peak.
+ */
+#define KMEM_LC_SITE_FIELDS                                                    \
+	uint64_t call_site;                                                    \
+	uint64_t hits;	       /* allocations */                               \
+	uint64_t bytes;	       /* ... their bytes */                           \
+	uint64_t frees;	       /* traced frees of objects allocated here */    \
+	uint64_t lifetime_sum; /* sum of (free ts - alloc ts) */               \
+	KMEM_SITE_LIVE;                                                        \
+	uint64_t peak_bytes /* highest live_bytes seen */
+
+struct kmem_lc_site {
+	KMEM_LC_SITE_FIELDS;
+};
+
+/*
+ * KMEM_LC_SITE - struct kmem_lc_site "lc" as a site row's first member,
+ * its members reachable by name too: the report's shared call-site
+ * columns (render/lc_cols.h) read them at the same offsets in every
+ * such row.
+ */
+#define KMEM_LC_SITE                                                           \
+	union {                                                                \
+		struct kmem_lc_site lc;                                        \
+		struct {                                                       \
+			KMEM_LC_SITE_FIELDS;                                   \
+		};                                                             \
+	}
+
+/*
  * An allocator's objects and what it counts of them besides its summary.
  * KMEM_LC puts it in the allocator's statistics as "lc", its members
  * reachable by name too (st->objs, st->oom).

@@ -23,18 +23,15 @@
 #include "lifetime.h"
 #include "match.h"
 
-/* Per call site of the allocation (one row, 0, when no call_site). */
+/*
+ * Per call site of the allocation (one row, 0, when no call_site); its
+ * bytes are as above.
+ */
 struct percpu_site {
-	uint64_t call_site;
-	uint64_t hits;
+	KMEM_LC_SITE;
 	uint64_t atomic;	/* is_atomic allocations */
 	uint64_t reserved;	/* from the reserved chunk */
 	uint64_t bytes_req;	/* sum of size */
-	uint64_t bytes;		/* sum of bytes (see above) */
-	uint64_t frees;		/* traced frees of objects allocated here */
-	uint64_t lifetime_sum;
-	KMEM_SITE_LIVE;
-	uint64_t peak_bytes;
 };
 
 /* Per address: the object allocated there last (32 bytes). */

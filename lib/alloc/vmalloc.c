@@ -181,7 +181,6 @@ static void vmalloc_free(struct vmalloc_stats *st, const struct kmem_event *ev)
 		no_stack(st, v->cpu);
 	life = kmem_obj_life(&v->h, ev->ts);
 	kmem_lc_matched(&st->lc, &st->sum.lc, vi, &v->h, v->bytes);
-	st->sum.free_bytes += v->bytes;
 	st->sum.cross_cpu_frees += ev->cpu != v->cpu;
 	if (v->site != U64_INDEX_NONE) {
 		s = &st->sites[v->site];

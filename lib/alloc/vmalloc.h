@@ -31,16 +31,13 @@
 /* The call site of an allocation without a kernel stack. */
 #define VMALLOC_NO_STACK 0
 
-/* Per call site (one row, VMALLOC_NO_STACK, for those without a stack). */
+/*
+ * Per call site (one row, VMALLOC_NO_STACK, for those without a stack);
+ * its bytes are the areas' sizes.
+ */
 struct vmalloc_site {
-	uint64_t call_site;
-	uint64_t hits;		/* allocations */
-	uint64_t bytes;		/* ... their sizes */
+	KMEM_LC_SITE;
 	uint64_t failures;
-	uint64_t frees;		/* traced frees of areas allocated here */
-	uint64_t lifetime_sum;
-	KMEM_SITE_LIVE;
-	uint64_t peak_bytes;
 };
 
 /* Per address: the area allocated there last (32 bytes). */
@@ -65,9 +62,8 @@ struct vmalloc_pending {
 
 /* Counters only (vmalloc_merge_summary() adds them, maxima aside). */
 struct vmalloc_summary {
-	KMEM_LC_COUNTS;
+	KMEM_LC_COUNTS; /* alloc_freed_bytes: bytes freed */
 	uint64_t alloc_bytes;
-	uint64_t free_bytes;		/* of the matched frees */
 	uint64_t failures;
 	uint64_t failure_bytes;		/* the sizes asked */
 	uint64_t cross_cpu_frees;

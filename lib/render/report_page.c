@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/numfmt.h"
+#include "lc_cols.h"
 #include "report_leaks.h"
 #include "report_page.h"
 #include "summary.h"
@@ -107,18 +108,6 @@ static const struct page_stats *st_of(const struct sum_ctx *c)
 	return c->base;
 }
 
-static uint64_t alloc_only_count(const struct sum_ctx *c)
-{
-	return kmem_lc_alloc_only_count(&st_of(c)->sum.lc);
-}
-
-static uint64_t alloc_only_bytes(const struct sum_ctx *c)
-{
-	const struct page_summary *s = &st_of(c)->sum;
-
-	return kmem_lc_alloc_only_bytes(&s->lc, s->alloc_bytes);
-}
-
 static uint64_t events_lost(const struct sum_ctx *c)
 {
 	return c->r->agg->events_lost;
@@ -183,8 +172,8 @@ static const struct sum_field sum_fields[] = {
 		  SUM(alloc_freed_count), .kind = SF_COUNT_BYTES,
 		  .b = SUM(alloc_freed_bytes)),
 	SUM_FIELD("alloc_only", "Pages allocated-only", L_ALLOC_ONLY,
-		  SUM_NUMFN(alloc_only_count), .kind = SF_COUNT_BYTES,
-		  .b = SUM_NUMFN(alloc_only_bytes)),
+		  SUM_NUMFN(sum_lc_alloc_only_count), .kind = SF_COUNT_BYTES,
+		  .b = SUM_NUMFN(sum_lc_alloc_only_bytes)),
 	SUM_FIELD("free_only", "Pages freed-only", L_FREE_ONLY, SUM(free_only),
 		  .kind = SF_COUNT_BYTES, .b = SUM(free_only_bytes)),
 	SUM_FIELD("live", "Live at end of trace", L_LIVE, SUM(live_count),
@@ -204,8 +193,7 @@ static const struct sum_field sum_fields[] = {
 	{ .line = L_GAP_ONLY, .kind = SF_GAP },
 	{ .line = L_GAP_FAILURES, .kind = SF_GAP },
 	{ .line = L_GAP_TOTALS, .kind = SF_GAP },
-	SUM_FIELD(NULL, "Events not counted (out of memory)", L_OOM,
-		  SUM_NUM64(struct page_stats, oom), .show = sum_nonzero),
+	SUM_LC_OOM(struct page_stats),
 	SUM_FIELD(NULL, "Per-page counts past 2^32 (not counted)", L_SATURATED,
 		  SUM_NUM64(struct page_stats, saturated), .show = sum_nonzero),
 	{ .line = L_GAP_NUMA, .kind = SF_GAP, .show = numa_shown },
@@ -221,14 +209,12 @@ static const struct sum_field sum_fields[] = {
 
 static const struct sum_def sum_def = {
 	SUM_DEF("page allocator", sum_fields),
+	/* no cross-CPU frees: its cross-node ones are its own */
+	.lc = {
+		.counts = offsetof(struct page_stats, sum.lc),
+		.bytes = SUM(alloc_bytes),
+	},
 };
-
-static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
-{
-	c->def = &sum_def;
-	c->base = &r->agg->page;
-	c->r = r;
-}
 
 static void print_stacks_note(const struct kmem_report_ctx *r, FILE *out)
 {
@@ -300,14 +286,15 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct kmem_render_cfg *c = r->cfg;
 	bool tables = !r->in->merged;	/* merged: summaries only */
-	struct sum_ctx sc;
+	const struct sum_ctx sc = { .def = &sum_def,
+				    .base = &r->agg->page,
+				    .r = r };
 
 	if (tables && kmem_render_text(c, KMEM_T_CALLER))
 		print_table(r, out, KMEM_T_CALLER);
 	if (tables && kmem_render_text(c, KMEM_T_ALLOC) && r->agg->page.rows)
 		print_table(r, out, KMEM_T_ALLOC);
 	leaks_print(r, out, KMEM_ALLOC_PAGE);
-	summary(r, &sc);
 	sum_print(&sc, out);
 	if (tables)
 		print_stacks_note(r, out);
@@ -459,16 +446,16 @@ static void json_cross_node(const struct kmem_report_ctx *r, struct json *j)
  */
 void page_json(const struct kmem_report_ctx *r, struct json *j)
 {
-	struct sum_ctx sc;
+	const struct sum_ctx sc = { .def = &sum_def,
+				    .base = &r->agg->page,
+				    .r = r };
 
 	json_open(j, "page", '{');
 	json_u64(j, "events", r->agg->page_events);
-	json_bool(j, "complete", !r->agg->events_lost &&
-				 !r->agg->lost_unknown &&
-				 !r->agg->page.oom && !r->agg->page.saturated &&
-				 !r->agg->undecodable &&
-				 !kmem_agg_damaged(r->agg));
-	summary(r, &sc);
+	json_bool(j, "complete",
+		  !r->agg->events_lost && !r->agg->lost_unknown &&
+			  !r->agg->page.oom && !r->agg->page.saturated &&
+			  !r->agg->undecodable && !kmem_agg_damaged(r->agg));
 	sum_json(&sc, "summary", j);
 	json_orders(r, j);
 	if (!r->in->merged) {

@@ -8,6 +8,7 @@
 
 #include "base/numfmt.h"
 #include "base/table.h"
+#include "lc_cols.h"
 #include "report_leaks.h"
 #include "report_lifetimes.h"
 #include "report_percpu.h"
@@ -18,13 +19,13 @@
 /* The members of a call site's JSON object, in order. */
 enum {
 	PS_CALLSITE,
-	PS_ADDRESS,
+	PS_ADDRESS, /* LC_SITE_COUNTS() */
 	PS_HITS,
 	PS_BYTES,
 	PS_BYTES_REQ,
 	PS_ATOMIC,
 	PS_RESERVED,
-	PS_FREES,
+	PS_FREES, /* LC_SITE_LIFECYCLE() */
 	PS_LIVE_COUNT,
 	PS_LIVE_BYTES,
 	PS_PEAK,
@@ -34,24 +35,11 @@ enum {
 
 #define SITE(m) COL_NUM64(struct percpu_site, m)
 
-static void site_hist(const struct cols_ctx *c, const void *row, struct json *j)
-{
-	const struct percpu_stats *st = c->priv;
-
-	lifetimes_json_site(
-		j, &st->life,
-		(uint32_t)((const struct percpu_site *)row - st->sites));
-}
-
 static const struct col_field site_fields[] = {
 	[PS_CALLSITE] = { .key = "callsite",
 			  .type = CF_CALLSITE,
 			  .a = SITE(call_site) },
-	[PS_ADDRESS] = { .key = "address",
-			 .type = CF_ADDR,
-			 .a = SITE(call_site) },
-	[PS_HITS] = { .key = "hits", .type = CF_U64, .a = SITE(hits) },
-	[PS_BYTES] = { .key = "bytes", .type = CF_U64, .a = SITE(bytes) },
+	LC_SITE_COUNTS(PS_ADDRESS),
 	[PS_BYTES_REQ] = { .key = "bytes_requested",
 			   .type = CF_U64,
 			   .a = SITE(bytes_req) },
@@ -59,23 +47,7 @@ static const struct col_field site_fields[] = {
 	[PS_RESERVED] = { .key = "reserved",
 			  .type = CF_U64,
 			  .a = SITE(reserved) },
-	[PS_FREES] = { .key = "frees", .type = CF_U64, .a = SITE(frees) },
-	[PS_LIVE_COUNT] = { .key = "live_count",
-			    .type = CF_U64,
-			    .a = SITE(live_count) },
-	[PS_LIVE_BYTES] = { .key = "live_bytes",
-			    .type = CF_U64,
-			    .a = SITE(live_bytes) },
-	[PS_PEAK] = { .key = "peak_bytes",
-		      .type = CF_U64,
-		      .a = SITE(peak_bytes) },
-	[PS_LIFETIME] = { .key = "mean_lifetime_ns",
-			  .type = CF_MEAN,
-			  .a = SITE(lifetime_sum),
-			  .b = SITE(frees) },
-	[PS_HIST] = { .key = "lifetime_hist",
-		      .type = CF_JSON,
-		      .json = site_hist },
+	LC_SITE_LIFECYCLE(PS_FREES),
 };
 
 static const char *site_text(const struct cols_ctx *c, const void *row,
@@ -102,36 +74,19 @@ static const struct col_text site_cols[] = {
 	{ "Hits", TBL_RIGHT, CT_COUNT, PS_HITS, COL_NOFIELD, NULL, 3 },
 	{ "Atomic", TBL_RIGHT, CT_DOT, PS_ATOMIC, COL_NOFIELD, NULL, 8 },
 	{ "Reserved", TBL_RIGHT, CT_DOT, PS_RESERVED, COL_NOFIELD, NULL, 9 },
-	{ "Live/Bytes", TBL_PAIR, CT_COUNT_BYTES, PS_LIVE_COUNT, PS_LIVE_BYTES,
-	  NULL, 4 },
-	{ "Peak bytes", TBL_RIGHT, CT_DOT, PS_PEAK, COL_NOFIELD, NULL, 6 },
-	{ "Lifetime", TBL_RIGHT, CT_MEAN_DURATION, PS_LIFETIME, COL_NOFIELD,
-	  NULL, 7 },
+	LC_SITE_TEXT(PS_FREES, 4, 6, 7),
 	{ "Callsite", TBL_LEFT, CT_STR, PS_CALLSITE, COL_NOFIELD, site_text,
 	  1 },
 };
 
-static const struct col_sort site_sorts[] = {
-	{ SORT_CALLSITE, SITE(call_site) }, { SORT_BYTES, SITE(bytes) },
-	{ SORT_HIT, SITE(hits) },	    { SORT_LIVE, SITE(live_bytes) },
-	{ SORT_PEAK, SITE(peak_bytes) },
-};
-
-/* Call sites with frees only (the lifetime histograms' rows). */
-static bool site_unfreed(const struct cols_ctx *c, const void *row)
-{
-	(void)c;
-	return !((const struct percpu_site *)row)->frees;
-}
-
 static const struct cols_def site_def = {
-	COLS_DEF(site_fields, site_cols, site_sorts, struct percpu_site),
+	COLS_DEF(site_fields, site_cols, lc_site_sorts, struct percpu_site),
 };
 
-/* ... and the same with frees only. */
+/* ... and the same with frees only (the lifetime histograms' rows). */
 const struct cols_def percpu_freed_sites = {
-	COLS_DEF(site_fields, site_cols, site_sorts, struct percpu_site),
-	.skip = site_unfreed,
+	COLS_DEF(site_fields, site_cols, lc_site_sorts, struct percpu_site),
+	.skip = lc_site_unfreed,
 };
 
 /* Failed allocations by request: the JSON members in order. */
@@ -208,7 +163,8 @@ void percpu_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
 {
 	const struct percpu_stats *st = &r->agg->percpu;
 
-	report_cols(r, c, def ? def : &site_def, st->sites, st->nr_sites, st);
+	report_cols(r, c, def ? def : &site_def, st->sites, st->nr_sites,
+		    &st->life);
 	if (by_size(&st->sum))
 		c->hidden = 1U << C_ALLOC;
 }
@@ -223,21 +179,6 @@ static void fails(const struct kmem_report_ctx *r, struct cols_ctx *c)
 static const struct percpu_summary *sum_of(const struct sum_ctx *c)
 {
 	return &((const struct percpu_stats *)c->base)->sum;
-}
-
-static uint64_t alloc_only_count(const struct sum_ctx *c)
-{
-	return kmem_lc_alloc_only_count(&sum_of(c)->lc);
-}
-
-static uint64_t alloc_only_bytes(const struct sum_ctx *c)
-{
-	return kmem_lc_alloc_only_bytes(&sum_of(c)->lc, sum_of(c)->bytes);
-}
-
-static uint64_t net_bytes(const struct sum_ctx *c)
-{
-	return sum_of(c)->bytes - sum_of(c)->alloc_freed_bytes;
 }
 
 static bool alloc_bytes_known(const struct sum_ctx *c)
@@ -274,15 +215,6 @@ static const char *atomic_note(const struct sum_ctx *c, char *buf)
 
 	snprintf(buf, SUM_NOTE_LEN, "(%.2f%%, may not sleep)",
 		 pct_of(s->atomic, s->allocs));
-	return buf;
-}
-
-static const char *cross_cpu_note(const struct sum_ctx *c, char *buf)
-{
-	const struct percpu_summary *s = sum_of(c);
-
-	snprintf(buf, SUM_NOTE_LEN, "(%.2f%% of matched frees)",
-		 pct_of(s->cross_cpu_frees, s->alloc_freed_count));
 	return buf;
 }
 
@@ -334,57 +266,32 @@ static const struct sum_field sum_fields[] = {
 	SUM_FIELD("bytes_requested", "Total bytes requested", L_REQUESTED,
 		  SUM(bytes_req)),
 	{ .key = "frees", .a = SUM(frees) },
-	SUM_FIELD("bytes_freed", "Total bytes freed", L_FREED,
-		  SUM(alloc_freed_bytes)),
-	SUM_FIELD("net_bytes", "Net total bytes allocated", L_NET,
-		  SUM_NUMFN(net_bytes), .kind = SF_SIGNED),
+	SUM_LC_FREED(struct percpu_stats),
 	SUM_FIELD("atomic", "Atomic allocations", L_ATOMIC, SUM(atomic),
 		  .note_fn = atomic_note),
 	SUM_FIELD("reserved", "Reserved-chunk allocations", L_RESERVED,
 		  SUM(reserved)),
-	SUM_FIELD("cross_cpu_frees", "Cross-CPU frees", L_CROSS_CPU,
-		  SUM(cross_cpu_frees), .note_fn = cross_cpu_note),
+	SUM_LC_CROSS_CPU(struct percpu_stats),
 	{ .key = "failures", .kind = SF_OPEN },
 	SUM_FIELD("count", "Allocation failures", L_FAILURES,
 		  SUM(alloc_failures), .note_fn = failures_note),
 	{ .key = "requests", .kind = SF_JSON, .json = json_fail_requests },
 	{ .kind = SF_CLOSE },
-	SUM_FIELD("alloc_freed", "Allocated+freed", L_ALLOC_FREED,
-		  SUM(alloc_freed_count), .kind = SF_COUNT_BYTES,
-		  .b = SUM(alloc_freed_bytes)),
-	SUM_FIELD("alloc_only", "Allocated-only", L_ALLOC_ONLY,
-		  SUM_NUMFN(alloc_only_count), .kind = SF_COUNT_BYTES,
-		  .b = SUM_NUMFN(alloc_only_bytes)),
-	{ .key = "free_only", .kind = SF_OPEN },
-	SUM_FIELD("count", "Freed-only", L_FREE_ONLY, SUM(free_only)),
-	{ .kind = SF_CLOSE },
-	SUM_FIELD("live", "Live at end of trace", L_LIVE, SUM(live_count),
-		  .kind = SF_COUNT_BYTES, .b = SUM(live_bytes)),
-	SUM_FIELD("missed_frees", "Missed frees", L_MISSED, SUM(missed_frees),
-		  .kind = SF_COUNT_BYTES, .b = SUM(missed_free_bytes),
-		  .note = SUM_NOTE_MISSED, .show = sum_nonzero),
-	SUM_FIELD("double_frees", "Double frees", L_DOUBLE, SUM(double_frees),
-		  .note = SUM_NOTE_DOUBLE, .show = sum_nonzero),
+	SUM_LC_ENDS(struct percpu_stats),
+	SUM_LC_ANOMALIES(struct percpu_stats),
 	SUM_FIELD("chunks_created", "Chunks created", L_CHUNKS_CREATED,
 		  SUM(chunks_created)),
 	SUM_FIELD("chunks_destroyed", "Chunks destroyed", L_CHUNKS_DESTROYED,
 		  SUM(chunks_destroyed)),
 	{ .line = L_GAP_TOTALS, .kind = SF_GAP },
 	{ .line = L_GAP_ANOMALIES, .kind = SF_GAP },
-	SUM_FIELD(NULL, "Events not counted (out of memory)", L_OOM,
-		  SUM_NUM64(struct percpu_stats, oom), .show = sum_nonzero),
+	SUM_LC_OOM(struct percpu_stats),
 };
 
 static const struct sum_def sum_def = {
 	SUM_DEF("per-CPU allocator", sum_fields),
+	.lc = SUM_LC(struct percpu_stats, bytes),
 };
-
-static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
-{
-	c->def = &sum_def;
-	c->base = &r->agg->percpu;
-	c->r = r;
-}
 
 /**
  * percpu_print - print the per-CPU allocator's tables and summary
@@ -394,7 +301,9 @@ static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
 void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct percpu_summary *s = &r->agg->percpu.sum;
-	struct sum_ctx sc;
+	const struct sum_ctx sc = { .def = &sum_def,
+				    .base = &r->agg->percpu,
+				    .r = r };
 	struct cols_ctx c;
 
 	if (!r->in->merged && by_size(s))
@@ -416,7 +325,6 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 	}
 	lifetimes_print(r, out, KMEM_ALLOC_PERCPU);
 	leaks_print(r, out, KMEM_ALLOC_PERCPU);
-	summary(r, &sc);
 	sum_print(&sc, out);
 }
 
@@ -450,7 +358,9 @@ static const char *measure(const struct percpu_summary *s)
 void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct kmem_agg *a = r->agg;
-	struct sum_ctx sc;
+	const struct sum_ctx sc = { .def = &sum_def,
+				    .base = &r->agg->percpu,
+				    .r = r };
 
 	json_open(j, "percpu", '{');
 	json_u64(j, "events", a->percpu_events);
@@ -458,7 +368,6 @@ void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 				 !a->percpu.oom && !a->undecodable &&
 				 !kmem_agg_damaged(a));
 	json_str(j, "bytes_measure", measure(&a->percpu.sum));
-	summary(r, &sc);
 	sum_json(&sc, "summary", j);
 	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER))
 		json_sites(r, j);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/numfmt.h"
+#include "lc_cols.h"
 #include "report_slab.h"
 #include "report_slab_int.h"
 #include "summary.h"
@@ -14,23 +15,6 @@
 static const struct slab_stats *st_of(const struct sum_ctx *c)
 {
 	return c->base;
-}
-
-static uint64_t alloc_only_count(const struct sum_ctx *c)
-{
-	return kmem_lc_alloc_only_count(&st_of(c)->sum.lc);
-}
-
-static uint64_t alloc_only_bytes(const struct sum_ctx *c)
-{
-	const struct slab_summary *s = &st_of(c)->sum;
-
-	return kmem_lc_alloc_only_bytes(&s->lc, s->bytes_alloc);
-}
-
-static uint64_t net_bytes(const struct sum_ctx *c)
-{
-	return st_of(c)->sum.bytes_alloc - st_of(c)->sum.alloc_freed_bytes;
 }
 
 static uint64_t wasted_bytes(const struct sum_ctx *c)
@@ -54,15 +38,6 @@ static const char *wasted_note(const struct sum_ctx *c, char *buf)
 {
 	snprintf(buf, SUM_NOTE_LEN, "(%.2f%% internal fragmentation)",
 		 frag_pct(st_of(c)->sum.bytes_req, st_of(c)->sum.bytes_alloc));
-	return buf;
-}
-
-static const char *cross_cpu_note(const struct sum_ctx *c, char *buf)
-{
-	const struct slab_summary *s = &st_of(c)->sum;
-
-	snprintf(buf, SUM_NOTE_LEN, "(%.2f%% of matched frees)",
-		 pct_of(s->cross_cpu_frees, s->alloc_freed_count));
 	return buf;
 }
 
@@ -143,34 +118,16 @@ static const struct sum_field sum_fields[] = {
 		  SUM(bytes_req)),
 	SUM_FIELD("bytes_allocated", "Total bytes allocated", L_ALLOCATED,
 		  SUM(bytes_alloc)),
-	SUM_FIELD("bytes_freed", "Total bytes freed", L_FREED,
-		  SUM(alloc_freed_bytes)),
-	SUM_FIELD("net_bytes", "Net total bytes allocated", L_NET,
-		  SUM_NUMFN(net_bytes), .kind = SF_SIGNED),
+	SUM_LC_FREED(struct slab_stats),
 	SUM_FIELD("wasted_bytes", "Total bytes wasted", L_WASTED,
 		  SUM_NUMFN(wasted_bytes), .note_fn = wasted_note),
 	{ .key = "fragmentation_pct", .kind = SF_JSON, .json = json_frag },
-	SUM_FIELD("cross_cpu_frees", "Cross-CPU frees", L_CROSS_CPU,
-		  SUM(cross_cpu_frees), .note_fn = cross_cpu_note),
+	SUM_LC_CROSS_CPU(struct slab_stats),
 	SUM_FIELD("alloc_failures", "Allocation failures", L_FAILURES,
 		  SUM(alloc_failures)),
 	{ .key = "events_lost", .a = SUM_NUMFN(events_lost) },
-	SUM_FIELD("alloc_freed", "Allocated+freed", L_ALLOC_FREED,
-		  SUM(alloc_freed_count), .kind = SF_COUNT_BYTES,
-		  .b = SUM(alloc_freed_bytes)),
-	SUM_FIELD("alloc_only", "Allocated-only", L_ALLOC_ONLY,
-		  SUM_NUMFN(alloc_only_count), .kind = SF_COUNT_BYTES,
-		  .b = SUM_NUMFN(alloc_only_bytes)),
-	{ .key = "free_only", .kind = SF_OPEN },
-	SUM_FIELD("count", "Freed-only", L_FREE_ONLY, SUM(free_only)),
-	{ .kind = SF_CLOSE },
-	SUM_FIELD("live", "Live at end of trace", L_LIVE, SUM(live_count),
-		  .kind = SF_COUNT_BYTES, .b = SUM(live_bytes)),
-	SUM_FIELD("missed_frees", "Missed frees", L_MISSED, SUM(missed_frees),
-		  .kind = SF_COUNT_BYTES, .b = SUM(missed_free_bytes),
-		  .note = SUM_NOTE_MISSED, .show = sum_nonzero),
-	SUM_FIELD("double_frees", "Double frees", L_DOUBLE, SUM(double_frees),
-		  .note = SUM_NOTE_DOUBLE, .show = sum_nonzero),
+	SUM_LC_ENDS(struct slab_stats),
+	SUM_LC_ANOMALIES(struct slab_stats),
 	SUM_FIELD("null_frees", "Frees of NULL", L_NULL_FREES, SUM(null_frees),
 		  .note = "(no-ops, not counted as frees)",
 		  .show = sum_nonzero),
@@ -197,8 +154,7 @@ static const struct sum_field sum_fields[] = {
 	{ .kind = SF_CLOSE },
 	{ .line = L_GAP_TOTALS, .kind = SF_GAP },
 	{ .line = L_GAP_ANOMALIES, .kind = SF_GAP },
-	SUM_FIELD(NULL, "Events not counted (out of memory)", L_OOM,
-		  SUM_NUM64(struct slab_stats, oom), .show = sum_nonzero),
+	SUM_LC_OOM(struct slab_stats),
 	SUM_FIELD(NULL, "Per-pointer counts past 2^32 (not counted)",
 		  L_SATURATED, SUM_NUM64(struct slab_stats, saturated),
 		  .show = sum_nonzero),
@@ -206,14 +162,8 @@ static const struct sum_field sum_fields[] = {
 
 static const struct sum_def sum_def = {
 	SUM_DEF("slab allocator", sum_fields),
+	.lc = SUM_LC(struct slab_stats, bytes_alloc),
 };
-
-static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
-{
-	c->def = &sum_def;
-	c->base = &r->agg->slab;
-	c->r = r;
-}
 
 /**
  * slab_json_summary - write the slab summary's JSON object
@@ -222,9 +172,10 @@ static void summary(const struct kmem_report_ctx *r, struct sum_ctx *c)
  */
 void slab_json_summary(const struct kmem_report_ctx *r, struct json *j)
 {
-	struct sum_ctx c;
+	const struct sum_ctx c = { .def = &sum_def,
+				   .base = &r->agg->slab,
+				   .r = r };
 
-	summary(r, &c);
 	sum_json(&c, "summary", j);
 }
 
@@ -280,9 +231,10 @@ static void anomaly_reading(const struct kmem_report_ctx *r, FILE *out,
 void slab_print_summary(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct slab_summary *s = &r->agg->slab.sum;
-	struct sum_ctx c;
+	const struct sum_ctx c = { .def = &sum_def,
+				   .base = &r->agg->slab,
+				   .r = r };
 
-	summary(r, &c);
 	sum_print(&c, out);
 	if (r->in->merged)
 		return;		/* no call sites in a merged summary */

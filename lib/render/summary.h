@@ -127,15 +127,31 @@ struct sum_field {
 };
 
 /**
+ * struct sum_lc - where a summary's object lifecycle numbers are, for the
+ *	fields and callbacks of lc_cols.h
+ * @counts: the offset of its struct kmem_lc_counts in the statistics
+ * @bytes: the bytes of every allocation (alloc_only, net_bytes)
+ * @cross_cpu: the matched frees on another CPU than the allocation's
+ *	(SUM_LC_CROSS_CPU())
+ */
+struct sum_lc {
+	uint32_t counts;
+	struct sum_num bytes;
+	struct sum_num cross_cpu;
+};
+
+/**
  * struct sum_def - a summary, declared once
  * @title: the text heading says " SUMMARY (title)"
  * @fields: the fields, in JSON order
  * @nfields: how many
+ * @lc: where its lifecycle numbers are (SUM_LC(): lc_cols.h)
  */
 struct sum_def {
 	const char *title;
 	const struct sum_field *fields;
 	int nfields;
+	struct sum_lc lc;
 };
 
 /*

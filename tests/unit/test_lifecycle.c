@@ -174,8 +174,8 @@ static void test_site_offsets(void)
 	struct vmalloc_stats *v = calloc(1, sizeof(*v));
 	struct page_stats *p = calloc(1, sizeof(*p));
 	struct slab_site srow[2] = { { 0 } };
-	struct percpu_site crow[2] = { { 0 } };
-	struct vmalloc_site vrow[2] = { { 0 } };
+	struct percpu_site crow[2] = { 0 };
+	struct vmalloc_site vrow[2] = { 0 };
 
 	CHECK(s && c && v && p);
 	if (!s || !c || !v || !p)
