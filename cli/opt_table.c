@@ -77,8 +77,9 @@ static int short_of(const char *name)
 }
 
 /* lib/ options plot takes: what is drawn and where it goes */
-static const char *const plot_opts[] = { "slab", "page", "skip", "lines",
-					 "raw-ip", "json", "output", NULL };
+static const char *const plot_opts[] = { "slab", "page",   "vmalloc",
+					 "skip", "lines",  "raw-ip",
+					 "json", "output", NULL };
 
 static bool in_plot(const char *name)
 {

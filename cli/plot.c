@@ -105,13 +105,16 @@ static int pass(struct plot_run *p, struct tk_session *s, int nth)
 	return 0;
 }
 
-/* The allocators the options select, by enum kmem_alloc_id. */
+/*
+ * The allocators the options select, by enum kmem_alloc_id: as the
+ * tables choose them (kmem_render_cfg.alloc[]).
+ */
 static void selected(const struct kmem_opts *o, bool *sel)
 {
-	sel[KMEM_ALLOC_SLAB] = o->slab;
-	sel[KMEM_ALLOC_PAGE] = o->page;
-	sel[KMEM_ALLOC_PERCPU] = o->percpu;
-	sel[KMEM_ALLOC_VMALLOC] = o->vmalloc;
+	struct kmem_render_cfg rc;
+
+	kmem_opts_render_cfg(o, NULL, &rc);
+	memcpy(sel, rc.alloc, sizeof(rc.alloc));
 }
 
 /* Drawn by the timeline, and selected: how many. */
@@ -156,24 +159,29 @@ static uint64_t drawn_events(const struct kmem_agg *agg)
 
 /*
  * What no_events() found none of: the one allocator selected ("slab
- * allocator"), or those drawn ("slab or page allocator").
+ * allocator"), or those drawn ("slab, page or vmalloc allocator").
  */
 static const char *what_drawn(const struct kmem_opts *o, char *buf, size_t len)
 {
 	bool sel[KMEM_NR_ALLOC], one = nr_selected(o) == 1;
-	unsigned int id;
+	unsigned int id, n = 0, i = 0;
 	size_t k = 0;
 
 	selected(o, sel);
 	buf[0] = '\0';
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		n += !!(kmem_allocs[id].caps & KMEM_CAP_TIMELINE);
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {
 		if (!(kmem_allocs[id].caps & KMEM_CAP_TIMELINE))
 			continue;
 		if (one && sel[id])
 			return kmem_allocs[id].title;
+		i++;
 		if (!one && k < len)
 			k += (size_t)snprintf(buf + k, len - k, "%s%s",
-					      k ? " or " : "",
+					      i == 1   ? ""
+					      : i == n ? " or "
+						       : ", ",
 					      kmem_allocs[id].name);
 	}
 	if (k < len)

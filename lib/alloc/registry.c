@@ -340,11 +340,13 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_VMALLOC] = {
 		.name = "vmalloc",
 		.title = "vmalloc allocator",
-		.caps = KMEM_CAP_STACKS | KMEM_CAP_LIFETIMES,
+		.caps = KMEM_CAP_STACKS | KMEM_CAP_LIFETIMES |
+			KMEM_CAP_TIMELINE,
 		.alloc_kind = KMEM_EV_VMALLOC_ALLOC,
 		.free_kind = KMEM_EV_VMALLOC_FREE,
 		.lc_off = offsetof(struct vmalloc_stats, lc),
 		.counts_off = offsetof(struct vmalloc_stats, sum.lc),
+		.touched_off = offsetof(struct vmalloc_stats, touched),
 		.subbuf_off = offsetof(struct vmalloc_stats, subbuf_size),
 		.frames_off = offsetof(struct vmalloc_stats, fr),
 		.no_site = "(no stack)",

@@ -87,6 +87,7 @@ static void pending_done(struct vmalloc_stats *st, struct vmalloc_pending *pd,
 	s->live_bytes += v->bytes;
 	if (s->live_bytes > s->peak_bytes)
 		s->peak_bytes = s->live_bytes;
+	kmem_touch(&st->touched, si);
 }
 
 /* The allocation waiting on @cpu, if any, had no stack. */
@@ -143,7 +144,7 @@ static void vmalloc_alloc(struct vmalloc_stats *st,
 	if (v->flags & VMALLOC_OBJ_PENDING)
 		no_stack(st, v->cpu);
 	if (kmem_lc_missed(&st->sum.lc, &v->h, v->bytes))
-		kmem_lc_drop(&st->sum.lc, site_live(st, v), NULL, &v->h,
+		kmem_lc_drop(&st->sum.lc, site_live(st, v), &st->touched, &v->h,
 			     v->bytes);
 	st->sum.allocs++;
 	st->sum.alloc_bytes += bytes;
@@ -188,7 +189,8 @@ static void vmalloc_free(struct vmalloc_stats *st, const struct kmem_event *ev)
 		s->lifetime_sum += life;
 		kmem_life_add(&st->life, v->site, life);
 	}
-	kmem_lc_drop(&st->sum.lc, site_live(st, v), NULL, &v->h, v->bytes);
+	kmem_lc_drop(&st->sum.lc, site_live(st, v), &st->touched, &v->h,
+		     v->bytes);
 }
 
 /* A kernel_stack record: the call site of the allocation just before it. */

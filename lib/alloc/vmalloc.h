@@ -27,6 +27,7 @@
 #include "lifecycle.h"
 #include "lifetime.h"
 #include "match.h"
+#include "touched.h"
 
 /* The call site of an allocation without a kernel stack. */
 #define VMALLOC_NO_STACK 0
@@ -93,6 +94,7 @@ struct vmalloc_stats {
 	struct kmem_frames fr;		/* resolved frames, skip rules */
 
 	struct kmem_lifetimes life;	/* by site, with kmem:lifetimes */
+	struct kmem_touched touched; /* sites whose live bytes changed */
 };
 
 int vmalloc_stats_init(struct vmalloc_stats *st,

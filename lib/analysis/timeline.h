@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * Live memory over the trace's time, for trace-kmem plot and the JSON
- * document's "timeline": live slab bytes, live page-allocator bytes and
- * the live bytes of the call sites with the highest peaks, each line a
- * bounded number of points taken from the exact running values.
+ * document's "timeline": the live bytes of each allocator with
+ * KMEM_CAP_TIMELINE (slab, page, vmalloc) and of the call sites with the
+ * highest peaks, each line a bounded number of points taken from the
+ * exact running values.
  *
  * Two passes over the same records.  The first finds the time range and
  * every call site's peak (kmem_timeline_select() then picks the lines);
@@ -12,8 +13,8 @@
  * and the last, each with the time it was reached, so no peak falls
  * between points: at most 3 points a span, whatever the events.
  *
- * The values are those of the tables (lib/slab.c, lib/page.c), read
- * after each event: a page allocation counts for its call site once the
+ * The values are those of the tables (lib/alloc/), read after each
+ * event: a page or vmalloc allocation counts for its call site once the
  * site is known (Documentation/kmem-stat-definitions.txt, "Timeline").
  */
 #ifndef KMEM_TIMELINE_H
@@ -79,7 +80,8 @@ struct kmem_timeline {
 	uint64_t start, end;		/* first and last time (pass 1) */
 	uint64_t span_ns;		/* one span (pass 2) */
 
-	struct kmem_tl_line *lines; /* totals (0: slab, 1: page), then
+	struct kmem_tl_line *lines; /* totals (the allocators with
+				     * KMEM_CAP_TIMELINE, by id), then
 				     * sites */
 	size_t nr_lines, cap_lines;
 	/* by enum kmem_alloc_id: its call-site rows followed */

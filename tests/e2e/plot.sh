@@ -1,12 +1,14 @@
 #!/bin/bash
 # test: slow
 # trace-kmem plot: on every sample the JSON "timeline" agrees point by
-# point with the independent references (kmem_ref.py, kmem_page_ref.py
-# with --timeline), its lines end at the stat report's live bytes, the
-# SVG parses as XML and names its lines; headless Chromium renders it,
-# and the plot area holds the lines' colours.  A crafted trace checks
-# the points counted by hand, the lost-event mark and XML escaping; the
-# options and errors are checked too.
+# point with the independent references (kmem_ref.py, kmem_page_ref.py,
+# kmem_vmalloc_ref.py with --timeline), its lines end at the stat
+# report's live bytes, the SVG parses as XML and names its lines;
+# headless Chromium renders it, and the plot area holds the lines'
+# colours.  Crafted traces check the points counted by hand (slab, and
+# vmalloc's call sites known from the stack that follows), the
+# lost-event mark and XML escaping; the options and errors are checked
+# too.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -37,7 +39,7 @@ import json, sys
 tl = json.load(open(sys.argv[1]))["timeline"]
 doc = json.load(open(sys.argv[2]))
 for s in tl["series"]:
-    if s["kind"] in ("slab", "page"):
+    if s["kind"] in ("slab", "page", "vmalloc"):
         want = doc[s["kind"]]["summary"]["live"]["bytes"]
         last = s["points"][-1][1] if s["points"] else 0
         assert last == want, (s["kind"], last, want)
@@ -52,11 +54,13 @@ for f in "$TOP"/sample-data/*.dat; do
 	b=$(basename "$f" .dat)
 	"$TK" plot -o "$WORK/$b.svg" --json="$WORK/$b.plot.json" "$f" 2>"$WORK/$b.err"
 	rc=$?
-	if ! trace-cmd report -N -R "$f" 2>/dev/null | grep -qE ' (kmalloc|kmem_cache_alloc|mm_page_alloc): '; then
+	evs=$(trace-cmd report -N -R "$f" 2>/dev/null |
+		grep -oE ' (kmalloc|kmem_cache_alloc|mm_page_alloc|alloc_vmap_area): ' | sort -u)
+	if [ -z "$evs" ]; then
 		# per-CPU allocator events only: nothing plot draws, said so
 		check "plot-$b-nothing-exit-2" test "$rc" -eq 2
 		check "plot-$b-nothing-one-line" test "$(wc -l <"$WORK/$b.err")" -eq 1
-		check "plot-$b-nothing-said" grep -q ": no slab or page allocator events to plot$" "$WORK/$b.err"
+		check "plot-$b-nothing-said" grep -q ": no slab, page or vmalloc allocator events to plot$" "$WORK/$b.err"
 		continue
 	fi
 	check "plot-$b-exit-0" test "$rc" -eq 0
@@ -73,9 +77,15 @@ json.dump(d.raw_decode(t)[0], open(sys.argv[2], "w"))' "$WORK/$b.stat.json" "$WO
 			>"$WORK/$b.rs" 2>/dev/null
 		python3 "$REF/kmem_page_ref.py" --timeline="$WORK/$b.plot.json" "$f" \
 			>"$WORK/$b.rp" 2>/dev/null
+		refs=("$WORK/$b.rs" "$WORK/$b.rp")
+		if grep -q alloc_vmap_area <<<"$evs"; then
+			python3 "$REF/kmem_vmalloc_ref.py" --timeline="$WORK/$b.plot.json" \
+				"$f" >"$WORK/$b.rv" 2>/dev/null
+			refs+=("$WORK/$b.rv")
+			check "plot-$b-vmalloc-line" grep -q '"kind": "vmalloc"' "$WORK/$b.plot.json"
+		fi
 		check "plot-$b-points-as-the-references" \
-			python3 "$REF/check_timeline.py" "$WORK/$b.plot.json" 10 \
-			"$WORK/$b.rs" "$WORK/$b.rp"
+			python3 "$REF/check_timeline.py" "$WORK/$b.plot.json" 10 "${refs[@]}"
 		check "plot-$b-ends-at-live-bytes" ends "$WORK/$b.plot.json" "$WORK/$b.stat.json"
 	fi
 	check "plot-$b-svg-parses-names-lines" svg_ok "$WORK/$b.svg" "$WORK/$b.plot.json"
@@ -147,15 +157,18 @@ done
 for r in native libtracecmd; do
 	"$TK" plot --reader=$r -o "$WORK/r.svg" "$TOP/tests/regress/corpus/record-past-page-end-only.dat" \
 		>/dev/null 2>"$WORK/r.err"
-	check "plot-regress-all-damaged-$r" grep -q 'no slab or page allocator events to plot (damaged trace data was skipped)$' "$WORK/r.err"
+	check "plot-regress-all-damaged-$r" grep -q 'no slab, page or vmalloc allocator events to plot (damaged trace data was skipped)$' "$WORK/r.err"
 done
 
-# craft NAME CHECK: $WORK/NAME.dat from $WORK/NAME.spec (tdat_writer.py)
+# craft NAME CHECK [FORMATS...]: $WORK/NAME.dat from $WORK/NAME.spec
+# (tdat_writer.py), with the slab formats or FORMATS
 craft() {
-	python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/$1.spec" -o "$WORK/$1.dat" \
-		--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 6 \
-		>/dev/null 2>"$WORK/$1.err" ||
-		{ fail "$2" "tdat_writer: $(tail -2 "$WORK/$1.err")"; finish; }
+	local n=$1 c=$2
+	shift 2
+	[ $# -gt 0 ] || set -- "$TOP/tests/formats/linux-6.18-x86_64.txt"
+	python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/$n.spec" -o "$WORK/$n.dat" \
+		--formats "$@" --version 6 >/dev/null 2>"$WORK/$n.err" ||
+		{ fail "$c" "tdat_writer: $(tail -2 "$WORK/$n.err")"; finish; }
 }
 
 # crafted: points counted by hand, a loss, a name to escape
@@ -206,6 +219,52 @@ assert s["points"] == [[1000002000, 128], [1000004000, 0], [1000005000, 32],
                        [2000001000, 40]], s["points"]
 PY
 
+# crafted vmalloc: a call site counts once its stack record is read
+# (t2); an area whose stack never follows counts for "(no stack)" at
+# the next alloc_vmap_area on its CPU (t5); one freed before then (t6)
+# never counts for a call site, only for the allocator's line
+printf '%s\n' '[kallsyms]' \
+	'ffffffff81100000 T trace_event_raw_event_alloc_vmap_area' \
+	'ffffffff81200000 T __vmalloc_node_range_noprof' \
+	'ffffffff81300000 T site_a' 'ffffffff81500000 T _etext' '[buffer]' \
+	'0 1.000001000 alloc_vmap_area addr=0x1000 size=8192 align=4096 failed=0' \
+	'0 1.000002000 kernel_stack size=3 caller=0xffffffff81100010,0xffffffff81200020,0xffffffff81300030' \
+	'1 1.000003000 alloc_vmap_area addr=0x3000 size=4096 align=4096 failed=0' \
+	'0 1.000004000 free_vmap_area_noflush va_start=0x1000 nr_lazy=2 nr_lazy_max=100' \
+	'1 1.000005000 alloc_vmap_area addr=0x5000 size=4096 align=4096 failed=0' \
+	'1 1.000006000 free_vmap_area_noflush va_start=0x5000 nr_lazy=1 nr_lazy_max=100' \
+	>"$WORK/v.spec"
+craft v plot-crafted-vmalloc "$TOP/tests/formats/page-linux-6.18-x86_64.txt" \
+	"vmalloc:$TOP/tests/formats/vmalloc-linux-6.18-x86_64.txt"
+"$TK" plot -o "$WORK/v.svg" --json="$WORK/v.json" "$WORK/v.dat"
+check plot-crafted-vmalloc-by-hand python3 - "$WORK/v.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["timeline"]
+s = {x["name"]: x for x in t["series"]}
+t1, t2, t3, t4, t5, t6 = (1000000000 + k * 1000 for k in range(1, 7))
+assert (t["start_ns"], t["end_ns"]) == (t1, t6), t
+assert [(x["kind"], x["name"], x["peak_bytes"]) for x in t["series"]] == [
+    ("vmalloc", "vmalloc allocator", 12288),
+    ("vmalloc_callsite", "site_a+0x30", 8192),
+    ("vmalloc_callsite", "(no stack)", 4096)], t["series"]
+assert s["vmalloc allocator"]["points"] == \
+    [[t1, 8192], [t3, 12288], [t4, 4096], [t5, 8192], [t6, 4096]], s
+assert s["site_a+0x30"]["points"] == [[t2, 8192], [t4, 0]], s
+assert s["(no stack)"]["points"] == [[t5, 4096]], s
+PY
+python3 "$REF/kmem_vmalloc_ref.py" --timeline="$WORK/v.json" "$WORK/v.dat" >"$WORK/v.rv" 2>/dev/null
+check plot-crafted-vmalloc-as-the-reference \
+	python3 "$REF/check_timeline.py" "$WORK/v.json" 10 "$WORK/v.rv"
+check plot-crafted-vmalloc-svg svg_ok "$WORK/v.svg" "$WORK/v.json"
+"$TK" plot --slab -o "$WORK/x.svg" "$WORK/v.dat" 2>"$WORK/x.err"
+check plot-crafted-vmalloc-no-slab-said grep -q 'no slab allocator events to plot$' "$WORK/x.err"
+"$TK" plot --vmalloc -o /dev/null --json="$WORK/vv.json" "$WORK/v.dat"
+check plot-crafted-vmalloc-selected cmp -s <(python3 -c '
+import json, sys
+print(json.load(open(sys.argv[1]))["timeline"])' "$WORK/v.json") <(python3 -c '
+import json, sys
+print(json.load(open(sys.argv[1]))["timeline"])' "$WORK/vv.json")
+
 # rendered by a browser: the plot area holds the lines' colours
 if ! command -v chromium >/dev/null; then
 	skip plot-rendered "no chromium (apt-get install chromium)"
@@ -226,6 +285,9 @@ check plot-rendered-call-site-line test "${site:-0}" -gt 200
 render "$WORK/page-stacktrace.svg" "$WORK/page.png"
 read -r page <<<"$(ink "$WORK/page.png" b35000)"
 check plot-rendered-page-line test "${page:-0}" -gt 500
+render "$WORK/vmalloc-fork.svg" "$WORK/vmalloc.png"
+read -r vmalloc <<<"$(ink "$WORK/vmalloc.png" 5d4037)"
+check plot-rendered-vmalloc-line test "${vmalloc:-0}" -gt 500
 render "$WORK/slab-lost-events.svg" "$WORK/lost.png"
 TOL="--tol 70"	# a thin dashed line: its pixels are blended
 read -r lost <<<"$(ink "$WORK/lost.png" d0021b)"

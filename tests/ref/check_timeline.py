@@ -4,18 +4,28 @@
 
     check_timeline.py PLOT.json LINES REF.json [REF.json]
 
-REF.json: the output of kmem_ref.py or kmem_page_ref.py with
---timeline=PLOT.json.  Every series of the plot must be a series of a
-reference with the same points (as a set: the lowest, highest and last
-value of each span, at the times reached) and peak; its points in time
-order, at most 3 a span; a line for each allocator with a peak in the
-references; the call-site series the LINES call sites of
-the references with the highest peaks (ties: slab before page, then the
-lower address), in that order.  Prints what differs; exit status 1.
+REF.json: the output of kmem_ref.py, kmem_page_ref.py or
+kmem_vmalloc_ref.py with --timeline=PLOT.json.  Every series of the
+plot must be a series of a reference with the same points (as a set:
+the lowest, highest and last value of each span, at the times reached)
+and peak; its points in time order, at most 3 a span; a line for each
+allocator with a peak in the references; the call-site series the LINES
+call sites of the references with the highest peaks (ties: by allocator
+in ALLOCATORS' order, then the lower address), in that order.  Prints
+what differs; exit status 1.
 """
 
 import json
 import sys
+
+# the allocators, in the order ties between their call sites go
+# (kmem-stat-definitions.txt, "TIMELINE")
+ALLOCATORS = ("slab", "page", "percpu", "vmalloc")
+
+
+def alloc_of(kind):
+    """"page_callsite" -> "page"; "page" -> "page"."""
+    return kind[:-len("_callsite")] if kind.endswith("_callsite") else kind
 
 
 def main(argv):
@@ -52,15 +62,16 @@ def main(argv):
                                                       r["peak"]))
     # every allocator with live memory in the references has its line
     for r in ref.values():
-        if r["kind"] in ("slab", "page") and r["peak"] > 0 and \
+        if r["kind"] in ALLOCATORS and r["peak"] > 0 and \
                 r["kind"] not in kinds:
             bad.append("no %s allocator line, reference peak %d"
                        % (r["kind"], r["peak"]))
     # the call sites drawn: the highest peaks of the allocators shown
-    shown = {k.split("_")[0] for k in kinds if k in ("slab", "page")}
+    shown = {k for k in kinds if k in ALLOCATORS}
     cands = [x for x in ref.values() if x["kind"].endswith("_callsite") and
-             x["kind"].split("_")[0] in shown and x["peak"] > 0]
-    cands.sort(key=lambda x: (-x["peak"], x["kind"] != "slab_callsite",
+             alloc_of(x["kind"]) in shown and x["peak"] > 0]
+    cands.sort(key=lambda x: (-x["peak"],
+                              ALLOCATORS.index(alloc_of(x["kind"])),
                               x["address"]))
     want = [x["name"] for x in cands[:lines or 32]]
     got = [s["name"] for s in tl["series"] if s["kind"].endswith("_callsite")]

@@ -16,6 +16,10 @@ bugs in the C code.  Python 3, standard library only.
     --lifetimes
         the rows have kmem:lifetimes' members too (lifetime_hist,
         lifetime_p50_ns, lifetime_p99_ns: kmem_leaks_ref.py's estimate)
+    kmem_vmalloc_ref.py --timeline=PLOT.json FILE.dat
+        print, instead, the vmalloc lines of the timeline (timeline_rec.py)
+        over the spans that trace-kmem plot --json chose, for
+        check_timeline.py
 
 Exit status 3 (after printing or checking) when the reference's own
 decoding disagrees with the listing (sizes, flags, addresses, frames).
@@ -68,6 +72,13 @@ What it computes
   failure.
 - Times: the trace clock's nanoseconds of `trace-cmd report -N -t`
   (the listing kmem_page_ref reads; the same times as -N -R -t).
+- Timeline (kmem-stat-definitions.txt, "TIMELINE"): the "vmalloc
+  allocator" line is the live bytes above, after each record; a call
+  site's line the live bytes of its allocations.  An allocation counts
+  for its call site once the site is known: at the next kernel_stack or
+  alloc_vmap_area record on its CPU (its stack record, when it has
+  one), or at the end of the trace; one freed, or whose address is
+  allocated again, before that never counts for it.
 
 TRACEEVENT_PLUGIN_DIR is removed from the environment: libtraceevent's
 own plugins only, never this project's.
@@ -82,6 +93,7 @@ os.environ.pop("TRACEEVENT_PLUGIN_DIR", None)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kmem_leaks_ref  # noqa: E402  (the lifetime estimate)
 import kmem_page_ref  # noqa: E402  (ring-buffer reader, stack_after)
+from timeline_rec import Recorder  # noqa: E402
 
 SKIP = "|".join([
     r"^_*traceiter_", r"^trace_event_", r"^perf_trace_", r"^_*bpf_trace_",
@@ -96,6 +108,77 @@ SKIP = "|".join([
 EVENTS = ("alloc_vmap_area", "free_vmap_area_noflush",
           "purge_vmap_area_lazy")
 SORT_KEYS = ("callsite", "bytes", "hit", "live", "peak")
+
+
+class VmallocTimeline:
+    """The vmalloc lines of the timeline (timeline_rec.py), by the rules
+    of the docstring's "Timeline"."""
+
+    def __init__(self, rec):
+        self.rec = rec
+        self.total = 0
+        self.sites = {}     # call-site address -> live bytes
+        self.names = {"vmalloc": ("vmalloc", 0, "vmalloc allocator")}
+        self.aliases = {}   # call-site address -> its names
+        self.objs = {}      # addr -> live area
+        self.pending = {}   # cpu -> area waiting for its call site
+        self.changed = set()    # lines the record being read changed
+        self.ts = None          # ... and its time
+
+    def record(self, ts):
+        """A record starts: the values after the one before count."""
+        self.flush()
+        self.ts = ts
+
+    def flush(self):
+        for k in sorted(self.changed, key=str):
+            self.rec.set(k, self.ts,
+                         self.total if k == "vmalloc" else self.sites[k[1]])
+        self.changed = set()
+
+    def site_known(self, cpu):
+        """A kernel_stack or alloc_vmap_area record on @cpu."""
+        obj = self.pending.pop(cpu, None)
+        if obj is not None:
+            obj["attached"] = True
+            k = obj["site"]
+            self.sites[k] = self.sites.get(k, 0) + obj["bytes"]
+            self.changed.add(("site", k))
+
+    def gone(self, addr):
+        """The live area at @addr is freed, or its free was missed."""
+        obj = self.objs.pop(addr)
+        if self.pending.get(obj["cpu"]) is obj:
+            del self.pending[obj["cpu"]]
+        self.total -= obj["bytes"]
+        self.changed.add("vmalloc")
+        if obj["attached"]:
+            self.sites[obj["site"]] -= obj["bytes"]
+            self.changed.add(("site", obj["site"]))
+
+    def allocated(self, addr, cpu, caddr, cnames, size):
+        if addr in self.objs:
+            self.gone(addr)
+        obj = dict(site=caddr, bytes=size, cpu=cpu, attached=False)
+        self.objs[addr] = obj
+        self.pending[cpu] = obj
+        self.names[("site", caddr)] = ("vmalloc_callsite", caddr, cnames[0])
+        self.aliases[caddr] = cnames
+        self.total += size
+        self.changed.add("vmalloc")
+
+    def finish(self):
+        self.record(self.rec.end)
+        for cpu in sorted(self.pending):
+            self.site_known(cpu)
+        self.flush()
+
+    def result(self):
+        res = self.rec.result(self.names)
+        for caddr, cnames in self.aliases.items():
+            res["series"]["vmalloc_callsite:" + cnames[0]]["aliases"] = \
+                cnames
+        return res
 
 
 class Vmalloc(kmem_page_ref.Page):
@@ -148,6 +231,10 @@ class Vmalloc(kmem_page_ref.Page):
                 continue
             _, rec, fmt, text, frames_txt, ts = item
             name = fmt.name
+            if tl is not None:
+                tl.record(ts)
+                if name in ("kernel_stack", "alloc_vmap_area"):
+                    tl.site_known(rec.cpu)
             if name == "kernel_stack":
                 # the names the listing prints for the first frames
                 # (libtraceevent's choice among aliases)
@@ -213,6 +300,8 @@ class Vmalloc(kmem_page_ref.Page):
                 row["peak_bytes"] = max(row["peak_bytes"], row["live_bytes"])
                 live[addr] = (caddr, size, ts, rec.cpu)
                 live_bytes += size
+                if tl is not None:
+                    tl.allocated(addr, rec.cpu, caddr, cnames, size)
                 s["peak_count"] = max(s["peak_count"], len(live))
                 s["peak_bytes"] = max(s["peak_bytes"], live_bytes)
             elif name == "free_vmap_area_noflush":
@@ -239,6 +328,8 @@ class Vmalloc(kmem_page_ref.Page):
                     row["live_count"] -= 1
                     row["live_bytes"] -= nbytes
                     dead.add(va)
+                    if tl is not None:
+                        tl.gone(va)
                 elif va in dead:
                     s["double"] += 1
                 else:
@@ -273,6 +364,8 @@ class Vmalloc(kmem_page_ref.Page):
                      "nr_lazy_max": s["nr_lazy_max"]},
             "stacks": s["stacks"],
         }
+        if tl is not None:
+            tl.finish()
         out = []
         for r in rows.values():
             r = dict(r)
@@ -364,6 +457,7 @@ def main(argv):
     keys = []
     check = None
     lives = False
+    timeline = None
     args = argv[1:]
     while args and args[0].startswith("-"):
         opt = args.pop(0)
@@ -378,6 +472,8 @@ def main(argv):
             check = args.pop(0)
         elif opt == "--lifetimes":
             lives = True
+        elif opt.startswith("--timeline="):
+            timeline = opt[len("--timeline="):]
         else:
             sys.exit("kmem_vmalloc_ref.py: unknown option " + opt)
     for k in keys:
@@ -390,8 +486,15 @@ def main(argv):
     v.lifetimes = lives
     try:
         v.run()
+        if timeline:
+            tl = VmallocTimeline(Recorder(timeline))
+            v.aggregate(v.seq, tl)
     except (RuntimeError, ValueError, KeyError) as ex:
         sys.exit("kmem_vmalloc_ref.py: %s" % ex)
+    if timeline:
+        json.dump(tl.result(), sys.stdout)
+        print()
+        return 3 if v.problems else 0
     want = v.doc
     bad = 3 if v.problems else 0
     if not check:

@@ -5,7 +5,8 @@
  * double, freed-only and missed frees, a failure, call sites from the
  * kernel_stack record that directly follows (vmalloc's and tracing's
  * frames skipped), an allocation without one, a cross-CPU free, the
- * peaks, the lazy-free figures, and merging two summaries.
+ * peaks, the lazy-free figures, the rows logged for the timeline, and
+ * merging two summaries.
  */
 #include <string.h>
 
@@ -173,6 +174,51 @@ static void test_stream(void)
 	vmalloc_stats_release(&st);
 }
 
+/*
+ * The timeline's log (touched.h): each change of a call-site row's live
+ * bytes logs the row; an allocation's only once its call site is known.
+ */
+static void test_touched(void)
+{
+	struct vmalloc_stats st;
+	uint32_t c;
+
+	CHECK(vmalloc_stats_init(&st, &sym, NULL, NULL, 0) == 0);
+	alloc(&st, 0, 0, 0x1000, 8192, 100, false);
+	stack(&st, 0, 48);
+	CHECK_U64(st.touched.n, 0); /* not kept: nothing logged */
+	st.touched.on = true;
+	alloc(&st, 0, 100, 0x2000, 8192, 200, false);
+	CHECK_U64(st.touched.n, 0); /* its call site not known */
+	stack(&st, 0, 148);
+	CHECK_U64(st.touched.n, 1); /* now it is: its row */
+	c = st.touched.row[0];
+	CHECK_U64(st.sites[c].call_site, F_CALLER);
+	CHECK_U64(st.sites[c].live_bytes, 2 * 8192);
+	st.touched.n = 0;
+	alloc(&st, 1, 0, 0x1000, 4096, 300, false); /* a missed free */
+	CHECK_U64(st.touched.n, 1);
+	CHECK_U64(st.touched.row[0], c);
+	CHECK_U64(st.sites[c].live_bytes, 8192);
+	st.touched.n = 0;
+	vfree(&st, 0, 0x2000, 400, 1); /* a matched free */
+	CHECK_U64(st.touched.n, 1);
+	CHECK_U64(st.touched.row[0], c);
+	CHECK_U64(st.sites[c].live_bytes, 0);
+	st.touched.n = 0;
+	/* freed before its stack: "(no stack)" gets it and loses it */
+	vfree(&st, 0, 0x1000, 500, 1);
+	CHECK_U64(st.touched.n, 2);
+	CHECK(st.touched.row[0] == st.touched.row[1] && st.touched.row[0] != c);
+	CHECK_U64(st.sites[st.touched.row[0]].call_site, VMALLOC_NO_STACK);
+	CHECK_U64(st.sites[st.touched.row[0]].live_bytes, 0);
+	st.touched.n = 0;
+	vfree(&st, 0, 0x9000, 600, 1); /* never allocated */
+	vmalloc_finish(&st);
+	CHECK_U64(st.touched.n, 0);
+	vmalloc_stats_release(&st);
+}
+
 /* Counts add up, maxima stay maxima, nr_lazy_max is the last one's. */
 static void test_merge(void)
 {
@@ -199,6 +245,7 @@ static void test_merge(void)
 int main(void)
 {
 	RUN(test_stream);
+	RUN(test_touched);
 	RUN(test_merge);
 	UNIT_EXIT();
 }
