@@ -33,6 +33,10 @@ struct kmem_alloc_desc {
 	const char *name;  /* "slab", "page", "percpu", "vmalloc" */
 	const char *title; /* "slab allocator": in leak and lifetime headings */
 	unsigned int caps; /* KMEM_CAP_* */
+	/* the kernel its events came with ("4.14"), when later than the
+	 * others': trace-kmem live then needs them only when it is
+	 * selected; NULL: every kernel has them */
+	const char *since;
 	/* the kinds of its records that make and end an object (the links
 	 * the KernelShark plugin draws from one to the other) */
 	enum kmem_ev_kind alloc_kind, free_kind;
