@@ -217,9 +217,7 @@ static int vmalloc_config(void *st, const struct kmem_symbolizer *sym,
 {
 	struct vmalloc_stats *v = st;
 
-	kmem_frames_release(&v->fr);
-	return kmem_frames_init(&v->fr, sym, skip, kmem_vmalloc_skip, err,
-				errlen);
+	return kmem_frames_configure(&v->fr, sym, skip, err, errlen);
 }
 
 static void vmalloc_release(void *st)
