@@ -42,7 +42,7 @@ void kmem_agg_init(struct kmem_agg *a)
  * @a: the aggregate, before its first event
  * @sym: resolves stack frames (must outlive @a)
  * @skip: regex of frames to skip, NULL for each allocator's default
- *	rules (its own file's: alloc/page.c, alloc/vmalloc.c ...)
+ *	rules (its own file's under alloc/, kept by its frame cache)
  * @err: set to the regex error when @skip does not compile, for the
  *	front end's one line (KMEM_BAD_SKIP_FMT)
  * @errlen: size of @err

@@ -17,8 +17,8 @@
 
 /*
  * The frames of the tracing machinery that records a stack, in every
- * allocator's default rules (which its own file holds, with its layers:
- * alloc/page.c, alloc/vmalloc.c).
+ * allocator's default rules (which its own file under alloc/ holds, with
+ * its own layers).
  */
 #define KMEM_SKIP_TRACING                                                      \
 	"^_*traceiter_|^trace_event_|^perf_trace_|^_*bpf_trace_"               \
