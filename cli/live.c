@@ -23,6 +23,7 @@
 
 #include <tracefs.h>
 
+#include "alloc/registry.h"
 #include "event/events.h"
 #include "event/tep_names.h"
 #include "live_cmd.h"
@@ -160,46 +161,84 @@ static int enable_events(struct live *l, enum kmem_alloc_id a)
 	return n;
 }
 
+/*
+ * The event systems of the allocators' events, for a message: "check
+ * events/kmem, events/percpu ... in tracefs" (kernel_stack's ftrace is
+ * no allocator's).
+ */
+static void systems_hint(char *buf, size_t len)
+{
+	const char *sys[KMEM_NR_SLOTS + 1];
+	int i, k, n, nr = 0, at = 0;
+
+	n = kmem_events_systems(sys, KMEM_NR_SLOTS + 1);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < KMEM_NR_SLOTS; k++)
+			if (kmem_event_defs[k].alloc < KMEM_NR_ALLOC &&
+			    !strcmp(kmem_event_defs[k].system, sys[i]))
+				break;
+		if (k < KMEM_NR_SLOTS)
+			sys[nr++] = sys[i];
+	}
+	at = snprintf(buf, len, "check ");
+	for (i = 0; i < nr && at >= 0 && (size_t)at < len; i++) {
+		const char *sep = i + 1 < nr ? ", " : " and ";
+
+		at += snprintf(buf + at, len - at, "%sevents/%s", i ? sep : "",
+			       sys[i]);
+	}
+	if (at >= 0 && (size_t)at < len)
+		snprintf(buf + at, len - at, " in tracefs");
+}
+
+/*
+ * Is an allocator's events' absence an error?  Those of an allocator
+ * whose events came with a later kernel (kmem_allocs[].since) only when
+ * it is selected; the others' when it is shown.
+ */
+static bool required(const struct kmem_opts *o, enum kmem_alloc_id id)
+{
+	if (kmem_allocs[id].since)
+		return o->allocator[id];
+	return kmem_opts_allocator(o, o->allocator[id]);
+}
+
 static int set_events(struct live *l)
 {
 	const struct kmem_opts *o = &l->a->opts;
-	bool slab = kmem_opts_allocator(o, o->slab);
-	bool page = kmem_opts_allocator(o, o->page);
-	bool percpu = kmem_opts_allocator(o, o->percpu);
-	bool vmalloc = kmem_opts_allocator(o, o->vmalloc);
-	int ns = 0, np = 0, nc = 0, nv = 0;
+	int n[KMEM_NR_ALLOC] = { 0 };
+	char what[160], fix[160];
+	unsigned int id;
 
-	if (slab)
-		ns = enable_events(l, KMEM_ALLOC_SLAB);
-	if (page)
-		np = enable_events(l, KMEM_ALLOC_PAGE);
-	if (percpu)
-		nc = enable_events(l, KMEM_ALLOC_PERCPU);
-	if (vmalloc)
-		nv = enable_events(l, KMEM_ALLOC_VMALLOC);
-	if (ns < 0 || np < 0 || nc < 0 || nv < 0)
-		return env_error("cannot enable the kmem events",
-				 "check events/kmem, events/percpu and "
-				 "events/vmalloc in tracefs");
-	/* by default, a kernel without the per-CPU events is fine */
-	if (o->percpu && !nc)
-		return env_error("the per-CPU allocator events "
-				 "(percpu:percpu_alloc_percpu ...) are missing",
-				 "use a kernel that has them (4.14 or later)");
-	if (o->vmalloc && !nv)
-		return env_error("the vmalloc allocator events "
-				 "(vmalloc:alloc_vmap_area ...) are missing",
-				 "use a kernel that has them (6.10 or later)");
-	if ((slab && !ns) || (page && !np))
-		return env_error(slab && !ns ? "the slab events (kmem:kmalloc "
-					       "...) are missing"
-					     : "the page allocator events "
-					       "(kmem:mm_page_alloc ...) are "
-					       "missing",
-				 "use a kernel that has them");
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		if (kmem_opts_allocator(o, o->allocator[id]))
+			n[id] = enable_events(l, id);
+		if (n[id] < 0) {
+			systems_hint(fix, sizeof(fix));
+			return env_error("cannot enable the kmem events", fix);
+		}
+	}
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		const struct kmem_alloc_desc *d = &kmem_allocs[id];
+		enum kmem_slot first = KMEM_SLOT_KMALLOC;
+
+		if (n[id] || !required(o, id))
+			continue;
+		/* its first live event names them */
+		kmem_events_select(id, KMEM_EVF_LIVE, &first, 1);
+		snprintf(what, sizeof(what),
+			 "the %s events (%s:%s ...) are missing", d->title,
+			 kmem_event_defs[first].system,
+			 kmem_event_defs[first].name);
+		snprintf(fix, sizeof(fix), "use a kernel that has them%s%s%s",
+			 d->since ? " (" : "", d->since ? d->since : "",
+			 d->since ? " or later)" : "");
+		return env_error(what, fix);
+	}
 	if (!l->a->stacks)
 		return 0;
-	if (!np || !tep_find_event_by_name(l->tep, "ftrace", "kernel_stack"))
+	if (!n[KMEM_ALLOC_PAGE] ||
+	    !tep_find_event_by_name(l->tep, "ftrace", "kernel_stack"))
 		return env_error("-T needs kmem:mm_page_alloc and "
 				 "ftrace:kernel_stack",
 				 "use a kernel with CONFIG_STACKTRACE");

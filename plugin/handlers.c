@@ -4,14 +4,15 @@
  * records trace-cmd prints to the statistics.
  *
  * Slab events print the "(func+0xoff) " prefix of libtraceevent's
- * plugin_kmem.  Page and per-CPU allocator events print as without a
- * plugin.
+ * plugin_kmem.  The other allocators' events print as without a plugin.
  * ftrace:kernel_stack belongs to plugin_function, whose printing
  * depends on its own options: its handler is wrapped, not replaced,
- * once the first page allocation shows that stacks are wanted.
+ * once the first allocation a stack may follow (KMEM_EVF_STACK) shows
+ * that stacks are wanted.
  */
 #include <trace-seq.h>
 
+#include "alloc/registry.h"
 #include "event/tep_names.h"
 #include "feed/feed.h"
 #include "plugin.h"
@@ -119,7 +120,7 @@ static void hook_stacks(struct kmem_plugin *kp)
 				   stack_handler, kp);
 }
 
-/* The page and vmalloc allocators': their call sites come from stacks. */
+/* The allocators whose call sites come from stacks (KMEM_CAP_STACKS). */
 static int stacks_handler(struct trace_seq *s, struct tep_record *rec,
 			  struct tep_event *event, void *context)
 {
@@ -140,8 +141,9 @@ static int stacks_handler(struct trace_seq *s, struct tep_record *rec,
 	return 1;
 }
 
-static int percpu_handler(struct trace_seq *s, struct tep_record *rec,
-			  struct tep_event *event, void *context)
+/* The other allocators' (the per-CPU allocator's): counted only. */
+static int plain_handler(struct trace_seq *s, struct tep_record *rec,
+			 struct tep_event *event, void *context)
 {
 	struct slot_ctx *sc = context;
 
@@ -153,19 +155,24 @@ static int percpu_handler(struct trace_seq *s, struct tep_record *rec,
 	return 1;
 }
 
-/* The print handler of a slot: its allocator's; NULL for kernel_stack,
- * which has none of its own (see hook_stacks()). */
+/*
+ * The print handler of a slot: the slab events' prints their call site
+ * as plugin_kmem's did, those of an allocator with call sites from stacks
+ * (KMEM_CAP_STACKS) read the page geometry and wait for stacks, the
+ * others' only count; NULL for kernel_stack, which has none of its own
+ * (see hook_stacks()).
+ */
 static tep_event_handler_func handler_of(enum kmem_slot slot)
 {
-	static const tep_event_handler_func of[KMEM_NR_ALLOC] = {
-		[KMEM_ALLOC_SLAB] = slab_handler,
-		[KMEM_ALLOC_PAGE] = stacks_handler,
-		[KMEM_ALLOC_PERCPU] = percpu_handler,
-		[KMEM_ALLOC_VMALLOC] = stacks_handler,
-	};
 	enum kmem_alloc_id a = kmem_event_defs[slot].alloc;
 
-	return a < KMEM_NR_ALLOC ? of[a] : NULL;
+	if (a >= KMEM_NR_ALLOC)
+		return NULL;
+	if (a == KMEM_ALLOC_SLAB)
+		return slab_handler;
+	if (kmem_allocs[a].caps & KMEM_CAP_STACKS)
+		return stacks_handler;
+	return plain_handler;
 }
 
 /**

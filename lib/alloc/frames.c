@@ -24,7 +24,29 @@ int kmem_frames_init(struct kmem_frames *fr, const struct kmem_symbolizer *sym,
 {
 	memset(fr, 0, sizeof(*fr));
 	fr->sym = sym;
+	fr->def = def;
 	return kmem_stackskip_init(&fr->skip, regex, def, err, errlen);
+}
+
+/**
+ * kmem_frames_configure - new symbols and skip rules, the same default
+ * @fr: the cache, kmem_frames_init() done (what it holds is dropped)
+ * @sym: resolves frames (kept; may be NULL: no frame is skipped)
+ * @regex: frames to skip (POSIX extended), NULL for the default rules
+ *	kmem_frames_init() was given
+ * @err: set to the regex error, if any
+ * @errlen: size of @err
+ *
+ * Return: 0, or -1 if @regex does not compile (the default applies then).
+ */
+int kmem_frames_configure(struct kmem_frames *fr,
+			  const struct kmem_symbolizer *sym, const char *regex,
+			  char *err, size_t errlen)
+{
+	const char *def = fr->def;
+
+	kmem_frames_release(fr);
+	return kmem_frames_init(fr, sym, regex, def, err, errlen);
 }
 
 /**

@@ -29,11 +29,15 @@ struct kmem_frames {
 	struct u64_index ix;	/* by address */
 	const struct kmem_symbolizer *sym;
 	struct kmem_stackskip skip;
+	const char *def;	/* the allocator's default rules */
 };
 
 int kmem_frames_init(struct kmem_frames *fr, const struct kmem_symbolizer *sym,
 		     const char *regex, const char *def, char *err,
 		     size_t errlen);
+int kmem_frames_configure(struct kmem_frames *fr,
+			  const struct kmem_symbolizer *sym, const char *regex,
+			  char *err, size_t errlen);
 void kmem_frames_release(struct kmem_frames *fr);
 const struct kmem_frame *kmem_frames_info(struct kmem_frames *fr,
 					  uint64_t addr);

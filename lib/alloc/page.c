@@ -9,6 +9,17 @@
 
 #include "page_internal.h"
 
+/*
+ * Frames that are not the caller: the page allocator's own layers, old
+ * and new (perf's 2015 rule was ^_?_?(alloc|get_free|get_zeroed)_pages?),
+ * and the tracing machinery that records the stack.
+ */
+const char kmem_default_skip[] =
+	"^_*(alloc|get_free|get_zeroed)_pages?"
+	"|^_*alloc_frozen_pages|^_*folio_alloc|^vma_alloc_folio"
+	"|^alloc_page_interleave|^alloc_pages_exact|^get_page_from_freelist"
+	"|^_*rmqueue|^prep_new_page|^post_alloc_hook|" KMEM_SKIP_TRACING;
+
 /**
  * page_stats_init - set up empty page allocator statistics
  * @st: the statistics

@@ -31,6 +31,10 @@
  */
 #define PAGE_NO_STACK 0ULL	/* no kernel_stack record followed */
 
+/* the page allocator's default skip rules for stack frames (skip=
+ * replaces them) */
+extern const char kmem_default_skip[];
+
 /* Per (call site, order, migration type, GFP flags), as perf kmem. */
 struct page_site {
 	uint64_t callsite;

@@ -45,6 +45,14 @@ static uint64_t slab_bytes(const void *st, const struct kmem_obj *o)
 	return ((const struct slab_obj *)o)->bytes;
 }
 
+static bool slab_ev_obj(const void *st, const struct kmem_event *ev,
+			uint64_t *key, uint64_t *bytes)
+{
+	*key = ev->ptr;
+	*bytes = ev->bytes_alloc;
+	return ev->ptr > KMEM_ZERO_SIZE_PTR;
+}
+
 static size_t slab_addresses(const void *st, uint64_t *v)
 {
 	const struct slab_stats *s = st;
@@ -117,6 +125,17 @@ static uint64_t page_site_addr(const void *st, uint32_t site)
 static uint64_t page_bytes(const void *st, const struct kmem_obj *o)
 {
 	return page_obj_bytes(st, (const struct page_obj *)o);
+}
+
+static bool page_ev_obj(const void *st, const struct kmem_event *ev,
+			uint64_t *key, uint64_t *bytes)
+{
+	const struct page_stats *p = st;
+
+	*key = ev->pfn;
+	*bytes = (uint64_t)p->page_size
+		 << (ev->order < 0 || ev->order > 30 ? 0 : ev->order);
+	return ev->page_valid;
 }
 
 /* deferred (page_defer_callsites()): the frames, not the call sites */
@@ -198,9 +217,7 @@ static int vmalloc_config(void *st, const struct kmem_symbolizer *sym,
 {
 	struct vmalloc_stats *v = st;
 
-	kmem_frames_release(&v->fr);
-	return kmem_frames_init(&v->fr, sym, skip, kmem_vmalloc_skip, err,
-				errlen);
+	return kmem_frames_configure(&v->fr, sym, skip, err, errlen);
 }
 
 static void vmalloc_release(void *st)
@@ -244,6 +261,14 @@ static uint64_t vmalloc_bytes(const void *st, const struct kmem_obj *o)
 	return ((const struct vmalloc_obj *)o)->bytes;
 }
 
+static bool vmalloc_ev_obj(const void *st, const struct kmem_event *ev,
+			   uint64_t *key, uint64_t *bytes)
+{
+	*key = ev->ptr;
+	*bytes = ev->bytes_req;
+	return !ev->failed;
+}
+
 static size_t vmalloc_addresses(const void *st, uint64_t *v)
 {
 	const struct vmalloc_stats *s = st;
@@ -276,6 +301,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.site_ix_off = offsetof(struct slab_stats, site_ix),
 		.site_peak_off = offsetof(struct slab_site, peak_bytes),
 		.obj_bytes = slab_bytes,
+		.ev_obj = slab_ev_obj,
 		.init = slab_init,
 		.release = slab_release,
 		.account = slab_feed,
@@ -303,6 +329,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.site_size = sizeof(struct page_site),
 		.site_live_off = offsetof(struct page_site, live),
 		.obj_bytes = page_bytes,
+		.ev_obj = page_ev_obj,
 		.init = page_init,
 		.configure = page_config,
 		.release = page_release,
@@ -315,6 +342,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_PERCPU] = {
 		.name = "percpu",
 		.title = "per-CPU allocator",
+		.since = "4.14",
 		.caps = KMEM_CAP_LIFETIMES,
 		.alloc_kind = KMEM_EV_PERCPU_ALLOC,
 		.free_kind = KMEM_EV_PERCPU_FREE,
@@ -340,6 +368,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_VMALLOC] = {
 		.name = "vmalloc",
 		.title = "vmalloc allocator",
+		.since = "6.10",
 		.caps = KMEM_CAP_STACKS | KMEM_CAP_LIFETIMES |
 			KMEM_CAP_TIMELINE,
 		.alloc_kind = KMEM_EV_VMALLOC_ALLOC,
@@ -360,6 +389,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.site_ix_off = offsetof(struct vmalloc_stats, site_ix),
 		.site_peak_off = offsetof(struct vmalloc_site, peak_bytes),
 		.obj_bytes = vmalloc_bytes,
+		.ev_obj = vmalloc_ev_obj,
 		.init = vmalloc_init,
 		.configure = vmalloc_config,
 		.release = vmalloc_release,

@@ -33,6 +33,10 @@ struct kmem_alloc_desc {
 	const char *name;  /* "slab", "page", "percpu", "vmalloc" */
 	const char *title; /* "slab allocator": in leak and lifetime headings */
 	unsigned int caps; /* KMEM_CAP_* */
+	/* the kernel its events came with ("4.14"), when later than the
+	 * others': trace-kmem live then needs them only when it is
+	 * selected; NULL: every kernel has them */
+	const char *since;
 	/* the kinds of its records that make and end an object (the links
 	 * the KernelShark plugin draws from one to the other) */
 	enum kmem_ev_kind alloc_kind, free_kind;
@@ -58,6 +62,15 @@ struct kmem_alloc_desc {
 	 * keyed by more (page): no call site of it can be chosen alone */
 	size_t site_ix_off, site_peak_off;
 	uint64_t (*obj_bytes)(const void *st, const struct kmem_obj *o);
+	/*
+	 * the object an event of alloc_kind or free_kind names: its key
+	 * (pointer, pfn) in @key and, of an allocation, its bytes in
+	 * @bytes; Return: false for an allocation that makes none (failed,
+	 * zero-size).  NULL: its allocations have no stacks of their own
+	 * (the folded stacks, analysis/folded.c, leave it out)
+	 */
+	bool (*ev_obj)(const void *st, const struct kmem_event *ev,
+		       uint64_t *key, uint64_t *bytes);
 	void (*init)(void *st);
 	/*
 	 * symbols and skip rules for stack frames (KMEM_CAP_STACKS), NULL

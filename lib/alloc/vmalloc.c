@@ -14,12 +14,23 @@
 #include "sites.h"
 #include "vmalloc.h"
 
+/*
+ * Frames that are not the caller: the tracing machinery that records the
+ * stack, then vmalloc's own layers (the _noprof names of 6.10 and later
+ * match too) and the APIs built on vmap areas (ioremap, execmem): the
+ * caller is further out.  skip= replaces them.
+ */
+static const char vmalloc_skip[] = KMEM_SKIP_TRACING
+	"|^_*alloc_vmap_area|^_*get_vm_area|^_*vmalloc|^_*vzalloc|^vmalloc_"
+	"|^_*kvmalloc|^_*kvzalloc|^_*kvrealloc|^_*vmap|^vm_map_ram"
+	"|^_*ioremap|^execmem_";
+
 /**
  * vmalloc_stats_init - set up empty vmalloc allocator statistics
  * @st: the statistics
  * @sym: resolves stack frames (kept; may be NULL: no frame is skipped)
  * @skip_regex: frames to skip (POSIX extended), NULL for the default
- *	(kmem_vmalloc_skip)
+ *	(vmalloc_skip)
  * @err: set to the regex error, if any
  * @errlen: size of @err
  *
@@ -33,8 +44,8 @@ int vmalloc_stats_init(struct vmalloc_stats *st,
 	memset(st, 0, sizeof(*st));
 	st->subbuf_size = 4096;
 	kmem_lc_init(&st->lc, sizeof(struct vmalloc_obj));
-	return kmem_frames_init(&st->fr, sym, skip_regex, kmem_vmalloc_skip,
-				err, errlen);
+	return kmem_frames_init(&st->fr, sym, skip_regex, vmalloc_skip, err,
+				errlen);
 }
 
 /**

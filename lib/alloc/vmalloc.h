@@ -11,7 +11,7 @@
  * an area's bytes are its size.  The call site of an allocation comes
  * from the kernel_stack record that directly follows it on its CPU (a
  * stacktrace trigger on alloc_vmap_area): the first frame that is not
- * vmalloc's own or tracing's (kmem_vmalloc_skip).
+ * vmalloc's own or tracing's (vmalloc_skip in vmalloc.c).
  */
 #ifndef KMEM_VMALLOC_H
 #define KMEM_VMALLOC_H

@@ -42,7 +42,7 @@ void kmem_agg_init(struct kmem_agg *a)
  * @a: the aggregate, before its first event
  * @sym: resolves stack frames (must outlive @a)
  * @skip: regex of frames to skip, NULL for each allocator's default
- *	rules (page: kmem_default_skip, vmalloc: kmem_vmalloc_skip)
+ *	rules (its own file's under alloc/, kept by its frame cache)
  * @err: set to the regex error when @skip does not compile, for the
  *	front end's one line (KMEM_BAD_SKIP_FMT)
  * @errlen: size of @err
@@ -95,7 +95,7 @@ void kmem_agg_set_subbuf(struct kmem_agg *a, unsigned int subbuf_size)
  */
 void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_collect_cfg *c)
 {
-	struct kmem_frames *fr[KMEM_NR_ALLOC] = { NULL };
+	void *stats[KMEM_NR_ALLOC];
 	unsigned int id;
 
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {
@@ -103,9 +103,7 @@ void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_collect_cfg *c)
 		void *st = kmem_agg_stats(a, id);
 		struct kmem_lifetimes *l = kmem_alloc_life(d, st);
 
-		if (d->caps & KMEM_CAP_STACKS)
-			fr[id] = (struct kmem_frames *)((char *)st +
-							d->frames_off);
+		stats[id] = st;
 		if (d->caps & KMEM_CAP_ROWS)
 			d->keep_rows(st, c->rows);
 		if (l)
@@ -113,7 +111,7 @@ void kmem_agg_keep_rows(struct kmem_agg *a, const struct kmem_collect_cfg *c)
 	}
 	/* the stacks, when they are asked for, or live ones for leaks */
 	if (c->stacks)
-		kmem_folded_enable(&a->folded, c->stacks_live, c->alloc, fr);
+		kmem_folded_enable(&a->folded, c->stacks_live, c->alloc, stats);
 }
 
 /**

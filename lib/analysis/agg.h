@@ -24,16 +24,10 @@
  */
 struct kmem_collect_cfg {
 	bool rows;		/* per-address rows (per-allocation tables) */
-	bool lifetimes;		/* lifetime histograms (slab, per-CPU) */
+	bool lifetimes;		/* lifetime histograms (KMEM_CAP_LIFETIMES) */
 	bool stacks;		/* allocations by stack (folded, leaks) */
 	bool stacks_live;	/* ... of what is live at the end only */
-	/* the allocators analysed, by enum kmem_alloc_id or by name */
-	union {
-		bool alloc[KMEM_NR_ALLOC];
-		struct {
-			bool slab, page, percpu, vmalloc;
-		};
-	};
+	bool alloc[KMEM_NR_ALLOC];	/* analysed, by enum kmem_alloc_id */
 	const char *skip;	/* stack frames to skip, NULL: default */
 };
 

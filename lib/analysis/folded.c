@@ -11,13 +11,6 @@
 #include "event/rbgeom.h"
 #include "folded.h"
 
-_Static_assert(offsetof(struct kmem_folded, takes[KMEM_ALLOC_PAGE]) ==
-			       offsetof(struct kmem_folded, page) &&
-		       offsetof(struct kmem_folded,
-				live_objs[KMEM_ALLOC_PAGE]) ==
-			       offsetof(struct kmem_folded, live_page),
-	       "takes[] and live_objs[] in enum kmem_alloc_id order");
-
 /**
  * kmem_folded_init - nothing collected, off
  * @f: the collector
@@ -36,23 +29,29 @@ void kmem_folded_init(struct kmem_folded *f)
  * @f: the collector
  * @live: weigh only what is still allocated at the end
  * @takes: the allocators whose allocations are taken, by enum
- *	kmem_alloc_id (slab, page and vmalloc have stacks; the per-CPU
- *	allocator is left out)
- * @frames: the frame caches and skip rules of the allocators whose call
- *	sites come from stacks (page, vmalloc), by enum kmem_alloc_id; NULL
- *	for the others
+ *	kmem_alloc_id (those with stacks, kmem_allocs[].ev_obj; the others
+ *	are left out)
+ * @stats: every allocator's statistics, by enum kmem_alloc_id (what
+ *	kmem_allocs[]'s calls take): the page size, and the frame caches and
+ *	skip rules of those whose call sites come from stacks
  */
 void kmem_folded_enable(struct kmem_folded *f, bool live,
 			const bool takes[KMEM_NR_ALLOC],
-			struct kmem_frames *const frames[KMEM_NR_ALLOC])
+			void *const stats[KMEM_NR_ALLOC])
 {
 	unsigned int id;
 
 	f->on = true;
 	f->live = live;
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {
-		f->takes[id] = takes[id] && id != KMEM_ALLOC_PERCPU;
-		f->fr[id] = frames[id];
+		const struct kmem_alloc_desc *d = &kmem_allocs[id];
+
+		f->takes[id] = takes[id] && d->ev_obj;
+		f->st[id] = d->ev_obj ? stats[id] : NULL;
+		f->fr[id] = d->caps & KMEM_CAP_STACKS
+				    ? (struct kmem_frames *)((char *)stats[id] +
+							     d->frames_off)
+				    : NULL;
 	}
 }
 
@@ -166,8 +165,8 @@ static void attach(struct kmem_folded *f, struct folded_pending *pd,
 }
 
 /*
- * No stack came: a slab allocation is its call site, a page or vmalloc
- * one "(no stack)".
+ * No stack came: a slab allocation is its call site, one of an allocator
+ * whose call sites come from stacks "(no stack)".
  */
 static void no_stack(struct kmem_folded *f, struct folded_pending *pd)
 {
@@ -238,7 +237,8 @@ static void alloc_event(struct kmem_folded *f, const struct kmem_event *ev,
 	pd->id = (uint8_t)id;
 	pd->key = key;
 	pd->rec_end = ev->rec_offset + ev->rec_size;
-	pd->call_site = id == KMEM_ALLOC_SLAB ? ev->call_site : 0;
+	pd->call_site =
+		kmem_allocs[id].caps & KMEM_CAP_STACKS ? 0 : ev->call_site;
 	pd->bytes = bytes;
 	if (pd == &now)
 		no_stack(f, pd);
@@ -246,8 +246,9 @@ static void alloc_event(struct kmem_folded *f, const struct kmem_event *ev,
 
 /*
  * The stack of the pending allocation: a slab one's from its call_site's
- * frame outward, a page or vmalloc one's from the first frame that is not
- * allocator or tracing internals (the last one if all are).
+ * frame outward, one of an allocator whose call sites come from stacks
+ * from the first frame that is not allocator or tracing internals (the
+ * last one if all are); a page one's as recorded while deferred.
  */
 static void stack_event(struct kmem_folded *f, struct page_stats *pst,
 			const struct kmem_event *ev)
@@ -262,7 +263,7 @@ static void stack_event(struct kmem_folded *f, struct page_stats *pst,
 		no_stack(f, pd);
 		return;
 	}
-	if (pd->id == KMEM_ALLOC_SLAB) {
+	if (!(kmem_allocs[pd->id].caps & KMEM_CAP_STACKS)) {
 		while (i < n && ev->frames[i] != pd->call_site)
 			i++;
 		if (i == n) {	/* the call site is not in it */
@@ -283,49 +284,35 @@ static void stack_event(struct kmem_folded *f, struct page_stats *pst,
 /**
  * kmem_folded_event - account one decoded event
  * @f: the collector (nothing is done while it is off)
- * @pst: the page statistics: page size, ring-buffer page size, skip rules
+ * @pst: the page statistics: ring-buffer page size, skip rules
  * @ev: the event
+ *
+ * An allocation (its allocator's alloc_kind) of an allocator taken is
+ * waiting for its stack; with live, a free (free_kind) drops its object.
  */
 void kmem_folded_event(struct kmem_folded *f, struct page_stats *pst,
 		       const struct kmem_event *ev)
 {
+	const struct kmem_alloc_desc *d;
+	enum kmem_alloc_id id;
+	uint64_t key, bytes;
+
 	if (!f->on)
 		return;
-	switch (ev->kind) {
-	case KMEM_EV_SLAB_ALLOC:
-		if (f->slab && ev->ptr > KMEM_ZERO_SIZE_PTR)
-			alloc_event(f, ev, KMEM_ALLOC_SLAB, ev->ptr,
-				    ev->bytes_alloc);
-		break;
-	case KMEM_EV_PAGE_ALLOC:
-		if (f->page && ev->page_valid)
-			alloc_event(f, ev, KMEM_ALLOC_PAGE, ev->pfn,
-				    (uint64_t)pst->page_size
-					    << (ev->order < 0 || ev->order > 30 ?
-							0 : ev->order));
-		break;
-	case KMEM_EV_VMALLOC_ALLOC:
-		if (f->takes[KMEM_ALLOC_VMALLOC] && !ev->failed)
-			alloc_event(f, ev, KMEM_ALLOC_VMALLOC, ev->ptr,
-				    ev->bytes_req);
-		break;
-	case KMEM_EV_SLAB_FREE:
-		if (f->live)
-			drop(f, KMEM_ALLOC_SLAB, ev->ptr);
-		break;
-	case KMEM_EV_PAGE_FREE:
-		if (f->live)
-			drop(f, KMEM_ALLOC_PAGE, ev->pfn);
-		break;
-	case KMEM_EV_VMALLOC_FREE:
-		if (f->live)
-			drop(f, KMEM_ALLOC_VMALLOC, ev->ptr);
-		break;
-	case KMEM_EV_STACK:
+	if (ev->kind == KMEM_EV_STACK) {
 		stack_event(f, pst, ev);
-		break;
-	default:
-		break;
+		return;
+	}
+	id = kmem_alloc_of(ev->kind);
+	if (id >= KMEM_NR_ALLOC || !f->st[id])
+		return;
+	d = &kmem_allocs[id];
+	if (ev->kind == d->alloc_kind) {
+		if (f->takes[id] && d->ev_obj(f->st[id], ev, &key, &bytes))
+			alloc_event(f, ev, id, key, bytes);
+	} else if (ev->kind == d->free_kind && f->live) {
+		d->ev_obj(f->st[id], ev, &key, &bytes);
+		drop(f, id, key);
 	}
 }
 

@@ -5,14 +5,16 @@
  * stack, root first, frames joined by ';', a space and the weight
  * (bytes allocated, or allocations).
  *
- * A page allocation's stack is the kernel_stack record that directly
- * follows it on its CPU, from the first frame that is no allocator or
- * tracing internals (as for its call site), and so a vmalloc area's; a
- * slab allocation's, when
- * the recording has stacks for slab events, from the frame of its
- * call_site outward.  An allocation without one is its call site alone
- * (slab), or "(no stack)" (page, vmalloc).  With live, the weights are of what
- * is still allocated at the end: a flame graph of what was not freed.
+ * The stack of an allocation of an allocator whose call sites come from
+ * stacks (KMEM_CAP_STACKS: page ...) is the kernel_stack record that
+ * directly follows it on its CPU, from the first frame that is no
+ * allocator or tracing internals (as for its call site); a slab
+ * allocation's, when the recording has stacks for slab events, from the
+ * frame of its call_site outward.  An allocation without one is its call
+ * site alone (slab), or "(no stack)".  The allocators without
+ * kmem_allocs[].ev_obj (per-CPU) are left out.  With live, the weights
+ * are of what is still allocated at the end: a flame graph of what was
+ * not freed.
  * Memory grows with distinct stacks, and with live objects when live.
  * A front end that resolves symbols only after counting defers the
  * skipping of a page stack's internal frames (kmem_folded_defer()).
@@ -45,7 +47,7 @@ struct folded_pending {
 	uint8_t id;		/* its allocator (enum kmem_alloc_id) */
 	uint64_t key;		/* pointer or pfn */
 	uint64_t rec_end;
-	uint64_t call_site;	/* slab: the leaf; page, vmalloc: 0 */
+	uint64_t call_site;	/* slab: the leaf; from stacks: 0 */
 	uint64_t bytes;
 	uint32_t seq;		/* its folded_live entry's, in live mode */
 };
@@ -65,13 +67,12 @@ struct kmem_folded {
 	bool on;
 	bool live;
 	/* the analyses whose allocations are taken, by enum kmem_alloc_id */
-	union {
-		bool takes[KMEM_NR_ALLOC];
-		struct {
-			bool slab, page;
-		};
-	};
-	/* the frame caches and skip rules of page and vmalloc, by id */
+	bool takes[KMEM_NR_ALLOC];
+	/* the statistics of those with stacks (kmem_allocs[].ev_obj), by
+	 * id; NULL for the others */
+	const void *st[KMEM_NR_ALLOC];
+	/* the frame caches and skip rules of those whose call sites come
+	 * from stacks (KMEM_CAP_STACKS), by id */
 	struct kmem_frames *fr[KMEM_NR_ALLOC];
 	bool defer;		/* page stacks raw: kmem_folded_resolve() */
 	struct folded_stack *stacks;
@@ -82,12 +83,7 @@ struct kmem_folded {
 	struct folded_pending *pending;	/* per CPU */
 	size_t nr_pending;
 	/* live mode: the live objects' stacks, by enum kmem_alloc_id */
-	union {
-		struct addr_table live_objs[KMEM_NR_ALLOC];
-		struct {
-			struct addr_table live_slab, live_page;
-		};
-	};
+	struct addr_table live_objs[KMEM_NR_ALLOC];
 	uint32_t seq;			/* allocations seen, for live mode */
 	uint64_t oom;
 };
@@ -95,7 +91,7 @@ struct kmem_folded {
 void kmem_folded_init(struct kmem_folded *f);
 void kmem_folded_enable(struct kmem_folded *f, bool live,
 			const bool takes[KMEM_NR_ALLOC],
-			struct kmem_frames *const frames[KMEM_NR_ALLOC]);
+			void *const stats[KMEM_NR_ALLOC]);
 void kmem_folded_release(struct kmem_folded *f);
 void kmem_folded_event(struct kmem_folded *f, struct page_stats *pst,
 		       const struct kmem_event *ev);

@@ -2,9 +2,8 @@
 /*
  * The fields of an event type, and bounded reads of them: the lowest
  * part of decoding, under the decoders of each allocator
- * (decode_slab.c, decode_page.c, decode_percpu.c, decode_vmalloc.c),
- * which the event table (events.c) names, under decode.c, which
- * dispatches through it.
+ * (decode_<allocator>.c, declared at the end), which the event table
+ * (events.c) names, under decode.c, which dispatches through it.
  */
 #ifndef KMEM_FIELD_H
 #define KMEM_FIELD_H

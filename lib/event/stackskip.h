@@ -3,7 +3,7 @@
  * Which kernel stack frames are not the caller: the tracing machinery
  * that records the stack and the allocator's own layers, matched by
  * function name against a POSIX extended regex (kmem:skip=, or the
- * default rules).
+ * allocator's default rules).
  */
 #ifndef KMEM_STACKSKIP_H
 #define KMEM_STACKSKIP_H
@@ -15,8 +15,16 @@
 /* how skip= regexes compile */
 #define KMEM_SKIP_REGFLAGS (REG_EXTENDED | REG_NOSUB)
 
-extern const char kmem_default_skip[];	/* the page allocator's */
-extern const char kmem_vmalloc_skip[];
+/*
+ * The frames of the tracing machinery that records a stack, in every
+ * allocator's default rules (which its own file under alloc/ holds, with
+ * its own layers).
+ */
+#define KMEM_SKIP_TRACING                                                      \
+	"^_*traceiter_|^trace_event_|^perf_trace_|^_*bpf_trace_"               \
+	"|^_*ftrace_trace_stack|^_*trace_stack|^ftrace_|^stack_trace_"         \
+	"|^event_trigger|^stacktrace_trigger|^trace_buffer_|^trace_call_bpf"   \
+	"|^_*ring_buffer_"
 
 struct kmem_stackskip {
 	regex_t re;

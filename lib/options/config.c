@@ -24,12 +24,11 @@ struct kmem_collect_cfg kmem_opts_collect_cfg(const struct kmem_opts *o)
 		.lifetimes = o->lifetimes,
 		.stacks = o->folded || o->leaks,
 		.stacks_live = o->folded ? o->live : true,
-		.slab = kmem_opts_allocator(o, o->slab),
-		.page = kmem_opts_allocator(o, o->page),
-		.percpu = kmem_opts_allocator(o, o->percpu),
-		.vmalloc = kmem_opts_allocator(o, o->vmalloc),
 		.skip = o->skip,
 	};
+	unsigned int id;
 
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		c.alloc[id] = kmem_opts_allocator(o, o->allocator[id]);
 	return c;
 }

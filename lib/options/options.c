@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc/registry.h"
 #include "base/msg.h"
 #include "base/sortkey.h"
 #include "event/stackskip.h"
@@ -266,12 +267,25 @@ static int set_skip(struct kmem_opts *o, const char *v, FILE *err)
 	return set_string(o, &o->skip, "skip", v, "REGEX", err);
 }
 
+_Static_assert(offsetof(struct kmem_opts, allocator[KMEM_ALLOC_PAGE]) ==
+			       offsetof(struct kmem_opts, page) &&
+		       offsetof(struct kmem_opts,
+				allocator[KMEM_ALLOC_PERCPU]) ==
+			       offsetof(struct kmem_opts, percpu) &&
+		       offsetof(struct kmem_opts,
+				allocator[KMEM_ALLOC_VMALLOC]) ==
+			       offsetof(struct kmem_opts, vmalloc),
+	       "allocator[] in enum kmem_alloc_id order");
+
 static bool *flag_of(struct kmem_opts *o, const char *name)
 {
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		if (!strcmp(name, kmem_allocs[id].name))
+			return &o->allocator[id];
 	if (!strcmp(name, "stat"))
 		return &o->stat;
-	if (!strcmp(name, "slab"))
-		return &o->slab;
 	if (!strcmp(name, "caller"))
 		return &o->caller;
 	if (!strcmp(name, "alloc"))
@@ -284,12 +298,6 @@ static bool *flag_of(struct kmem_opts *o, const char *name)
 		return &o->anomalies;
 	if (!strcmp(name, "raw-ip"))
 		return &o->raw_ip;
-	if (!strcmp(name, "page"))
-		return &o->page;
-	if (!strcmp(name, "percpu"))
-		return &o->percpu;
-	if (!strcmp(name, "vmalloc"))
-		return &o->vmalloc;
 	if (!strcmp(name, "live"))
 		return &o->live;
 	if (!strcmp(name, "per-process"))
@@ -442,18 +450,22 @@ bool kmem_opt_optional(const struct kmem_opt_def *d)
 /**
  * kmem_opts_allocator - may an allocator's analysis be shown?
  * @o: the options
- * @selected: its flag (o->slab, o->page, o->percpu or o->vmalloc)
+ * @selected: its flag (o->allocator[id], or o->slab ...)
  *
- * kmem:slab, kmem:page, kmem:percpu and kmem:vmalloc select the
- * analyses shown,
- * exactly those given; with none of them each allocator whose events
- * are in the trace is shown.
+ * The allocators' options (kmem:slab, kmem:page ..., each named as its
+ * descriptor) select the analyses shown, exactly those given; with none
+ * of them each allocator whose events are in the trace is shown.
  *
  * Return: true if it is selected, or none is.
  */
 bool kmem_opts_allocator(const struct kmem_opts *o, bool selected)
 {
-	return selected || (!o->slab && !o->page && !o->percpu && !o->vmalloc);
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		if (o->allocator[id])
+			return selected;
+	return true;
 }
 
 /**

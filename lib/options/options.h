@@ -11,21 +11,26 @@
 #include <stdio.h>
 
 #include "base/sortkey.h"
+#include "event/events.h"
 
 #define KMEM_DEFAULT_LINES 10
 
 struct kmem_opts {
 	bool stat;		/* print the tables at end of stream */
-	bool slab;		/* slab analysis selected explicitly */
+	/* the allocators selected explicitly, by enum kmem_alloc_id (their
+	 * options are named as alloc/registry.c names them) or by name */
+	union {
+		bool allocator[KMEM_NR_ALLOC];
+		struct {
+			bool slab, page, percpu, vmalloc;
+		};
+	};
 	bool caller;		/* per-callsite table */
 	bool alloc;		/* per-allocation table */
 	bool cache;		/* per-cache table */
 	bool all;		/* every table */
 	bool anomalies;		/* the anomaly table */
 	bool raw_ip;		/* addresses instead of symbols */
-	bool page;		/* page allocator analysis selected */
-	bool percpu;		/* per-CPU allocator analysis selected */
-	bool vmalloc;		/* vmalloc allocator analysis selected */
 	bool live;		/* page tables: only pages live at the end */
 	bool per_process;	/* page allocator activity per process */
 	bool merge_pids;	/* ... per command name */

@@ -58,10 +58,8 @@ void kmem_opts_render_cfg(const struct kmem_opts *o, FILE *tables,
 		if (kmem_opts_json_table(o, t))
 			c->json_tables |= 1U << t;
 	}
-	c->slab = o->slab;
-	c->page = o->page;
-	c->percpu = o->percpu;
-	c->vmalloc = o->vmalloc;
+	for (t = 0; t < KMEM_NR_ALLOC; t++)
+		c->alloc[t] = o->allocator[t];
 	c->any_allocator = kmem_opts_allocator(o, false);
 }
 

@@ -11,16 +11,6 @@
 #include "report.h"
 #include "views.h"
 
-_Static_assert(offsetof(struct kmem_render_cfg, alloc[KMEM_ALLOC_PAGE]) ==
-			       offsetof(struct kmem_render_cfg, page) &&
-		       offsetof(struct kmem_render_cfg,
-				alloc[KMEM_ALLOC_PERCPU]) ==
-			       offsetof(struct kmem_render_cfg, percpu) &&
-		       offsetof(struct kmem_render_cfg,
-				alloc[KMEM_ALLOC_VMALLOC]) ==
-			       offsetof(struct kmem_render_cfg, vmalloc),
-	       "alloc[] in enum kmem_alloc_id order");
-
 static void print_lost(const struct kmem_report_ctx *r, FILE *out)
 {
 	const struct kmem_agg *a = r->agg;

@@ -49,16 +49,11 @@ struct kmem_render_cfg {
 	unsigned int text_tables;	/* printed: bit 1 << kmem_table_kind */
 	unsigned int json_tables;	/* in the JSON: the same bits */
 	/*
-	 * The allocators selected (slab, page, percpu, vmalloc): exactly those are
+	 * The allocators selected, by enum kmem_alloc_id: exactly those are
 	 * shown; with none selected (any_allocator), each whose events are
-	 * in the trace.  By enum kmem_alloc_id, or by name.
+	 * in the trace.
 	 */
-	union {
-		bool alloc[KMEM_NR_ALLOC];
-		struct {
-			bool slab, page, percpu, vmalloc;
-		};
-	};
+	bool alloc[KMEM_NR_ALLOC];
 	bool any_allocator;
 };
 

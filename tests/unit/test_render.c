@@ -253,8 +253,7 @@ static void test_render_cfg(void)
 			      kmem_opts_json_table(&o, t));
 		}
 		CHECK(c.any_allocator == kmem_opts_allocator(&o, false));
-		CHECK(c.slab == o.slab && c.page == o.page &&
-		      c.percpu == o.percpu);
+		CHECK(!memcmp(c.alloc, o.allocator, sizeof(c.alloc)));
 		CHECK_U64(c.width, 160); /* no tables, no width= */
 		CHECK_U64(c.lines, 10);
 		kmem_opts_release(&o);
