@@ -267,16 +267,6 @@ static int set_skip(struct kmem_opts *o, const char *v, FILE *err)
 	return set_string(o, &o->skip, "skip", v, "REGEX", err);
 }
 
-_Static_assert(offsetof(struct kmem_opts, allocator[KMEM_ALLOC_PAGE]) ==
-			       offsetof(struct kmem_opts, page) &&
-		       offsetof(struct kmem_opts,
-				allocator[KMEM_ALLOC_PERCPU]) ==
-			       offsetof(struct kmem_opts, percpu) &&
-		       offsetof(struct kmem_opts,
-				allocator[KMEM_ALLOC_VMALLOC]) ==
-			       offsetof(struct kmem_opts, vmalloc),
-	       "allocator[] in enum kmem_alloc_id order");
-
 static bool *flag_of(struct kmem_opts *o, const char *name)
 {
 	unsigned int id;
@@ -450,7 +440,7 @@ bool kmem_opt_optional(const struct kmem_opt_def *d)
 /**
  * kmem_opts_allocator - may an allocator's analysis be shown?
  * @o: the options
- * @selected: its flag (o->allocator[id], or o->slab ...)
+ * @selected: its flag (o->allocator[id])
  *
  * The allocators' options (kmem:slab, kmem:page ..., each named as its
  * descriptor) select the analyses shown, exactly those given; with none
@@ -482,10 +472,11 @@ bool kmem_opts_allocator(const struct kmem_opts *o, bool selected)
  */
 int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 {
-	bool slab = kmem_opts_allocator(o, o->slab);
-	bool page = kmem_opts_allocator(o, o->page);
-	bool percpu = kmem_opts_allocator(o, o->percpu);
-	bool vmalloc = kmem_opts_allocator(o, o->vmalloc);
+	const bool *sel = o->allocator;
+	bool slab = kmem_opts_allocator(o, sel[KMEM_ALLOC_SLAB]);
+	bool page = kmem_opts_allocator(o, sel[KMEM_ALLOC_PAGE]);
+	bool percpu = kmem_opts_allocator(o, sel[KMEM_ALLOC_PERCPU]);
+	bool vmalloc = kmem_opts_allocator(o, sel[KMEM_ALLOC_VMALLOC]);
 	bool doc = o->json || o->csv;	/* the JSON's rows, or the CSV's */
 	bool caller = kmem_opts_text_table(o, KMEM_T_CALLER) ||
 		      (doc && kmem_opts_json_table(o, KMEM_T_CALLER));

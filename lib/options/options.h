@@ -18,13 +18,8 @@
 struct kmem_opts {
 	bool stat;		/* print the tables at end of stream */
 	/* the allocators selected explicitly, by enum kmem_alloc_id (their
-	 * options are named as alloc/registry.c names them) or by name */
-	union {
-		bool allocator[KMEM_NR_ALLOC];
-		struct {
-			bool slab, page, percpu, vmalloc;
-		};
-	};
+	 * options are named as alloc/registry.c names them) */
+	bool allocator[KMEM_NR_ALLOC];
 	bool caller;		/* per-callsite table */
 	bool alloc;		/* per-allocation table */
 	bool cache;		/* per-cache table */

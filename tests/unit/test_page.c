@@ -474,7 +474,9 @@ static void defer_stream(struct kmem_agg *a)
  */
 static void test_deferred(void)
 {
-	struct kmem_opts o = { .folded = "-", .live = true, .page = true };
+	struct kmem_opts o = { .folded = "-",
+			       .live = true,
+			       .allocator[KMEM_ALLOC_PAGE] = true };
 	struct kmem_collect_cfg cc;
 	struct kmem_agg now, later;
 	size_t i;
