@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc/registry.h"
 #include "cli.h"
 #include "opt_table.h"
 
@@ -76,15 +77,21 @@ static int short_of(const char *name)
 	return 0;
 }
 
-/* lib/ options plot takes: what is drawn and where it goes */
-static const char *const plot_opts[] = { "slab", "page",   "vmalloc",
-					 "skip", "lines",  "raw-ip",
+/*
+ * lib/ options plot takes: the allocators the timeline draws
+ * (KMEM_CAP_TIMELINE), and where and how much it draws
+ */
+static const char *const plot_opts[] = { "skip", "lines",  "raw-ip",
 					 "json", "output", NULL };
 
 static bool in_plot(const char *name)
 {
 	const char *const *p;
+	unsigned int id;
 
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		if (!strcmp(kmem_allocs[id].name, name))
+			return kmem_allocs[id].caps & KMEM_CAP_TIMELINE;
 	for (p = plot_opts; *p; p++)
 		if (!strcmp(*p, name))
 			return true;
