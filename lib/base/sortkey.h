@@ -52,10 +52,10 @@ enum kmem_table_kind {
 	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_ORDER) |  \
 	 SK(SORT_MIGTYPE) | SK(SORT_GFP) | SK(SORT_LIVE))
 #define SORT_KEYS_PAGE_PFN (SORT_KEYS_PAGE_CALLER | SK(SORT_PAGE))
-#define SORT_KEYS_PERCPU_CALLER                                                \
+/* a call-site table of the shared lifecycle (per-CPU, vmalloc ...) */
+#define SORT_KEYS_LC_SITE                                                      \
 	(SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT) | SK(SORT_LIVE) |   \
 	 SK(SORT_PEAK))
-#define SORT_KEYS_VMALLOC_CALLER SORT_KEYS_PERCPU_CALLER
 #define SORT_KEYS_PERCPU_FAIL (SK(SORT_BYTES) | SK(SORT_HIT))
 #define SORT_KEYS_LEAKS (SK(SORT_CALLSITE) | SK(SORT_BYTES) | SK(SORT_HIT))
 

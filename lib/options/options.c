@@ -497,10 +497,8 @@ int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err)
 		{ slab && anom, SORT_KEYS_SLAB_ANOMALY, "slab anomalies" },
 		{ page && caller, SORT_KEYS_PAGE_CALLER, "page call sites" },
 		{ page && alloc, SORT_KEYS_PAGE_PFN, "pages" },
-		{ percpu && caller, SORT_KEYS_PERCPU_CALLER,
-		  "per-CPU call sites" },
-		{ vmalloc && caller, SORT_KEYS_VMALLOC_CALLER,
-		  "vmalloc call sites" },
+		{ percpu && caller, SORT_KEYS_LC_SITE, "per-CPU call sites" },
+		{ vmalloc && caller, SORT_KEYS_LC_SITE, "vmalloc call sites" },
 		{ o->leaks, SORT_KEYS_LEAKS, "leaks" },
 	};
 	unsigned int shown = 0;

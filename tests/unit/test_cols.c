@@ -14,6 +14,7 @@
 #include "render/report_page.h"
 #include "render/report_percpu.h"
 #include "render/report_slab.h"
+#include "render/report_vmalloc.h"
 #include "unit.h"
 
 struct row {
@@ -188,7 +189,8 @@ static void test_declarations(void)
 	CHECK_U64(cols_keys(&slab_anomaly_cols), SORT_KEYS_SLAB_ANOMALY);
 	CHECK_U64(cols_keys(&page_site_cols), SORT_KEYS_PAGE_CALLER);
 	CHECK_U64(cols_keys(&page_pfn_cols), SORT_KEYS_PAGE_PFN);
-	CHECK_U64(cols_keys(&percpu_freed_sites), SORT_KEYS_PERCPU_CALLER);
+	CHECK_U64(cols_keys(&percpu_freed_sites), SORT_KEYS_LC_SITE);
+	CHECK_U64(cols_keys(&vmalloc_freed_sites), SORT_KEYS_LC_SITE);
 	check_ranks(&def);
 	check_ranks(&slab_site_cols);
 	check_ranks(&slab_ptr_cols);
