@@ -923,6 +923,27 @@ class Page:
             out.append(a)
         return out
 
+    def check_frame_names(self, rec, fmt, frames_txt, bad):
+        """The names the listing printed for a kernel_stack record's
+        first frames are among kallsyms' names at those addresses
+        (libtraceevent's choice among aliases is kept in self.printed).
+        BAD mismatches were seen before (only the first 5 are said);
+        returns the new count."""
+        fr = self.frames_of(rec, fmt)
+        for k, nm in enumerate(frames_txt[:len(fr)]):
+            r = self.lookup(fr[k])
+            if r is None:
+                continue
+            a, names = r
+            if nm not in names:
+                if bad < 5:
+                    self.check("frame 0x%x printed as %s, kallsyms "
+                               "has %s" % (fr[k], nm, names))
+                bad += 1
+            elif len(names) > 1:
+                self.printed.setdefault(a, nm)
+        return bad
+
     def stack_after(self, rec):
         """The frames of the kernel_stack record directly following rec
         in its CPU's buffer, or None."""
@@ -988,19 +1009,8 @@ class Page:
                 if ck in checked:
                     continue
                 checked.add(ck)
-                fr = self.frames_of(rec, fmt)
-                for k, nm in enumerate(frames_txt[:len(fr)]):
-                    r = self.lookup(fr[k])
-                    if r is None:
-                        continue
-                    a, names = r
-                    if nm not in names:
-                        if unmatched_stack_check < 5:
-                            self.check("frame 0x%x printed as %s, kallsyms "
-                                       "has %s" % (fr[k], nm, names))
-                        unmatched_stack_check += 1
-                    elif len(names) > 1:
-                        self.printed.setdefault(a, nm)
+                unmatched_stack_check = self.check_frame_names(
+                    rec, fmt, frames_txt, unmatched_stack_check)
                 continue
             if name not in PAGE_EVENTS:
                 continue

@@ -238,19 +238,8 @@ class Vmalloc(kmem_page_ref.Page):
             if name == "kernel_stack":
                 # the names the listing prints for the first frames
                 # (libtraceevent's choice among aliases)
-                fr = self.frames_of(rec, fmt)
-                for k, nm in enumerate(frames_txt[:len(fr)]):
-                    r = self.lookup(fr[k])
-                    if r is None:
-                        continue
-                    a, names = r
-                    if nm not in names:
-                        if nstack_check < 5:
-                            self.check("frame 0x%x printed as %s, kallsyms "
-                                       "has %s" % (fr[k], nm, names))
-                        nstack_check += 1
-                    elif len(names) > 1:
-                        self.printed.setdefault(a, nm)
+                nstack_check = self.check_frame_names(rec, fmt, frames_txt,
+                                                      nstack_check)
                 continue
             if name not in EVENTS:
                 continue
