@@ -23,6 +23,15 @@ case $B in /*) ;; *) B=$TOP/$B ;; esac
 export PLUGIN_DIR=${PLUGIN_DIR:-$B/plugins}
 OUT=$TOP/tests/out
 mkdir -p "$OUT"
+# python3 itself, not a version manager's shim (pyenv's runs a few shell
+# scripts before each python: seconds apiece on a busy machine, and the
+# tests start python thousands of times)
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+if [ -n "$py" ] && [ -x "$py" ]; then
+	mkdir -p "$OUT/.bin"
+	ln -sf "$py" "$OUT/.bin/python3"
+	export PATH="$OUT/.bin:$PATH"
+fi
 jobs=${TEST_JOBS:-$((2 * $(nproc 2>/dev/null || echo 1)))}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 
