@@ -20,7 +20,7 @@ static inline void fuzz_opts(struct kmem_opts *o, uint8_t flags)
 	o->caller = flags & 1;
 	o->alloc = flags & 2;
 	o->cache = flags & 4;
-	o->page = flags & 8;
+	o->allocator[KMEM_ALLOC_PAGE] = flags & 8;
 	o->live = flags & 16;
 	o->per_process = flags & 32;
 	o->merge_pids = flags & 64;
