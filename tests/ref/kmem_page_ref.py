@@ -112,7 +112,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kmem_ref  # noqa: E402  (run, Symbols, display_path)
 import listing as tclisting  # noqa: E402  (trace-cmd 3.1/3.3 listings)
-from timeline_rec import Recorder  # noqa: E402
+from timeline_rec import Lines, Recorder  # noqa: E402
 
 DEFAULT_SKIP = "|".join([
     r"^_*(alloc|get_free|get_zeroed)_pages?", r"^_*alloc_frozen_pages",
@@ -672,7 +672,7 @@ class Symbols:
 
 # ---------------------------------------------------------------- statistics
 
-class PageTimeline:
+class PageTimeline(Lines):
     """The page lines of the timeline (timeline_rec.py).  The total
     changes at each allocation and free.  An allocation counts for its
     call site once the site is known (kmem-stat-definitions.txt,
@@ -682,24 +682,7 @@ class PageTimeline:
     counts for its call site."""
 
     def __init__(self, rec):
-        self.rec = rec
-        self.total = 0
-        self.sites = {}     # call site address -> live bytes
-        self.names = {"page": ("page", 0, "page allocator")}
-        self.pending = {}   # cpu -> object waiting for its call site
-        self.changed = set()    # lines the record being read changed
-        self.ts = None          # ... and its time
-
-    def record(self, ts):
-        """A record starts: the values after the one before count."""
-        self.flush()
-        self.ts = ts
-
-    def flush(self):
-        for k in sorted(self.changed, key=str):
-            self.rec.set(k, self.ts,
-                         self.total if k == "page" else self.sites[k[1]])
-        self.changed = set()
+        super().__init__(rec, "page", "page allocator")
 
     def allocated(self, obj, cpu, caddr, cnames, ts):
         obj["_cpu"], obj["_site"], obj["_live"] = cpu, caddr, True

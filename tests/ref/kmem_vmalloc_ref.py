@@ -93,7 +93,7 @@ os.environ.pop("TRACEEVENT_PLUGIN_DIR", None)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kmem_leaks_ref  # noqa: E402  (the lifetime estimate)
 import kmem_page_ref  # noqa: E402  (ring-buffer reader, stack_after)
-from timeline_rec import Recorder  # noqa: E402
+from timeline_rec import Lines, Recorder  # noqa: E402
 
 SKIP = "|".join([
     r"^_*traceiter_", r"^trace_event_", r"^perf_trace_", r"^_*bpf_trace_",
@@ -110,31 +110,14 @@ EVENTS = ("alloc_vmap_area", "free_vmap_area_noflush",
 SORT_KEYS = ("callsite", "bytes", "hit", "live", "peak")
 
 
-class VmallocTimeline:
+class VmallocTimeline(Lines):
     """The vmalloc lines of the timeline (timeline_rec.py), by the rules
     of the docstring's "Timeline"."""
 
     def __init__(self, rec):
-        self.rec = rec
-        self.total = 0
-        self.sites = {}     # call-site address -> live bytes
-        self.names = {"vmalloc": ("vmalloc", 0, "vmalloc allocator")}
+        super().__init__(rec, "vmalloc", "vmalloc allocator")
         self.aliases = {}   # call-site address -> its names
         self.objs = {}      # addr -> live area
-        self.pending = {}   # cpu -> area waiting for its call site
-        self.changed = set()    # lines the record being read changed
-        self.ts = None          # ... and its time
-
-    def record(self, ts):
-        """A record starts: the values after the one before count."""
-        self.flush()
-        self.ts = ts
-
-    def flush(self):
-        for k in sorted(self.changed, key=str):
-            self.rec.set(k, self.ts,
-                         self.total if k == "vmalloc" else self.sites[k[1]])
-        self.changed = set()
 
     def site_known(self, cpu):
         """A kernel_stack or alloc_vmap_area record on @cpu."""

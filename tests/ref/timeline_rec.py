@@ -60,3 +60,30 @@ class Recorder:
                 peak=self.peaks.get(key, 0),
                 points=sorted(self.points(key)))
         return dict(series=series, outside=self.outside)
+
+
+class Lines:
+    """One allocator's lines: its total (named KIND) and its call sites
+    (("site", address) keys in sites), written to a Recorder once a
+    record has been read.  Subclasses say when they change."""
+
+    def __init__(self, rec, kind, title):
+        self.rec = rec
+        self.kind = kind
+        self.total = 0
+        self.sites = {}     # call-site address -> live bytes
+        self.names = {kind: (kind, 0, title)}
+        self.pending = {}   # cpu -> object waiting for its call site
+        self.changed = set()    # lines the record being read changed
+        self.ts = None          # ... and its time
+
+    def record(self, ts):
+        """A record starts: the values after the one before count."""
+        self.flush()
+        self.ts = ts
+
+    def flush(self):
+        for k in sorted(self.changed, key=str):
+            self.rec.set(k, self.ts,
+                         self.total if k == self.kind else self.sites[k[1]])
+        self.changed = set()
