@@ -370,12 +370,13 @@ static void print_interval(struct live *l, int n, double elapsed)
 	struct kmem_symbolizer sym = l->s.sym;
 	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r = { &l->s.agg, &rc, &sym, &in, NULL };
+	const struct page_stats *pst =
+		kmem_agg_stats(&l->s.agg, KMEM_ALLOC_PAGE);
 
 	snprintf(label, sizeof(label), "%s, snapshot %d at %.1f s", l->s.label,
 		 n, elapsed);
 	if (sym.old_migratetypes < 0)
-		sym.old_migratetypes =
-			page_old_migratetypes(&l->s.agg.page.sum);
+		sym.old_migratetypes = page_old_migratetypes(&pst->sum);
 	if (isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	kmem_opts_render_cfg(&l->a->opts, stdout, &rc);

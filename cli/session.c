@@ -62,7 +62,8 @@ int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 	s->tep = tep;
 	s->args = a;
 	kmem_tep_symbolizer(&s->sym, tep);
-	kmem_agg_init(&s->agg);
+	if (kmem_agg_init(&s->agg))
+		return -1;
 	cc = kmem_opts_collect_cfg(&a->opts);
 	kmem_agg_keep_rows(&s->agg, &cc);
 	if (kmem_agg_configure(&s->agg, &s->sym, a->opts.skip, msg,
@@ -178,12 +179,16 @@ void tk_session_release(struct tk_session *s)
  * tk_merged_init - an empty merged summary
  * @m: the merged summary
  * @numa: the topology the inputs used, or NULL
+ *
+ * Return: 0, or -1 when memory ran out.
  */
-void tk_merged_init(struct tk_merged *m, const struct kmem_numa *numa)
+int tk_merged_init(struct tk_merged *m, const struct kmem_numa *numa)
 {
 	memset(m, 0, sizeof(*m));
-	kmem_agg_init(&m->agg);
+	if (kmem_agg_init(&m->agg))
+		return -1;
 	kmem_agg_set_numa(&m->agg, numa);
+	return 0;
 }
 
 /**

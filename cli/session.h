@@ -52,7 +52,7 @@ struct tk_merged {
 	int n;
 };
 
-void tk_merged_init(struct tk_merged *m, const struct kmem_numa *numa);
+int tk_merged_init(struct tk_merged *m, const struct kmem_numa *numa);
 int tk_merged_add(struct tk_merged *m, const struct tk_session *s);
 int tk_merged_report(struct tk_merged *m, const struct kmem_opts *o,
 		     struct kmem_outputs *outs, FILE *err);

@@ -190,7 +190,9 @@ int tk_stat(struct tk_args *a)
 		kmem_numa_release(&run.numa);
 		return TK_ENV;
 	}
-	tk_merged_init(&run.merged, run.have_numa ? &run.numa : NULL);
+	ret = tk_merged_init(&run.merged, run.have_numa ? &run.numa : NULL);
+	if (ret)
+		fprintf(stderr, TK_NAME ": out of memory\n");
 	for (i = 0; i < a->nr_inputs && !ret; i++) {
 		tk_fault_guard(a->inputs[i]);
 		ret = analyse_file(&run, &h[i], a->inputs[i]);

@@ -355,7 +355,8 @@ static int setup(struct follow *fw)
 	if (!fw->next)
 		return -1;
 	kmem_tep_symbolizer(&fw->sym, fw->tep);
-	kmem_agg_init(&fw->agg);
+	if (kmem_agg_init(&fw->agg))
+		return -1;
 	kmem_agg_configure(&fw->agg, &fw->sym, NULL, NULL, 0);
 	kmem_feed_page_geometry(&fw->agg, fw->tep);
 	kmem_agg_follow(&fw->agg, &fw->m);

@@ -47,7 +47,9 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	kp->tep = tep;
 	kp->last_offset = ~0ULL;
 	kp->options = plugin_options_new();
-	if (!kp->options || kmem_registry_add(tep, kp->owner, kp)) {
+	if (!kp->options || kmem_agg_init(&kp->agg) ||
+	    kmem_registry_add(tep, kp->owner, kp)) {
+		kmem_agg_release(&kp->agg);
 		free(kp->options);
 		free(kp);
 		return -1;
@@ -63,7 +65,6 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 			kmem_opts_check_sort(&kp->opts, stderr);
 	}
 	kmem_tep_symbolizer(&kp->sym, tep);
-	kmem_agg_init(&kp->agg);
 	cc = kmem_opts_collect_cfg(&kp->opts);
 	kmem_agg_keep_rows(&kp->agg, &cc);
 	kp->active = kp->opts.stat || kp->opts.json || kp->opts.csv ||

@@ -4,6 +4,7 @@
  * descriptor's untyped calls.
  */
 #include "registry.h"
+#include "vmalloc.h"
 
 static void slab_init(void *st)
 {
@@ -283,6 +284,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_SLAB] = {
 		.name = "slab",
 		.title = "slab allocator",
+		.stats_size = sizeof(struct slab_stats),
 		.caps = KMEM_CAP_CACHES | KMEM_CAP_LIFETIMES | KMEM_CAP_ROWS |
 			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
 		.alloc_kind = KMEM_EV_SLAB_ALLOC,
@@ -312,6 +314,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_PAGE] = {
 		.name = "page",
 		.title = "page allocator",
+		.stats_size = sizeof(struct page_stats),
 		.caps = KMEM_CAP_STACKS | KMEM_CAP_ORDERS | KMEM_CAP_ROWS |
 			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
 		.alloc_kind = KMEM_EV_PAGE_ALLOC,
@@ -342,6 +345,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_PERCPU] = {
 		.name = "percpu",
 		.title = "per-CPU allocator",
+		.stats_size = sizeof(struct percpu_stats),
 		.since = "4.14",
 		.caps = KMEM_CAP_LIFETIMES,
 		.alloc_kind = KMEM_EV_PERCPU_ALLOC,
@@ -368,6 +372,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 	[KMEM_ALLOC_VMALLOC] = {
 		.name = "vmalloc",
 		.title = "vmalloc allocator",
+		.stats_size = sizeof(struct vmalloc_stats),
 		.since = "6.10",
 		.caps = KMEM_CAP_STACKS | KMEM_CAP_LIFETIMES |
 			KMEM_CAP_TIMELINE,

@@ -18,7 +18,6 @@
 #include "page.h"
 #include "percpu.h"
 #include "slab.h"
-#include "vmalloc.h"
 
 /* What an allocator's statistics hold besides the lifecycle. */
 #define KMEM_CAP_STACKS 1u    /* call sites from kernel stacks */
@@ -32,6 +31,7 @@
 struct kmem_alloc_desc {
 	const char *name;  /* "slab", "page", "percpu", "vmalloc" */
 	const char *title; /* "slab allocator": in leak and lifetime headings */
+	size_t stats_size; /* its statistics' size (init() sets them up) */
 	unsigned int caps; /* KMEM_CAP_* */
 	/* the kernel its events came with ("4.14"), when later than the
 	 * others': trace-kmem live then needs them only when it is
@@ -94,44 +94,6 @@ struct kmem_alloc_desc {
 };
 
 extern const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC];
-
-/**
- * kmem_alloc_of - the allocator whose record an event is
- * @kind: the event's kind
- *
- * Return: its enum kmem_alloc_id, KMEM_NR_ALLOC for none (nothing
- * decoded, or a kernel_stack record: not an allocator's record, though
- * the page allocator reads it).
- */
-static inline enum kmem_alloc_id kmem_alloc_of(enum kmem_ev_kind kind)
-{
-	switch (kind) {
-	case KMEM_EV_SLAB_ALLOC:
-	case KMEM_EV_SLAB_FREE:
-		return KMEM_ALLOC_SLAB;
-	case KMEM_EV_PAGE_ALLOC:
-	case KMEM_EV_PAGE_FREE:
-	case KMEM_EV_PAGE_FREE_BATCHED:
-	case KMEM_EV_PAGE_ZONE_LOCKED:
-	case KMEM_EV_PAGE_PCPU_DRAIN:
-	case KMEM_EV_PAGE_EXTFRAG:
-		return KMEM_ALLOC_PAGE;
-	case KMEM_EV_PERCPU_ALLOC:
-	case KMEM_EV_PERCPU_FREE:
-	case KMEM_EV_PERCPU_FAIL:
-	case KMEM_EV_PERCPU_CHUNK_NEW:
-	case KMEM_EV_PERCPU_CHUNK_DEL:
-		return KMEM_ALLOC_PERCPU;
-	case KMEM_EV_VMALLOC_ALLOC:
-	case KMEM_EV_VMALLOC_FREE:
-	case KMEM_EV_VMALLOC_PURGE:
-		return KMEM_ALLOC_VMALLOC;
-	case KMEM_EV_NONE:
-	case KMEM_EV_STACK:
-		break;
-	}
-	return KMEM_NR_ALLOC;
-}
 
 /**
  * kmem_alloc_lc - an allocator's objects in its statistics

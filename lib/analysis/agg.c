@@ -2,39 +2,51 @@
 /*
  * Per-input aggregation: dispatch of decoded events (see agg.h).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agg.h"
+#include "alloc/page.h"
 #include "base/msg.h"
 
-const size_t kmem_agg_stats_off[KMEM_NR_ALLOC] = {
-	[KMEM_ALLOC_SLAB] = offsetof(struct kmem_agg, slab),
-	[KMEM_ALLOC_PAGE] = offsetof(struct kmem_agg, page),
-	[KMEM_ALLOC_PERCPU] = offsetof(struct kmem_agg, percpu),
-	[KMEM_ALLOC_VMALLOC] = offsetof(struct kmem_agg, vmalloc),
-};
+/* Each allocator's statistics, aligned for any of their members. */
+static size_t stats_room(enum kmem_alloc_id id)
+{
+	size_t a = _Alignof(max_align_t);
 
-_Static_assert(offsetof(struct kmem_agg, events[KMEM_ALLOC_PAGE]) ==
-			       offsetof(struct kmem_agg, page_events) &&
-		       offsetof(struct kmem_agg, events[KMEM_ALLOC_PERCPU]) ==
-			       offsetof(struct kmem_agg, percpu_events) &&
-		       offsetof(struct kmem_agg, events[KMEM_ALLOC_VMALLOC]) ==
-			       offsetof(struct kmem_agg, vmalloc_events),
-	       "events[] in enum kmem_alloc_id order");
+	return (kmem_allocs[id].stats_size + a - 1) / a * a;
+}
 
 /**
  * kmem_agg_init - empty statistics for one input
  * @a: the aggregate
+ *
+ * Every allocator's statistics are one block, of the sizes their
+ * descriptors give; kmem_agg_release() frees it.
+ *
+ * Return: 0, or -1 when that block could not be allocated (@a then
+ * holds nothing; kmem_agg_release() may still be called).
  */
-void kmem_agg_init(struct kmem_agg *a)
+int kmem_agg_init(struct kmem_agg *a)
 {
+	size_t size = 0, off = 0;
 	unsigned int id;
+	char *block;
 
 	memset(a, 0, sizeof(*a));
-	for (id = 0; id < KMEM_NR_ALLOC; id++)
-		kmem_allocs[id].init(kmem_agg_stats(a, id));
 	kmem_folded_init(&a->folded);
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		size += stats_room(id);
+	block = calloc(1, size);
+	if (!block)
+		return -1;
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		a->stats[id] = block + off;
+		off += stats_room(id);
+		kmem_allocs[id].init(a->stats[id]);
+	}
+	return 0;
 }
 
 /**
@@ -156,8 +168,12 @@ void kmem_agg_release(struct kmem_agg *a)
 {
 	unsigned int id;
 
-	for (id = 0; id < KMEM_NR_ALLOC; id++)
-		kmem_allocs[id].release(kmem_agg_stats(a, id));
+	if (a->stats[0]) {
+		for (id = 0; id < KMEM_NR_ALLOC; id++)
+			kmem_allocs[id].release(kmem_agg_stats(a, id));
+		free(a->stats[0]); /* the block (kmem_agg_init()) */
+		memset(a->stats, 0, sizeof(a->stats));
+	}
 	kmem_folded_release(&a->folded);
 }
 
@@ -210,7 +226,7 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 				kmem_allocs[id].account(kmem_agg_stats(a, id),
 							ev);
 	}
-	kmem_folded_event(&a->folded, &a->page, ev);
+	kmem_folded_event(&a->folded, kmem_agg_stats(a, KMEM_ALLOC_PAGE), ev);
 }
 
 /**
@@ -314,10 +330,12 @@ uint64_t *kmem_agg_addresses(const struct kmem_agg *a, size_t *n)
  */
 void kmem_agg_defer_callsites(struct kmem_agg *a)
 {
-	if (a->page.touched.on)
+	struct page_stats *p = kmem_agg_stats(a, KMEM_ALLOC_PAGE);
+
+	if (p->touched.on)
 		return;
-	page_defer_callsites(&a->page);
-	if (a->page.defer)
+	page_defer_callsites(p);
+	if (p->defer)
 		kmem_folded_defer(&a->folded);
 }
 
@@ -332,6 +350,8 @@ void kmem_agg_defer_callsites(struct kmem_agg *a)
  */
 void kmem_agg_resolve_callsites(struct kmem_agg *a)
 {
-	page_resolve_callsites(&a->page);
-	kmem_folded_resolve(&a->folded, &a->page);
+	struct page_stats *p = kmem_agg_stats(a, KMEM_ALLOC_PAGE);
+
+	page_resolve_callsites(p);
+	kmem_folded_resolve(&a->folded, p);
 }

@@ -10,11 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "alloc/page.h"
-#include "alloc/percpu.h"
 #include "alloc/registry.h"
-#include "alloc/slab.h"
-#include "alloc/vmalloc.h"
 #include "event/kmem_event.h"
 #include "folded.h"
 
@@ -32,21 +28,10 @@ struct kmem_collect_cfg {
 };
 
 struct kmem_agg {
-	struct slab_stats slab;
-	struct page_stats page;
-	struct percpu_stats percpu;
-	struct vmalloc_stats vmalloc;
+	/* each allocator's statistics (kmem_agg_stats()), in one block */
+	void *stats[KMEM_NR_ALLOC];
 	struct kmem_folded folded;	/* by stack, with kmem:folded */
-	union {
-		/* records accounted, by enum kmem_alloc_id */
-		uint64_t events[KMEM_NR_ALLOC];
-		struct {
-			uint64_t slab_events;
-			uint64_t page_events;
-			uint64_t percpu_events;
-			uint64_t vmalloc_events;
-		};
-	};
+	uint64_t events[KMEM_NR_ALLOC]; /* records accounted, by allocator */
 	uint64_t stack_records;	/* kernel_stack records seen */
 	uint64_t events_lost;	/* events the ring buffer reported lost */
 	uint64_t lost_unknown;	/* losses whose size was not recorded */
@@ -60,24 +45,21 @@ struct kmem_agg {
 	uint64_t unread_records;	/* left unread by libtracecmd */
 };
 
-/* Where the aggregate holds each allocator's statistics. */
-extern const size_t kmem_agg_stats_off[KMEM_NR_ALLOC];
-
 /**
  * kmem_agg_stats - an allocator's statistics in an aggregate
  * @a: the aggregate
  * @id: the allocator
  *
- * Return: its statistics, what kmem_allocs[@id]'s calls take (writable
- * only through an @a that is).
+ * Return: its statistics (kmem_allocs[@id].stats_size bytes), what
+ * kmem_allocs[@id]'s calls take (writable only through an @a that is).
  */
 static inline void *kmem_agg_stats(const struct kmem_agg *a,
 				   enum kmem_alloc_id id)
 {
-	return (char *)a + kmem_agg_stats_off[id];
+	return a->stats[id];
 }
 
-void kmem_agg_init(struct kmem_agg *a);
+int kmem_agg_init(struct kmem_agg *a);
 /*
  * What a front end says of a skip regex kmem_agg_configure() refused:
  * its name, the regex, the error.

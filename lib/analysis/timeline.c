@@ -12,6 +12,8 @@
 #include "event/symbols.h"
 #include "timeline.h"
 
+_Static_assert(KMEM_NR_KINDS <= 32, "skip_kinds: a bit a kind of record");
+
 #define KMEM_TL_MAX_SITES 32	/* call-site lines drawn at most */
 
 /* The line of allocator @id's call site @callsite, added if new. */
@@ -78,7 +80,7 @@ int kmem_timeline_init(struct kmem_timeline *tl, struct kmem_agg *agg)
 		tl->lines[tl->nr_totals].alloc = id;
 		tl->total_rows[tl->nr_totals++] = &tl->rows[id];
 	}
-	for (k = 0; k < 32; k++) {
+	for (k = 0; k < KMEM_NR_KINDS; k++) {
 		id = kmem_alloc_of((enum kmem_ev_kind)k);
 		if (id != KMEM_NR_ALLOC &&
 		    !(kmem_allocs[id].caps & KMEM_CAP_TIMELINE))

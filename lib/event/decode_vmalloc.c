@@ -9,7 +9,18 @@
  * npurged.  An area is matched by its start: the allocation's addr, the
  * free's va_start.
  */
-#include "field.h"
+#include "decode_vmalloc.h"
+
+/* its own fields, in struct kmem_fields' own[] */
+enum {
+	VF_FAILED,  /* alloc_vmap_area: no room found */
+	VF_NR_LAZY, /* free_vmap_area_noflush */
+	VF_NR_LAZY_MAX,
+	VF_END, /* purge_vmap_area_lazy: the range's end */
+	VF_NPURGED,
+	VF_NR,
+};
+_Static_assert(VF_NR <= KMEM_OWN_FIELDS, "room in struct kmem_fields");
 
 /**
  * kmem_vmalloc_fields_init - look up the fields of a vmalloc event
@@ -25,15 +36,15 @@ void kmem_vmalloc_fields_init(struct kmem_fields *f)
 
 	f->bytes_req = tep_find_field(ev, "size");
 	f->align = tep_find_field(ev, "align");
-	f->failed = tep_find_field(ev, "failed");
-	f->nr_lazy = tep_find_field(ev, "nr_lazy");
-	f->nr_lazy_max = tep_find_field(ev, "nr_lazy_max");
-	f->npurged = tep_find_field(ev, "npurged");
-	f->range_end = tep_find_field(ev, "end");
+	f->own[VF_FAILED] = tep_find_field(ev, "failed");
+	f->own[VF_NR_LAZY] = tep_find_field(ev, "nr_lazy");
+	f->own[VF_NR_LAZY_MAX] = tep_find_field(ev, "nr_lazy_max");
+	f->own[VF_NPURGED] = tep_find_field(ev, "npurged");
+	f->own[VF_END] = tep_find_field(ev, "end");
 	switch (f->slot) {
 	case KMEM_SLOT_VMAP_ALLOC:
 		f->ptr = tep_find_field(ev, "addr");
-		f->usable = f->ptr && f->bytes_req && f->failed;
+		f->usable = f->ptr && f->bytes_req && f->own[VF_FAILED];
 		break;
 	case KMEM_SLOT_VMAP_FREE:
 		f->ptr = tep_find_field(ev, "va_start");
@@ -41,7 +52,7 @@ void kmem_vmalloc_fields_init(struct kmem_fields *f)
 		break;
 	default:
 		f->ptr = tep_find_field(ev, "start");
-		f->usable = f->npurged != NULL;
+		f->usable = f->own[VF_NPURGED] != NULL;
 		break;
 	}
 }
@@ -60,10 +71,13 @@ int kmem_vmalloc_decode(const struct kmem_fields *f,
 			const struct tep_record *rec, struct kmem_event *ev)
 {
 	kmem_decode_common(f, rec, ev);
-	if (!f->usable || !field_fits(f->ptr, rec) || !field_fits(f->bytes_req, rec) ||
-	    !field_fits(f->align, rec) || !field_fits(f->failed, rec) ||
-	    !field_fits(f->nr_lazy, rec) || !field_fits(f->nr_lazy_max, rec) ||
-	    !field_fits(f->npurged, rec) || !field_fits(f->range_end, rec))
+	if (!f->usable || !field_fits(f->ptr, rec) ||
+	    !field_fits(f->bytes_req, rec) || !field_fits(f->align, rec) ||
+	    !field_fits(f->own[VF_FAILED], rec) ||
+	    !field_fits(f->own[VF_NR_LAZY], rec) ||
+	    !field_fits(f->own[VF_NR_LAZY_MAX], rec) ||
+	    !field_fits(f->own[VF_NPURGED], rec) ||
+	    !field_fits(f->own[VF_END], rec))
 		return -1;
 	ev->ptr = rd(f, f->ptr, rec);
 	switch (f->slot) {
@@ -72,20 +86,20 @@ int kmem_vmalloc_decode(const struct kmem_fields *f,
 		ev->bytes_req = rd(f, f->bytes_req, rec);
 		ev->has_align = f->align != NULL;
 		ev->align = rd(f, f->align, rec);
-		ev->failed = rd(f, f->failed, rec) != 0;
+		ev->failed = rd(f, f->own[VF_FAILED], rec) != 0;
 		/* beyond any address space: damaged */
 		if (ev->bytes_req > KMEM_MAX_VMAP || ev->align > KMEM_MAX_VMAP)
 			return -1;
 		break;
 	case KMEM_SLOT_VMAP_FREE:
 		ev->kind = KMEM_EV_VMALLOC_FREE;
-		ev->nr_lazy = rd(f, f->nr_lazy, rec);
-		ev->nr_lazy_max = rd(f, f->nr_lazy_max, rec);
+		ev->nr_lazy = rd(f, f->own[VF_NR_LAZY], rec);
+		ev->nr_lazy_max = rd(f, f->own[VF_NR_LAZY_MAX], rec);
 		break;
 	default:
 		ev->kind = KMEM_EV_VMALLOC_PURGE;
-		ev->pfn = rd(f, f->range_end, rec);
-		ev->npurged = (uint32_t)rd(f, f->npurged, rec);
+		ev->pfn = rd(f, f->own[VF_END], rec);
+		ev->npurged = (uint32_t)rd(f, f->own[VF_NPURGED], rec);
 		break;
 	}
 	return 0;

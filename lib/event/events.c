@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "decode_vmalloc.h"
 #include "field.h"
 
 /* clang-format off */
@@ -45,6 +46,28 @@ const struct kmem_event_def kmem_event_defs[KMEM_NR_SLOTS] = {
 	[KMEM_SLOT_VMAP_FREE] =
 		VMALLOC("free_vmap_area_noflush", KMEM_EVF_LIVE),
 	[KMEM_SLOT_VMAP_PURGE] = VMALLOC("purge_vmap_area_lazy", KMEM_EVF_LIVE),
+};
+
+/* The allocator of each kind of record (kmem_alloc_of()). */
+const enum kmem_alloc_id kmem_kind_alloc[KMEM_NR_KINDS] = {
+	[KMEM_EV_NONE] = KMEM_NR_ALLOC,
+	[KMEM_EV_SLAB_ALLOC] = KMEM_ALLOC_SLAB,
+	[KMEM_EV_SLAB_FREE] = KMEM_ALLOC_SLAB,
+	[KMEM_EV_PAGE_ALLOC] = KMEM_ALLOC_PAGE,
+	[KMEM_EV_PAGE_FREE] = KMEM_ALLOC_PAGE,
+	[KMEM_EV_PAGE_FREE_BATCHED] = KMEM_ALLOC_PAGE,
+	[KMEM_EV_PAGE_ZONE_LOCKED] = KMEM_ALLOC_PAGE,
+	[KMEM_EV_PAGE_PCPU_DRAIN] = KMEM_ALLOC_PAGE,
+	[KMEM_EV_PAGE_EXTFRAG] = KMEM_ALLOC_PAGE,
+	[KMEM_EV_STACK] = KMEM_NR_ALLOC,
+	[KMEM_EV_PERCPU_ALLOC] = KMEM_ALLOC_PERCPU,
+	[KMEM_EV_PERCPU_FREE] = KMEM_ALLOC_PERCPU,
+	[KMEM_EV_PERCPU_FAIL] = KMEM_ALLOC_PERCPU,
+	[KMEM_EV_PERCPU_CHUNK_NEW] = KMEM_ALLOC_PERCPU,
+	[KMEM_EV_PERCPU_CHUNK_DEL] = KMEM_ALLOC_PERCPU,
+	[KMEM_EV_VMALLOC_ALLOC] = KMEM_ALLOC_VMALLOC,
+	[KMEM_EV_VMALLOC_FREE] = KMEM_ALLOC_VMALLOC,
+	[KMEM_EV_VMALLOC_PURGE] = KMEM_ALLOC_VMALLOC,
 };
 
 /**

@@ -11,6 +11,8 @@
 
 #include <stdbool.h>
 
+#include "kmem_event.h"
+
 enum kmem_slot {
 	KMEM_SLOT_KMALLOC,
 	KMEM_SLOT_KMALLOC_NODE,
@@ -81,6 +83,21 @@ struct kmem_event_def {
 };
 
 extern const struct kmem_event_def kmem_event_defs[KMEM_NR_SLOTS];
+extern const enum kmem_alloc_id kmem_kind_alloc[KMEM_NR_KINDS];
+
+/**
+ * kmem_alloc_of - the allocator whose record an event is
+ * @kind: the event's kind
+ *
+ * Return: its enum kmem_alloc_id, KMEM_NR_ALLOC for none (nothing
+ * decoded, or a kernel_stack record: not an allocator's record, though
+ * the page allocator reads it).
+ */
+static inline enum kmem_alloc_id kmem_alloc_of(enum kmem_ev_kind kind)
+{
+	return (unsigned int)kind < KMEM_NR_KINDS ? kmem_kind_alloc[kind]
+						  : KMEM_NR_ALLOC;
+}
 
 const char *kmem_slot_system(enum kmem_slot slot);
 const char *kmem_slot_event_name(enum kmem_slot slot);

@@ -17,6 +17,9 @@
 #include "events.h"
 #include "kmem_event.h"
 
+/* Room in struct kmem_fields for a decoder's own fields. */
+#define KMEM_OWN_FIELDS 8
+
 /* The fields of one event type, found once. */
 struct kmem_fields {
 	struct tep_event *event;
@@ -53,12 +56,9 @@ struct kmem_fields {
 	struct tep_format_field *align;
 	struct tep_format_field *reserved;
 	struct tep_format_field *is_atomic;
-	/* vmalloc (addr, va_start, start: ptr; size: bytes_req; align) */
-	struct tep_format_field *failed;
-	struct tep_format_field *nr_lazy;
-	struct tep_format_field *nr_lazy_max;
-	struct tep_format_field *range_end; /* purge_vmap_area_lazy's end */
-	struct tep_format_field *npurged;
+	/* fields that one allocator's decoder alone reads, by its own
+	 * indices (decode_vmalloc.c) */
+	struct tep_format_field *own[KMEM_OWN_FIELDS];
 };
 
 /* Do @len bytes at @off lie inside the record?  (No int overflow.) */
@@ -155,7 +155,10 @@ static inline int rd_int(const struct kmem_fields *f,
 void kmem_decode_common(const struct kmem_fields *f,
 			const struct tep_record *rec, struct kmem_event *ev);
 
-/* The decoders, one pair a kind of event, named by events.c's table. */
+/*
+ * The decoders, one pair a kind of event, named by events.c's table (a
+ * later allocator's in its own header: decode_vmalloc.h).
+ */
 void kmem_slab_fields_init(struct kmem_fields *f);
 int kmem_slab_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		     struct kmem_event *ev);
@@ -168,8 +171,5 @@ int kmem_stack_decode(const struct kmem_fields *f, const struct tep_record *rec,
 void kmem_percpu_fields_init(struct kmem_fields *f);
 int kmem_percpu_decode(const struct kmem_fields *f,
 		       const struct tep_record *rec, struct kmem_event *ev);
-void kmem_vmalloc_fields_init(struct kmem_fields *f);
-int kmem_vmalloc_decode(const struct kmem_fields *f,
-			const struct tep_record *rec, struct kmem_event *ev);
 
 #endif

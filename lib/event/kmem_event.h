@@ -37,6 +37,7 @@ enum kmem_ev_kind {
 	KMEM_EV_VMALLOC_ALLOC,	/* alloc_vmap_area */
 	KMEM_EV_VMALLOC_FREE,	/* free_vmap_area_noflush */
 	KMEM_EV_VMALLOC_PURGE,	/* purge_vmap_area_lazy */
+	KMEM_NR_KINDS,
 };
 
 /* Pointers at or below this value are NULL or ZERO_SIZE_PTR. */

@@ -18,7 +18,9 @@ void kmem_feed_page_geometry(struct kmem_agg *a, struct tep_handle *tep)
 {
 	struct kmem_page_geometry g = kmem_tep_page_geometry(tep);
 
-	a->page.page_size = g.page_size;
+	struct page_stats *p = kmem_agg_stats(a, KMEM_ALLOC_PAGE);
+
+	p->page_size = g.page_size;
 	kmem_agg_set_subbuf(a, g.subbuf_size);
 }
 
@@ -35,9 +37,11 @@ void kmem_feed_page_geometry(struct kmem_agg *a, struct tep_handle *tep)
 void kmem_feed_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
 		      struct tep_handle *tep)
 {
+	const struct page_stats *p = kmem_agg_stats(a, KMEM_ALLOC_PAGE);
+
 	kmem_agg_finish(a);
 	kmem_tep_say_unprobed(tep);
 	sym->old_migratetypes = kmem_tep_old_migratetypes(tep);
 	if (sym->old_migratetypes < 0)
-		sym->old_migratetypes = page_old_migratetypes(&a->page.sum);
+		sym->old_migratetypes = page_old_migratetypes(&p->sum);
 }

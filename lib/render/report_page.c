@@ -37,7 +37,7 @@ static const char *const mt_columns[] = { "Unmovable", "Reclaimable",
 static void page_table(const struct kmem_report_ctx *r, struct cols_ctx *c,
 		       enum kmem_table_kind which)
 {
-	const struct page_stats *st = &r->agg->page;
+	const struct page_stats *st = page_st(r->agg);
 
 	if (which == KMEM_T_ALLOC)
 		report_cols(r, c, &page_pfn_cols, NULL,
@@ -62,7 +62,7 @@ static void print_table(const struct kmem_report_ctx *r, FILE *out,
 static void order_table(const struct kmem_report_ctx *r,
 			uint64_t m[PAGE_MAX_ORDER][4], int *orders)
 {
-	const struct page_summary *s = &r->agg->page.sum;
+	const struct page_summary *s = &page_st(r->agg)->sum;
 	int o, t;
 
 	memset(m, 0, sizeof(uint64_t) * PAGE_MAX_ORDER * 4);
@@ -218,7 +218,7 @@ static const struct sum_def sum_def = {
 
 static void print_stacks_note(const struct kmem_report_ctx *r, FILE *out)
 {
-	const struct page_summary *s = &r->agg->page.sum;
+	const struct page_summary *s = &page_st(r->agg)->sum;
 	char a[NUMFMT_LEN], b[NUMFMT_LEN];
 
 	if (!s->allocs)
@@ -244,7 +244,7 @@ static void print_fallbacks(const struct kmem_report_ctx *r, FILE *out)
 		{ "Fallbacks", TBL_RIGHT },  { "Fragmenting", TBL_RIGHT },
 		{ "Ownership changed", TBL_RIGHT },
 	};
-	const struct page_summary *s = &r->agg->page.sum;
+	const struct page_summary *s = &page_st(r->agg)->sum;
 	char cell[5][NUMFMT_LEN];
 	const char *cp[5] = { cell[0], cell[1], cell[2], cell[3], cell[4] };
 	struct table t;
@@ -287,18 +287,19 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 	const struct kmem_render_cfg *c = r->cfg;
 	bool tables = !r->in->merged;	/* merged: summaries only */
 	const struct sum_ctx sc = { .def = &sum_def,
-				    .base = &r->agg->page,
+				    .base = page_st(r->agg),
 				    .r = r };
 
 	if (tables && kmem_render_text(c, KMEM_T_CALLER))
 		print_table(r, out, KMEM_T_CALLER);
-	if (tables && kmem_render_text(c, KMEM_T_ALLOC) && r->agg->page.rows)
+	if (tables && kmem_render_text(c, KMEM_T_ALLOC) &&
+	    page_st(r->agg)->rows)
 		print_table(r, out, KMEM_T_ALLOC);
 	leaks_print(r, out, KMEM_ALLOC_PAGE);
 	sum_print(&sc, out);
 	if (tables)
 		print_stacks_note(r, out);
-	if (!r->agg->page.numa)
+	if (!page_st(r->agg)->numa)
 		fprintf(out, "\n Cross-node figures need a topology: "
 			     "kmem:numa=FILE or --numa FILE\n"
 			     " (Documentation/kmem-numa.txt)."
@@ -359,7 +360,7 @@ static void json_rows(const struct kmem_report_ctx *r, struct json *j,
 {
 	struct cols_ctx c;
 
-	if (which == KMEM_T_ALLOC && !r->agg->page.rows)
+	if (which == KMEM_T_ALLOC && !page_st(r->agg)->rows)
 		return;
 	page_table(r, &c, which);
 	report_cols_json(r, j, which == KMEM_T_ALLOC ? "pages" : "callsites",
@@ -418,16 +419,16 @@ static void json_extfrag(const struct kmem_report_ctx *r, struct json *j)
 {
 	struct cols_ctx c;
 
-	report_cols(r, &c, &fb_def, r->agg->page.sum.fb,
+	report_cols(r, &c, &fb_def, page_st(r->agg)->sum.fb,
 		    PAGE_NR_MT * PAGE_NR_MT, NULL);
 	report_cols_json(r, j, "extfrag", &c);
 }
 
 static void json_cross_node(const struct kmem_report_ctx *r, struct json *j)
 {
-	const struct page_summary *s = &r->agg->page.sum;
+	const struct page_summary *s = &page_st(r->agg)->sum;
 
-	if (!r->agg->page.numa) {
+	if (!page_st(r->agg)->numa) {
 		json_str(j, "cross_node", NULL);
 		return;
 	}
@@ -447,15 +448,16 @@ static void json_cross_node(const struct kmem_report_ctx *r, struct json *j)
 void page_json(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct sum_ctx sc = { .def = &sum_def,
-				    .base = &r->agg->page,
+				    .base = page_st(r->agg),
 				    .r = r };
 
 	json_open(j, "page", '{');
-	json_u64(j, "events", r->agg->page_events);
+	json_u64(j, "events", r->agg->events[KMEM_ALLOC_PAGE]);
 	json_bool(j, "complete",
 		  !r->agg->events_lost && !r->agg->lost_unknown &&
-			  !r->agg->page.oom && !r->agg->page.saturated &&
-			  !r->agg->undecodable && !kmem_agg_damaged(r->agg));
+			  !page_st(r->agg)->oom &&
+			  !page_st(r->agg)->saturated && !r->agg->undecodable &&
+			  !kmem_agg_damaged(r->agg));
 	sum_json(&sc, "summary", j);
 	json_orders(r, j);
 	if (!r->in->merged) {

@@ -7,9 +7,22 @@
 
 #include <stdio.h>
 
+#include "alloc/page.h"
+#include "analysis/agg.h"
 #include "base/json.h"
 #include "cols.h"
 #include "report.h"
+
+/**
+ * page_st - the page allocator's statistics in an aggregate
+ * @a: the aggregate
+ *
+ * Return: kmem_agg_stats(@a, KMEM_ALLOC_PAGE), typed.
+ */
+static inline const struct page_stats *page_st(const struct kmem_agg *a)
+{
+	return kmem_agg_stats(a, KMEM_ALLOC_PAGE);
+}
 
 void page_print(const struct kmem_report_ctx *r, FILE *out);
 void page_json(const struct kmem_report_ctx *r, struct json *j);

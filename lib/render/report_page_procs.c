@@ -54,7 +54,7 @@ static int cmp_proc_rows(const void *pa, const void *pb)
 static struct proc_row *proc_rows(const struct kmem_report_ctx *r,
 				  size_t *n)
 {
-	const struct page_stats *st = &r->agg->page;
+	const struct page_stats *st = page_st(r->agg);
 	struct proc_row *rows = calloc(st->nr_procs + 1, sizeof(*rows));
 	size_t i, j;
 

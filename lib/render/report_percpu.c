@@ -161,7 +161,7 @@ static bool have_sites(const struct percpu_summary *s)
 void percpu_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
 		  const struct cols_def *def)
 {
-	const struct percpu_stats *st = &r->agg->percpu;
+	const struct percpu_stats *st = percpu_st(r->agg);
 
 	report_cols(r, c, def ? def : &site_def, st->sites, st->nr_sites,
 		    &st->life);
@@ -171,7 +171,7 @@ void percpu_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
 
 static void fails(const struct kmem_report_ctx *r, struct cols_ctx *c)
 {
-	const struct percpu_stats *st = &r->agg->percpu;
+	const struct percpu_stats *st = percpu_st(r->agg);
 
 	report_cols(r, c, &fail_def, st->fails, st->nr_fails, st);
 }
@@ -300,9 +300,9 @@ static const struct sum_def sum_def = {
  */
 void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 {
-	const struct percpu_summary *s = &r->agg->percpu.sum;
+	const struct percpu_summary *s = &percpu_st(r->agg)->sum;
 	const struct sum_ctx sc = { .def = &sum_def,
-				    .base = &r->agg->percpu,
+				    .base = percpu_st(r->agg),
 				    .r = r };
 	struct cols_ctx c;
 
@@ -318,7 +318,7 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 		percpu_sites(r, &c, NULL);
 		report_cols_table(r, out, &c);
 	}
-	if (!r->in->merged && r->agg->percpu.nr_fails) {
+	if (!r->in->merged && percpu_st(r->agg)->nr_fails) {
 		fprintf(out, " Failed allocations, by request\n");
 		fails(r, &c);
 		report_cols_table(r, out, &c);
@@ -330,7 +330,7 @@ void percpu_print(const struct kmem_report_ctx *r, FILE *out)
 
 static void json_sites(const struct kmem_report_ctx *r, struct json *j)
 {
-	const struct percpu_stats *st = &r->agg->percpu;
+	const struct percpu_stats *st = percpu_st(r->agg);
 	struct cols_ctx c;
 
 	if (st->sum.allocs && !have_sites(&st->sum)) {
@@ -359,15 +359,15 @@ void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct kmem_agg *a = r->agg;
 	const struct sum_ctx sc = { .def = &sum_def,
-				    .base = &r->agg->percpu,
+				    .base = percpu_st(r->agg),
 				    .r = r };
 
 	json_open(j, "percpu", '{');
-	json_u64(j, "events", a->percpu_events);
-	json_bool(j, "complete", !a->events_lost && !a->lost_unknown &&
-				 !a->percpu.oom && !a->undecodable &&
-				 !kmem_agg_damaged(a));
-	json_str(j, "bytes_measure", measure(&a->percpu.sum));
+	json_u64(j, "events", a->events[KMEM_ALLOC_PERCPU]);
+	json_bool(j, "complete",
+		  !a->events_lost && !a->lost_unknown && !percpu_st(a)->oom &&
+			  !a->undecodable && !kmem_agg_damaged(a));
+	json_str(j, "bytes_measure", measure(&percpu_st(a)->sum));
 	sum_json(&sc, "summary", j);
 	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER))
 		json_sites(r, j);

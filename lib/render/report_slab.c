@@ -19,7 +19,7 @@
 static void slab_table(const struct kmem_report_ctx *r, struct cols_ctx *c,
 		       enum kmem_table_kind which)
 {
-	const struct slab_stats *st = &r->agg->slab;
+	const struct slab_stats *st = slab_st(r->agg);
 
 	switch (which) {
 	case KMEM_T_ALLOC:
@@ -79,7 +79,7 @@ void slab_print(const struct kmem_report_ctx *r, FILE *out)
 	}
 	if (kmem_render_text(c, KMEM_T_CALLER))
 		print_table(r, out, KMEM_T_CALLER);
-	if (kmem_render_text(c, KMEM_T_ALLOC) && r->agg->slab.rows)
+	if (kmem_render_text(c, KMEM_T_ALLOC) && slab_st(r->agg)->rows)
 		print_table(r, out, KMEM_T_ALLOC);
 	if (kmem_render_text(c, KMEM_T_CACHE))
 		print_table(r, out, KMEM_T_CACHE);
@@ -115,13 +115,12 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 	int i;
 
 	json_open(j, "slab", '{');
-	json_u64(j, "events", r->agg->slab_events);
-	json_bool(j, "complete", r->in->nr_elsewhere == 0 &&
-				 !r->agg->events_lost &&
-				 !r->agg->lost_unknown && !r->agg->slab.oom &&
-				 !r->agg->slab.saturated &&
-				 !r->agg->undecodable &&
-				 !kmem_agg_damaged(r->agg));
+	json_u64(j, "events", r->agg->events[KMEM_ALLOC_SLAB]);
+	json_bool(j, "complete",
+		  r->in->nr_elsewhere == 0 && !r->agg->events_lost &&
+			  !r->agg->lost_unknown && !slab_st(r->agg)->oom &&
+			  !slab_st(r->agg)->saturated && !r->agg->undecodable &&
+			  !kmem_agg_damaged(r->agg));
 	json_open(j, "handled_elsewhere", '[');
 	for (i = 0; i < r->in->nr_elsewhere; i++)
 		json_str(j, NULL, r->in->elsewhere[i]);
@@ -130,7 +129,8 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 	if (!r->in->merged) {
 		if (kmem_render_json(r->cfg, KMEM_T_CALLER))
 			json_rows(r, j, KMEM_T_CALLER);
-		if (kmem_render_json(r->cfg, KMEM_T_ALLOC) && r->agg->slab.rows)
+		if (kmem_render_json(r->cfg, KMEM_T_ALLOC) &&
+		    slab_st(r->agg)->rows)
 			json_rows(r, j, KMEM_T_ALLOC);
 		if (kmem_render_json(r->cfg, KMEM_T_CACHE))
 			json_rows(r, j, KMEM_T_CACHE);

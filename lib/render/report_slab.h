@@ -9,10 +9,22 @@
 #include <stdio.h>
 
 #include "alloc/slab.h"
+#include "analysis/agg.h"
 #include "base/json.h"
 #include "cols.h"
 #include "report.h"
 #include "sort.h"
+
+/**
+ * slab_st - the slab allocator's statistics in an aggregate
+ * @a: the aggregate
+ *
+ * Return: kmem_agg_stats(@a, KMEM_ALLOC_SLAB), typed.
+ */
+static inline const struct slab_stats *slab_st(const struct kmem_agg *a)
+{
+	return kmem_agg_stats(a, KMEM_ALLOC_SLAB);
+}
 
 void slab_print(const struct kmem_report_ctx *r, FILE *out);
 void slab_json(const struct kmem_report_ctx *r, struct json *j);

@@ -173,7 +173,7 @@ static const struct sum_def sum_def = {
 void slab_json_summary(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct sum_ctx c = { .def = &sum_def,
-				   .base = &r->agg->slab,
+				   .base = slab_st(r->agg),
 				   .r = r };
 
 	sum_json(&c, "summary", j);
@@ -200,7 +200,7 @@ static void anomaly_reading(const struct kmem_report_ctx *r, FILE *out,
 		[A_FREE_ONLY] = "freed-only frees are at",
 		[A_MISSED] = "missed frees are of objects allocated at",
 	};
-	const struct slab_stats *st = &r->agg->slab;
+	const struct slab_stats *st = slab_st(r->agg);
 	const struct slab_anomaly *top = NULL;
 	char cs[KMEM_SYM_LEN], a[NUMFMT_LEN], b[NUMFMT_LEN];
 	size_t i;
@@ -230,9 +230,9 @@ static void anomaly_reading(const struct kmem_report_ctx *r, FILE *out,
  */
 void slab_print_summary(const struct kmem_report_ctx *r, FILE *out)
 {
-	const struct slab_summary *s = &r->agg->slab.sum;
+	const struct slab_summary *s = &slab_st(r->agg)->sum;
 	const struct sum_ctx c = { .def = &sum_def,
-				   .base = &r->agg->slab,
+				   .base = slab_st(r->agg),
 				   .r = r };
 
 	sum_print(&c, out);

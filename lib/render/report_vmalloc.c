@@ -77,7 +77,7 @@ const struct cols_def vmalloc_freed_sites = {
 void vmalloc_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
 		   const struct cols_def *def)
 {
-	const struct vmalloc_stats *st = &r->agg->vmalloc;
+	const struct vmalloc_stats *st = vmalloc_st(r->agg);
 
 	report_cols(r, c, def ? def : &site_def, st->sites, st->nr_sites,
 		    &st->life);
@@ -185,10 +185,8 @@ static const struct sum_def sum_def = {
  */
 void vmalloc_print(const struct kmem_report_ctx *r, FILE *out)
 {
-	const struct vmalloc_stats *st = &r->agg->vmalloc;
-	const struct sum_ctx sc = { .def = &sum_def,
-				    .base = &r->agg->vmalloc,
-				    .r = r };
+	const struct vmalloc_stats *st = vmalloc_st(r->agg);
+	const struct sum_ctx sc = { .def = &sum_def, .base = st, .r = r };
 	struct cols_ctx c;
 
 	if (!r->in->merged && kmem_render_text(r->cfg, KMEM_T_CALLER)) {
@@ -215,15 +213,14 @@ void vmalloc_print(const struct kmem_report_ctx *r, FILE *out)
 void vmalloc_json(const struct kmem_report_ctx *r, struct json *j)
 {
 	const struct kmem_agg *a = r->agg;
-	const struct sum_ctx sc = { .def = &sum_def,
-				    .base = &r->agg->vmalloc,
-				    .r = r };
+	const struct vmalloc_stats *st = vmalloc_st(a);
+	const struct sum_ctx sc = { .def = &sum_def, .base = st, .r = r };
 	struct cols_ctx c;
 
 	json_open(j, "vmalloc", '{');
-	json_u64(j, "events", a->vmalloc_events);
+	json_u64(j, "events", a->events[KMEM_ALLOC_VMALLOC]);
 	json_bool(j, "complete",
-		  !a->events_lost && !a->lost_unknown && !a->vmalloc.oom &&
+		  !a->events_lost && !a->lost_unknown && !st->oom &&
 			  !a->undecodable && !kmem_agg_damaged(a));
 	sum_json(&sc, "summary", j);
 	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER)) {

@@ -8,9 +8,21 @@
 #include <stdio.h>
 
 #include "alloc/vmalloc.h"
+#include "analysis/agg.h"
 #include "base/json.h"
 #include "cols.h"
 #include "report.h"
+
+/**
+ * vmalloc_st - the vmalloc allocator's statistics in an aggregate
+ * @a: the aggregate
+ *
+ * Return: kmem_agg_stats(@a, KMEM_ALLOC_VMALLOC), typed.
+ */
+static inline const struct vmalloc_stats *vmalloc_st(const struct kmem_agg *a)
+{
+	return kmem_agg_stats(a, KMEM_ALLOC_VMALLOC);
+}
 
 void vmalloc_print(const struct kmem_report_ctx *r, FILE *out);
 void vmalloc_json(const struct kmem_report_ctx *r, struct json *j);

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "analysis/agg.h"
+#include "../unit/agg_util.h"
 #include "event/decode.h"
 #include "event/tep_names.h"
 #include "feed/feed.h"
@@ -405,8 +406,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr,
 			"fuzz_records: layout %d: %llu slab, %llu page "
 			"events, %llu undecodable, %llu lost\n",
-			(int)(l - layouts), (unsigned long long)agg.slab_events,
-			(unsigned long long)agg.page_events,
+			(int)(l - layouts),
+			(unsigned long long)agg.events[KMEM_ALLOC_SLAB],
+			(unsigned long long)agg.events[KMEM_ALLOC_PAGE],
 			(unsigned long long)agg.undecodable,
 			(unsigned long long)agg.events_lost);
 	report(&agg, l->tep, data[1]);

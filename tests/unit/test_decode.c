@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "analysis/agg.h"
+#include "agg_util.h"
 #include "decode_util.h"
 #include "unit.h"
 
@@ -109,12 +110,12 @@ static void check_caches(const struct slab_stats *st,
 static void check_stream_stats(const struct layout *L,
 			       const struct kmem_agg *a)
 {
-	const struct slab_stats *st = &a->slab;
+	const struct slab_stats *st = agg_slab(a);
 	const struct slab_summary *s = &st->sum;
 	const struct slab_site *site;
 	const struct slab_obj_row *p;
 
-	CHECK_U64(a->slab_events, 15);		/* every record */
+	CHECK_U64(a->events[KMEM_ALLOC_SLAB], 15); /* every record */
 	CHECK_U64(a->undecodable, 0);
 	CHECK_U64(st->oom, 0);
 

@@ -12,6 +12,7 @@
 #include <event-parse.h>
 
 #include "analysis/agg.h"
+#include "agg_util.h"
 #include "decode_util.h"
 #include "unit.h"
 
@@ -195,8 +196,8 @@ static void expect_unusable(const char *fmt, const char *name)
 	CHECK(ev.kind == KMEM_EV_NONE);
 	kmem_agg_init(&a);
 	kmem_agg_event(&a, &ev);	/* a KMEM_EV_NONE is ignored */
-	CHECK_U64(a.slab_events, 0);
-	CHECK_U64(a.slab.sum.allocs + a.slab.sum.frees, 0);
+	CHECK_U64(a.events[KMEM_ALLOC_SLAB], 0);
+	CHECK_U64(agg_slab(&a)->sum.allocs + agg_slab(&a)->sum.frees, 0);
 	kmem_agg_release(&a);
 	tep_free(tep);
 }

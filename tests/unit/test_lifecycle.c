@@ -12,6 +12,7 @@
 
 #include "alloc/lifecycle.h"
 #include "alloc/registry.h"
+#include "alloc/vmalloc.h"
 #include "unit.h"
 
 struct obj {
@@ -119,15 +120,21 @@ static void test_registry(void)
 	enum kmem_ev_kind k;
 	unsigned int id;
 
-	for (k = KMEM_EV_NONE; k <= KMEM_EV_PERCPU_CHUNK_DEL; k++) {
+	/* every kind, by hand (a kind missing from kmem_kind_alloc[] would
+	 * read as the slab allocator's) */
+	for (k = KMEM_EV_NONE; k <= KMEM_NR_KINDS; k++) {
 		enum kmem_alloc_id want = KMEM_NR_ALLOC;
 
 		if (k == KMEM_EV_SLAB_ALLOC || k == KMEM_EV_SLAB_FREE)
 			want = KMEM_ALLOC_SLAB;
 		else if (k >= KMEM_EV_PAGE_ALLOC && k <= KMEM_EV_PAGE_EXTFRAG)
 			want = KMEM_ALLOC_PAGE;
-		else if (k >= KMEM_EV_PERCPU_ALLOC)
+		else if (k >= KMEM_EV_PERCPU_ALLOC &&
+			 k <= KMEM_EV_PERCPU_CHUNK_DEL)
 			want = KMEM_ALLOC_PERCPU;
+		else if (k >= KMEM_EV_VMALLOC_ALLOC &&
+			 k <= KMEM_EV_VMALLOC_PURGE)
+			want = KMEM_ALLOC_VMALLOC;
 		CHECK_U64(kmem_alloc_of(k), want);
 	}
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {

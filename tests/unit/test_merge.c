@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "analysis/agg.h"
+#include "agg_util.h"
 #include "unit.h"
 
 static void slab(struct kmem_agg *a, int alloc, uint64_t ptr, uint64_t req,
@@ -56,18 +57,18 @@ static void test_sums(void)
 	kmem_agg_finish(&b);
 	kmem_agg_merge(&m, &a, false);
 	kmem_agg_merge(&m, &b, false);
-	CHECK_U64(m.slab.sum.allocs, 3);
-	CHECK_U64(m.slab.sum.frees, 2);	/* matched + freed-only */
-	CHECK_U64(m.slab.sum.free_only, 1);
-	CHECK_U64(m.slab.sum.bytes_req, 190);
-	CHECK_U64(m.slab.sum.bytes_alloc, 224);
-	CHECK_U64(m.slab.sum.live_count, 2);
-	CHECK_U64(m.slab.sum.live_bytes, 160);
-	CHECK_U64(m.slab_events, 5);
-	CHECK_U64(m.page_events, 1);
-	CHECK_U64(m.page.sum.allocs, 1);
+	CHECK_U64(agg_slab(&m)->sum.allocs, 3);
+	CHECK_U64(agg_slab(&m)->sum.frees, 2); /* matched + freed-only */
+	CHECK_U64(agg_slab(&m)->sum.free_only, 1);
+	CHECK_U64(agg_slab(&m)->sum.bytes_req, 190);
+	CHECK_U64(agg_slab(&m)->sum.bytes_alloc, 224);
+	CHECK_U64(agg_slab(&m)->sum.live_count, 2);
+	CHECK_U64(agg_slab(&m)->sum.live_bytes, 160);
+	CHECK_U64(m.events[KMEM_ALLOC_SLAB], 5);
+	CHECK_U64(m.events[KMEM_ALLOC_PAGE], 1);
+	CHECK_U64(agg_page(&m)->sum.allocs, 1);
 	CHECK_U64(m.events_lost, 5);
-	CHECK_U64(m.slab.nr_sites, 0);	/* no tables in a merge */
+	CHECK_U64(agg_slab(&m)->nr_sites, 0); /* no tables in a merge */
 	kmem_agg_release(&a);
 	kmem_agg_release(&b);
 	kmem_agg_release(&m);
@@ -92,11 +93,13 @@ static void test_old_migratetypes(void)
 	kmem_agg_finish(&cur);
 	kmem_agg_merge(&m, &old, true);
 	kmem_agg_merge(&m, &cur, false);
-	CHECK_U64(m.page.sum.order_mt[1][1], 5);	/* movable, new numbering */
-	CHECK_U64(m.page.sum.order_mt[1][2], 0);
-	CHECK_U64(m.page.sum.order_mt[0][2], 1);	/* reclaimable */
-	CHECK_U64(m.page.sum.allocs, 6);
-	CHECK_U64(m.page.sum.movable_as[1], 3);	/* the old __GFP_MOVABLE ones */
+	CHECK_U64(agg_page(&m)->sum.order_mt[1][1],
+		  5); /* movable, new numbering */
+	CHECK_U64(agg_page(&m)->sum.order_mt[1][2], 0);
+	CHECK_U64(agg_page(&m)->sum.order_mt[0][2], 1); /* reclaimable */
+	CHECK_U64(agg_page(&m)->sum.allocs, 6);
+	CHECK_U64(agg_page(&m)->sum.movable_as[1],
+		  3); /* the old __GFP_MOVABLE ones */
 	kmem_agg_release(&old);
 	kmem_agg_release(&cur);
 	kmem_agg_release(&m);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "analysis/agg.h"
+#include "agg_util.h"
 #include "unit.h"
 
 static char *write_tmp(const char *text)
@@ -108,11 +109,11 @@ static void test_cross_node(void)
 	kmem_agg_event(&a, &e);
 	kmem_agg_finish(&a);
 
-	CHECK_U64(a.page.sum.remote_allocs, 1);
-	CHECK_U64(a.page.sum.remote_alloc_bytes, 4096);
-	CHECK_U64(a.page.sum.cross_frees, 1);
-	CHECK_U64(a.page.sum.cross_free_bytes, 4096);
-	CHECK_U64(a.slab.sum.cross_node_allocs, 1);
+	CHECK_U64(agg_page(&a)->sum.remote_allocs, 1);
+	CHECK_U64(agg_page(&a)->sum.remote_alloc_bytes, 4096);
+	CHECK_U64(agg_page(&a)->sum.cross_frees, 1);
+	CHECK_U64(agg_page(&a)->sum.cross_free_bytes, 4096);
+	CHECK_U64(agg_slab(&a)->sum.cross_node_allocs, 1);
 	kmem_agg_release(&a);
 	kmem_numa_release(&n);
 	unlink(write_tmp(""));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/agg.h"
+#include "agg_util.h"
 #include "options/config.h"
 #include "unit.h"
 
@@ -96,9 +97,10 @@ static void test_summary(void)
 {
 	struct kmem_agg a;
 	struct kmem_event e;
-	const struct page_summary *s = &a.page.sum;
+	const struct page_summary *s;
 
 	kmem_agg_init(&a);
+	s = &agg_page(&a)->sum;
 	kmem_agg_configure(&a, &sym, NULL, NULL, 0);
 	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 1));	/* A 4K */
 	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x200, 2, 1));	/* B 16K */
@@ -135,9 +137,9 @@ static void test_summary(void)
 	CHECK_U64(s->order_mt[0][0], 1);		/* C */
 	CHECK_U64(s->order_mt[0][2], 1);		/* C' */
 	CHECK_U64(s->stacks, 0);
-	CHECK_U64(a.page_events, 9);		/* page records accounted */
+	CHECK_U64(a.events[KMEM_ALLOC_PAGE], 9); /* page records accounted */
 	/* without stacks every allocation is "(no stack)" */
-	CHECK(find_site(&a.page, PAGE_NO_STACK, 0) != NULL);
+	CHECK(find_site(agg_page(&a), PAGE_NO_STACK, 0) != NULL);
 	kmem_agg_release(&a);
 }
 
@@ -154,8 +156,8 @@ static void test_lost(void)
 	feed(&a, ev_page(KMEM_EV_PAGE_FREE, 0, 0x100, 0, 0));
 	CHECK_U64(a.events_lost, 1000);
 	CHECK_U64(a.lost_unknown, 1);
-	CHECK_U64(a.page.sum.free_only, 1);	/* 0x200 */
-	CHECK_U64(a.page.sum.alloc_freed_count, 1);	/* 0x100 */
+	CHECK_U64(agg_page(&a)->sum.free_only, 1);	   /* 0x200 */
+	CHECK_U64(agg_page(&a)->sum.alloc_freed_count, 1); /* 0x100 */
 	kmem_agg_release(&a);
 }
 
@@ -172,10 +174,10 @@ static void test_pre_3_3(void)
 	e = ev_page(KMEM_EV_PAGE_FREE, 0, 0x200, 0, 0);	/* pagevec */
 	e.batched = true;
 	feed(&a, e);
-	CHECK_U64(a.page.sum.frees, 2);
-	CHECK_U64(a.page.sum.batched_frees, 1);
-	CHECK_U64(a.page.sum.alloc_freed_count, 2);
-	CHECK_U64(a.page.sum.live_count, 0);
+	CHECK_U64(agg_page(&a)->sum.frees, 2);
+	CHECK_U64(agg_page(&a)->sum.batched_frees, 1);
+	CHECK_U64(agg_page(&a)->sum.alloc_freed_count, 2);
+	CHECK_U64(agg_page(&a)->sum.live_count, 0);
 	kmem_agg_release(&a);
 }
 
@@ -214,15 +216,15 @@ static void test_stacks(void)
 	feed(&a, e);
 	kmem_agg_finish(&a);
 
-	CHECK_U64(a.page.sum.stacks, 3);		/* 1, 4, 5 */
-	s = find_site(&a.page, 0x1450, 0);
+	CHECK_U64(agg_page(&a)->sum.stacks, 3); /* 1, 4, 5 */
+	s = find_site(agg_page(&a), 0x1450, 0);
 	CHECK(s && s->hits == 1 && s->live_count == 1);	/* 1 */
-	s = find_site(&a.page, PAGE_NO_STACK, 0);
+	s = find_site(agg_page(&a), PAGE_NO_STACK, 0);
 	CHECK(s && s->hits == 3);			/* 2, 3, 6 */
 	CHECK(s && s->live_count == 2);			/* 2, 3 */
-	s = find_site(&a.page, 0x1610, 1);
+	s = find_site(agg_page(&a), 0x1610, 1);
 	CHECK(s && s->hits == 1 && s->bytes == 8192);	/* 4 */
-	s = find_site(&a.page, 0x1120, 0);
+	s = find_site(agg_page(&a), 0x1120, 0);
 	CHECK(s && s->hits == 1);			/* 5 */
 	kmem_agg_release(&a);
 }
@@ -256,11 +258,11 @@ static void test_page_boundary(void)
 	e.after_loss = true;
 	feed(&a, e);
 	kmem_agg_finish(&a);
-	CHECK_U64(a.page.sum.stacks, 1);		/* 0x200 */
-	CHECK(find_site(&a.page, 0x1450, 0) &&
-	      find_site(&a.page, 0x1450, 0)->hits == 1);
-	CHECK(find_site(&a.page, PAGE_NO_STACK, 0) &&
-	      find_site(&a.page, PAGE_NO_STACK, 0)->hits == 3);
+	CHECK_U64(agg_page(&a)->sum.stacks, 1); /* 0x200 */
+	CHECK(find_site(agg_page(&a), 0x1450, 0) &&
+	      find_site(agg_page(&a), 0x1450, 0)->hits == 1);
+	CHECK(find_site(agg_page(&a), PAGE_NO_STACK, 0) &&
+	      find_site(agg_page(&a), PAGE_NO_STACK, 0)->hits == 3);
 	kmem_agg_release(&a);
 }
 
@@ -278,7 +280,7 @@ static void test_skip_rules(void)
 	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 1));
 	feed(&a, ev_stack(0, anon_stack, 6));
 	kmem_agg_finish(&a);
-	CHECK(find_site(&a.page, 0x1560, 0) != NULL);
+	CHECK(find_site(agg_page(&a), 0x1560, 0) != NULL);
 	kmem_agg_release(&a);
 
 	kmem_agg_init(&a);
@@ -288,7 +290,7 @@ static void test_skip_rules(void)
 	feed(&a, ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x100, 0, 1));
 	feed(&a, ev_stack(0, anon_stack, 6));
 	kmem_agg_finish(&a);
-	CHECK(find_site(&a.page, 0x1450, 0) != NULL);	/* default rules */
+	CHECK(find_site(agg_page(&a), 0x1450, 0) != NULL); /* default rules */
 	kmem_agg_release(&a);
 }
 
@@ -315,14 +317,14 @@ static void test_fallbacks_and_procs(void)
 	feed(&a, ev_page(KMEM_EV_PAGE_ZONE_LOCKED, 1, 0x400, 0, 0));
 	feed(&a, ev_page(KMEM_EV_PAGE_PCPU_DRAIN, 1, 0x500, 0, 0));
 
-	CHECK_U64(a.page.sum.fb[1][0].fallbacks, 2);
-	CHECK_U64(a.page.sum.fb[1][0].fragmenting, 1);
-	CHECK_U64(a.page.sum.fb[1][0].ownership, 1);
-	CHECK_U64(a.page.sum.zone_locked, 2);
-	CHECK_U64(a.page.sum.pcpu_refills, 1);
-	CHECK_U64(a.page.sum.pcpu_drains, 1);
-	for (i = 0; i < a.page.nr_procs; i++) {
-		const struct page_proc *p = &a.page.procs[i];
+	CHECK_U64(agg_page(&a)->sum.fb[1][0].fallbacks, 2);
+	CHECK_U64(agg_page(&a)->sum.fb[1][0].fragmenting, 1);
+	CHECK_U64(agg_page(&a)->sum.fb[1][0].ownership, 1);
+	CHECK_U64(agg_page(&a)->sum.zone_locked, 2);
+	CHECK_U64(agg_page(&a)->sum.pcpu_refills, 1);
+	CHECK_U64(agg_page(&a)->sum.pcpu_drains, 1);
+	for (i = 0; i < agg_page(&a)->nr_procs; i++) {
+		const struct page_proc *p = &agg_page(&a)->procs[i];
 
 		if (p->pid == 100) {		/* CPU 0's events */
 			seen++;
@@ -411,8 +413,8 @@ static void test_free_before_stack(void)
 	feed(&a, at(ev_page(KMEM_EV_PAGE_ALLOC, 0, 0x500, 0, 1), 1000));
 	feed(&a, at(ev_page(KMEM_EV_PAGE_FREE, 1, 0x500, 0, 1), 900000));
 	feed(&a, at(ev_stack(0, anon_stack, 6), 1032));
-	CHECK_U64(a.page.sum.stacks, 1);
-	anon = find_site(&a.page, 0x1450, 0);	/* do_anonymous_page */
+	CHECK_U64(agg_page(&a)->sum.stacks, 1);
+	anon = find_site(agg_page(&a), 0x1450, 0); /* do_anonymous_page */
 	CHECK(anon && anon->hits == 1 && anon->live_count == 0 &&
 	      anon->live_bytes == 0);
 
@@ -422,14 +424,14 @@ static void test_free_before_stack(void)
 	feed(&a, at(ev_stack(1, anon_stack, 6), 900096));
 	feed(&a, at(ev_stack(0, anon_stack, 6), 1096)); /* awaited no more */
 	kmem_agg_finish(&a);
-	anon = find_site(&a.page, 0x1450, 0);
-	none = find_site(&a.page, PAGE_NO_STACK, 0);
+	anon = find_site(agg_page(&a), 0x1450, 0);
+	none = find_site(agg_page(&a), PAGE_NO_STACK, 0);
 	CHECK(anon && anon->hits == 2 && anon->live_count == 1 &&
 	      anon->live_bytes == 4096);
 	CHECK(none && none->hits == 1 && none->live_count == 0);
-	CHECK_U64(a.page.sum.stacks, 2);
-	CHECK_U64(a.page.sum.live_count, 1);
-	CHECK_U64(a.page.sum.alloc_freed_count, 2);
+	CHECK_U64(agg_page(&a)->sum.stacks, 2);
+	CHECK_U64(agg_page(&a)->sum.live_count, 1);
+	CHECK_U64(agg_page(&a)->sum.alloc_freed_count, 2);
 	kmem_agg_release(&a);
 }
 
@@ -489,22 +491,24 @@ static void test_deferred(void)
 	kmem_agg_keep_rows(&now, &cc);
 	kmem_agg_keep_rows(&later, &cc);
 	kmem_agg_defer_callsites(&later);
-	CHECK(later.page.defer && later.folded.defer);
+	CHECK(agg_page(&later)->defer && later.folded.defer);
 	defer_stream(&now);
 	lookups = 0;
 	defer_stream(&later);
 	CHECK_U64(lookups, 0);
-	CHECK_U64(later.page.nr_stacks, 4);
+	CHECK_U64(agg_page(&later)->nr_stacks, 4);
 	kmem_agg_resolve_callsites(&later);
 	CHECK_U64(lookups, 8);	/* each frame up to the call site, once */
-	CHECK_U64(later.page.nr_stacks, 0);
+	CHECK_U64(agg_page(&later)->nr_stacks, 0);
 	kmem_agg_finish(&now);
 	kmem_agg_finish(&later);
 
-	CHECK_U64(later.page.nr_sites, now.page.nr_sites);
-	for (i = 0; i < now.page.nr_sites && i < later.page.nr_sites; i++) {
-		const struct page_site *x = &now.page.sites[i];
-		const struct page_site *y = &later.page.sites[i];
+	CHECK_U64(agg_page(&later)->nr_sites, agg_page(&now)->nr_sites);
+	for (i = 0;
+	     i < agg_page(&now)->nr_sites && i < agg_page(&later)->nr_sites;
+	     i++) {
+		const struct page_site *x = &agg_page(&now)->sites[i];
+		const struct page_site *y = &agg_page(&later)->sites[i];
 
 		CHECK_U64(y->callsite, x->callsite);
 		CHECK(y->order == x->order && y->migratetype == x->migratetype);
@@ -513,10 +517,12 @@ static void test_deferred(void)
 		CHECK_U64(y->live_count, x->live_count);
 		CHECK_U64(y->live_bytes, x->live_bytes);
 	}
-	CHECK_U64(later.page.objs.len, now.page.objs.len);
-	for (i = 0; i < now.page.objs.len && i < later.page.objs.len; i++)
-		CHECK_U64(page_obj_at(&later.page, (uint32_t)i)->site,
-			  page_obj_at(&now.page, (uint32_t)i)->site);
+	CHECK_U64(agg_page(&later)->objs.len, agg_page(&now)->objs.len);
+	for (i = 0;
+	     i < agg_page(&now)->objs.len && i < agg_page(&later)->objs.len;
+	     i++)
+		CHECK_U64(page_obj_at(agg_page(&later), (uint32_t)i)->site,
+			  page_obj_at(agg_page(&now), (uint32_t)i)->site);
 	CHECK_U64(later.folded.nr, now.folded.nr);
 	for (i = 0; i < now.folded.nr && i < later.folded.nr; i++) {
 		const struct folded_stack *x = &now.folded.stacks[i];

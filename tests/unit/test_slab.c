@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/agg.h"
+#include "agg_util.h"
 #include "options/config.h"
 #include "unit.h"
 
@@ -47,9 +48,9 @@ static const struct slab_site *site(const struct kmem_agg *a, uint64_t cs)
 {
 	size_t i;
 
-	for (i = 0; i < a->slab.nr_sites; i++)
-		if (a->slab.sites[i].call_site == cs)
-			return &a->slab.sites[i];
+	for (i = 0; i < agg_slab(a)->nr_sites; i++)
+		if (agg_slab(a)->sites[i].call_site == cs)
+			return &agg_slab(a)->sites[i];
 	return NULL;
 }
 
@@ -67,19 +68,20 @@ static void test_groups(void)
 	feed(&a, ev_free(1300, 1, 0x3000));	/* B1 freed, same CPU */
 	feed(&a, ev_free(500, 0, 0x9000));	/* never allocated */
 
-	CHECK_U64(a.slab.sum.allocs, 3);
-	CHECK_U64(a.slab.sum.frees, 3);
-	CHECK_U64(a.slab.sum.bytes_req, 94);		/* 10+20+64 */
-	CHECK_U64(a.slab.sum.bytes_alloc, 112);		/* 16+32+64 */
-	CHECK_U64(a.slab.sum.alloc_freed_count, 2);	/* A1, B1 */
-	CHECK_U64(a.slab.sum.alloc_freed_bytes, 80);	/* 16+64 */
-	CHECK_U64(kmem_lc_alloc_only_count(&a.slab.sum.lc), 1);	/* A2 */
-	CHECK_U64(kmem_lc_alloc_only_bytes(&a.slab.sum.lc,
-					   a.slab.sum.bytes_alloc), 32);
-	CHECK_U64(a.slab.sum.free_only, 1);
-	CHECK_U64(a.slab.sum.cross_cpu_frees, 1);	/* A1 */
-	CHECK_U64(a.slab.sum.live_count, 1);
-	CHECK_U64(a.slab.sum.live_bytes, 32);
+	CHECK_U64(agg_slab(&a)->sum.allocs, 3);
+	CHECK_U64(agg_slab(&a)->sum.frees, 3);
+	CHECK_U64(agg_slab(&a)->sum.bytes_req, 94);	    /* 10+20+64 */
+	CHECK_U64(agg_slab(&a)->sum.bytes_alloc, 112);	    /* 16+32+64 */
+	CHECK_U64(agg_slab(&a)->sum.alloc_freed_count, 2);  /* A1, B1 */
+	CHECK_U64(agg_slab(&a)->sum.alloc_freed_bytes, 80); /* 16+64 */
+	CHECK_U64(kmem_lc_alloc_only_count(&agg_slab(&a)->sum.lc), 1); /* A2 */
+	CHECK_U64(kmem_lc_alloc_only_bytes(&agg_slab(&a)->sum.lc,
+					   agg_slab(&a)->sum.bytes_alloc),
+		  32);
+	CHECK_U64(agg_slab(&a)->sum.free_only, 1);
+	CHECK_U64(agg_slab(&a)->sum.cross_cpu_frees, 1); /* A1 */
+	CHECK_U64(agg_slab(&a)->sum.live_count, 1);
+	CHECK_U64(agg_slab(&a)->sum.live_bytes, 32);
 
 	s = site(&a, 0xA);
 	CHECK(s != NULL);
@@ -94,7 +96,8 @@ static void test_groups(void)
 	}
 	s = site(&a, 0xB);
 	CHECK(s && s->pingpong == 0 && s->lifetime_sum == 1000);
-	CHECK_U64(a.slab.nr_sites, 2);	/* frees do not create call sites */
+	CHECK_U64(agg_slab(&a)->nr_sites,
+		  2); /* frees do not create call sites */
 	kmem_agg_release(&a);
 }
 
@@ -115,30 +118,33 @@ static void test_anomalies(void)
 	feed(&a, ev_free(9, 0, 0x7000));		/* freed-only */
 	feed(&a, ev_free(10, 0, 0x7000));		/* ... then double */
 
-	CHECK_U64(a.slab.sum.alloc_failures, 1);
-	CHECK_U64(a.slab.sum.allocs, 3);		/* 0x10, X, Y */
-	CHECK_U64(a.slab.sum.bytes_alloc, 24);		/* 0+8+16 */
-	CHECK_U64(a.slab.sum.zero_size_allocs, 1);
-	CHECK_U64(a.slab.sum.null_frees, 2);
-	CHECK_U64(a.slab.sum.frees, 4);		/* Y's, double, 0x7000 x2 */
-	CHECK_U64(a.slab.sum.missed_frees, 1);
-	CHECK_U64(a.slab.sum.missed_free_bytes, 8);
-	CHECK_U64(a.slab.sum.double_frees, 2);	/* 0x1000, 0x7000 */
-	CHECK_U64(a.slab.sum.free_only, 1);	/* 0x7000 */
-	CHECK_U64(a.slab.sum.alloc_freed_count, 1);	/* Y */
-	CHECK_U64(a.slab.sum.alloc_freed_bytes, 16);
-	CHECK_U64(kmem_lc_alloc_only_count(&a.slab.sum.lc), 2);	/* 0x10, X */
-	CHECK_U64(a.slab.sum.live_count, 0);
-	CHECK_U64(a.slab.sum.live_bytes, 0);
-	CHECK_U64(a.slab.objs.len, 1);		/* 0x1000 */
-	CHECK_U64(slab_row_at(&a.slab, 0)->o.ptr, 0x1000);
-	CHECK_U64(slab_row_at(&a.slab, 0)->hits, 2);
-	CHECK_U64(a.slab.freed_only.len, 1);	/* 0x7000 */
+	CHECK_U64(agg_slab(&a)->sum.alloc_failures, 1);
+	CHECK_U64(agg_slab(&a)->sum.allocs, 3);	      /* 0x10, X, Y */
+	CHECK_U64(agg_slab(&a)->sum.bytes_alloc, 24); /* 0+8+16 */
+	CHECK_U64(agg_slab(&a)->sum.zero_size_allocs, 1);
+	CHECK_U64(agg_slab(&a)->sum.null_frees, 2);
+	CHECK_U64(agg_slab(&a)->sum.frees, 4); /* Y's, double, 0x7000 x2 */
+	CHECK_U64(agg_slab(&a)->sum.missed_frees, 1);
+	CHECK_U64(agg_slab(&a)->sum.missed_free_bytes, 8);
+	CHECK_U64(agg_slab(&a)->sum.double_frees, 2);	   /* 0x1000, 0x7000 */
+	CHECK_U64(agg_slab(&a)->sum.free_only, 1);	   /* 0x7000 */
+	CHECK_U64(agg_slab(&a)->sum.alloc_freed_count, 1); /* Y */
+	CHECK_U64(agg_slab(&a)->sum.alloc_freed_bytes, 16);
+	CHECK_U64(kmem_lc_alloc_only_count(&agg_slab(&a)->sum.lc),
+		  2); /* 0x10, X */
+	CHECK_U64(agg_slab(&a)->sum.live_count, 0);
+	CHECK_U64(agg_slab(&a)->sum.live_bytes, 0);
+	CHECK_U64(agg_slab(&a)->objs.len, 1); /* 0x1000 */
+	CHECK_U64(slab_row_at(agg_slab(&a), 0)->o.ptr, 0x1000);
+	CHECK_U64(slab_row_at(agg_slab(&a), 0)->hits, 2);
+	CHECK_U64(agg_slab(&a)->freed_only.len, 1); /* 0x7000 */
 	CHECK(site(&a, 0xA) && site(&a, 0xA)->failures == 1);
 	CHECK(site(&a, 0xA) && site(&a, 0xA)->live_count == 0);
 	/* identities from the definitions */
-	CHECK_U64(a.slab.sum.frees, a.slab.sum.alloc_freed_count +
-		  a.slab.sum.free_only + a.slab.sum.double_frees);
+	CHECK_U64(agg_slab(&a)->sum.frees,
+		  agg_slab(&a)->sum.alloc_freed_count +
+			  agg_slab(&a)->sum.free_only +
+			  agg_slab(&a)->sum.double_frees);
 	kmem_agg_release(&a);
 }
 
@@ -175,11 +181,12 @@ static void test_caches(void)
 	e.name_len = 4;
 	feed(&a, e);
 
-	CHECK_U64(a.slab.nr_caches, 3);
-	for (i = 0; i < a.slab.nr_caches; i++) {
-		const struct slab_cache *c = &a.slab.caches[i];
+	CHECK_U64(agg_slab(&a)->nr_caches, 3);
+	for (i = 0; i < agg_slab(&a)->nr_caches; i++) {
+		const struct slab_cache *c = &agg_slab(&a)->caches[i];
 
-		snprintf(name, sizeof(name), "%s", slab_cache_name(&a.slab, c));
+		snprintf(name, sizeof(name), "%s",
+			 slab_cache_name(agg_slab(&a), c));
 		if (!strcmp(name, "kmalloc-64")) {
 			seen++;
 			CHECK_U64(c->allocs, 2);
@@ -233,18 +240,18 @@ static void test_cache_rows(void)
 	e.name_len = 4;
 	feed(&a, e);
 
-	CHECK_U64(a.slab.nr_caches, 3);	/* kmalloc-64, (unnamed), filp */
-	c = &a.slab.caches[0];
-	CHECK_STR(slab_cache_name(&a.slab, c), "kmalloc-64");
+	CHECK_U64(agg_slab(&a)->nr_caches, 3); /* kmalloc-64, (unnamed), filp */
+	c = &agg_slab(&a)->caches[0];
+	CHECK_STR(slab_cache_name(agg_slab(&a), c), "kmalloc-64");
 	CHECK_U64(c->allocs, 2);
 	CHECK_U64(c->bytes_req, 114);			/* 50+64 */
-	c = &a.slab.caches[1];
-	CHECK_STR(slab_cache_name(&a.slab, c), "(unnamed)");
+	c = &agg_slab(&a)->caches[1];
+	CHECK_STR(slab_cache_name(agg_slab(&a), c), "(unnamed)");
 	CHECK_U64(c->allocs, 1);			/* 0x4000 */
 	CHECK_U64(c->live_count, 1);
 	CHECK_U64(c->live_bytes, 192);
-	c = &a.slab.caches[2];
-	CHECK_STR(slab_cache_name(&a.slab, c), "filp");
+	c = &agg_slab(&a)->caches[2];
+	CHECK_STR(slab_cache_name(agg_slab(&a), c), "filp");
 	CHECK_U64(c->allocs, 1);			/* 0x3000, moved */
 	CHECK_U64(c->bytes_req, 184);
 	CHECK_U64(c->frees, 1);
@@ -264,14 +271,14 @@ static void test_many(void)
 				  0xffff888000000000ULL + i * 64, 40, 64));
 	for (i = 0; i < n; i += 2)
 		feed(&a, ev_free(n + i, 0, 0xffff888000000000ULL + i * 64));
-	CHECK_U64(a.slab.nr_sites, 1000);
-	CHECK_U64(a.slab.objs.len, n);
-	CHECK_U64(a.slab.sum.alloc_freed_count, n / 2);
-	CHECK_U64(a.slab.sum.free_only, 0);
-	CHECK_U64(a.slab.sum.live_count, n / 2);
-	CHECK_U64(a.slab.sum.live_bytes, n / 2 * 64);
+	CHECK_U64(agg_slab(&a)->nr_sites, 1000);
+	CHECK_U64(agg_slab(&a)->objs.len, n);
+	CHECK_U64(agg_slab(&a)->sum.alloc_freed_count, n / 2);
+	CHECK_U64(agg_slab(&a)->sum.free_only, 0);
+	CHECK_U64(agg_slab(&a)->sum.live_count, n / 2);
+	CHECK_U64(agg_slab(&a)->sum.live_bytes, n / 2 * 64);
 	/* even i allocated on CPU 0 and freed on CPU 0: no ping-pong */
-	CHECK_U64(a.slab.sum.cross_cpu_frees, 0);
+	CHECK_U64(agg_slab(&a)->sum.cross_cpu_frees, 0);
 	kmem_agg_release(&a);
 }
 
@@ -304,7 +311,7 @@ static void test_lean(void)
 	kmem_agg_init(&lean);
 	cc = kmem_opts_collect_cfg(&o);
 	kmem_agg_keep_rows(&lean, &cc);
-	CHECK(full.slab.rows && !lean.slab.rows);
+	CHECK(agg_slab(&full)->rows && !agg_slab(&lean)->rows);
 	for (i = 0; i < 5000; i++) {
 		uint64_t ptr = 0xffff888000000000ULL + (i % 700) * 32;
 		struct kmem_event e = i % 3 ? ev_alloc(i, (int)(i % 4),
@@ -318,22 +325,28 @@ static void test_lean(void)
 		feed(&full, e);
 		feed(&lean, e);
 	}
-	CHECK(!memcmp(&full.slab.sum, &lean.slab.sum, sizeof(full.slab.sum)));
-	CHECK_U64(lean.slab.nr_sites, full.slab.nr_sites);
-	CHECK(!memcmp(full.slab.sites, lean.slab.sites,
-		      full.slab.nr_sites * sizeof(*full.slab.sites)));
-	CHECK_U64(lean.slab.nr_caches, full.slab.nr_caches);
-	for (c = 0; c < full.slab.nr_caches && c < lean.slab.nr_caches; c++) {
-		CHECK_U64(lean.slab.caches[c].allocs,
-			  full.slab.caches[c].allocs);
-		CHECK_U64(lean.slab.caches[c].bytes_req,
-			  full.slab.caches[c].bytes_req);
-		CHECK_U64(lean.slab.caches[c].live_bytes,
-			  full.slab.caches[c].live_bytes);
-		CHECK_U64(lean.slab.caches[c].frees, full.slab.caches[c].frees);
+	CHECK(!memcmp(&agg_slab(&full)->sum, &agg_slab(&lean)->sum,
+		      sizeof(agg_slab(&full)->sum)));
+	CHECK_U64(agg_slab(&lean)->nr_sites, agg_slab(&full)->nr_sites);
+	CHECK(!memcmp(agg_slab(&full)->sites, agg_slab(&lean)->sites,
+		      agg_slab(&full)->nr_sites *
+			      sizeof(*agg_slab(&full)->sites)));
+	CHECK_U64(agg_slab(&lean)->nr_caches, agg_slab(&full)->nr_caches);
+	for (c = 0;
+	     c < agg_slab(&full)->nr_caches && c < agg_slab(&lean)->nr_caches;
+	     c++) {
+		CHECK_U64(agg_slab(&lean)->caches[c].allocs,
+			  agg_slab(&full)->caches[c].allocs);
+		CHECK_U64(agg_slab(&lean)->caches[c].bytes_req,
+			  agg_slab(&full)->caches[c].bytes_req);
+		CHECK_U64(agg_slab(&lean)->caches[c].live_bytes,
+			  agg_slab(&full)->caches[c].live_bytes);
+		CHECK_U64(agg_slab(&lean)->caches[c].frees,
+			  agg_slab(&full)->caches[c].frees);
 	}
-	CHECK_U64(lean.slab.objs.len, full.slab.objs.len);
-	CHECK(lean.slab.objs.size == 32 && full.slab.objs.size == 72);
+	CHECK_U64(agg_slab(&lean)->objs.len, agg_slab(&full)->objs.len);
+	CHECK(agg_slab(&lean)->objs.size == 32 &&
+	      agg_slab(&full)->objs.size == 72);
 	kmem_agg_release(&full);
 	kmem_agg_release(&lean);
 	kmem_opts_release(&o);
