@@ -7,7 +7,11 @@
 # (tests/lib/common.sh) and so run one at a time.
 # A script whose header has a line "# test: exclusive" changes the
 # system (installs into libtraceevent's plugin directory, ...) and runs
-# alone, after the others; "# test: slow" ones start first.
+# alone, after the others; "# test: slow" ones start first.  With a
+# sanitized build (make SANITIZE=1 check), one whose header says
+# "# sanitizers: skip (WHY)" is not run but reported as one SKIP line:
+# the byte-identity matrices, which run the same code over every sample
+# and option set again, code the other tests already run sanitized.
 #
 # Each test's lines are printed when it ends, with its time; then each
 # failure's log, the slowest tests, and "N passed, N failed, N skipped".
@@ -49,9 +53,17 @@ only=("$@")
 for t in "$B"/tests/*; do
 	[ -f "$t" ] && [ -x "$t" ] && add "$(basename "$t")" "" "$t"
 done
+sanitized=
+nm -D "$PLUGIN_DIR/plugin_kmem.so" 2>/dev/null | grep -q __asan_init && sanitized=1
 for t in tests/e2e/*.sh; do
+	n=$(basename "$t" .sh)
 	tag=$(sed -n '1,30s/^# test: \([a-z]*\).*/\1/p' "$t" | head -n 1)
-	add "$(basename "$t" .sh)" "$tag" bash "$t"
+	why=$(sed -n '1,30s/^# sanitizers: skip (\(.*\))$/\1/p' "$t" | head -n 1)
+	if [ -n "$sanitized" ] && [ -n "$why" ]; then
+		add "$n" "" echo "SKIP $n: not under the sanitizers: $why; make check runs it"
+		continue
+	fi
+	add "$n" "$tag" bash "$t"
 done
 if [ ${#names[@]} -eq 0 ]; then
 	echo "run.sh: no test to run${only[*]:+ named ${only[*]}}" >&2

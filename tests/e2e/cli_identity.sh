@@ -1,5 +1,6 @@
 #!/bin/bash
 # test: slow
+# sanitizers: skip (a byte-identity matrix)
 # trace-kmem stat and the plugin print the same tables and the same JSON,
 # byte for byte, for the same trace and the same options: every sample
 # trace (sample-data/*.dat, or $KMEM_SAMPLES) with every option set

@@ -1,5 +1,6 @@
 #!/bin/bash
 # test: slow
+# sanitizers: skip (a byte-identity matrix)
 # Every output of this build on the bundled traces is byte for byte the
 # baseline's: scripts/identity.sh snapshot (trace-kmem stat with 23
 # option sets on every sample: tables, stderr, JSON, folded stacks; the

@@ -1,5 +1,6 @@
 #!/bin/bash
 # test: slow
+# sanitizers: skip (a byte-identity matrix)
 # The native reader (reader/, trace-kmem stat's default) and the
 # libtracecmd reader (--reader=libtracecmd, the reference) give the same
 # tables and the same JSON, byte for byte: every sample trace, buffer
