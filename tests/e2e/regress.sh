@@ -64,7 +64,8 @@ expect() {
 	esac
 }
 
-# run FILE [ENV...] -- ARGS: trace-kmem stat, peak RSS in $rss (KB, or 0)
+# run FILE [ENV...] -- ARGS: trace-kmem stat, peak RSS in $rss (KB, or 0),
+# stopped after $limit seconds (exit 124)
 run() {
 	local f=$1
 	shift
@@ -72,12 +73,12 @@ run() {
 	while [ "$1" != -- ]; do envs+=("$1"); shift; done
 	shift
 	if [ -z "$SANITIZED" ] && [ -x /usr/bin/time ]; then
-		env "${envs[@]}" timeout 60 /usr/bin/time -o "$WORK/rss" -f %M "$TK" stat "$@" "$f" \
+		env "${envs[@]}" timeout "$limit" /usr/bin/time -o "$WORK/rss" -f %M "$TK" stat "$@" "$f" \
 			>"$WORK/o" 2>"$WORK/e"
 		rc=$?
 		rss=$(tail -n 1 "$WORK/rss")
 	else
-		env "${envs[@]}" timeout 60 "$TK" stat "$@" "$f" >"$WORK/o" 2>"$WORK/e"
+		env "${envs[@]}" timeout "$limit" "$TK" stat "$@" "$f" >"$WORK/o" 2>"$WORK/e"
 		rc=$?
 		rss=0
 	fi
@@ -101,19 +102,25 @@ while IFS=$'\t' read -r file native lib unval plugin defect; do
 	fi
 	for mode in native libtracecmd unvalidated; do
 		case $mode in
-		native) want=$native; run "$f" -- ;;
-		libtracecmd) want=$lib; run "$f" -- --reader=libtracecmd ;;
+		native) want=$native ;;
+		libtracecmd) want=$lib ;;
+		unvalidated) want=$unval ;;
+		esac
+		# OUTCOME[,rss:N][,time:N]: bounds of this run's own
+		bound=100 limit=60
+		case $want in *,time:*) limit=${want##*,time:} want=${want%,time:*} ;; esac
+		case $want in *,rss:*) bound=${want##*,rss:} want=${want%,rss:*} ;; esac
+		case $mode in
+		native) run "$f" -- ;;
+		libtracecmd) run "$f" -- --reader=libtracecmd ;;
 		unvalidated)
-			want=$unval
 			rm -f "$WORK"/asan.*
 			# a sanitizer sees libtracecmd's own errors first (its
 			# double free): to a log, as stderr is quieted there
 			run "$f" TRACE_KMEM_VALIDATE=never "ASAN_OPTIONS=$ASAN_OPTIONS:log_path=$WORK/asan" \
 				-- --reader=libtracecmd ;;
 		esac
-		[ "$rc" -ne 124 ] || { fail "regress:$file:$mode" "hang (60 s)"; continue; }
-		bound=100
-		case $want in *,rss:*) bound=${want##*,rss:} want=${want%,rss:*} ;; esac
+		[ "$rc" -ne 124 ] || { fail "regress:$file:$mode" "hang ($limit s)"; continue; }
 		if [ "$mode" = unvalidated ] && [ -n "$SANITIZED" ] && ls "$WORK"/asan.* >/dev/null 2>&1; then
 			if grep -h -A8 'ERROR: AddressSanitizer' "$WORK"/asan.* | grep -q 'libtracecmd\.so'; then
 				pass "regress:$file:$mode (AddressSanitizer: libtracecmd's own error, not ours)"
@@ -133,7 +140,9 @@ while IFS=$'\t' read -r file native lib unval plugin defect; do
 	[ -n "$SANITIZED" ] && plugin_env+=(LD_PRELOAD="$SAN_PRELOAD"
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
-	env "${plugin_env[@]}" timeout 60 trace-cmd report -i "$f" -O kmem:stat \
+	plimit=60
+	case $plugin in *,time:*) plimit=${plugin##*,time:} plugin=${plugin%,time:*} ;; esac
+	env "${plugin_env[@]}" timeout "$plimit" trace-cmd report -i "$f" -O kmem:stat \
 		2>"$WORK/pe" | head -c 64000000 >"$WORK/po"
 	prc=${PIPESTATUS[0]}
 	if grep -A12 'ERROR: AddressSanitizer\|runtime error:' "$WORK/pe" | grep -q 'plugin_kmem'; then
