@@ -211,7 +211,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	c->tep = tdat_tep(f);
 	kmem_tep_symbolizer(&sym, c->tep);
-	kmem_agg_init(&c->agg);
+	if (kmem_agg_init(&c->agg))
+		abort(); /* out of memory: not the input's doing */
 	fuzz_opts(&o, size ? data[size - 1] : 0);
 	cc = kmem_opts_collect_cfg(&o);
 	kmem_agg_keep_rows(&c->agg, &cc);

@@ -263,7 +263,8 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 	kmem_report_tables(&r, devnull);
 	kmem_report_json(&r, devnull);
 
-	kmem_agg_init(&merged);
+	if (kmem_agg_init(&merged))
+		abort(); /* out of memory: not the input's doing */
 	kmem_agg_merge(&merged, agg, sym.old_migratetypes > 0);
 	kmem_report_tables(&mr, devnull);
 	kmem_report_json(&mr, devnull);
@@ -280,7 +281,8 @@ static void agg_start(struct kmem_agg *agg, struct kmem_symbolizer *sym,
 	struct kmem_opts o;
 
 	kmem_tep_symbolizer(sym, l->tep);
-	kmem_agg_init(agg);
+	if (kmem_agg_init(agg))
+		abort(); /* out of memory: not the input's doing */
 	fuzz_opts(&o, flags);
 	cc = kmem_opts_collect_cfg(&o);
 	kmem_agg_keep_rows(agg, &cc);
