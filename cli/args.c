@@ -4,10 +4,12 @@
  * the filters, and live mode's options.  Usage errors exit 1.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "opt_table.h"
@@ -84,6 +86,51 @@ static const char *spell(int c, const struct option *lo)
 	return opt_name(lo, c);
 }
 
+/* Does @path name a file that starts as a trace.dat does? */
+static bool is_trace(const char *path)
+{
+	static const char magic[10] = "\027\010\104tracing";
+	char head[sizeof(magic)];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(head));
+}
+
+/*
+ * An option whose value is optional (--json, --folded, --leaks), given
+ * without "=": the next word is a trace to read, or a value meant for
+ * it (--json out.json), which is refused rather than opened as a
+ * trace.  live's next word is its COMMAND.
+ *
+ * Return: 0, or -1 after one line.
+ */
+static int optional_value(const struct tk_args *a, int c,
+			  const struct option *lo, int argc, char **argv)
+{
+	const char *name = opt_name(lo, c), *next;
+
+	if (optarg || a->cmd == TK_LIVE || optind >= argc)
+		return 0;
+	for (; lo->name && lo->val != c; lo++)
+		;
+	if (!lo->name || lo->has_arg != optional_argument)
+		return 0;
+	next = argv[optind];
+	if (next[0] == '-' || is_trace(next))
+		return 0;
+	fprintf(stderr,
+		TK_NAME ": --%s %s: not a trace; write --%s=%s for the value, "
+			"or --%s alone for %s\n",
+		name, next, name, next, name,
+		strcmp(name, "leaks") ? "standard output" : "any age");
+	tk_usage(NULL, false);
+	return -1;
+}
 
 static int set_lib(struct tk_args *a, const char *name, const char *arg)
 {
@@ -192,7 +239,8 @@ static int parse_options(struct tk_args *a, int argc, char **argv,
 			tk_usage(NULL, false);
 			return -1;
 		}
-		if (one_option(a, c, lo))
+		if (optional_value(a, c, lo, argc, argv) ||
+		    one_option(a, c, lo))
 			return -1;
 	}
 	return 0;

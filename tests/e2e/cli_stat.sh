@@ -404,6 +404,18 @@ usage_error not-for-stat "\-\-duration does not apply to 'stat'" stat -d 3 "$A"
 usage_error not-for-live "\-\-time does not apply to 'live'" live --time 1,2
 usage_error topology-arg "topology takes no argument" topology foo
 usage_error json-empty "json needs a value" stat --json= "$A"
+# an optional value after a space (issue 22, point 4): refused with both
+# spellings, never opened as a trace; a trace after it is an input
+for o in "json out.json:standard output" "folded out.txt:standard output" "leaks 1s:any age"; do
+	read -r opt val <<<"${o%%:*}"
+	usage_error "optional-value-spaced-$opt" "--$opt $val: not a trace; write --$opt=$val for the value, or --$opt alone for ${o#*:}" stat "--$opt" "$val" "$A"
+done
+(cd "$WORK" && "$TK" stat --json out.json "$A" >/dev/null 2>&1)
+check optional-value-spaced-json-no-file test ! -e "$WORK/out.json"
+"$TK" stat --json "$A" 2>/dev/null | python3 -c 'import json, sys; json.load(sys.stdin)'
+check optional-value-then-trace-is-input test "${PIPESTATUS[0]}${PIPESTATUS[1]}" = 00
+"$TK" diff --json out.json "$A" "$A" >/dev/null 2>"$WORK/u.err"
+check optional-value-spaced-diff grep -q -- '--json out.json: not a trace' "$WORK/u.err"
 usage_error sort-key-in-no-table "sort key 'order' is in none of the tables shown (slab call sites)" stat --slab -s order "$A"
 usage_error sort-key-in-no-table-all "sort key 'order' is in none of the tables shown (slab call sites, slab allocations, slab caches, slab anomalies)" stat --slab --all -s order "$A"
 usage_error sort-key-in-no-shown-table "sort key 'ptr' is in none of the tables shown (slab caches)" stat --cache -s ptr "$A"
