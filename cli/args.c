@@ -92,7 +92,7 @@ static bool is_trace(const char *path)
 	static const char magic[10] = "\027\010\104tracing";
 	char head[sizeof(magic)];
 	ssize_t n;
-	int fd = open(path, O_RDONLY);
+	int fd = open(path, O_RDONLY | O_NONBLOCK); /* a FIFO: no wait */
 
 	if (fd < 0)
 		return false;
