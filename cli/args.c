@@ -4,14 +4,13 @@
  * the filters, and live mode's options.  Usage errors exit 1.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "input_check.h"
 #include "opt_table.h"
 
 static int usage_error(const char *fmt, const char *arg)
@@ -86,21 +85,6 @@ static const char *spell(int c, const struct option *lo)
 	return opt_name(lo, c);
 }
 
-/* Does @path name a file that starts as a trace.dat does? */
-static bool is_trace(const char *path)
-{
-	static const char magic[10] = "\027\010\104tracing";
-	char head[sizeof(magic)];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_NONBLOCK); /* a FIFO: no wait */
-
-	if (fd < 0)
-		return false;
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(head));
-}
-
 /*
  * An option whose value is optional (--json, --folded, --leaks), given
  * without "=": the next word is a trace to read, or a value meant for
@@ -121,7 +105,7 @@ static int optional_value(const struct tk_args *a, int c,
 	if (!lo->name || lo->has_arg != optional_argument)
 		return 0;
 	next = argv[optind];
-	if (next[0] == '-' || is_trace(next))
+	if (next[0] == '-' || tk_is_trace(next))
 		return 0;
 	fprintf(stderr,
 		TK_NAME ": --%s %s: not a trace; write --%s=%s for the value, "

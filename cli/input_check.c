@@ -17,6 +17,33 @@ static const char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
 				    'i', 'n', 'g' };
 static const char perf_magic[] = "PERFILE2";
 
+/* Does the file on @fd start with trace.dat's magic?  Reads it. */
+static bool trace_magic_at(int fd)
+{
+	char head[sizeof(trace_magic)];
+
+	return read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+	       !memcmp(head, trace_magic, sizeof(head));
+}
+
+/**
+ * tk_is_trace - does @path start as a trace.dat does?  (No message.)
+ * @path: the file; opened without waiting (a FIFO)
+ *
+ * Return: true if it opens and begins with trace.dat's magic.
+ */
+bool tk_is_trace(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = trace_magic_at(fd);
+	close(fd);
+	return yes;
+}
+
 /**
  * tk_check_input - can @path be a trace.dat?
  * @path: the file
@@ -25,7 +52,7 @@ static const char perf_magic[] = "PERFILE2";
  */
 int tk_check_input(const char *path)
 {
-	char magic[sizeof(trace_magic)];
+	char magic[sizeof(perf_magic) - 1];
 	const char *why = NULL;
 	struct stat st;
 	ssize_t n;
@@ -44,12 +71,12 @@ int tk_check_input(const char *path)
 	else if (S_ISREG(st.st_mode) && !st.st_size)
 		why = "empty file, not a trace-cmd data file";
 	if (!why) {
-		n = read(fd, magic, sizeof(magic));
-		if (n >= 8 && !memcmp(magic, perf_magic, 8))
+		n = pread(fd, magic, sizeof(magic), 0);
+		if (n == (ssize_t)sizeof(magic) &&
+		    !memcmp(magic, perf_magic, sizeof(magic)))
 			why = "a perf.data file, not a trace-cmd data file "
 			      "(try perf kmem stat)";
-		else if (n != (ssize_t)sizeof(magic) ||
-			 memcmp(magic, trace_magic, sizeof(magic)))
+		else if (!trace_magic_at(fd))
 			why = "not a trace-cmd data file (bad magic)";
 	}
 	close(fd);

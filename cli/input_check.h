@@ -2,6 +2,9 @@
 #ifndef TRACE_KMEM_INPUT_CHECK_H
 #define TRACE_KMEM_INPUT_CHECK_H
 
+#include <stdbool.h>
+
 int tk_check_input(const char *path);
+bool tk_is_trace(const char *path);
 
 #endif
