@@ -266,6 +266,7 @@ static void page_other(struct page_stats *st, const struct kmem_event *ev)
 				[mt_index(ev->fallback_migratetype)];
 		fb->fallbacks++;
 		fb->fragmenting += ev->fragmenting;
+		st->sum.frag_unknown += !ev->frag_known;
 		fb->ownership += ev->change_ownership;
 		if (pr) {
 			pr->fallbacks++;

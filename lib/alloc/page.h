@@ -101,6 +101,9 @@ struct page_summary {
 	uint64_t failures, failure_bytes;
 	uint64_t free_only_bytes;
 	uint64_t zone_locked, pcpu_refills, pcpu_drains;
+	/* fallbacks whose format did not tell the pageblock order: which
+	 * are fragmenting is not known */
+	uint64_t frag_unknown;
 	uint64_t stacks;	/* allocations whose stack was seen */
 	/* with a topology: pages of another node than the CPU's */
 	uint64_t remote_allocs, remote_alloc_bytes;

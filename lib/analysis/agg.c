@@ -218,6 +218,8 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 	if (id != KMEM_NR_ALLOC) {
 		saw(a, ev->ts);
 		a->events[id]++;
+		a->kinds[ev->kind]++;
+		a->idle_records += !ev->pid;
 		kmem_allocs[id].account(kmem_agg_stats(a, id), ev);
 	} else if (ev->kind == KMEM_EV_STACK) {
 		a->stack_records++;
@@ -265,6 +267,9 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 				      kmem_agg_stats(from, id),
 				      old_migratetypes);
 	}
+	for (id = 0; id < KMEM_NR_KINDS; id++)
+		to->kinds[id] += from->kinds[id];
+	to->idle_records += from->idle_records;
 	to->stack_records += from->stack_records;
 	to->events_lost += from->events_lost;
 	to->lost_unknown += from->lost_unknown;

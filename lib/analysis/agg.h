@@ -32,6 +32,10 @@ struct kmem_agg {
 	void *stats[KMEM_NR_ALLOC];
 	struct kmem_folded folded;	/* by stack, with kmem:folded */
 	uint64_t events[KMEM_NR_ALLOC]; /* records accounted, by allocator */
+	uint64_t kinds[KMEM_NR_KINDS];	/* ... by kind (KMEM_EV_*) */
+	/* allocator records of pid 0: interrupts on an idle CPU, which a
+	 * recording of chosen tasks (set_event_pid) leaves out */
+	uint64_t idle_records;
 	uint64_t stack_records;	/* kernel_stack records seen */
 	uint64_t events_lost;	/* events the ring buffer reported lost */
 	uint64_t lost_unknown;	/* losses whose size was not recorded */

@@ -180,8 +180,9 @@ int kmem_page_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		f->change_ownership
 			? rd_int(f, f->change_ownership, rec, 0) != 0
 			: ev->migratetype == ev->fallback_migratetype;
-	ev->fragmenting = f->slot == KMEM_SLOT_PAGE_EXTFRAG &&
-			  f->pageblock_order >= 0 &&
-			  ev->fallback_order < f->pageblock_order;
+	ev->frag_known =
+		f->slot == KMEM_SLOT_PAGE_EXTFRAG && f->pageblock_order >= 0;
+	ev->fragmenting =
+		ev->frag_known && ev->fallback_order < f->pageblock_order;
 	return 0;
 }

@@ -93,6 +93,7 @@ struct kmem_event {
 	bool percpu_refill;	/* mm_page_alloc_zone_locked */
 	bool change_ownership;	/* mm_page_alloc_extfrag */
 	bool fragmenting;	/* ... fallback order < pageblock order */
+	bool frag_known;	/* ... the format told the pageblock order */
 	int order;
 	int migratetype;
 	int fallback_order;	/* mm_page_alloc_extfrag */

@@ -120,9 +120,10 @@ const char *sum_lc_cross_cpu_note(const struct sum_ctx *c, char *buf);
 /* SUM_LC_FREED(T) - "bytes_freed" and "net_bytes" of statistics @T */
 #define SUM_LC_FREED(T)                                                        \
 	SUM_FIELD("bytes_freed", "Total bytes freed", L_FREED,                 \
-		  SUM_LC_NUM(T, alloc_freed_bytes)),                           \
+		  SUM_LC_NUM(T, alloc_freed_bytes), .needs = SUM_NEEDS_FREE),  \
 	SUM_FIELD("net_bytes", "Net total bytes allocated", L_NET,             \
-		  SUM_NUMFN(sum_lc_net_bytes), .kind = SF_SIGNED)
+		  SUM_NUMFN(sum_lc_net_bytes), .kind = SF_SIGNED,              \
+		  .needs = SUM_NEEDS_FREE)
 
 /*
  * SUM_LC_ENDS(T) - how the allocations of statistics @T ended:
@@ -132,33 +133,34 @@ const char *sum_lc_cross_cpu_note(const struct sum_ctx *c, char *buf);
 #define SUM_LC_ENDS(T)                                                         \
 	SUM_FIELD("alloc_freed", "Allocated+freed", L_ALLOC_FREED,             \
 		  SUM_LC_NUM(T, alloc_freed_count), .kind = SF_COUNT_BYTES,    \
-		  .b = SUM_LC_NUM(T, alloc_freed_bytes)),                      \
+		  .b = SUM_LC_NUM(T, alloc_freed_bytes),                       \
+		  .needs = SUM_NEEDS_FREE),                                    \
 	SUM_FIELD("alloc_only", "Allocated-only", L_ALLOC_ONLY,                \
 		  SUM_NUMFN(sum_lc_alloc_only_count), .kind = SF_COUNT_BYTES,  \
-		  .b = SUM_NUMFN(sum_lc_alloc_only_bytes)),                    \
+		  .b = SUM_NUMFN(sum_lc_alloc_only_bytes),                     \
+		  .needs = SUM_NEEDS_FREE),                                    \
 	{ .key = "free_only", .kind = SF_OPEN },                               \
 	SUM_FIELD("count", "Freed-only", L_FREE_ONLY,                          \
-		  SUM_LC_NUM(T, free_only)),                                   \
+		  SUM_LC_NUM(T, free_only), .needs = SUM_NEEDS_FREE),          \
 	{ .kind = SF_CLOSE },                                                  \
 	SUM_FIELD("live", "Live at end of trace", L_LIVE,                      \
 		  SUM_LC_NUM(T, live_count), .kind = SF_COUNT_BYTES,           \
-		  .b = SUM_LC_NUM(T, live_bytes))
+		  .b = SUM_LC_NUM(T, live_bytes), .needs = SUM_NEEDS_FREE)
 
 /* SUM_LC_ANOMALIES(T) - "missed_frees" and "double_frees" of @T */
 #define SUM_LC_ANOMALIES(T)                                                    \
 	SUM_FIELD("missed_frees", "Missed frees", L_MISSED,                    \
 		  SUM_LC_NUM(T, missed_frees), .kind = SF_COUNT_BYTES,         \
 		  .b = SUM_LC_NUM(T, missed_free_bytes),                       \
-		  .note = SUM_NOTE_MISSED, .show = sum_nonzero),               \
-	SUM_FIELD("double_frees", "Double frees", L_DOUBLE,                    \
-		  SUM_LC_NUM(T, double_frees), .note = SUM_NOTE_DOUBLE,        \
-		  .show = sum_nonzero)
+		  .note = SUM_NOTE_MISSED, .show = sum_nonzero,                \
+		  .needs = SUM_NEEDS_FREE),                                    \
+	SUM_DOUBLE_FREES(SUM_LC_NUM(T, double_frees), L_DOUBLE)
 
 /* SUM_LC_CROSS_CPU(T) - "cross_cpu_frees" of @T, with its share */
 #define SUM_LC_CROSS_CPU(T)                                                    \
 	SUM_FIELD("cross_cpu_frees", "Cross-CPU frees", L_CROSS_CPU,           \
 		  SUM_LC_NUM(T, cross_cpu_frees),                              \
-		  .note_fn = sum_lc_cross_cpu_note)
+		  .note_fn = sum_lc_cross_cpu_note, .needs = SUM_NEEDS_FREE)
 
 /* SUM_LC_OOM(T) - the text line of the events @T dropped (lc.oom) */
 #define SUM_LC_OOM(T)                                                          \

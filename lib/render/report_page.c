@@ -8,6 +8,7 @@
 
 #include "base/numfmt.h"
 #include "lc_cols.h"
+#include "recorded.h"
 #include "report_leaks.h"
 #include "report_page.h"
 #include "summary.h"
@@ -122,6 +123,16 @@ static const char *refills_note(const struct sum_ctx *c, char *buf)
 	return buf;
 }
 
+/*
+ * Batched frees are mm_page_free_batched's since 3.3, and frees of
+ * mm_pagevec_free before: known when either was recorded.
+ */
+static bool batched_known(const struct sum_ctx *c)
+{
+	return kmem_recorded(c->r, KMEM_EV_PAGE_FREE_BATCHED) ||
+	       st_of(c)->sum.batched_frees;
+}
+
 static bool numa_shown(const struct sum_ctx *c, const struct sum_field *f)
 {
 	return st_of(c)->numa;
@@ -162,32 +173,40 @@ static const struct sum_field sum_fields[] = {
 		  .kind = SF_PAIR, .b = SUM(alloc_bytes),
 		  .key_b = "alloc_bytes"),
 	SUM_FIELD("frees", "Frees", L_FREES, SUM(frees), .kind = SF_PAIR,
-		  .b = SUM(free_bytes), .key_b = "free_bytes"),
+		  .b = SUM(free_bytes), .key_b = "free_bytes",
+		  .needs = SUM_NEEDS_FREE),
 	SUM_FIELD("batched_frees", "Batched frees", L_BATCHED,
-		  SUM(batched_frees)),
+		  SUM(batched_frees), .needs = KMEM_EV_PAGE_FREE_BATCHED,
+		  .known = batched_known),
 	SUM_FIELD("failures", "Page allocation failures", L_FAILURES,
 		  SUM(failures), .kind = SF_COUNT_BYTES,
 		  .b = SUM(failure_bytes)),
 	SUM_FIELD("alloc_freed", "Pages allocated+freed", L_ALLOC_FREED,
 		  SUM(alloc_freed_count), .kind = SF_COUNT_BYTES,
-		  .b = SUM(alloc_freed_bytes)),
+		  .b = SUM(alloc_freed_bytes), .needs = SUM_NEEDS_FREE),
 	SUM_FIELD("alloc_only", "Pages allocated-only", L_ALLOC_ONLY,
 		  SUM_NUMFN(sum_lc_alloc_only_count), .kind = SF_COUNT_BYTES,
-		  .b = SUM_NUMFN(sum_lc_alloc_only_bytes)),
+		  .b = SUM_NUMFN(sum_lc_alloc_only_bytes),
+		  .needs = SUM_NEEDS_FREE),
 	SUM_FIELD("free_only", "Pages freed-only", L_FREE_ONLY, SUM(free_only),
-		  .kind = SF_COUNT_BYTES, .b = SUM(free_only_bytes)),
+		  .kind = SF_COUNT_BYTES, .b = SUM(free_only_bytes),
+		  .needs = SUM_NEEDS_FREE),
 	SUM_FIELD("live", "Live at end of trace", L_LIVE, SUM(live_count),
-		  .kind = SF_COUNT_BYTES, .b = SUM(live_bytes)),
+		  .kind = SF_COUNT_BYTES, .b = SUM(live_bytes),
+		  .needs = SUM_NEEDS_FREE),
 	SUM_FIELD("missed_frees", "Missed frees", L_MISSED, SUM(missed_frees),
 		  .kind = SF_COUNT_BYTES, .b = SUM(missed_free_bytes),
 		  .note = "(pfn reused; its free was not recorded)",
-		  .show = sum_nonzero),
-	SUM_FIELD("double_frees", "Double frees", L_DOUBLE, SUM(double_frees),
-		  .show = sum_nonzero),
+		  .show = sum_nonzero, .needs = SUM_NEEDS_FREE),
+	SUM_DOUBLE_FREES(SUM(double_frees), L_DOUBLE),
 	SUM_FIELD("zone_locked", "Allocated under the zone lock", L_ZONE_LOCKED,
-		  SUM(zone_locked), .note_fn = refills_note),
-	{ .key = "pcpu_refills", .a = SUM(pcpu_refills) },
-	SUM_FIELD("pcpu_drains", "Per-CPU drains", L_DRAINS, SUM(pcpu_drains)),
+		  SUM(zone_locked), .note_fn = refills_note,
+		  .needs = KMEM_EV_PAGE_ZONE_LOCKED),
+	{ .key = "pcpu_refills",
+	  .a = SUM(pcpu_refills),
+	  .needs = KMEM_EV_PAGE_ZONE_LOCKED },
+	SUM_FIELD("pcpu_drains", "Per-CPU drains", L_DRAINS, SUM(pcpu_drains),
+		  .needs = KMEM_EV_PAGE_PCPU_DRAIN),
 	{ .key = "stacks", .a = SUM(stacks) },
 	{ .key = "events_lost", .a = SUM_NUMFN(events_lost) },
 	{ .line = L_GAP_ONLY, .kind = SF_GAP },
@@ -208,7 +227,7 @@ static const struct sum_field sum_fields[] = {
 };
 
 static const struct sum_def sum_def = {
-	SUM_DEF("page allocator", sum_fields),
+	SUM_DEF(KMEM_ALLOC_PAGE, "page allocator", sum_fields),
 	/* no cross-CPU frees: its cross-node ones are its own */
 	.lc = {
 		.counts = offsetof(struct page_stats, sum.lc),
@@ -262,7 +281,10 @@ static void print_fallbacks(const struct kmem_report_ctx *r, FILE *out)
 			snprintf(cell[1], NUMFMT_LEN, "%s",
 				 migratetype_name(r->sym, f));
 			fmt_count_dot(cell[2], fb->fallbacks);
-			fmt_count_dot(cell[3], fb->fragmenting);
+			if (s->frag_unknown)
+				snprintf(cell[3], NUMFMT_LEN, "-");
+			else
+				fmt_count_dot(cell[3], fb->fragmenting);
 			fmt_count_dot(cell[4], fb->ownership);
 			table_add_row(&t, cp);
 			rows++;
@@ -271,6 +293,12 @@ static void print_fallbacks(const struct kmem_report_ctx *r, FILE *out)
 		fprintf(out, " Fragmentation fallbacks (mm_page_alloc_extfrag)"
 			     "\n\n");
 		table_print(&t, out);
+		if (s->frag_unknown)
+			fprintf(out, "\n -: mm_page_alloc_extfrag's print fmt "
+				     "did not give this reader the pageblock "
+				     "order\n    (which fallbacks fragment); "
+				     "trace-kmem stat reads it on every "
+				     "kernel.\n");
 		fputc('\n', out);
 	}
 	table_release(&t);
@@ -392,6 +420,14 @@ static const char *fb_fallback(const struct cols_ctx *c, const void *row,
 	return fb_type(c, row, true);
 }
 
+static bool fb_frag_known(const struct cols_ctx *c, const void *row)
+{
+	const struct kmem_report_ctx *r = c->priv;
+
+	(void)row;
+	return !page_st(r->agg)->sum.frag_unknown;
+}
+
 static bool fb_none(const struct cols_ctx *c, const void *row)
 {
 	(void)c;
@@ -404,7 +440,10 @@ static const struct col_field fb_fields[] = {
 	[0] = { .key = "requested", .type = CF_STR, .str = fb_requested },
 	[1] = { .key = "fallback", .type = CF_STR, .str = fb_fallback },
 	[2] = { .key = "fallbacks", .type = CF_U64, .a = FB(fallbacks) },
-	[3] = { .key = "fragmenting", .type = CF_U64, .a = FB(fragmenting) },
+	[3] = { .key = "fragmenting",
+		.type = CF_U64,
+		.a = FB(fragmenting),
+		.known = fb_frag_known },
 	[4] = { .key = "ownership_changes",
 		.type = CF_U64,
 		.a = FB(ownership) },
@@ -420,7 +459,7 @@ static void json_extfrag(const struct kmem_report_ctx *r, struct json *j)
 	struct cols_ctx c;
 
 	report_cols(r, &c, &fb_def, page_st(r->agg)->sum.fb,
-		    PAGE_NR_MT * PAGE_NR_MT, NULL);
+		    PAGE_NR_MT * PAGE_NR_MT, r);
 	report_cols_json(r, j, "extfrag", &c);
 }
 

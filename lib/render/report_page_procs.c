@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/numfmt.h"
+#include "recorded.h"
 #include "report_page.h"
 #include "tables.h"
 
@@ -117,6 +118,41 @@ static bool pid_known(const struct cols_ctx *c, const void *row)
 	return ((const struct proc_row *)row)->pid >= 0;
 }
 
+/* A column is known when the trace holds its event's records. */
+static bool recorded(const struct cols_ctx *c, enum kmem_ev_kind k)
+{
+	return kmem_recorded(c->priv, k);
+}
+
+static bool zone_locked_known(const struct cols_ctx *c, const void *row)
+{
+	(void)row;
+	return recorded(c, KMEM_EV_PAGE_ZONE_LOCKED);
+}
+
+static bool drains_known(const struct cols_ctx *c, const void *row)
+{
+	(void)row;
+	return recorded(c, KMEM_EV_PAGE_PCPU_DRAIN);
+}
+
+static bool batched_known(const struct cols_ctx *c, const void *row)
+{
+	const struct kmem_report_ctx *r = c->priv;
+
+	(void)row;
+	return recorded(c, KMEM_EV_PAGE_FREE_BATCHED) ||
+	       page_st(r->agg)->sum.batched_frees;
+}
+
+static bool frag_known(const struct cols_ctx *c, const void *row)
+{
+	const struct kmem_report_ctx *r = c->priv;
+
+	(void)row;
+	return !page_st(r->agg)->sum.frag_unknown;
+}
+
 static const struct col_field proc_fields[] = {
 	[R_COMM] = { .key = "comm", .type = CF_STR, .str = proc_comm },
 	[R_PID] = { .key = "pid",
@@ -129,23 +165,28 @@ static const struct col_field proc_fields[] = {
 			    .a = PROC(alloc_bytes) },
 	[R_ZONE_LOCKED] = { .key = "zone_locked",
 			    .type = CF_U64,
-			    .a = PROC(zone_locked) },
+			    .a = PROC(zone_locked),
+			    .known = zone_locked_known },
 	[R_FREES] = { .key = "frees", .type = CF_U64, .a = PROC(frees) },
 	[R_BATCHED] = { .key = "batched_frees",
 			.type = CF_U64,
-			.a = PROC(batched) },
+			.a = PROC(batched),
+			.known = batched_known },
 	[R_DRAINS] = { .key = "pcpu_drains",
 		       .type = CF_U64,
-		       .a = PROC(drains) },
+		       .a = PROC(drains),
+		       .known = drains_known },
 	[R_REFILLS] = { .key = "pcpu_refills",
 			.type = CF_U64,
-			.a = PROC(refills) },
+			.a = PROC(refills),
+			.known = zone_locked_known },
 	[R_FALLBACKS] = { .key = "fallbacks",
 			  .type = CF_U64,
 			  .a = PROC(fallbacks) },
 	[R_FRAG] = { .key = "fragmenting_fallbacks",
 		     .type = CF_U64,
-		     .a = PROC(frag_fallbacks) },
+		     .a = PROC(frag_fallbacks),
+		     .known = frag_known },
 };
 
 static const struct col_text proc_cols[] = {
@@ -184,7 +225,7 @@ void page_procs_print(const struct kmem_report_ctx *r, FILE *out)
 	rows = proc_rows(r, &n);
 	if (!rows)
 		return;
-	report_cols(r, &c, &proc_def, rows, (uint32_t)n, NULL);
+	report_cols(r, &c, &proc_def, rows, (uint32_t)n, r);
 	fprintf(out, " Page allocator activity per process\n\n");
 	report_cols_table(r, out, &c);
 	free(rows);
@@ -204,7 +245,7 @@ void page_procs_json(const struct kmem_report_ctx *r, struct json *j)
 	size_t n;
 
 	rows = proc_rows(r, &n);
-	report_cols(r, &c, &proc_def, rows, rows ? (uint32_t)n : 0, NULL);
+	report_cols(r, &c, &proc_def, rows, rows ? (uint32_t)n : 0, r);
 	report_cols_json(r, j, "per_process", &c);
 	free(rows);
 }

@@ -265,7 +265,7 @@ static const struct sum_field sum_fields[] = {
 		  .note_fn = alloc_bytes_note, .show = alloc_bytes_shown),
 	SUM_FIELD("bytes_requested", "Total bytes requested", L_REQUESTED,
 		  SUM(bytes_req)),
-	{ .key = "frees", .a = SUM(frees) },
+	{ .key = "frees", .a = SUM(frees), .needs = SUM_NEEDS_FREE },
 	SUM_LC_FREED(struct percpu_stats),
 	SUM_FIELD("atomic", "Atomic allocations", L_ATOMIC, SUM(atomic),
 		  .note_fn = atomic_note),
@@ -289,7 +289,7 @@ static const struct sum_field sum_fields[] = {
 };
 
 static const struct sum_def sum_def = {
-	SUM_DEF("per-CPU allocator", sum_fields),
+	SUM_DEF(KMEM_ALLOC_PERCPU, "per-CPU allocator", sum_fields),
 	.lc = SUM_LC(struct percpu_stats, bytes),
 };
 

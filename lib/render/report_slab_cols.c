@@ -397,7 +397,7 @@ static const struct col_field anomaly_fields[] = {
 
 static const struct col_text anomaly_cols[] = {
 	{ "Freed-only", TBL_RIGHT, CT_DOT, A_FREE_ONLY, COL_NOFIELD, NULL, 2 },
-	{ "Double frees", TBL_RIGHT, CT_DOT, A_DOUBLE, COL_NOFIELD, NULL, 3 },
+	{ "Repeated frees", TBL_RIGHT, CT_DOT, A_DOUBLE, COL_NOFIELD, NULL, 3 },
 	{ "Missed frees/Bytes", TBL_PAIR, CT_COUNT_BYTES, A_MISSED, COL_NOFIELD,
 	  NULL, 4 },
 	{ "Callsite", TBL_LEFT, CT_CALLSITE, A_CALLSITE, COL_NOFIELD, NULL, 1 },

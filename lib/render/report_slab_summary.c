@@ -8,6 +8,7 @@
 
 #include "base/numfmt.h"
 #include "lc_cols.h"
+#include "recorded.h"
 #include "report_slab.h"
 #include "report_slab_int.h"
 #include "summary.h"
@@ -113,7 +114,7 @@ enum {
 /* The summary: its JSON members in order, each with its text line. */
 static const struct sum_field sum_fields[] = {
 	{ .key = "allocs", .a = SUM(allocs) },
-	{ .key = "frees", .a = SUM(frees) },
+	{ .key = "frees", .a = SUM(frees), .needs = SUM_NEEDS_FREE },
 	SUM_FIELD("bytes_requested", "Total bytes requested", L_REQUESTED,
 		  SUM(bytes_req)),
 	SUM_FIELD("bytes_allocated", "Total bytes allocated", L_ALLOCATED,
@@ -161,7 +162,7 @@ static const struct sum_field sum_fields[] = {
 };
 
 static const struct sum_def sum_def = {
-	SUM_DEF("slab allocator", sum_fields),
+	SUM_DEF(KMEM_ALLOC_SLAB, "slab allocator", sum_fields),
 	.lc = SUM_LC(struct slab_stats, bytes_alloc),
 };
 
@@ -203,6 +204,8 @@ static void anomaly_reading(const struct kmem_report_ctx *r, FILE *out,
 	const struct slab_stats *st = slab_st(r->agg);
 	const struct slab_anomaly *top = NULL;
 	char cs[KMEM_SYM_LEN], a[NUMFMT_LEN], b[NUMFMT_LEN];
+	char why[KMEM_DOUBT_LEN];
+	const char *doubt;
 	size_t i;
 
 	for (i = 0; i < st->nr_anoms; i++)
@@ -211,12 +214,23 @@ static void anomaly_reading(const struct kmem_report_ctx *r, FILE *out,
 	if (total < 2 || !top || anomaly_of(top, k) * 2 <= total)
 		return;
 	fmt_callsite(cs, r->sym, top->call_site, false);
+	doubt = k == A_DOUBLE
+			? kmem_free_doubt(r, KMEM_ALLOC_SLAB, why, sizeof(why))
+			: NULL;
 	fprintf(out, " %s of %s %s %s", fmt_count(a, anomaly_of(top, k)),
-		fmt_count(b, total), what[k], cs);
-	if (k != A_MISSED && strstr(cs, "rcu"))
-		fprintf(out, ":\n   frees by RCU callbacks, which run for every "
-			     "task: objects allocated outside\n   the traced "
-			     "processes (set_event_pid), not a kernel bug");
+		fmt_count(b, total), doubt ? "repeated frees are at" : what[k],
+		cs);
+	if (k == A_FREE_ONLY && strstr(cs, "rcu"))
+		fprintf(out,
+			":\n   frees by RCU callbacks, which run for every "
+			"task: objects allocated before\n   the recording "
+			"or by tasks it did not trace");
+	else if (doubt && strstr(cs, "rcu"))
+		fprintf(out,
+			":\n   frees by RCU callbacks, which run for every "
+			"task: objects whose allocation\n   the trace "
+			"missed (%s), not a kernel bug",
+			doubt);
 	else if (k == A_MISSED)
 		fprintf(out, ":\n   their frees passed no tracepoint, or "
 			     "ran outside the traced processes");

@@ -147,7 +147,7 @@ static const struct sum_field sum_fields[] = {
 	{ .key = "allocs", .a = SUM(allocs) },
 	SUM_FIELD("alloc_bytes", "Total bytes allocated", L_ALLOCATED,
 		  SUM(alloc_bytes)),
-	{ .key = "frees", .a = SUM(frees) },
+	{ .key = "frees", .a = SUM(frees), .needs = SUM_NEEDS_FREE },
 	SUM_LC_FREED(struct vmalloc_stats),
 	SUM_FIELD("largest", "Largest area", L_LARGEST, SUM(largest),
 		  .note = "(guard page included)"),
@@ -155,7 +155,8 @@ static const struct sum_field sum_fields[] = {
 		  .kind = SF_COUNT_BYTES, .b = SUM(failure_bytes)),
 	SUM_LC_ENDS(struct vmalloc_stats),
 	SUM_FIELD("peak", "Peak live", L_PEAK, SUM(peak_count),
-		  .kind = SF_COUNT_BYTES, .b = SUM(peak_bytes)),
+		  .kind = SF_COUNT_BYTES, .b = SUM(peak_bytes),
+		  .needs = SUM_NEEDS_FREE),
 	SUM_LC_ANOMALIES(struct vmalloc_stats),
 	SUM_LC_CROSS_CPU(struct vmalloc_stats),
 	{ .key = "lazy", .kind = SF_OPEN },
@@ -174,7 +175,7 @@ static const struct sum_field sum_fields[] = {
 };
 
 static const struct sum_def sum_def = {
-	SUM_DEF("vmalloc allocator", sum_fields),
+	SUM_DEF(KMEM_ALLOC_VMALLOC, "vmalloc allocator", sum_fields),
 	.lc = SUM_LC(struct vmalloc_stats, alloc_bytes),
 };
 

@@ -30,6 +30,7 @@
 
 #include "base/json.h"
 #include "base/kvblock.h"
+#include "event/events.h"
 
 struct kmem_report_ctx;
 struct sum_ctx;
@@ -57,6 +58,8 @@ struct sum_num {
 		0, f                                                           \
 	}
 
+/* A text line's label, when it depends on the trace. */
+typedef const char *(*sum_label_fn)(const struct sum_ctx *c);
 /* A text line's note into @buf (SUM_NOTE_LEN bytes); NULL: none. */
 typedef const char *(*sum_note_fn)(const struct sum_ctx *c, char *buf);
 /* Is a text line shown? */
@@ -69,8 +72,12 @@ typedef void (*sum_json_fn)(const struct sum_ctx *c, const struct sum_field *f,
 
 #define SUM_NOTE_LEN ((int)sizeof(((struct kv_line *)0)->note))
 
+/* sum_field.needs: the free event of the summary's allocator */
+#define SUM_NEEDS_FREE KMEM_NR_KINDS
+
 /* The notes of the anomalies every allocator has. */
-#define SUM_NOTE_DOUBLE "(a kernel bug, or an allocation not recorded)"
+#define SUM_NOTE_DOUBLE                                                        \
+	"(a kernel bug, or an allocation that passed no tracepoint)"
 #define SUM_NOTE_MISSED "(address reused; its free was not recorded)"
 
 /**
@@ -100,6 +107,7 @@ enum sum_kind {
  * struct sum_field - a line of the text block, a JSON member, or both
  * @key: the JSON member; NULL: text only (SF_CLOSE: none needed)
  * @label: the text label, without the colon
+ * @label_fn: or the label this returns (NULL: @label)
  * @line: its place in the text block, 1 first; 0: JSON only
  * @kind: how it is shown
  * @a: its number
@@ -109,12 +117,17 @@ enum sum_kind {
  * @note_fn: or the text this makes (NULL: none)
  * @show: the text line is shown when this says so (NULL: always;
  *	  sum_nonzero(): when a is not 0)
- * @known: NULL: always known
+ * @needs: the event kind it counts (KMEM_EV_*; KMEM_EV_NONE: none;
+ *	  SUM_NEEDS_FREE: the allocator's free): with no record of it, the
+ *	  value is unknown and the text block is followed by a line naming
+ *	  the event to enable
+ * @known: NULL: known when @needs is recorded; else this says
  * @json: SF_JSON: writes the member(s)
  */
 struct sum_field {
 	const char *key;
 	const char *label;
+	sum_label_fn label_fn;
 	uint8_t line;
 	enum sum_kind kind;
 	struct sum_num a, b;
@@ -122,6 +135,7 @@ struct sum_field {
 	const char *note;
 	sum_note_fn note_fn;
 	sum_show_fn show;
+	enum kmem_ev_kind needs;
 	sum_known_fn known;
 	sum_json_fn json;
 };
@@ -146,12 +160,14 @@ struct sum_lc {
  * @fields: the fields, in JSON order
  * @nfields: how many
  * @lc: where its lifecycle numbers are (SUM_LC(): lc_cols.h)
+ * @alloc: the allocator it is of (SUM_DOUBLE_FREES() asks)
  */
 struct sum_def {
 	const char *title;
 	const struct sum_field *fields;
 	int nfields;
 	struct sum_lc lc;
+	enum kmem_alloc_id alloc;
 };
 
 /*
@@ -164,8 +180,24 @@ struct sum_def {
 	}
 
 #define SUM_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
-/* The members of a sum_def titled @t with fields @f. */
-#define SUM_DEF(t, f) .title = t, .fields = f, .nfields = SUM_N(f)
+/* The members of a sum_def of allocator @id titled @t with fields @f. */
+#define SUM_DEF(id, t, f)                                                      \
+	.title = t, .fields = f, .nfields = SUM_N(f), .alloc = id
+
+/*
+ * SUM_DOUBLE_FREES(n, l) - the frees of objects already freed, number @n
+ * on line @l: "Double frees" when the trace recorded every allocation,
+ * else "Repeated frees" with the reason it may not have; JSON
+ * "double_frees" and "double_frees_doubt" (the reason, or null)
+ */
+#define SUM_DOUBLE_FREES(n, l)                                                 \
+	SUM_FIELD("double_frees", "Double frees", l, n,                        \
+		  .label_fn = sum_double_label, .note_fn = sum_double_note,    \
+		  .show = sum_nonzero),                                        \
+	{                                                                      \
+		.key = "double_frees_doubt", .kind = SF_JSON,                  \
+		.json = sum_double_json                                        \
+	}
 
 /**
  * struct sum_ctx - a summary being written
@@ -181,6 +213,10 @@ struct sum_ctx {
 
 uint64_t sum_num(const struct sum_ctx *c, const struct sum_num *n);
 bool sum_nonzero(const struct sum_ctx *c, const struct sum_field *f);
+const char *sum_double_label(const struct sum_ctx *c);
+const char *sum_double_note(const struct sum_ctx *c, char *buf);
+void sum_double_json(const struct sum_ctx *c, const struct sum_field *f,
+		     struct json *j);
 void sum_lines(const struct sum_ctx *c, struct kvblock *b);
 void sum_print(const struct sum_ctx *c, FILE *out);
 void sum_json(const struct sum_ctx *c, const char *key, struct json *j);

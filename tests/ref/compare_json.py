@@ -82,8 +82,8 @@ def cmp_members(where, got, want, fields, problems):
 SUMMARY_FIELDS = ["allocs", "frees", "bytes_requested", "bytes_allocated",
                   "bytes_freed", "net_bytes", "wasted_bytes",
                   "fragmentation_pct", "cross_cpu_frees", "alloc_failures",
-                  "events_lost", "double_frees", "null_frees",
-                  "zero_size_allocs"]
+                  "events_lost", "double_frees", "double_frees_doubt",
+                  "null_frees", "zero_size_allocs"]
 SUMMARY_PAIRS = {"alloc_freed": ("count", "bytes"),
                  "alloc_only": ("count", "bytes"),
                  "free_only": ("count",),
@@ -508,6 +508,7 @@ OPTIONAL_LINES = [
       lambda s: s["missed_frees"]["bytes"]]),
     ("Frees of NULL:", r"([\d,.]+)", [lambda s: s["null_frees"]]),
     ("Double frees:", r"([\d,.]+)", [lambda s: s["double_frees"]]),
+    ("Repeated frees:", r"([\d,.]+)", [lambda s: s["double_frees"]]),
 ]
 
 

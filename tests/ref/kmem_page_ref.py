@@ -965,7 +965,8 @@ class Page:
                  fail_bytes=0, af_count=0, af_bytes=0, fo_count=0,
                  fo_bytes=0, missed_count=0, missed_bytes=0, double=0,
                  zone_locked=0, pcpu_refills=0, pcpu_drains=0, stacks=0,
-                 events=0, events_lost=0, lost_unknown=0)
+                 events=0, events_lost=0, lost_unknown=0, idle=0)
+        seen = set()        # the page events with a record
         state = {}          # pfn -> live allocation dict, or None (freed)
         callsites = {}      # key -> row
         pages = {}          # pfn -> row
@@ -995,9 +996,14 @@ class Page:
                 unmatched_stack_check = self.check_frame_names(
                     rec, fmt, frames_txt, unmatched_stack_check)
                 continue
+            if name in kmem_ref.ALLOCATOR_EVENTS and \
+                    "common_pid" in fmt.fields and \
+                    field(fmt, rec, "common_pid", e) == 0:
+                s["idle"] += 1
             if name not in PAGE_EVENTS:
                 continue
             s["events"] += 1
+            seen.add(name)
 
             def fv(n, default=None):
                 if n in fmt.fields:
@@ -1149,6 +1155,8 @@ class Page:
         if tl is not None:
             tl.finish()
         live = [o for o in state.values() if o]
+        freed = bool(seen & {"mm_page_free", "mm_page_free_direct",
+                             "mm_pagevec_free"})
         summary = {
             "allocs": s["allocs"], "alloc_bytes": s["alloc_bytes"],
             "frees": s["frees"],
@@ -1168,6 +1176,30 @@ class Page:
             "pcpu_drains": s["pcpu_drains"], "stacks": s["stacks"],
             "events_lost": s["events_lost"],
         }
+        # what the trace holds no record of is null (kmem-stat-
+        # definitions(7), "Figures of events the trace does not hold")
+        unknown = []
+        if not freed:
+            unknown += ["frees", "free_bytes", "alloc_freed", "alloc_only",
+                        "free_only", "live", "missed_frees"]
+        if "mm_page_free_batched" not in seen and not s["batched"]:
+            unknown.append("batched_frees")
+        if "mm_page_alloc_zone_locked" not in seen:
+            unknown += ["zone_locked", "pcpu_refills"]
+        if "mm_page_pcpu_drain" not in seen:
+            unknown.append("pcpu_drains")
+        for k in unknown:
+            summary[k] = None
+        # double frees or repeated frees (kmem_ref.free_doubt())
+        if s["events_lost"] or s["lost_unknown"]:
+            doubt = "the ring buffer lost events"
+        elif "mm_page_alloc" not in seen:
+            doubt = "no allocation was recorded"
+        elif not s["idle"]:
+            doubt = "no pid 0 record: likely only chosen tasks were traced"
+        else:
+            doubt = None
+        summary["double_frees_doubt"] = doubt
         max_order = max([10] + [o for o, _ in order_mt])
         cells = []
         for o in range(max_order + 1):
@@ -1399,12 +1431,13 @@ def compare(ref, got, name, keys, live):
             probs.append("summary.%s: unexpected member (plugin %s)"
                          % (k, json.dumps(have[k])))
     s = have
-    if all(k in s for k in ("allocs", "alloc_freed.count",
-                            "alloc_only.count")) and \
+    if all(isinstance(s.get(k), int)
+           for k in ("allocs", "alloc_freed.count", "alloc_only.count")) and \
             s["allocs"] != s["alloc_freed.count"] + s["alloc_only.count"]:
         probs.append("plugin breaks allocs = alloc_freed + alloc_only")
-    if all(k in s for k in ("frees", "alloc_freed.count", "free_only.count",
-                            "double_frees")) and \
+    if all(isinstance(s.get(k), int)
+           for k in ("frees", "alloc_freed.count", "free_only.count",
+                     "double_frees")) and \
             s["frees"] != s["alloc_freed.count"] + s["free_only.count"] + \
             s["double_frees"]:
         probs.append("plugin breaks frees = alloc_freed + free_only + "

@@ -88,6 +88,15 @@ ALLOC_EVENTS = {"kmalloc", "kmalloc_node", "kmem_cache_alloc",
                 "kmem_cache_alloc_node"}
 FREE_EVENTS = {"kfree", "kmem_cache_free"}
 SLAB_EVENTS = ALLOC_EVENTS | FREE_EVENTS
+# Every allocator's records: a record of pid 0 among them says the
+# recording was of the whole system (free_doubt()).
+ALLOCATOR_EVENTS = SLAB_EVENTS | {
+    "mm_page_alloc", "mm_page_free", "mm_page_free_batched",
+    "mm_page_free_direct", "mm_pagevec_free", "mm_page_alloc_zone_locked",
+    "mm_page_pcpu_drain", "mm_page_alloc_extfrag", "percpu_alloc_percpu",
+    "percpu_free_percpu", "percpu_alloc_percpu_fail", "percpu_create_chunk",
+    "percpu_destroy_chunk", "alloc_vmap_area", "free_vmap_area_noflush",
+    "purge_vmap_area_lazy"}
 
 # The listing of either trace-cmd version (3.1, 3.3): see listing.py.
 LINE_RE = listing.LINE_RE
@@ -293,7 +302,8 @@ def parse_int(v):
 
 # trace-kmem's task and time filters (--pid, --comm, --time), applied
 # here to the listing's comm-pid and timestamp columns.
-FILTER = {"pids": None, "comm": None, "start": None, "end": None}
+FILTER = {"pids": None, "comm": None, "start": None, "end": None,
+          "time": False, "cpu": False}
 
 
 def parse_time_window(arg):
@@ -303,6 +313,26 @@ def parse_time_window(arg):
     lo = parse_ts(start) if start else 0
     hi = parse_ts(end) if end else None
     return lo, hi
+
+
+def free_doubt(s):
+    """Why a free of an object already freed may be one whose allocation
+    the trace missed (kmem-stat-definitions(7), "Double frees"), or None:
+    lost events, trace-kmem's filters, no allocation record, or no
+    record of pid 0 (a recording of chosen tasks holds none)."""
+    if s["events_lost"] or s["lost_unknown"]:
+        return "the ring buffer lost events"
+    used = [k for k, v in (("--time", FILTER["time"]),
+                           ("--pid", FILTER["pids"] is not None),
+                           ("--comm", FILTER["comm"] is not None),
+                           ("--cpu", FILTER["cpu"])) if v]
+    if used:
+        return "the filters (%s) left records out" % ", ".join(used)
+    if not s["alloc_records"]:
+        return "no allocation was recorded"
+    if not s["idle_records"]:
+        return "no pid 0 record: likely only chosen tasks were traced"
+    return None
 
 
 def wanted(r):
@@ -318,8 +348,8 @@ def wanted(r):
 
 
 def records(text):
-    """Yield ('drop', cpu, count-or-None) and ('ev', cpu, ts, event, fields)
-    in the printed order."""
+    """Yield ('drop', cpu, count-or-None) and ('ev', cpu, ts, event, fields,
+    pid) in the printed order."""
     for rec in listing.records(text):
         if rec[0] == "drop":
             yield rec
@@ -327,7 +357,7 @@ def records(text):
         r = rec[1]
         if not wanted(r):
             continue
-        yield ("ev", r.cpu, r.ts, r.event, r.rest)
+        yield ("ev", r.cpu, r.ts, r.event, r.rest, r.pid)
 
 
 def gfp_account_events(path):
@@ -380,7 +410,7 @@ class Stats:
                       missed_count=0, missed_bytes=0, double_frees=0,
                       null_frees=0, zero_size_allocs=0, events=0,
                       memcg_allocs=0, memcg_bytes=0, acct_field=0,
-                      acct_gfp=0)
+                      acct_gfp=0, idle_records=0, alloc_records=0)
         self.callsites = {}     # address -> row (insertion = first seen)
         # call site -> anomalies: freed-only and double frees at the
         # free's call site, missed frees at the earlier allocation's
@@ -720,9 +750,11 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
         if rec[0] == "drop":
             st.drop(rec[2])
             continue
-        _, cpu, ts, event, rest = rec
+        _, cpu, ts, event, rest, pid = rec
+        st.s["idle_records"] += pid == 0 and event in ALLOCATOR_EVENTS
         if event not in SLAB_EVENTS:
             continue
+        st.s["alloc_records"] += event in ALLOC_EVENTS
         raw = parse_fields(rest)
         f = {}
         try:
@@ -826,6 +858,7 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
         "missed_frees": {"count": s["missed_count"],
                          "bytes": s["missed_bytes"]},
         "double_frees": s["double_frees"],
+        "double_frees_doubt": free_doubt(s),
         "null_frees": s["null_frees"],
         "zero_size_allocs": s["zero_size_allocs"],
         "memcg": {"count": s["memcg_allocs"], "bytes": s["memcg_bytes"],
@@ -959,8 +992,11 @@ def main(argv):
         elif a.startswith("--time="):
             FILTER["start"], FILTER["end"] = \
                 parse_time_window(a[len("--time="):])
+            FILTER["time"] = True
         elif a.startswith("--report-args="):
             extra += a[len("--report-args="):].split()
+            FILTER["cpu"] = FILTER["cpu"] or any(x.startswith("--cpu")
+                                                 for x in extra)
         elif a == "--make-edge-trace":
             src, dst = next(it, None), next(it, None)
             if not dst:

@@ -200,7 +200,8 @@ class Vmalloc(kmem_page_ref.Page):
                  largest=0, fail_count=0, fail_bytes=0, af_count=0,
                  missed_count=0, missed_bytes=0, free_only=0, double=0,
                  cross=0, purges=0, purged=0, nr_lazy_peak=0, nr_lazy_max=0,
-                 stacks=0, peak_count=0, peak_bytes=0)
+                 stacks=0, peak_count=0, peak_bytes=0, idle=0)
+        seen = set()        # the vmalloc events with a record
         events = 0
         complete = True
         live = {}           # addr -> (row key, bytes, ts, cpu)
@@ -224,9 +225,14 @@ class Vmalloc(kmem_page_ref.Page):
                 nstack_check = self.check_frame_names(rec, fmt, frames_txt,
                                                       nstack_check)
                 continue
+            if name in kmem_page_ref.kmem_ref.ALLOCATOR_EVENTS and \
+                    "common_pid" in fmt.fields and \
+                    kmem_page_ref.field(fmt, rec, "common_pid", e) == 0:
+                s["idle"] += 1
             if name not in EVENTS:
                 continue
             events += 1
+            seen.add(name)
 
             def fv(n):
                 return kmem_page_ref.field(fmt, rec, n, e)
@@ -336,6 +342,18 @@ class Vmalloc(kmem_page_ref.Page):
                      "nr_lazy_max": s["nr_lazy_max"]},
             "stacks": s["stacks"],
         }
+        # no free recorded: its figures are null (kmem-stat-definitions(7))
+        if "free_vmap_area_noflush" not in seen:
+            for k in ("frees", "bytes_freed", "net_bytes", "alloc_freed",
+                      "alloc_only", "free_only", "live", "peak",
+                      "missed_frees", "cross_cpu_frees"):
+                summary[k] = None
+        # double or repeated frees (kmem_ref.free_doubt())
+        summary["double_frees_doubt"] = \
+            "the ring buffer lost events" if not complete else \
+            "no allocation was recorded" if "alloc_vmap_area" not in seen \
+            else "no pid 0 record: likely only chosen tasks were traced" \
+            if not s["idle"] else None
         if tl is not None:
             tl.finish()
         out = []

@@ -10,8 +10,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/numfmt.h"
+#include "render/recorded.h"
 #include "render/summary.h"
 #include "unit.h"
 
@@ -136,7 +138,7 @@ static const struct sum_field fields[] = {
 };
 
 static const struct sum_def def = {
-	SUM_DEF("made-up allocator", fields),
+	SUM_DEF(KMEM_ALLOC_SLAB, "made-up allocator", fields),
 };
 
 static const struct sum_ctx ctx = { .def = &def, .base = &made };
@@ -165,7 +167,7 @@ static void test_text(void)
 		  " Maybe:              -\n"
 		  "\n"
 		  " Double frees:       3   (a kernel bug, or an allocation "
-		  "not recorded)\n"
+		  "that passed no tracepoint)\n"
 		  " Text only:          7\n");
 	free(buf);
 }
@@ -214,10 +216,105 @@ static void test_num(void)
 	CHECK(!sum_nonzero(&ctx, &fields[9]));
 }
 
+/*
+ * Fields of events the trace has no record of: "-" in text, null in
+ * JSON, and one line naming the events after the block.  Drains need
+ * mm_page_pcpu_drain (none), refills mm_page_alloc_zone_locked (none),
+ * frees the allocator's free (kfree: 5 records), the last line nothing.
+ * Labels 8 wide ("Refills:"), two spaces, values 5 wide ("1,000").
+ */
+static const struct sum_field needs_fields[] = {
+	{ .key = "drains",
+	  .label = "Drains",
+	  .line = 1,
+	  .a = M(zeros),
+	  .needs = KMEM_EV_PAGE_PCPU_DRAIN },
+	{ .key = "refills",
+	  .label = "Refills",
+	  .line = 2,
+	  .a = M(zeros),
+	  .needs = KMEM_EV_PAGE_ZONE_LOCKED },
+	{ .key = "freed",
+	  .label = "Freed",
+	  .line = 3,
+	  .kind = SF_PAIR,
+	  .a = M(frees),
+	  .b = M(freed),
+	  .key_b = "freed_bytes",
+	  .needs = SUM_NEEDS_FREE },
+	{ .key = "again",
+	  .label = "Again",
+	  .line = 4,
+	  .a = M(zeros),
+	  .needs = KMEM_EV_PAGE_PCPU_DRAIN },
+	{ .key = "fails", .label = "Fails", .line = 5, .a = M(fails) },
+};
+
+static void test_needs(void)
+{
+	static const struct sum_def d = {
+		SUM_DEF(KMEM_ALLOC_SLAB, "needs", needs_fields),
+	};
+	static struct kmem_agg agg;
+	static const struct kmem_input in = { .label = "t" };
+	const struct kmem_report_ctx r = { .agg = &agg, .in = &in };
+	const struct sum_ctx c = { .def = &d, .base = &made, .r = &r };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+
+	agg.kinds[KMEM_EV_SLAB_FREE] = 5;
+	CHECK(kmem_recorded(&r, KMEM_EV_SLAB_FREE));
+	CHECK(!kmem_recorded(&r, KMEM_EV_PAGE_PCPU_DRAIN));
+	CHECK(kmem_recorded(&r, KMEM_EV_NONE));
+	CHECK(kmem_recorded(NULL, KMEM_EV_PAGE_PCPU_DRAIN));
+	sum_print(&c, f);
+	json_init(&j, f);
+	json_open(&j, NULL, '{');
+	sum_json(&c, "s", &j);
+	json_close(&j, '}');
+	fclose(f);
+	CHECK_STR(buf, " SUMMARY (needs)\n"
+		       " ===============\n"
+		       "\n"
+		       " Drains:       -\n"
+		       " Refills:      -\n"
+		       " Freed:    1,000   [ 50,000 bytes ]\n"
+		       " Again:        -\n"
+		       " Fails:        2\n"
+		       "\n"
+		       " -: not recorded; enable kmem:mm_page_pcpu_drain and\n"
+		       "   kmem:mm_page_alloc_zone_locked to count these.\n"
+		       "{\n"
+		       "  \"s\": {\n"
+		       "    \"drains\": null,\n"
+		       "    \"refills\": null,\n"
+		       "    \"freed\": 1000,\n"
+		       "    \"freed_bytes\": 50000,\n"
+		       "    \"again\": null,\n"
+		       "    \"fails\": 2\n"
+		       "  }\n"
+		       "}\n");
+	free(buf);
+	/* no free recorded: the pair is unknown, both its members null */
+	agg.kinds[KMEM_EV_SLAB_FREE] = 0;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	json_init(&j, f);
+	json_open(&j, NULL, '{');
+	sum_json(&c, "s", &j);
+	json_close(&j, '}');
+	fclose(f);
+	CHECK(strstr(buf, "\"freed\": null,\n    \"freed_bytes\": null,"));
+	free(buf);
+}
+
 int main(void)
 {
 	RUN(test_text);
 	RUN(test_json);
 	RUN(test_num);
+	RUN(test_needs);
 	UNIT_EXIT();
 }

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * What a trace recorded (see recorded.h).
+ */
+#include <stdio.h>
+
+#include "alloc/registry.h"
+#include "recorded.h"
+
+/**
+ * kmem_recorded - does the trace hold records of an event kind?
+ * @r: the report
+ * @kind: the kind (KMEM_EV_*)
+ *
+ * A kind with no record is taken as not recorded: trace-cmd extract
+ * saves every event's format, enabled or not, so the formats cannot
+ * tell.  Without a report (@r NULL), and for KMEM_EV_NONE, the answer
+ * is yes.
+ *
+ * Return: true when at least one record of @kind was accounted.
+ */
+bool kmem_recorded(const struct kmem_report_ctx *r, enum kmem_ev_kind kind)
+{
+	return !r || kind <= KMEM_EV_NONE || kind >= KMEM_NR_KINDS ||
+	       r->agg->kinds[kind] != 0;
+}
+
+/* The event each kind is named by (the first of several). */
+static const enum kmem_slot kind_slot[KMEM_NR_KINDS] = {
+	[KMEM_EV_SLAB_ALLOC] = KMEM_SLOT_KMALLOC,
+	[KMEM_EV_SLAB_FREE] = KMEM_SLOT_KFREE,
+	[KMEM_EV_PAGE_ALLOC] = KMEM_SLOT_PAGE_ALLOC,
+	[KMEM_EV_PAGE_FREE] = KMEM_SLOT_PAGE_FREE,
+	[KMEM_EV_PAGE_FREE_BATCHED] = KMEM_SLOT_PAGE_FREE_BATCHED,
+	[KMEM_EV_PAGE_ZONE_LOCKED] = KMEM_SLOT_PAGE_ZONE_LOCKED,
+	[KMEM_EV_PAGE_PCPU_DRAIN] = KMEM_SLOT_PAGE_PCPU_DRAIN,
+	[KMEM_EV_PAGE_EXTFRAG] = KMEM_SLOT_PAGE_EXTFRAG,
+	[KMEM_EV_STACK] = KMEM_SLOT_KERNEL_STACK,
+	[KMEM_EV_PERCPU_ALLOC] = KMEM_SLOT_PERCPU_ALLOC,
+	[KMEM_EV_PERCPU_FREE] = KMEM_SLOT_PERCPU_FREE,
+	[KMEM_EV_PERCPU_FAIL] = KMEM_SLOT_PERCPU_FAIL,
+	[KMEM_EV_PERCPU_CHUNK_NEW] = KMEM_SLOT_PERCPU_CREATE_CHUNK,
+	[KMEM_EV_PERCPU_CHUNK_DEL] = KMEM_SLOT_PERCPU_DESTROY_CHUNK,
+	[KMEM_EV_VMALLOC_ALLOC] = KMEM_SLOT_VMAP_ALLOC,
+	[KMEM_EV_VMALLOC_FREE] = KMEM_SLOT_VMAP_FREE,
+	[KMEM_EV_VMALLOC_PURGE] = KMEM_SLOT_VMAP_PURGE,
+};
+
+/**
+ * kmem_kind_slot - the event to enable for records of a kind
+ * @kind: the kind (not KMEM_EV_NONE)
+ *
+ * Return: its slot (kmem_slot_system(), kmem_slot_event_name()); of a
+ * kind several events make, the first.
+ */
+enum kmem_slot kmem_kind_slot(enum kmem_ev_kind kind)
+{
+	return (unsigned int)kind < KMEM_NR_KINDS ? kind_slot[kind]
+						  : KMEM_SLOT_KMALLOC;
+}
+
+/**
+ * kmem_free_doubt - why a repeated free may not be a double free
+ * @r: the report
+ * @id: the allocator
+ * @buf: room for the reason (KMEM_DOUBT_LEN bytes)
+ * @len: its size
+ *
+ * A free of an object already freed, with no allocation recorded in
+ * between, is a double free only when every allocation was surely
+ * recorded.  It is not when the ring buffer lost events or damaged data
+ * was skipped, when the front end's filters left records out, when the
+ * allocator's allocation event has no record, or when no record comes
+ * from pid 0: interrupts on an idle CPU allocate and free in every
+ * recording of the whole system, and none in one of chosen tasks
+ * (set_event_pid, trace-cmd record -P), where an object allocated by
+ * an untraced task and freed by traced ones shows as freed twice.
+ *
+ * Return: NULL when the frees are double frees; else the reason, in
+ * @buf or static, a phrase to follow "no allocation seen between; ".
+ */
+const char *kmem_free_doubt(const struct kmem_report_ctx *r,
+			    enum kmem_alloc_id id, char *buf, size_t len)
+{
+	const struct kmem_agg *a;
+
+	if (!r)
+		return NULL;
+	a = r->agg;
+	if (a->events_lost || a->lost_unknown)
+		return "the ring buffer lost events";
+	if (kmem_agg_damaged(a))
+		return "damaged trace data was skipped";
+	if (r->in->filters) {
+		snprintf(buf, len, "the filters (%s) left records out",
+			 r->in->filters);
+		return buf;
+	}
+	if (!kmem_recorded(r, kmem_allocs[id].alloc_kind))
+		return "no allocation was recorded";
+	if (!a->idle_records)
+		return "no pid 0 record: likely only chosen tasks were traced";
+	return NULL;
+}
