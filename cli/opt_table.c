@@ -227,71 +227,85 @@ static void print_opts(FILE *f, int where)
 	}
 }
 
+/* What --help says of each command: its synopsis and what it does. */
+static const struct {
+	const char *name;
+	const char *synopsis;	/* after "trace-kmem " */
+	const char *summary;	/* one line, in the list of commands */
+	const char *what;	/* the paragraph of CMD --help */
+	unsigned int in;	/* IN_*: its options */
+	const char *title;	/* "STAT OPTIONS" */
+} cmds[] = {
+	{ "stat", "stat [OPTIONS] [FILE...]",
+	  "the tables of trace-cmd report -O kmem:stat, without the listing",
+	  "  stat reads trace.dat files (default: trace.dat) and prints the tables\n"
+	  "  of trace-cmd report -O kmem:stat, byte for byte, without the listing;\n"
+	  "  each buffer instance of a file separately, then a merged summary when\n"
+	  "  there is more than one input.\n",
+	  IN_STAT, "STAT OPTIONS" },
+	{ "live", "live [OPTIONS] [-d SECONDS] [-- COMMAND [ARGS...]]",
+	  "trace this machine (root), then print the same tables",
+	  "  live traces this machine in its own tracefs instance (root needed):\n"
+	  "  COMMAND and its children only when given, else every task.  The\n"
+	  "  tables are printed when COMMAND exits, after -d, or at the first ^C.\n",
+	  IN_LIVE, "LIVE OPTIONS" },
+	{ "topology", "topology [-o FILE]",
+	  "this machine's CPU and memory to node map, for --numa",
+	  "  topology writes this machine's CPU and memory to node map, for\n"
+	  "  --numa (kmem-numa(5)).\n",
+	  IN_TOPO, "TOPOLOGY OPTIONS" },
+	{ "plot", "plot [OPTIONS] [-o FILE.svg] [FILE]",
+	  "live memory over the trace's time, as an SVG file",
+	  "  plot draws live slab and page-allocator memory over the trace's time,\n"
+	  "  with the call sites of the highest peaks, as one SVG file.\n",
+	  IN_PLOT, "PLOT OPTIONS" },
+	{ "diff", "diff [OPTIONS] BEFORE.dat AFTER.dat",
+	  "two recordings' summaries and call sites compared",
+	  "  diff compares two files (their top-level buffers): the summaries side\n"
+	  "  by side with their differences, and the call sites and caches that\n"
+	  "  changed most.\n",
+	  IN_DIFF, "DIFF OPTIONS" },
+};
+
 /**
- * tk_usage - the manual, or a pointer to it
- * @cmd: the subcommand asked about, or NULL
- * @full: the whole text on stdout; else one line on stderr
+ * tk_usage - the help text, or a pointer to it
+ * @cmd: the command asked about, or NULL
+ * @full: the text on stdout; else one line on stderr
+ *
+ * Without @cmd: the synopsis of every command, a line on each, and where
+ * their options are (trace-kmem CMD --help, trace-kmem(1)).  With one:
+ * its synopsis, what it does and its options.
  */
 void tk_usage(const char *cmd, bool full)
 {
+	size_t i, n = sizeof(cmds) / sizeof(cmds[0]);
+	int k = -1;
+
 	if (!full) {
 		fprintf(stderr, "Try '" TK_NAME " --help' or 'man " TK_NAME
 				"' for more information.\n");
 		return;
 	}
+	for (i = 0; cmd && i < n; i++)
+		if (!strcmp(cmd, cmds[i].name))
+			k = (int)i;
 	printf("NAME\n"
 	       "  " TK_NAME " - kernel memory allocation statistics from kmem "
 	       "trace events\n\n"
-	       "SYNOPSIS\n"
-	       "  " TK_NAME " stat [OPTIONS] [FILE...]\n"
-	       "  " TK_NAME " live [OPTIONS] [-d SECONDS] [-- COMMAND "
-	       "[ARGS...]]\n"
-	       "  " TK_NAME " topology [-o FILE]\n"
-	       "  " TK_NAME " plot [OPTIONS] [-o FILE.svg] [FILE]\n"
-	       "  " TK_NAME " diff [OPTIONS] BEFORE.dat AFTER.dat\n\n"
-	       "DESCRIPTION\n"
-	       "  stat reads trace.dat files (default: trace.dat) and prints "
-	       "the tables\n"
-	       "  of trace-cmd report -O kmem:stat, byte for byte, without "
-	       "the listing;\n"
-	       "  each buffer instance of a file separately, then a merged "
-	       "summary when\n"
-	       "  there is more than one input.\n\n"
-	       "  live traces this machine in its own tracefs instance "
-	       "(root needed):\n"
-	       "  COMMAND and its children only when given, else every "
-	       "task.  The\n"
-	       "  tables are printed when COMMAND exits, after -d, or at "
-	       "the first ^C.\n\n"
-	       "  topology writes this machine's CPU and memory to node "
-	       "map, for --numa.\n\n"
-	       "  plot draws live slab and page-allocator memory over the "
-	       "trace's time,\n"
-	       "  with the call sites of the highest peaks, as one SVG "
-	       "file.\n\n"
-	       "  diff compares two files (their top-level buffers): the "
-	       "summaries side\n"
-	       "  by side with their differences, and the call sites and "
-	       "caches that\n"
-	       "  changed most.\n\n");
-	if (!cmd || !strcmp(cmd, "stat")) {
-		printf("STAT OPTIONS\n");
-		print_opts(stdout, IN_STAT);
-		putchar('\n');
-	}
-	if (!cmd || !strcmp(cmd, "live")) {
-		printf("LIVE OPTIONS\n");
-		print_opts(stdout, IN_LIVE);
-		putchar('\n');
-	}
-	if (!cmd || !strcmp(cmd, "plot")) {
-		printf("PLOT OPTIONS\n");
-		print_opts(stdout, IN_PLOT);
-		putchar('\n');
-	}
-	if (!cmd || !strcmp(cmd, "diff")) {
-		printf("DIFF OPTIONS\n");
-		print_opts(stdout, IN_DIFF);
+	       "SYNOPSIS\n");
+	for (i = 0; i < n; i++)
+		if (k < 0 || (size_t)k == i)
+			printf("  " TK_NAME " %s\n", cmds[i].synopsis);
+	putchar('\n');
+	if (k < 0) {
+		printf("COMMANDS\n");
+		for (i = 0; i < n; i++)
+			printf("  %-9s %s\n", cmds[i].name, cmds[i].summary);
+		printf("\n  The options of a command: " TK_NAME
+		       " COMMAND --help, and man " TK_NAME ".\n\n");
+	} else {
+		printf("DESCRIPTION\n%s\n%s\n", cmds[k].what, cmds[k].title);
+		print_opts(stdout, cmds[k].in);
 		putchar('\n');
 	}
 	printf("EXIT STATUS\n"
@@ -299,11 +313,10 @@ void tk_usage(const char *cmd, bool full)
 	       "(no tracefs, not\n"
 	       "  root, events missing, unreadable file).\n\n"
 	       "SEE ALSO\n"
-	       "  The manual: man trace-kmem (Documentation/trace-kmem.txt); "
-	       "kmem-plugin(7),\n"
-	       "  kmem-stat-definitions(7), kmem-json(5), kmem-numa(5); "
-	       "trace-cmd-report(1),\n"
-	       "  perf-kmem(1).\n");
+	       "  trace-kmem(1), kmem-plugin(7), kmem-stat-definitions(7), "
+	       "kmem-json(5),\n"
+	       "  kmem-numa(5), kmem-kernelshark(7); trace-cmd-report(1), "
+	       "perf-kmem(1).\n");
 }
 
 static int own_where(int c)

@@ -11,6 +11,7 @@
 #include "recorded.h"
 #include "report_leaks.h"
 #include "report_page.h"
+#include "report_slab.h"
 #include "summary.h"
 #include "tables.h"
 
@@ -305,6 +306,18 @@ static void print_fallbacks(const struct kmem_report_ctx *r, FILE *out)
 }
 
 
+/*
+ * The topology hint, once a report and only when the trace asked for a
+ * node: slab allocations with a node (the page events have none), when
+ * the slab summary, which says so itself, is not shown.
+ */
+static bool topology_hint(const struct kmem_report_ctx *r)
+{
+	return !page_st(r->agg)->numa &&
+	       slab_st(r->agg)->sum.node_requests &&
+	       !report_wanted(r, KMEM_ALLOC_SLAB);
+}
+
 /**
  * page_print - print the selected page tables and the page summary
  * @r: what to print
@@ -327,11 +340,10 @@ void page_print(const struct kmem_report_ctx *r, FILE *out)
 	sum_print(&sc, out);
 	if (tables)
 		print_stacks_note(r, out);
-	if (!page_st(r->agg)->numa)
+	if (topology_hint(r))
 		fprintf(out, "\n Cross-node figures need a topology: "
 			     "kmem:numa=FILE or --numa FILE\n"
-			     " (Documentation/kmem-numa.txt)."
-			     "\n");
+			     " (kmem-numa(5)).\n");
 	fputc('\n', out);
 	print_orders(r, out);
 	print_fallbacks(r, out);

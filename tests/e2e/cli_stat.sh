@@ -466,10 +466,18 @@ usage_error sort-key-in-no-shown-table "sort key 'ptr' is in none of the tables 
 usage_error bad-reader "\-\-reader: \"bogus\" is neither native nor libtracecmd" stat --reader=bogus "$A"
 usage_error reader-not-for-live "\-\-reader does not apply to 'live'" live --reader=native
 
-# ---- --help lists every option of lib/'s table; --version.
-"$TK" --help >"$WORK/help.txt"
+# ---- --help: a synopsis and a line per command, no option lists;
+# COMMAND --help its options: together every option of lib/'s table;
+# --version.
+"$TK" --help >"$WORK/help-top.txt"
 check help-exit-0 test $? -eq 0
-check help-synopsis grep -q '^SYNOPSIS' "$WORK/help.txt"
+check help-synopsis grep -q '^SYNOPSIS' "$WORK/help-top.txt"
+check help-short test "$(wc -l <"$WORK/help-top.txt")" -le 30
+check help-no-option-lists sh -c "! grep -q -- '--slab' '$WORK/help-top.txt'"
+check help-points-to-commands grep -q "trace-kmem COMMAND --help" "$WORK/help-top.txt"
+check help-cites-no-source-path sh -c "! grep -Eq 'Documentation/|tests/|bench/' '$WORK/help-top.txt'"
+for c in stat live topology plot diff; do "$TK" $c --help; done >"$WORK/help.txt"
+check help-commands-cite-no-source-path sh -c "! grep -Eq 'Documentation/|tests/|bench/' '$WORK/help.txt'"
 missing=
 for o in slab page caller alloc cache live per-process merge-pids skip numa \
 	sort lines raw-ip json output time pid comm cpu duration interval stacks; do
@@ -540,7 +548,15 @@ check bad-topology-one-line test "$(cat "$WORK/bt.err")" = \
 report -i "$P" -O kmem:stat -O "kmem:numa=$WORK/bad.topo" >"$WORK/bp.out" 2>"$WORK/bp.err"
 check bad-topology-plugin-one-line test "$(cat "$WORK/bp.err")" = \
 	"kmem: $WORK/bad.topo:2: bad line (expected 'cpu N node M' or 'mem START-END node M')"
-check bad-topology-plugin-tables grep -q "Cross-node figures need a topology" "$WORK/bp.out"
+check bad-topology-plugin-tables grep -q "^ SUMMARY (page allocator)" "$WORK/bp.out"
+check bad-topology-plugin-no-cross-node sh -c "! grep -q '^ Remote allocations:' '$WORK/bp.out'"
+# the topology hint: once, and only when the trace asked for a node (a
+# slab allocation with a node; page events have none)
+for f in page-stacktrace page-trigger; do
+	"$TK" stat "$S/$f.dat" >"$WORK/hint-$f.txt"
+done
+check topology-hint-not-asked sh -c "! grep -qi 'topology' '$WORK/hint-page-stacktrace.txt'"
+check topology-hint-once test "$(grep -ci 'topology' "$WORK/hint-page-trigger.txt")" = 1
 # this machine's map loads as --numa
 "$TK" topology -o "$WORK/here.txt" && "$TK" stat --numa "$WORK/here.txt" -o "$WORK/numa.txt" "$P" 2>"$WORK/numa.err"
 check topology-loads test $? -eq 0 -a ! -s "$WORK/numa.err"

@@ -32,7 +32,8 @@ done
 # every option: trace-kmem's as --NAME in trace-kmem(1), the plugin's
 # as NAME at the start of a line of kmem-plugin(7)
 missing=
-for o in $("$TK" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+for o in $(for c in stat live topology plot diff; do "$TK" $c --help; done |
+	grep -oE -- '--[a-z][a-z-]*' | sort -u); do
 	grep -qF -- "$o" "$WORK/trace-kmem.1.txt" || missing="$missing $o"
 done
 check manpage-trace-kmem-every-option test -z "$missing"
