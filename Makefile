@@ -123,8 +123,8 @@ endif
 # man pages from Documentation/*.txt, as trace-cmd builds its own:
 # asciidoc to DocBook, xmlto to troff.  Debian's asciidoc runs on the
 # system python3 (/usr/bin first: a python of one's own lacks its module).
-MAN_TXT := trace-kmem.1 kmem-plugin.7 kmem-kernelshark.7 kmem-stat-definitions.7 kmem-json.5 \
-	   kmem-numa.5
+MAN_TXT := trace-kmem.1 trace-kmem-record.1 kmem-plugin.7 kmem-kernelshark.7 \
+	   kmem-stat-definitions.7 kmem-json.5 kmem-numa.5
 MAN_PAGES := $(MAN_TXT:%=$(B)/man/%)
 DOC_PATH := PATH=/usr/bin:$$PATH
 HAVE_DOC := $(shell $(DOC_PATH) command -v asciidoc >/dev/null && \
@@ -284,6 +284,7 @@ demo: all
 install: all doc
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh install "$(DESTDIR)$(plugindir)" $(PLUGIN)
 	$(Q)install -D -m 0755 $(CLI) "$(DESTDIR)$(bindir)/trace-kmem"
+	$(Q)install -D -m 0755 sample-data/record.sh "$(DESTDIR)$(bindir)/trace-kmem-record"
 	$(Q)install -D -m 0644 completion/trace-kmem "$(DESTDIR)$(completiondir)/trace-kmem"
 	$(Q)for m in $(MAN_PAGES); do \
 		install -D -m 0644 $$m "$(DESTDIR)$(mandir)/man$${m##*.}/$${m##*/}" || exit 1; \
@@ -294,18 +295,21 @@ install: all doc
 install-user: all
 	$(Q)scripts/install.sh install-user "$(userplugindir)" $(PLUGIN)
 	$(Q)install -D -m 0755 $(CLI) "$(userbindir)/trace-kmem"
+	$(Q)install -D -m 0755 sample-data/record.sh "$(userbindir)/trace-kmem-record"
 	$(Q)install -D -m 0644 completion/trace-kmem "$(usercompletiondir)/trace-kmem"
 	@echo "install: $(userbindir)/trace-kmem"
 
 uninstall:
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh uninstall "$(DESTDIR)$(plugindir)"
-	$(Q)rm -f "$(DESTDIR)$(bindir)/trace-kmem" "$(DESTDIR)$(completiondir)/trace-kmem"
+	$(Q)rm -f "$(DESTDIR)$(bindir)/trace-kmem" "$(DESTDIR)$(bindir)/trace-kmem-record" \
+		"$(DESTDIR)$(completiondir)/trace-kmem"
 	$(Q)for m in $(MAN_TXT); do rm -f "$(DESTDIR)$(mandir)/man$${m##*.}/$$m"; done
 	$(Q)rm -f "$(DESTDIR)$(kshark_plugindir)/plugin-kmem.so"
 
 uninstall-user:
 	$(Q)scripts/install.sh uninstall-user "$(userplugindir)"
-	$(Q)rm -f "$(userbindir)/trace-kmem" "$(usercompletiondir)/trace-kmem"
+	$(Q)rm -f "$(userbindir)/trace-kmem" "$(userbindir)/trace-kmem-record" \
+		"$(usercompletiondir)/trace-kmem"
 
 bench: all $(KSHARK_TOOLS)
 	$(Q)B=$(B) bench/run.sh

@@ -217,6 +217,42 @@ static void print_title(const struct leak_ctx *lc, FILE *out)
 	fputc('\n', out);
 }
 
+/*
+ * Do the rows by stack repeat those by call site: as many, and each
+ * stack's call site (its first frame) a row of the same count and
+ * bytes?  Then no two stacks share a call site.  Quadratic, at report
+ * time, in the rows of a table.  @deep: set when a stack has callers.
+ */
+static bool same_rows(const struct kmem_agg *a, const struct leak_set *site,
+		      const struct leak_set *stack, bool *deep)
+{
+	const struct kmem_folded *f = &a->folded;
+	size_t i, k;
+
+	*deep = false;
+	if (site->oom || stack->oom || site->nr != stack->nr || !site->nr)
+		return false;
+	for (i = 0; i < stack->nr; i++) {
+		const struct leak_row *s = &stack->rows[i];
+		const struct folded_stack *fs;
+		uint64_t cs;
+
+		if (s->call_site >= f->nr)
+			return false;
+		fs = &f->stacks[s->call_site];
+		cs = fs->n ? f->frames[fs->off] : 0;
+		*deep |= fs->n > 1;
+		for (k = 0; k < site->nr; k++)
+			if (site->rows[k].call_site == cs &&
+			    site->rows[k].count == s->count &&
+			    site->rows[k].bytes == s->bytes)
+				break;
+		if (k == site->nr)
+			return false;
+	}
+	return true;
+}
+
 /**
  * leaks_print - print an allocator's leak table (kmem:leaks)
  * @r: what to print
@@ -231,39 +267,58 @@ void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 {
 	struct leak_ctx lc = { r->agg, NULL, which };
 	char b1[NUMFMT_LEN], b2[NUMFMT_LEN];
-	struct leak_set ls;
+	struct leak_set ls, st;
 	struct cols_ctx c;
+	bool stacks, one, deep = false, second;
 
 	if (!kmem_render_text(r->cfg, KMEM_T_LEAKS) || r->in->merged)
 		return;
 	kmem_leaks_build(&ls, r->agg, which, r->cfg->leak_age);
-	lc.ls = &ls;
+	stacks = kmem_leaks_have_stacks(r->agg, which);
+	if (stacks)
+		kmem_leaks_build_stacks(&st, r->agg, which, r->cfg->leak_age);
+	/*
+	 * One stack per call site: one table says it all, the stacks' when
+	 * they have callers, else (stacks of their call site alone) the
+	 * call sites'.
+	 */
+	one = stacks && same_rows(r->agg, &ls, &st, &deep);
+	second = stacks && !one;
+	if (!deep)
+		one = false;
+	lc.ls = one ? &st : &ls;
 	print_title(&lc, out);
-	if (ls.oom) {
+	if (one)
+		fprintf(out, " (one kernel stack per call site: by stack)\n");
+	if (lc.ls->oom) {
 		fprintf(out, " (out of memory: table left out)\n\n");
-	} else if (!ls.nr) {
+	} else if (!lc.ls->nr) {
 		fprintf(out, " None.\n\n");
 	} else {
-		report_cols(r, &c, &leak_def, ls.rows, (uint32_t)ls.nr, &lc);
+		report_cols(r, &c, one ? &stack_def : &leak_def, lc.ls->rows,
+			    (uint32_t)lc.ls->nr, &lc);
 		report_cols_table(r, out, &c);
 	}
 	if (ls.nr)
 		fprintf(out, " %s objects, %s bytes not freed\n\n",
 			fmt_count(b1, ls.count), fmt_count(b2, ls.bytes));
 	kmem_leaks_release(&ls);
-	if (!kmem_leaks_have_stacks(r->agg, which))
+	if (!stacks)
 		return;
-	kmem_leaks_build_stacks(&ls, r->agg, which, r->cfg->leak_age);
-	fprintf(out, " The same by kernel stack\n");
-	if (ls.oom) {
-		fprintf(out, " (out of memory: table left out)\n\n");
-	} else if (ls.nr) {
-		report_cols(r, &c, &stack_def, ls.rows, (uint32_t)ls.nr, &lc);
-		report_cols_table(r, out, &c);
-	} else {
-		fprintf(out, " None.\n\n");
+	if (second) {
+		lc.ls = &st;
+		fprintf(out, " The same by kernel stack\n");
+		if (st.oom) {
+			fprintf(out, " (out of memory: table left out)\n\n");
+		} else if (st.nr) {
+			report_cols(r, &c, &stack_def, st.rows,
+				    (uint32_t)st.nr, &lc);
+			report_cols_table(r, out, &c);
+		} else {
+			fprintf(out, " None.\n\n");
+		}
 	}
-	kmem_leaks_release(&ls);
+	kmem_leaks_release(&st);
 }
 
 /*

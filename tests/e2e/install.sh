@@ -13,6 +13,9 @@ D=$WORK/dest
 mk install DESTDIR="$D"
 check install-destdir test -f "$D$tep_libdir/traceevent/plugins/plugin_kmem.so"
 check install-destdir-trace-kmem test -x "$D/usr/bin/trace-kmem"
+# the README's recorder, installed: its help runs from there
+check install-destdir-record test -x "$D/usr/bin/trace-kmem-record"
+check install-destdir-record-help sh -c "'$D/usr/bin/trace-kmem-record' -h | grep -q '^Usage: trace-kmem-record '"
 check install-destdir-completion test -f "$D/usr/share/bash-completion/completions/trace-kmem"
 # make install always installs the man pages (make doc)
 for m in man1/trace-kmem.1 man7/kmem-plugin.7 man7/kmem-stat-definitions.7 man5/kmem-json.5; do
@@ -20,7 +23,7 @@ for m in man1/trace-kmem.1 man7/kmem-plugin.7 man7/kmem-stat-definitions.7 man5/
 done
 mk uninstall DESTDIR="$D"
 check uninstall-destdir test ! -e "$D$tep_libdir/traceevent/plugins/plugin_kmem.so"
-check uninstall-destdir-trace-kmem test ! -e "$D/usr/bin/trace-kmem" -a ! -e "$D/usr/share/bash-completion/completions/trace-kmem"
+check uninstall-destdir-trace-kmem test ! -e "$D/usr/bin/trace-kmem" -a ! -e "$D/usr/bin/trace-kmem-record" -a ! -e "$D/usr/share/bash-completion/completions/trace-kmem"
 check uninstall-destdir-man-pages test -z "$(find "$D/usr/share/man" -type f 2>/dev/null)"
 mk install DESTDIR="$D" prefix=/usr/local
 check install-prefix test -f "$D/usr/local/lib/traceevent/plugins/plugin_kmem.so"
@@ -38,7 +41,7 @@ fi
 check install-user-trace-kmem test -x "$HOME/.local/bin/trace-kmem"
 mk uninstall-user
 check uninstall-user test ! -e "$HOME/.local/lib/traceevent/plugins/plugin_kmem.so"
-check uninstall-user-trace-kmem test ! -e "$HOME/.local/bin/trace-kmem"
+check uninstall-user-trace-kmem test ! -e "$HOME/.local/bin/trace-kmem" -a ! -e "$HOME/.local/bin/trace-kmem-record"
 
 # The real system directory, as a Debian admin would do it.
 sysdir=$tep_libdir/traceevent/plugins

@@ -92,6 +92,55 @@ PY
 done
 "$TK" stat --leaks "$TOP/sample-data/slab-fork-exec.dat" >"$WORK/nostack.txt"
 check leaks-no-stacks-no-table bash -c "! grep -q 'by kernel stack' '$WORK/nostack.txt'"
+# stacks of their call site alone (slab records of a trace whose stacks
+# follow page allocations only): no table by stack repeating it
+"$TK" stat --leaks --slab "$TOP/sample-data/page-trigger.dat" >"$WORK/onlysite.txt"
+check leaks-stacks-of-one-frame-no-second-table bash -c "! grep -q 'by kernel stack' '$WORK/onlysite.txt'"
+
+# crafted: one kernel stack per call site (seq_open's with callers,
+# other's alone), so one table, by stack; then a second stack of
+# seq_open+0x10, and both tables.  Live at the end, by hand: 0x200
+# (64 bytes, seq_open's stack), 0x300 (8 bytes, other+0x10).
+printf '%s\n' '[kallsyms]' \
+	'ffffffff81100000 T trace_event_raw_event_kmalloc' 'ffffffff81100400 T __kmalloc_noprof' \
+	'ffffffff81200000 T seq_open' 'ffffffff81200400 T do_sys_open' 'ffffffff81200800 T entry_SYSCALL_64' \
+	'ffffffff81300000 T other' 'ffffffff81400000 T _etext' '[buffer]' \
+	'0 1.000001 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000100 bytes_req=40 bytes_alloc=64 node=-1' \
+	'0 1.000002 kernel_stack size=5 caller=0xffffffff81100010,0xffffffff81100420,0xffffffff81200010,0xffffffff81200420,0xffffffff81200810' \
+	'0 1.000003 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000200 bytes_req=40 bytes_alloc=64 node=-1' \
+	'0 1.000004 kernel_stack size=5 caller=0xffffffff81100010,0xffffffff81100420,0xffffffff81200010,0xffffffff81200420,0xffffffff81200810' \
+	'1 1.000005 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000300 bytes_req=8 bytes_alloc=8 node=-1' \
+	'0 1.000006 kfree call_site=0xffffffff81300020 ptr=0xffff888100000100' >"$WORK/one.spec"
+{ cat "$WORK/one.spec"
+  echo '0 1.000007 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000400 bytes_req=40 bytes_alloc=64 node=-1'
+  echo '0 1.000008 kernel_stack size=4 caller=0xffffffff81100010,0xffffffff81100420,0xffffffff81200010,0xffffffff81200810'
+} >"$WORK/two.spec"
+for v in one two; do
+	python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/$v.spec" -o "$WORK/$v.dat" --version 6 \
+		--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" "$TOP/tests/formats/page-linux-6.18-x86_64.txt"
+	"$TK" stat --leaks "$WORK/$v.dat" >"$WORK/$v.txt"
+done
+check leaks-one-stack-per-site python3 - "$WORK/one.txt" "$WORK/two.txt" <<'PY'
+import sys
+def rows(t):
+    return [[c.strip() for c in l.split(" | ")] for l in t.splitlines()
+            if l.count(" | ") == 4 and not l.startswith(" Objects")]
+t = open(sys.argv[1]).read()
+assert " (one kernel stack per call site: by stack)\n" in t, t
+assert "The same by kernel stack" not in t and "| Callsite" not in t, t
+assert [(r[0], r[1], r[4]) for r in rows(t)] == [
+    ("1", "64", "seq_open+0x10 <- do_sys_open <- entry_SYSCALL_64"),
+    ("1", "8", "other+0x10")], rows(t)
+assert " 2 objects, 72 bytes not freed\n" in t, t
+t = open(sys.argv[2]).read()
+assert "one kernel stack per call site" not in t, t
+assert " The same by kernel stack\n" in t and "| Callsite" in t, t
+assert [(r[0], r[1], r[4]) for r in rows(t)] == [
+    ("2", "128", "seq_open+0x10"), ("1", "8", "other+0x10"),
+    ("1", "64", "seq_open+0x10 <- do_sys_open <- entry_SYSCALL_64"),
+    ("1", "64", "seq_open+0x10 <- entry_SYSCALL_64"),
+    ("1", "8", "other+0x10")], rows(t)
+PY
 
 # the caveats of a trace with lost events, in the title
 f=$TOP/sample-data/slab-lost-events.dat
