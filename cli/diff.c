@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/path_label.h"
+#include "buffers.h"
 #include "event/tep_names.h"
 #include "fault.h"
 #include "feed/feed.h"
@@ -32,10 +33,9 @@ struct side {
 };
 
 static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
-		     struct side *sd)
+		     int buffer, struct side *sd)
 {
-	struct tep_handle *tep = in->f ? tdat_tep(in->f) :
-					 tracecmd_get_tep(in->h);
+	struct tep_handle *tep = tk_buffer_tep(in, buffer);
 	struct kmem_input ki = { .label = sd->label };
 	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r;
@@ -46,6 +46,12 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 	int ret;
 
 	kmem_path_label(sd->label, sizeof(sd->label), path);
+	if (buffer) {
+		size_t n = strlen(sd->label);
+
+		snprintf(sd->label + n, sizeof(sd->label) - n,
+			 " (instance %s)", tk_buffer_name(in, buffer));
+	}
 	if (tk_session_init(&s, tep, a, NULL)) {
 		fprintf(stderr, TK_NAME ": out of memory\n");
 		tk_session_release(&s);
@@ -54,8 +60,8 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 	memcpy(s.label, sd->label, sizeof(s.label));	/* the same size */
 	tk_progress_start(&progress, sd->label);
 	tk_fault_guard(path);
-	ret = in->f ? tk_native_run(in->f, 0, &s, &progress) :
-		      tk_tracecmd_run(in, 0, &s, &progress);
+	ret = in->f ? tk_native_run(in->f, buffer, &s, &progress) :
+		      tk_tracecmd_run(in, buffer, &s, &progress);
 	tk_fault_guard(NULL);
 	tk_progress_done(&progress);
 	if (ret < 0) {
@@ -158,7 +164,8 @@ int tk_diff(struct tk_args *a)
 {
 	struct side sd[2] = { 0 };
 	struct tk_input *in;
-	int ret = 0, i;
+	bool reopen[2] = { false, false };
+	int ret = 0, i, buffer[2] = { 0, 0 };
 
 	if (a->nr_inputs != 2) {
 		fprintf(stderr, TK_NAME ": diff compares two files, BEFORE "
@@ -172,8 +179,24 @@ int tk_diff(struct tk_args *a)
 	in = tk_open_inputs(a);
 	if (!in)
 		return TK_ENV;
+	/* each file's buffer, chosen as plot chooses (buffers.c) */
+	for (i = 0; i < 2 && !ret; i++) {
+		tk_fault_guard(a->inputs[i]);
+		buffer[i] = tk_buffer_pick(&in[i], a->inputs[i], a->instance,
+					   &reopen[i]);
+		tk_fault_guard(NULL);
+		ret = buffer[i] < 0;
+	}
+	if (!ret && (reopen[0] || reopen[1])) {	/* libtracecmd: read once */
+		for (i = 0; i < 2; i++)
+			tk_close_input(&in[i]);
+		free(in);
+		in = tk_open_inputs(a);
+		if (!in)
+			return TK_ENV;
+	}
 	for (i = 0; i < 2 && !ret; i++)
-		ret = read_side(a, &in[i], a->inputs[i], &sd[i]);
+		ret = read_side(a, &in[i], a->inputs[i], buffer[i], &sd[i]);
 	if (!ret)
 		ret = check_norm(a, sd);
 	if (!ret)

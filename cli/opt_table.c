@@ -42,8 +42,10 @@ static const struct tk_opt own_opts[] = {
 	  "LIST", "Only records of these CPUs (e.g. 0-3,6)" },
 	{ { "reader", required_argument, NULL, OPT_READER }, IN_READ,
 	  "native|libtracecmd", "How trace.dat is read (default native)" },
-	{ { "instance", required_argument, NULL, OPT_INSTANCE }, IN_PLOT,
-	  "NAME", "Draw this buffer instance (default: the top-level buffer)" },
+	{ { "instance", required_argument, NULL, OPT_INSTANCE }, IN_READ,
+	  "NAME",
+	  "Read this buffer instance only (default: stat every buffer; plot, "
+	  "diff the top-level one, or the one instance with kmem records)" },
 	{ { "by-function", no_argument, NULL, OPT_BY_FUNCTION }, IN_DIFF, NULL,
 	  "Match call sites by function, not function+0xoff (other kernels)" },
 	{ { "per-second", no_argument, NULL, OPT_PER_SECOND }, IN_DIFF, NULL,

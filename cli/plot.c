@@ -17,6 +17,7 @@
 #include "fault.h"
 #include "feed/feed.h"
 #include "inputs.h"
+#include "buffers.h"
 #include "memlimit.h"
 #include "progress.h"
 #include "render/plot_svg.h"
@@ -38,29 +39,12 @@ static struct tep_handle *tep_of(const struct plot_run *p)
 	return p->in->f ? tdat_tep(p->in->f) : tracecmd_get_tep(p->h);
 }
 
-/* --instance NAME: which buffer, or -1 after saying there is none. */
-static int find_buffer(struct plot_run *p, const char *path)
+/* libtracecmd's handles anew (p->in NULL when that fails, said). */
+static void reopen_input(struct plot_run *p)
 {
-	const char *name = p->a->instance;
-	int i, n;
-
-	p->h = p->in->h;
-	if (!name)
-		return 0;
-	n = p->in->f ? tdat_nr_buffers(p->in->f) : p->in->ninst + 1;
-	for (i = 1; i < n; i++) {
-		const char *bn = p->in->f ?
-			tdat_buffer_name(p->in->f, i) :
-			tracecmd_buffer_instance_name(p->in->h, i - 1);
-
-		if (bn && !strcmp(bn, name)) {
-			if (!p->in->f)
-				p->h = p->in->inst[i - 1];
-			return i;
-		}
-	}
-	fprintf(stderr, TK_NAME ": %s: no buffer instance '%s'\n", path, name);
-	return -1;
+	tk_close_input(p->in);
+	free(p->in);
+	p->in = tk_open_inputs(p->a);
 }
 
 /* One pass over the buffer; the session is left for the caller. */
@@ -258,11 +242,10 @@ static int plot(struct plot_run *p)
 		return ret;
 	/* libtracecmd reads a handle once: the second pass opens it anew */
 	if (!p->in->f) {
-		tk_close_input(p->in);
-		free(p->in);
-		p->in = tk_open_inputs(p->a);
-		if (!p->in || find_buffer(p, p->a->inputs[0]) != p->buffer)
+		reopen_input(p);
+		if (!p->in)
 			return -1;
+		p->h = p->buffer ? p->in->inst[p->buffer - 1] : p->in->h;
 	}
 	ret = pass(p, &s, 2);
 	if (!ret)
@@ -303,6 +286,7 @@ static int open_outputs(struct plot_run *p)
 int tk_plot(struct tk_args *a)
 {
 	struct plot_run p = { .a = a };
+	bool reopen;
 	int ret;
 
 	if (a->nr_inputs != 1) {
@@ -318,14 +302,21 @@ int tk_plot(struct tk_args *a)
 		return TK_ENV;
 	}
 	kmem_path_label(p.label, sizeof(p.label), a->inputs[0]);
-	p.buffer = find_buffer(&p, a->inputs[0]);
+	tk_fault_guard(a->inputs[0]);
+	p.buffer = tk_buffer_pick(p.in, a->inputs[0], a->instance, &reopen);
+	if (p.buffer >= 0 && reopen)
+		reopen_input(&p);
+	if (p.in)
+		p.h = p.buffer > 0 && !p.in->f ? p.in->inst[p.buffer - 1]
+					       : p.in->h;
+	else
+		p.buffer = -1;
 	if (p.buffer > 0) {
 		size_t n = strlen(p.label);
 
 		snprintf(p.label + n, sizeof(p.label) - n, " (instance %s)",
-			 a->instance);
+			 tk_buffer_name(p.in, p.buffer));
 	}
-	tk_fault_guard(a->inputs[0]);
 	ret = p.buffer < 0 ? -1 : plot(&p);
 	tk_fault_guard(NULL);
 	if (ret)

@@ -18,6 +18,7 @@
 #include <trace-cmd.h>
 
 #include "base/path_label.h"
+#include "buffers.h"
 #include "fault.h"
 #include "inputs.h"
 #include "memlimit.h"
@@ -148,6 +149,17 @@ static int analyse_file(struct stat_run *run, const struct tk_input *in,
 	run->keep_empty = flt->time || flt->pids || flt->comm || flt->cpus;
 	run->with_data = 0;
 	run->empty[0] = '\0';
+	if (run->a->instance) {		/* that buffer alone */
+		bool reopen;
+
+		i = tk_buffer_pick(in, path, run->a->instance, &reopen);
+		if (i < 0)
+			return -1;
+		run->keep_empty = true;
+		snprintf(label, sizeof(label), "%s (instance %s)", base,
+			 tk_buffer_name(in, i));
+		return analyse(run, in, i, label, tk_buffer_name(in, i));
+	}
 	if (in->f) {
 		ret = analyse_native(run, in, base);
 		return ret ? ret : finish_file(run, in, base);

@@ -298,6 +298,55 @@ assert rows == len(js), (rows, len(js))
 PY
 done
 
+# ---- every command chooses a buffer the same way and says which: a
+# trace recorded into an instance only is read from that instance by
+# diff and plot as stat finds it; --instance picks one in each; two
+# instances with records and an empty top-level buffer ask for one.
+# By hand: io has 1 kmalloc and its kfree, io2 one kmalloc more (16 B).
+sed 's/^1 2.0 kfree.*/&\n1 3.0 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000200 bytes_req=16 bytes_alloc=16 node=-1/' \
+	"$WORK/io.spec" >"$WORK/io2.spec"
+{ cat "$WORK/io2.spec"; echo '[buffer other]'
+  echo '0 4.0 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000300 bytes_req=32 bytes_alloc=32 node=-1'; } >"$WORK/io3.spec"
+for s in io2 io3; do
+	python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/$s.spec" -o "$WORK/$s.dat" \
+		--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 7
+done
+for r in native libtracecmd; do
+	"$TK" diff --reader=$r --json="$WORK/d-$r.json" -o "$WORK/d-$r.txt" \
+		"$WORK/io7.dat" "$WORK/io2.dat" 2>"$WORK/d-$r.err"
+	check "instance-only-diff-$r" python3 - "$WORK" "$r" <<'PY'
+import json, sys
+w, r = sys.argv[1:3]
+t = open("%s/d-%s.txt" % (w, r)).read()
+assert " kmem diff: %s/io7.dat (instance slabs) -> %s/io2.dat (instance slabs)" % (w, w) in t, t
+assert open("%s/d-%s.err" % (w, r)).read() == \
+    "trace-kmem: %s/io7.dat: no kmem records in the top-level buffer; reading instance slabs\n" \
+    "trace-kmem: %s/io2.dat: no kmem records in the top-level buffer; reading instance slabs\n" % (w, w)
+d = json.load(open("%s/d-%s.json" % (w, r)))
+s = json.dumps(d)
+assert '"allocs"' in s, s[:300]
+PY
+	"$TK" plot --reader=$r -o "$WORK/p-$r.svg" "$WORK/io7.dat" 2>"$WORK/p-$r.err"
+	check "instance-only-plot-$r" test $? -eq 0 -a "$(cat "$WORK/p-$r.err")" = \
+		"trace-kmem: $WORK/io7.dat: no kmem records in the top-level buffer; reading instance slabs"
+	check "instance-only-plot-$r-labelled" grep -q "io7.dat (instance slabs)" "$WORK/p-$r.svg"
+	"$TK" diff --reader=$r "$WORK/io3.dat" "$WORK/io2.dat" >/dev/null 2>"$WORK/a-$r.err"
+	check "instance-ambiguous-$r" test $? -eq 2 -a "$(cat "$WORK/a-$r.err")" = \
+		"trace-kmem: $WORK/io3.dat: no kmem records in the top-level buffer; instances slabs, other have some: choose one with --instance NAME"
+	"$TK" plot --reader=$r --instance other -o "$WORK/o-$r.svg" "$WORK/io3.dat" 2>"$WORK/o-$r.err"
+	check "instance-chosen-plot-$r" test $? -eq 0 -a ! -s "$WORK/o-$r.err"
+	"$TK" stat --reader=$r --instance other --json="$WORK/s-$r.json" -o /dev/null "$WORK/io3.dat"
+	check "instance-chosen-stat-$r" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["file"].endswith("io3.dat (instance other)"), d["file"]
+assert d["slab"]["summary"]["allocs"] == 1 and d["slab"]["summary"]["bytes_allocated"] == 32, d["slab"]["summary"]
+' "$WORK/s-$r.json"
+	"$TK" plot --reader=$r --instance nope -o "$WORK/n.svg" "$WORK/io3.dat" 2>"$WORK/n-$r.err"
+	check "instance-unknown-$r" test $? -eq 2 -a "$(cat "$WORK/n-$r.err")" = \
+		"trace-kmem: $WORK/io3.dat: no buffer instance 'nope' (its instances: slabs, other)"
+done
+
 # ---- buffer instances: the top buffer and the instance apart, each with
 # the records trace-cmd lists for it, then the merged summary.
 "$TK" stat --json="$WORK/i.json" "$I" >/dev/null
