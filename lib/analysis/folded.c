@@ -75,16 +75,26 @@ void kmem_folded_release(struct kmem_folded *f)
 /* A raw page stack is not the same stack as those frames skipped. */
 #define FOLDED_RAW_SALT 0x9E3779B97F4A7C15ULL
 
-/* The stack of these frames, added when new; FOLDED_NONE: no memory. */
-static uint32_t intern(struct kmem_folded *f, const uint64_t *fr,
+/* The same frames of another allocator are another stack. */
+static uint64_t stack_hash(const uint64_t *fr, unsigned int n, uint8_t id)
+{
+	return u64s_hash(fr, n) ^ ((uint64_t)id * FOLDED_RAW_SALT << 1);
+}
+
+/*
+ * The stack of these frames of allocator @id, added when new;
+ * FOLDED_NONE: no memory.
+ */
+static uint32_t intern(struct kmem_folded *f, uint8_t id, const uint64_t *fr,
 		       unsigned int n, bool raw)
 {
-	uint64_t h = u64s_hash(fr, n) ^ (raw ? FOLDED_RAW_SALT : 0);
+	uint64_t h = stack_hash(fr, n, id) ^ (raw ? FOLDED_RAW_SALT : 0);
 	size_t pos = SIZE_MAX;
 	uint32_t i;
 
 	while ((i = u64_index_next(&f->ix, h, &pos)) != U64_INDEX_NONE)
 		if (f->stacks[i].n == n && f->stacks[i].raw == raw &&
+		    f->stacks[i].id == id &&
 		    !memcmp(f->frames + f->stacks[i].off, fr, n * sizeof(*fr)))
 			return i;
 	while (f->nr_frames + n > f->cap_frames) {
@@ -107,6 +117,7 @@ static uint32_t intern(struct kmem_folded *f, const uint64_t *fr,
 	f->stacks[i].off = (uint32_t)f->nr_frames;
 	f->stacks[i].n = n;
 	f->stacks[i].raw = raw;
+	f->stacks[i].id = id;
 	f->nr_frames += n;
 	return i;
 }
@@ -139,7 +150,7 @@ static void drop(struct kmem_folded *f, unsigned int id, uint64_t key)
 static void attach(struct kmem_folded *f, struct folded_pending *pd,
 		   const uint64_t *fr, unsigned int n, bool raw)
 {
-	uint32_t s = intern(f, fr, n, raw), i;
+	uint32_t s = intern(f, pd->id, fr, n, raw), i;
 	struct addr_table *t = live_of(f, pd->id);
 	struct folded_live *l;
 
@@ -359,11 +370,11 @@ static void merge_stacks(struct kmem_folded *f)
 	for (i = 0; i < f->nr; i++) {
 		struct folded_stack s = f->stacks[i];
 		const uint64_t *fr = f->frames + s.off;
-		uint64_t h = u64s_hash(fr, s.n);
+		uint64_t h = stack_hash(fr, s.n, s.id);
 
 		pos = SIZE_MAX;
 		while ((j = u64_index_next(&ix, h, &pos)) != U64_INDEX_NONE)
-			if (f->stacks[j].n == s.n &&
+			if (f->stacks[j].n == s.n && f->stacks[j].id == s.id &&
 			    !memcmp(f->frames + f->stacks[j].off, fr,
 				    s.n * sizeof(*fr)))
 				break;
@@ -456,7 +467,10 @@ static void put_frame(FILE *out, const struct kmem_symbolizer *sym,
  * @hits: weigh by allocations, not bytes
  * @out: where to
  *
- * One line per stack with a weight, in the order the stacks first came.
+ * One line per stack with a weight, in the order the stacks first came,
+ * its root frame its allocator's ("[slab]", "[page]", "[vmalloc]"): a
+ * slab's pages are also page allocations (allocate_slab), so each
+ * allocator's memory is its own tower, never added to another's.
  *
  * Return: 0, or -1 when writing failed.
  */
@@ -473,6 +487,7 @@ int kmem_folded_write(const struct kmem_folded *f,
 
 		if (!w)
 			continue;
+		fprintf(out, "[%s];", kmem_allocs[s->id].name);
 		for (k = s->n; k-- > 0;) {	/* root first */
 			put_frame(out, sym, f->frames[s->off + k]);
 			if (k)

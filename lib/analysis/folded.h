@@ -37,6 +37,7 @@ struct folded_stack {
 	uint32_t off;		/* first frame in kmem_folded.frames */
 	uint32_t n;		/* frames, innermost first */
 	bool raw;		/* defer: a page stack, not yet skipped */
+	uint8_t id;		/* its allocator: the root frame written */
 	uint64_t bytes, hits;
 	uint64_t live_bytes, live_hits;
 };

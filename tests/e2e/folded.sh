@@ -11,26 +11,35 @@ TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
 [ -x "$TK" ] || { fail folded "no $TK (run make)"; finish; }
 export TRACE_KMEM_CONVERT=never
 
-# sums DOCS.json FOLDED WEIGHT: the folded weights equal the JSON's slab,
-# page and vmalloc totals
+# sums DOCS.json FOLDED WEIGHT: under each allocator's root frame
+# ([slab], [page], [vmalloc]) the folded weights equal that allocator's
+# totals in the JSON, and no line lacks a root
 sums() {
 	python3 - "$@" <<'PY'
-import json, sys
+import collections, json, sys
 from jsondocs import docs as json_docs
 docs = json_docs(sys.argv[1])
-want = 0
+want = collections.Counter()
 for d in docs:
     if d["file"] == "(merged)":
         continue
     s, p = d.get("slab", {}).get("summary", {}), d.get("page", {}).get("summary", {})
     v = d.get("vmalloc", {}).get("summary", {})
-    want += {"bytes": s.get("bytes_allocated", 0) + p.get("alloc_bytes", 0) +
-                      v.get("alloc_bytes", 0),
-             "hits": s.get("allocs", 0) - s.get("zero_size_allocs", 0) + p.get("allocs", 0) +
-                     v.get("allocs", 0),
-             "live": s.get("live", {}).get("bytes", 0) + p.get("live", {}).get("bytes", 0) +
-                     v.get("live", {}).get("bytes", 0)}[sys.argv[3]]
-got = sum(int(l.rsplit(" ", 1)[1]) for l in open(sys.argv[2]))
+    w = sys.argv[3]
+    want["[slab]"] += {"bytes": s.get("bytes_allocated", 0),
+                       "hits": s.get("allocs", 0) - s.get("zero_size_allocs", 0),
+                       "live": (s.get("live") or {}).get("bytes", 0)}[w]
+    want["[page]"] += {"bytes": p.get("alloc_bytes", 0), "hits": p.get("allocs", 0),
+                       "live": (p.get("live") or {}).get("bytes", 0)}[w]
+    want["[vmalloc]"] += {"bytes": v.get("alloc_bytes", 0), "hits": v.get("allocs", 0),
+                          "live": (v.get("live") or {}).get("bytes", 0)}[w]
+got = collections.Counter()
+for l in open(sys.argv[2]):
+    stack, n = l.rsplit(" ", 1)
+    root = stack.split(";")[0]
+    assert root in ("[slab]", "[page]", "[vmalloc]"), l
+    got[root] += int(n)
+want = +want    # the allocators with a weight
 assert got == want, (got, want)
 PY
 }
@@ -46,7 +55,7 @@ for f in "$TOP"/sample-data/*.dat; do
 	check "folded-$b-frames-are-symbols" python3 -c '
 import sys
 syms = set(open(sys.argv[1]).read().split())
-bad = [x for l in open(sys.argv[2]) for x in l.rsplit(" ", 1)[0].split(";")
+bad = [x for l in open(sys.argv[2]) for x in l.rsplit(" ", 1)[0].split(";")[1:]
        if x not in syms and x != "(no stack)"]
 assert not bad, bad[:5]
 ' "$WORK/$b.syms" "$WORK/$b.bytes"
@@ -72,11 +81,11 @@ python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/s.spec" -o "$WORK/s.dat" 
 	--version 6 >/dev/null 2>"$WORK/s.err" || { fail folded-crafted "tdat_writer: $(tail -2 "$WORK/s.err")"; finish; }
 "$TK" stat --folded "$WORK/s.dat" >"$WORK/s.bytes"
 check folded-slab-stacks test "$(cat "$WORK/s.bytes")" = "$(printf '%s\n' \
-	'entry_SYSCALL_64;do_sys_open;seq_open 128' 'other 8')"
+	'[slab];entry_SYSCALL_64;do_sys_open;seq_open 128' '[slab];other 8')"
 "$TK" stat --live --folded "$WORK/s.dat" >"$WORK/s.live"
 check folded-slab-live test "$(cat "$WORK/s.live")" = "$(printf '%s\n' \
-	'entry_SYSCALL_64;do_sys_open;seq_open 64' 'other 8')"
+	'[slab];entry_SYSCALL_64;do_sys_open;seq_open 64' '[slab];other 8')"
 "$TK" stat --folded --folded-weight=hits "$WORK/s.dat" >"$WORK/s.hits"
 check folded-slab-hits test "$(cat "$WORK/s.hits")" = "$(printf '%s\n' \
-	'entry_SYSCALL_64;do_sys_open;seq_open 2' 'other 1')"
+	'[slab];entry_SYSCALL_64;do_sys_open;seq_open 2' '[slab];other 1')"
 finish

@@ -90,10 +90,10 @@ done
 # from its kernel_stack record after counting
 want_caller='8,192,000/4,096 | 2,000 |     0 | Unmovable      | GFP_KERNEL | seq_open+0x10
 8,192,000/8,192 | 1,000 |     1 | Unmovable      | GFP_KERNEL | pipe_write+0x10'
-want_folded='entry_SYSCALL_64;do_sys_open;seq_open 8192000
-entry_SYSCALL_64;ksys_write;pipe_write 8192000'
-want_live='entry_SYSCALL_64;do_sys_open;seq_open 6553600
-entry_SYSCALL_64;ksys_write;pipe_write 6553600'
+want_folded='[page];entry_SYSCALL_64;do_sys_open;seq_open 8192000
+[page];entry_SYSCALL_64;ksys_write;pipe_write 8192000'
+want_live='[page];entry_SYSCALL_64;do_sys_open;seq_open 6553600
+[page];entry_SYSCALL_64;ksys_write;pipe_write 6553600'
 for c in "6" "7 zstd"; do
 	read -r ver z <<<"$c"
 	z=${z:-none}

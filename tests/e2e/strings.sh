@@ -104,16 +104,17 @@ elif kind == "svg":
     texts = ["".join(e.itertext()) for e in ET.fromstring(raw).iter()]
     for w in map(damaged.xml, want):
         assert any(w in t for t in texts), (w, [t for t in texts if "\ufffd" in t])
-else:				# folded: FRAME;FRAME... COUNT
+else:				# folded: [ALLOCATOR];FRAME;FRAME... COUNT
     lines = text.splitlines()
     for line in lines:
         stack, count = line.rsplit(" ", 1)
         assert count.isdigit(), line
         frames = stack.split(";")
-        assert len(frames) <= 2 and all(f and not any(ord(c) < 0x20 for c in f)
+        assert frames[0] in ("[slab]", "[page]", "[vmalloc]"), line
+        assert len(frames) <= 3 and all(f and not any(ord(c) < 0x20 for c in f)
                                          for f in frames), line
     for w in map(damaged.frame, want):
-        assert "do_sys_open;%s 64" % w in lines, (w, lines)
+        assert "[slab];do_sys_open;%s 64" % w in lines, (w, lines)
 PY
 }
 

@@ -80,9 +80,9 @@ check vmalloc-crafted-ref python3 "$REF" --check "$WORK/crafted.json" "$WORK/cra
 # skipped), B, D and D again without a stack; the failure is no area;
 # live, only the second D
 "$TK" stat --folded="$WORK/crafted.folded" -o /dev/null "$WORK/crafted.dat"
-check vmalloc-crafted-folded test "$(cat "$WORK/crafted.folded")" = "$(printf 'site_a 8192\n(no stack) 12288')"
+check vmalloc-crafted-folded test "$(cat "$WORK/crafted.folded")" = "$(printf '[vmalloc];site_a 8192\n[vmalloc];(no stack) 12288')"
 "$TK" stat --live --folded="$WORK/crafted.live" -o /dev/null "$WORK/crafted.dat"
-check vmalloc-crafted-folded-live test "$(cat "$WORK/crafted.live")" = "(no stack) 4096"
+check vmalloc-crafted-folded-live test "$(cat "$WORK/crafted.live")" = "[vmalloc];(no stack) 4096"
 report -i "$WORK/crafted.dat" -O kmem:folded="$WORK/crafted.plugin.folded" >/dev/null
 check vmalloc-crafted-folded-plugin cmp "$WORK/crafted.folded" "$WORK/crafted.plugin.folded"
 
