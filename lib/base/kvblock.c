@@ -100,6 +100,59 @@ static int max_len(const struct kvblock *b, size_t off)
 	return (int)m;
 }
 
+/* A note on lines of its own, indented 5, broken at spaces to @width. */
+static void put_wrapped(FILE *out, const char *s, size_t width)
+{
+	size_t col = width, w;
+
+	while (*s) {
+		w = strcspn(s, " ");
+		if (col + 1 + w > width && col > 5) {
+			fputs("\n     ", out);
+			col = 5;
+		} else {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)w, s);
+		col += w;
+		s += w;
+		s += strspn(s, " ");
+	}
+}
+
+/**
+ * kv_print_width - print the block, aligned, within a width
+ * @b: the block
+ * @out: where to
+ * @width: a line with its note wider than this has the note on a line
+ *	of its own under it; 0: no limit
+ */
+void kv_print_width(const struct kvblock *b, FILE *out, size_t width)
+{
+	int wl = max_len(b, offsetof(struct kv_line, label));
+	int wv = max_len(b, offsetof(struct kv_line, value));
+	int wb = max_len(b, offsetof(struct kv_line, bytes));
+	int i, n;
+
+	for (i = 0; i < b->n; i++) {
+		const struct kv_line *l = &b->lines[i];
+
+		if (l->gap_before > 0)
+			fputc('\n', out);
+		n = fprintf(out, " %-*s  %*s", wl, l->label, wv, l->value);
+		if (l->bytes[0])
+			n += fprintf(out, "   [ %*s bytes ]", wb, l->bytes);
+		if (l->note[0] && width &&
+		    (size_t)n + 3 + strlen(l->note) > width)
+			put_wrapped(out, l->note, width);
+		else if (l->note[0])
+			fprintf(out, "%s%s", l->bytes[0] ? "  " : "   ",
+				l->note);
+		fputc('\n', out);
+	}
+}
+
 /**
  * kv_print - print the block, aligned
  * @b: the block
@@ -107,22 +160,5 @@ static int max_len(const struct kvblock *b, size_t off)
  */
 void kv_print(const struct kvblock *b, FILE *out)
 {
-	int wl = max_len(b, offsetof(struct kv_line, label));
-	int wv = max_len(b, offsetof(struct kv_line, value));
-	int wb = max_len(b, offsetof(struct kv_line, bytes));
-	int i;
-
-	for (i = 0; i < b->n; i++) {
-		const struct kv_line *l = &b->lines[i];
-
-		if (l->gap_before > 0)
-			fputc('\n', out);
-		fprintf(out, " %-*s  %*s", wl, l->label, wv, l->value);
-		if (l->bytes[0])
-			fprintf(out, "   [ %*s bytes ]", wb, l->bytes);
-		if (l->note[0])
-			fprintf(out, "%s%s", l->bytes[0] ? "  " : "   ",
-				l->note);
-		fputc('\n', out);
-	}
+	kv_print_width(b, out, 0);
 }

@@ -36,5 +36,6 @@ struct kv_line *kv_add_count_bytes(struct kvblock *b, const char *label,
 				   uint64_t count, uint64_t bytes);
 void kv_gap(struct kvblock *b);
 void kv_print(const struct kvblock *b, FILE *out);
+void kv_print_width(const struct kvblock *b, FILE *out, size_t width);
 
 #endif

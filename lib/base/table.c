@@ -176,6 +176,40 @@ static void final_widths(const struct table *t, struct table_width *w)
 	}
 }
 
+/**
+ * table_width_min - the narrowest a measured table prints
+ * @t: the table, every row measured
+ *
+ * Return: its rules' width, its fold columns folded as far as
+ * max_width asks (a table that does not fit is still wider).
+ */
+size_t table_width_min(const struct table *t)
+{
+	struct table_width w[TABLE_MAX_COLS];
+	size_t total = 1;
+	int c;
+
+	final_widths(t, w);
+	for (c = 0; c < t->ncols; c++)
+		total += col_width(t, c, &w[c]) + (c ? 3 : 0);
+	return total + 1;
+}
+
+/**
+ * table_drop_col - leave a measured column out
+ * @t: the table
+ * @c: the column; the caller moves its struct table_col (t->cols) the
+ *	same way, the columns after it one to the left
+ */
+void table_drop_col(struct table *t, int c)
+{
+	if (c < 0 || c >= t->ncols)
+		return;
+	memmove(&t->w[c], &t->w[c + 1],
+		(size_t)(t->ncols - c - 1) * sizeof(t->w[0]));
+	t->ncols--;
+}
+
 /* How much of a fold cell goes on this line: whole pieces that fit. */
 static size_t fold_take(const char *s, size_t width)
 {

@@ -58,6 +58,8 @@ int table_add_row(struct table *t, const char *const *cells);
 void table_mark_cut(struct table *t);
 void table_print(const struct table *t, FILE *out);
 void table_measure(struct table *t, const char *const *cells);
+size_t table_width_min(const struct table *t);
+void table_drop_col(struct table *t, int c);
 void table_print_head(const struct table *t, FILE *out);
 void table_print_row(const struct table *t, FILE *out,
 		     const char *const *cells);

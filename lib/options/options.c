@@ -51,8 +51,9 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	  "Sort keys: " SORT_KEYS },
 	{ "lines", "N", "10", "Rows per table (0: all)" },
 	{ "width", "N", "",
-	  "Widest a table gets: GFP flags fold to fit (0: no limit; "
-	  "default: the terminal's width, or 160)" },
+	  "Widest a table gets: GFP flags fold, then the least important "
+	  "columns are left out, said under it (0: no limit; default: the "
+	  "terminal's width; not a terminal: 160, GFP flags fold only)" },
 	{ "raw-ip", NULL, NULL, "Print call sites as addresses, not symbols" },
 	{ "json", "PATH", "", "Write the statistics as JSON to PATH (- for stdout)" },
 	{ "csv", "PATH", "",

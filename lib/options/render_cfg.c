@@ -44,6 +44,7 @@ void kmem_opts_render_cfg(const struct kmem_opts *o, FILE *tables,
 	memset(c, 0, sizeof(*c));
 	c->lines = o->lines;
 	c->width = o->width_set ? o->width : kmem_term_width(tables);
+	c->fit = o->width_set || (tables && isatty(fileno(tables)));
 	c->raw_ip = o->raw_ip;
 	c->live = o->live;
 	c->per_process = o->per_process;

@@ -217,22 +217,83 @@ static void cells(const struct cols_ctx *c, const int *which, int n,
 		cell(c, &c->def->cols[which[i]], row, buf[i]);
 }
 
+/*
+ * Leave out the least important columns (the highest rank; never rank
+ * 1) until the table fits @max_width.  Return: the columns kept; their
+ * headers are moved in @tc, their columns in @which, the headers left
+ * out added to @gone.
+ */
+static int fit(const struct cols_ctx *c, struct table *t,
+	       struct table_col *tc, int *which, int n, size_t max_width,
+	       const char **gone, int *ngone)
+{
+	int i, k;
+
+	while (table_width_min(t) > max_width) {
+		for (k = -1, i = 0; i < n; i++)
+			if (c->def->cols[which[i]].rank > 1 &&
+			    (k < 0 || c->def->cols[which[i]].rank >
+					      c->def->cols[which[k]].rank))
+				k = i;
+		if (k < 0)
+			break;	/* the most important alone: as narrow as it gets */
+		gone[(*ngone)++] = tc[k].header;
+		table_drop_col(t, k);
+		memmove(&tc[k], &tc[k + 1], (size_t)(n - k - 1) * sizeof(*tc));
+		memmove(&which[k], &which[k + 1],
+			(size_t)(n - k - 1) * sizeof(*which));
+		n--;
+	}
+	return n;
+}
+
+/*
+ * Under a table: the columns left out to fit, and how to see them,
+ * wrapped to @width.
+ */
+static void say_gone(FILE *out, const char **gone, int n, size_t width)
+{
+	char word[KMEM_SYM_LEN];
+	size_t col;
+	int i;
+
+	if (!n)
+		return;
+	col = (size_t)fprintf(out, " Left out to fit %zu columns:", width);
+	for (i = 0; i <= n; i++) {
+		if (i < n)
+			snprintf(word, sizeof(word), "%s%s", gone[i],
+				 i + 1 < n ? "," : "");
+		else
+			snprintf(word, sizeof(word),
+				 "(--width=0 shows them)");
+		if (col + 1 + strlen(word) > width) {
+			fputs("\n  ", out);
+			col = 2;
+		}
+		col += (size_t)fprintf(out, " %s", word);
+	}
+	fputc('\n', out);
+}
+
 /**
  * cols_print - print the rows of a sorted set as a text table
  * @c: the table
  * @s: its rows, sorted (sort_finish()); a cut shows as a "..." row
  * @max_width: fold columns to fit it; 0: no limit
+ * @fit_width: and leave out the least important columns (col_text.rank)
+ *	while it is still wider, said under it
  * @out: where to
  *
  * Two passes over the rows, each making the cells again: no row is kept.
  */
 void cols_print(const struct cols_ctx *c, const struct sort_set *s,
-		size_t max_width, FILE *out)
+		size_t max_width, bool fit_width, FILE *out)
 {
 	char buf[TABLE_MAX_COLS][KMEM_SYM_LEN];
 	struct table_col tc[TABLE_MAX_COLS];
-	const char *cp[TABLE_MAX_COLS];
-	int which[TABLE_MAX_COLS], n, i;
+	const char *cp[TABLE_MAX_COLS], *gone[TABLE_MAX_COLS];
+	int which[TABLE_MAX_COLS], n, i, ngone = 0;
 	struct table t;
 	size_t r;
 
@@ -247,6 +308,8 @@ void cols_print(const struct cols_ctx *c, const struct sort_set *s,
 	}
 	if (s->held < s->offered)
 		table_mark_cut(&t);
+	if (fit_width && max_width)
+		n = fit(c, &t, tc, which, n, max_width, gone, &ngone);
 	table_print_head(&t, out);
 	for (r = 0; r < s->held; r++) {
 		cells(c, which, n, sort_idx(s, r), buf);
@@ -254,6 +317,7 @@ void cols_print(const struct cols_ctx *c, const struct sort_set *s,
 	}
 	table_print_end(&t, out);
 	table_release(&t);
+	say_gone(out, gone, ngone, max_width);
 }
 
 static void json_field(const struct cols_ctx *c, const struct col_field *f,

@@ -175,7 +175,7 @@ bool cols_known(const struct cols_ctx *c, const struct col_field *f,
 		const void *row);
 double cols_frag(uint64_t req, uint64_t alloc);
 void cols_print(const struct cols_ctx *c, const struct sort_set *s,
-		size_t max_width, FILE *out);
+		size_t max_width, bool fit_width, FILE *out);
 void cols_json_row(const struct cols_ctx *c, const void *row, struct json *j);
 void cols_json_table(const struct cols_ctx *c, const struct sort_set *s,
 		     const char *key, struct json *j);

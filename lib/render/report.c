@@ -114,11 +114,20 @@ static void print_alloc(const struct kmem_report_ctx *r, enum kmem_alloc_id id,
 
 /*
  * The title line of an allocator's section, underlined: the same
- * layout for every section, so that each shows where it begins.
+ * layout for every section, so that each shows where it begins.  Its
+ * events are left out where the tables fit a width it passes.
  */
-static void print_section(FILE *out, const char *name, const char *events)
+static void print_section(const struct kmem_report_ctx *r, FILE *out,
+			  const char *name, const char *events)
 {
-	int n = fprintf(out, " %s (%s)\n", name, events) - 2;
+	const struct kmem_render_cfg *c = r->cfg;
+	int n;
+
+	if (c->fit && c->width &&
+	    strlen(name) + strlen(events) + 4 > c->width)
+		n = fprintf(out, " %s\n", name) - 2;
+	else
+		n = fprintf(out, " %s (%s)\n", name, events) - 2;
 
 	fputc(' ', out);
 	while (n-- > 0)
@@ -204,7 +213,7 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 			continue;
 		if (shown++)
 			fputc('\n', out); /* after the last summary's line */
-		print_section(out, v->section, v->section_events);
+		print_section(r, out, v->section, v->section_events);
 		if (!r->in->merged && !r->agg->events[id] &&
 		    !(v->unavailable && r->in->nr_elsewhere))
 			print_none(r, out, v->none_name, v->none_events, true);

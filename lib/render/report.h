@@ -38,6 +38,8 @@ struct kmem_input {
 struct kmem_render_cfg {
 	unsigned int lines;	/* rows per table, 0: all */
 	size_t width;		/* widest a table gets, 0: no limit */
+	bool fit;		/* ... leaving out columns (else folding GFP
+				 * flags only): width= given, or a terminal */
 	bool raw_ip;		/* call sites as addresses, not symbols */
 	bool live;		/* page tables: only pages live at the end */
 	bool per_process;	/* the page allocator's per-process table */

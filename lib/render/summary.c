@@ -236,7 +236,9 @@ void sum_print(const struct sum_ctx *c, FILE *out)
 	fputs("\n\n", out);
 	kv_init(&b);
 	sum_lines(c, &b);
-	kv_print(&b, out);
+	kv_print_width(&b, out,
+		       c->r && c->r->cfg && c->r->cfg->fit ? c->r->cfg->width
+							   : 0);
 	print_unrecorded(c, out);
 }
 

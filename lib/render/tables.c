@@ -72,7 +72,7 @@ void report_cols_table(const struct kmem_report_ctx *r, FILE *out,
 		return;
 	}
 	sort_finish(&s);
-	cols_print(c, &s, r->cfg->width, out);
+	cols_print(c, &s, r->cfg->width, r->cfg->fit, out);
 	sort_set_release(&s);
 	fputc('\n', out);
 }

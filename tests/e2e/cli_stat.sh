@@ -666,4 +666,56 @@ assert "did not give this reader the pageblock order" in t, t
 fb = json.load(open(w + "/nr.p.json"))["page"]["extfrag"]
 assert [(r["fallbacks"], r["fragmenting"]) for r in fb] == [(1, None)], fb
 PY
+
+# ---- tables fit the width: --width=N (and a terminal's width) leave out
+# the least important columns and say which; notes go under their line.
+# Not a terminal and no --width: today's full layout.
+for b in slab-fork-exec page-stacktrace percpu-slab-netns vmalloc-fork page-trigger; do
+	for w in 80 100 132; do
+		"$TK" stat --width=$w "$S/$b.dat" >"$WORK/w-$b-$w.txt"
+		check "width-$b-$w-fits" test "$(awk -v w=$w 'length($0) > w' "$WORK/w-$b-$w.txt" | wc -l)" -eq 0
+	done
+	"$TK" stat --width=0 "$S/$b.dat" >"$WORK/w-$b-0.txt"
+	check "width-$b-0-all-columns" sh -c "! grep -q 'Left out to fit' '$WORK/w-$b-0.txt'"
+	"$TK" stat "$S/$b.dat" >"$WORK/w-$b-pipe.txt"
+	check "width-$b-pipe-full-layout" sh -c "! grep -q 'Left out to fit' '$WORK/w-$b-pipe.txt'"
+done
+check width-said python3 - "$WORK" <<'PY'
+import re, sys
+w = sys.argv[1]
+full = open(w + "/w-slab-fork-exec-0.txt").read()
+narrow = open(w + "/w-slab-fork-exec-80.txt").read()
+head = lambda t: [l for l in t.splitlines() if l.startswith(" Total alloc/Size")][0]
+allc = [c.strip() for c in head(full).split("|")]
+kept = [c.strip() for c in head(narrow).split("|")]
+m = re.search(r"^ Left out to fit 80 columns:((?:.|\n)*?)\(--width=0 shows them\)", narrow, re.M)
+assert m, narrow
+gone = [g.strip() for g in m.group(1).replace("\n", " ").split(",")]
+# every column is kept or said, none both; the call site is kept
+assert sorted(kept + gone) == sorted(allc), (kept, gone, allc)
+assert "Callsite" in kept and "Memcg bytes" in gone, (kept, gone)
+# the full layout when not a terminal: every column, as --width=0
+assert head(open(w + "/w-slab-fork-exec-pipe.txt").read()) == head(full)
+PY
+# a terminal 80 columns wide: the same fit, without --width
+python3 - "$TK" "$S/slab-fork-exec.dat" >"$WORK/tty80.txt" <<'PY'
+import fcntl, os, pty, struct, sys, termios
+pid, fd = pty.fork()
+if pid == 0:    # the size set before trace-kmem asks it
+    fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    os.execv(sys.argv[1], [sys.argv[1], "stat", sys.argv[2]])
+out = b""
+while True:
+    try:
+        d = os.read(fd, 65536)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode().replace("\r\n", "\n"))
+PY
+check width-terminal-80 test "$(awk 'length($0) > 80' "$WORK/tty80.txt" | wc -l)" -eq 0 -a \
+	"$(grep -c '^ Left out to fit 80 columns' "$WORK/tty80.txt")" -ge 1
 finish

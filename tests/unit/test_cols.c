@@ -105,7 +105,7 @@ static void test_text(void)
 
 	setup(&c, &s, 2);
 	c.hidden = 1U << 2; /* the order column left out */
-	cols_print(&c, &s, 0, f);
+	cols_print(&c, &s, 0, false, f);
 	fclose(f);
 	/* "Mean" shows its field's first number, "-" where it is unknown */
 	CHECK_STR(buf, "----------------------------------------\n"
@@ -115,6 +115,56 @@ static void test_text(void)
 		       "     8,192/2,048 |    4 | 8,192 | big\n"
 		       " ...             | ...  | ...   | ...\n"
 		       "----------------------------------------\n");
+	free(buf);
+	sort_set_release(&s);
+}
+
+/*
+ * Fitting a width: the least important columns go first (Mean, rank 5,
+ * then Order 4, Hits 3), said under the table; Name (rank 1) never goes.
+ * The whole table is 48 columns wide: test_text's 40 and Order's 5 and
+ * " | ".  At 40 Mean goes (5 and " | ": 40, fits); at 30 Order goes too
+ * (32) and Hits (4 and " | ": 25).
+ */
+static void test_fit(void)
+{
+	struct cols_ctx c;
+	struct sort_set s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	setup(&c, &s, 2);
+	cols_print(&c, &s, 40, true, f);
+	cols_print(&c, &s, 30, true, f);
+	cols_print(&c, &s, 30, false, f);	/* folding only: as wide */
+	fclose(f);
+	CHECK_STR(buf, "----------------------------------------\n"
+		       "     Total/Size  | Hits | Order | Name\n"
+		       "----------------------------------------\n"
+		       " 1,000,000/0     |    . |    -1 | a,\"b\"\n"
+		       "     8,192/2,048 |    4 |     3 | big\n"
+		       " ...             | ...  | ...   | ...\n"
+		       "----------------------------------------\n"
+		       " Left out to fit 40 columns: Mean\n"
+		       "   (--width=0 shows them)\n"
+		       "-------------------------\n"
+		       "     Total/Size  | Name\n"
+		       "-------------------------\n"
+		       " 1,000,000/0     | a,\"b\"\n"
+		       "     8,192/2,048 | big\n"
+		       " ...             | ...\n"
+		       "-------------------------\n"
+		       " Left out to fit 30 columns:\n"
+		       "   Mean, Order, Hits\n"
+		       "   (--width=0 shows them)\n"
+		       "------------------------------------------------\n"
+		       "     Total/Size  | Hits | Order |  Mean | Name\n"
+		       "------------------------------------------------\n"
+		       " 1,000,000/0     |    . |    -1 |     - | a,\"b\"\n"
+		       "     8,192/2,048 |    4 |     3 | 8,192 | big\n"
+		       " ...             | ...  | ...   | ...   | ...\n"
+		       "------------------------------------------------\n");
 	free(buf);
 	sort_set_release(&s);
 }
@@ -204,6 +254,7 @@ static void test_declarations(void)
 int main(void)
 {
 	RUN(test_text);
+	RUN(test_fit);
 	RUN(test_json_csv);
 	RUN(test_declarations);
 	UNIT_EXIT();
