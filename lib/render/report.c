@@ -21,8 +21,10 @@ static void print_lost(const struct kmem_report_ctx *r, FILE *out)
 	fprintf(out, " WARNING: the ring buffer lost ");
 	if (a->events_lost)
 		fprintf(out, "%s events", fmt_count(buf, a->events_lost));
-	if (a->events_lost && a->lost_unknown)
-		fprintf(out, " and ");
+	if (a->events_lost && a->lost_unknown)	/* on its own line to fit */
+		fprintf(out, r->cfg->fit && r->cfg->width && r->cfg->width < 100
+				     ? "\n          and "
+				     : " and ");
 	if (a->lost_unknown)
 		fprintf(out, "an unknown number of events at %s place%s",
 			fmt_count(buf, a->lost_unknown),

@@ -670,7 +670,7 @@ PY
 # ---- tables fit the width: --width=N (and a terminal's width) leave out
 # the least important columns and say which; notes go under their line.
 # Not a terminal and no --width: today's full layout.
-for b in slab-fork-exec page-stacktrace percpu-slab-netns vmalloc-fork page-trigger; do
+for b in slab-fork-exec page-stacktrace percpu-slab-netns vmalloc-fork page-trigger slab-lost-events; do
 	for w in 80 100 132; do
 		"$TK" stat --width=$w "$S/$b.dat" >"$WORK/w-$b-$w.txt"
 		check "width-$b-$w-fits" test "$(awk -v w=$w 'length($0) > w' "$WORK/w-$b-$w.txt" | wc -l)" -eq 0
