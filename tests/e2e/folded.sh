@@ -66,16 +66,7 @@ check folded-plugin-same cmp -s "$WORK/plugin.folded" "$WORK/page-stacktrace.byt
 
 # crafted: stacks after slab events (options/stacktrace), frames
 # innermost first, the call site among them
-printf '%s\n' '[kallsyms]' \
-	'ffffffff81100000 T trace_event_raw_event_kmalloc' 'ffffffff81100400 T __kmalloc_noprof' \
-	'ffffffff81200000 T seq_open' 'ffffffff81200400 T do_sys_open' 'ffffffff81200800 T entry_SYSCALL_64' \
-	'ffffffff81300000 T other' 'ffffffff81400000 T _etext' '[buffer]' \
-	'0 1.000001 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000100 bytes_req=40 bytes_alloc=64 node=-1' \
-	'0 1.000002 kernel_stack size=5 caller=0xffffffff81100010,0xffffffff81100420,0xffffffff81200010,0xffffffff81200420,0xffffffff81200810' \
-	'0 1.000003 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000200 bytes_req=40 bytes_alloc=64 node=-1' \
-	'0 1.000004 kernel_stack size=5 caller=0xffffffff81100010,0xffffffff81100420,0xffffffff81200010,0xffffffff81200420,0xffffffff81200810' \
-	'1 1.000005 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000300 bytes_req=8 bytes_alloc=8 node=-1' \
-	'0 1.000006 kfree call_site=0xffffffff81300020 ptr=0xffff888100000100' >"$WORK/s.spec"
+cp "$TOP/tests/tdat/slab-stacks.spec" "$WORK/s.spec"
 python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/s.spec" -o "$WORK/s.dat" \
 	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" "$TOP/tests/formats/page-linux-6.18-x86_64.txt" \
 	--version 6 >/dev/null 2>"$WORK/s.err" || { fail folded-crafted "tdat_writer: $(tail -2 "$WORK/s.err")"; finish; }

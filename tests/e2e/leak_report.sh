@@ -101,16 +101,7 @@ check leaks-stacks-of-one-frame-no-second-table bash -c "! grep -q 'by kernel st
 # other's alone), so one table, by stack; then a second stack of
 # seq_open+0x10, and both tables.  Live at the end, by hand: 0x200
 # (64 bytes, seq_open's stack), 0x300 (8 bytes, other+0x10).
-printf '%s\n' '[kallsyms]' \
-	'ffffffff81100000 T trace_event_raw_event_kmalloc' 'ffffffff81100400 T __kmalloc_noprof' \
-	'ffffffff81200000 T seq_open' 'ffffffff81200400 T do_sys_open' 'ffffffff81200800 T entry_SYSCALL_64' \
-	'ffffffff81300000 T other' 'ffffffff81400000 T _etext' '[buffer]' \
-	'0 1.000001 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000100 bytes_req=40 bytes_alloc=64 node=-1' \
-	'0 1.000002 kernel_stack size=5 caller=0xffffffff81100010,0xffffffff81100420,0xffffffff81200010,0xffffffff81200420,0xffffffff81200810' \
-	'0 1.000003 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000200 bytes_req=40 bytes_alloc=64 node=-1' \
-	'0 1.000004 kernel_stack size=5 caller=0xffffffff81100010,0xffffffff81100420,0xffffffff81200010,0xffffffff81200420,0xffffffff81200810' \
-	'1 1.000005 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000300 bytes_req=8 bytes_alloc=8 node=-1' \
-	'0 1.000006 kfree call_site=0xffffffff81300020 ptr=0xffff888100000100' >"$WORK/one.spec"
+cp "$TOP/tests/tdat/slab-stacks.spec" "$WORK/one.spec"
 { cat "$WORK/one.spec"
   echo '0 1.000007 kmalloc call_site=0xffffffff81200010 ptr=0xffff888100000400 bytes_req=40 bytes_alloc=64 node=-1'
   echo '0 1.000008 kernel_stack size=4 caller=0xffffffff81100010,0xffffffff81100420,0xffffffff81200010,0xffffffff81200810'
