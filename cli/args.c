@@ -186,6 +186,7 @@ static int one_option(struct tk_args *a, int c, const struct option *lo)
 	return -1;
 }
 
+/* 0, 1 when --help or --version printed (exit 0), -1 on a usage error */
 static int parse_options(struct tk_args *a, int argc, char **argv,
 			 const struct option *lo)
 {
@@ -211,11 +212,11 @@ static int parse_options(struct tk_args *a, int argc, char **argv,
 					   argv[optind - 1]);
 		if (c == 'h') {
 			tk_usage(tk_cmd_names[a->cmd], true);
-			exit(TK_OK);
+			return 1;
 		}
 		if (c == 'V') {
 			printf(TK_NAME " " KMEM_VERSION "\n");
-			exit(TK_OK);
+			return 1;
 		}
 		if (!(tk_where_of(c) & (1 << a->cmd))) {
 			fprintf(stderr, TK_NAME ": --%s does not apply to "
@@ -256,9 +257,10 @@ static int rest_of_line(struct tk_args *a, int argc, char **argv)
  * @argc: from main()
  * @argv: from main()
  *
- * --help and --version print and exit 0 here.
+ * --help and --version print here; the caller then exits 0.
  *
- * Return: 0, or -1 after one line on stderr (a usage error).
+ * Return: 0, 1 when --help or --version was printed, or -1 after one
+ * line on stderr (a usage error).
  */
 int tk_parse_args(struct tk_args *a, int argc, char **argv)
 {
@@ -276,11 +278,11 @@ int tk_parse_args(struct tk_args *a, int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		tk_usage(argc > 2 ? argv[2] : NULL, true);
-		exit(TK_OK);
+		return 1;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf(TK_NAME " " KMEM_VERSION "\n");
-		exit(TK_OK);
+		return 1;
 	}
 	cmd = tk_command_of(argv[1]);
 	if (cmd < 0)
@@ -294,7 +296,7 @@ int tk_parse_args(struct tk_args *a, int argc, char **argv)
 	ret = parse_options(a, argc - 1, argv + 1, lo);
 	free(lo);
 	if (ret)
-		return -1;
+		return ret;
 	if (cmd != TK_TOPOLOGY && kmem_opts_check_sort(&a->opts, stderr)) {
 		tk_usage(NULL, false);
 		return -1;

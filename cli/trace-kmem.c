@@ -21,9 +21,10 @@ int main(int argc, char **argv)
 	/* a closed pipe is an EPIPE to notice, not a death mid-cleanup */
 	signal(SIGPIPE, SIG_IGN);
 	kmem_prog = TK_NAME;	/* lib/'s messages start "trace-kmem:" */
-	if (tk_parse_args(&a, argc, argv)) {
+	ret = tk_parse_args(&a, argc, argv);
+	if (ret) { /* a usage error, or --help/--version done */
 		tk_args_release(&a);
-		return TK_USAGE;
+		return ret > 0 ? TK_OK : TK_USAGE;
 	}
 	switch (a.cmd) {
 	case TK_LIVE:
