@@ -110,7 +110,7 @@ static int lib_where(const char *name)
 	if (!strcmp(name, "output"))
 		return IN_STAT | IN_LIVE | IN_TOPO | plot | IN_DIFF;
 	if (!strcmp(name, "folded") || !strcmp(name, "folded-weight") ||
-	    !strcmp(name, "csv"))
+	    !strcmp(name, "csv") || !strcmp(name, "json-rows"))
 		return IN_STAT | IN_LIVE | plot;
 	return IN_STAT | IN_LIVE | plot | IN_DIFF;
 }
@@ -177,7 +177,8 @@ static void print_opt(FILE *f, char sh, const char *name, const char *arg,
 static const char *plot_desc(const char *name)
 {
 	if (!strcmp(name, "lines"))
-		return "Call sites drawn, by peak live bytes (0: up to 32)";
+		return "Call sites drawn per allocator, by peak live bytes "
+		       "(0: up to 32)";
 	if (!strcmp(name, "output"))
 		return "Write the SVG to FILE (default: stdout)";
 	if (!strcmp(name, "json"))

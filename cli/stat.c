@@ -174,6 +174,24 @@ static int analyse_file(struct stat_run *run, const struct tk_input *in,
 	return ret ? ret : finish_file(run, in, base);
 }
 
+/*
+ * Can the run report more than once (several inputs, or an input's
+ * buffer instances)?  Then its JSON is one document of several reports.
+ */
+static bool several_reports(const struct tk_args *a, const struct tk_input *h)
+{
+	int i;
+
+	if (a->nr_inputs > 1)
+		return true;
+	if (a->instance)
+		return false;
+	for (i = 0; i < a->nr_inputs; i++)
+		if (h[i].f ? tdat_nr_buffers(h[i].f) > 1 : h[i].ninst > 0)
+			return true;
+	return false;
+}
+
 /**
  * tk_stat - trace-kmem stat
  * @a: the command line
@@ -202,6 +220,7 @@ int tk_stat(struct tk_args *a)
 		kmem_numa_release(&run.numa);
 		return TK_ENV;
 	}
+	run.outs.json_several = several_reports(a, h);
 	ret = tk_merged_init(&run.merged, run.have_numa ? &run.numa : NULL);
 	if (ret)
 		fprintf(stderr, TK_NAME ": out of memory\n");
@@ -212,6 +231,9 @@ int tk_stat(struct tk_args *a)
 	}
 	if (!ret && run.reports > 1 &&
 	    tk_merged_report(&run.merged, &a->opts, &run.outs, stderr))
+		ret = -1;
+	else if (!ret && run.reports <= 1 &&
+		 kmem_outputs_end(&run.outs, stderr))
 		ret = -1;
 	/* the files are put in place only when everything was written */
 	if (ret)

@@ -121,6 +121,10 @@ static void print_stats(struct kmem_plugin *kp)
 						 stderr);
 	if (!kp->outs_ok)
 		return;
+	/* several inputs: one JSON document, ended by the last input's */
+	kp->outs.json_last = !kmem_registry_others(kp->tep);
+	kp->outs.json_several = kp->ordinal > 1 || !kp->outs.json_last;
+	kp->outs.json_docs = kp->ordinal > 1;
 	kmem_opts_render_cfg(&kp->opts, kp->outs.tables.f, &rc);
 	if (kmem_outputs_report(&r, &kp->outs, stderr))
 		kmem_outputs_discard(&kp->outs);

@@ -85,6 +85,29 @@ static bool has_tep(struct entry *list, struct tep_handle *tep)
 	return false;
 }
 
+/**
+ * kmem_registry_others - is state kept for another handle?
+ * @tep: the handle being unloaded
+ *
+ * trace-cmd loads the plugins into every input's handle before it reads
+ * and unloads them in input order: another handle in the registry is a
+ * later input that has yet to report.
+ *
+ * Return: true if there is one.
+ */
+bool kmem_registry_others(struct tep_handle *tep)
+{
+	struct registry *r = registry();
+	struct entry *e;
+	bool others = false;
+
+	pthread_mutex_lock(&r->lock);
+	for (e = r->head; e && !others; e = e->next)
+		others = e->tep != tep;
+	pthread_mutex_unlock(&r->lock);
+	return others;
+}
+
 static void drop_reported(struct registry *r, struct tep_handle *tep)
 {
 	struct entry **p = &r->reported, *e;

@@ -77,7 +77,7 @@ sets=(
 	"page-live page live sort=order,hit"
 	"page-per-process page per-process merge-pids"
 	"per-process per-process lines=3"
-	"page-skip page skip=^(__alloc|alloc_pages|get_page_from) sort=migtype,gfp,page"
+	"page-skip page skip=^(__alloc|alloc_pages|get_page_from) sort=migtype,gfp,page json-rows=all"
 	"numa numa=@TOPO@ sort=frag,pingpong,live,peak"
 	"json-stdout json"
 	"leaks leaks"

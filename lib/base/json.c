@@ -22,6 +22,27 @@ void json_init(struct json *j, FILE *out)
 }
 
 /**
+ * json_init_inside - go on writing inside a container written before
+ * @j: the writer
+ * @out: where to
+ * @depth: how many containers are open (1: inside the top level's)
+ * @has_items: whether the innermost holds items already (a comma first)
+ *
+ * For a document written in parts, each by its own writer: the parts
+ * come out indented and separated as one writer would have written them.
+ */
+void json_init_inside(struct json *j, FILE *out, int depth, bool has_items)
+{
+	int i;
+
+	json_init(j, out);
+	j->depth = depth < JSON_MAX_DEPTH ? depth : JSON_MAX_DEPTH - 1;
+	for (i = 0; i < j->depth; i++) /* each holds the one inside it */
+		j->has_items[i] = true;
+	j->has_items[j->depth] = has_items;
+}
+
+/**
  * json_init_tree - start capturing a document in memory
  * @j: the writer; j->root is the document when it is closed (jt_free()
  *	it; j->oom says a part was left out)

@@ -27,6 +27,7 @@ struct json {
 };
 
 void json_init(struct json *j, FILE *out);
+void json_init_inside(struct json *j, FILE *out, int depth, bool has_items);
 void json_init_tree(struct json *j);
 void json_open(struct json *j, const char *key, char bracket);
 void json_close(struct json *j, char bracket);

@@ -20,7 +20,8 @@
 
 const struct kmem_opt_def kmem_opt_defs[] = {
 	{ "stat", NULL, NULL, "Print kmem statistics tables at end of stream" },
-	{ "slab", NULL, NULL, "Analyse the slab allocator (kmalloc, kmem_cache_*)" },
+	{ "slab", NULL, NULL,
+	  "Analyse the slab allocator (kmalloc, kmem_cache_*)" },
 	{ "caller", NULL, NULL, "Show the per-callsite table" },
 	{ "alloc", NULL, NULL, "Show the per-allocation (per-pointer) table" },
 	{ "cache", NULL, NULL, "Show the per-cache table" },
@@ -39,7 +40,8 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	  "Analyse the per-CPU allocator (percpu_alloc_percpu, ...)" },
 	{ "vmalloc", NULL, NULL,
 	  "Analyse the vmalloc allocator (alloc_vmap_area, ...)" },
-	{ "live", NULL, NULL, "Page tables: only pages still allocated at the end" },
+	{ "live", NULL, NULL,
+	  "Page tables: only pages still allocated at the end" },
 	{ "per-process", NULL, NULL, "Page allocator activity per process" },
 	{ "merge-pids", NULL, NULL, "Per-process table per command, not pid" },
 	{ "skip", "REGEX", "",
@@ -47,19 +49,22 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	  "rules)" },
 	{ "numa", "FILE", "",
 	  "CPU and memory to node map, for cross-node figures" },
-	{ "sort", "KEY[,KEY...]", "bytes,hit",
-	  "Sort keys: " SORT_KEYS },
+	{ "sort", "KEY[,KEY...]", "bytes,hit", "Sort keys: " SORT_KEYS },
 	{ "lines", "N", "10", "Rows per table (0: all)" },
 	{ "width", "N", "",
 	  "Widest a table gets: GFP flags fold, then the least important "
 	  "columns are left out, said under it (0: no limit; default: the "
 	  "terminal's width; not a terminal: 160, GFP flags fold only)" },
 	{ "raw-ip", NULL, NULL, "Print call sites as addresses, not symbols" },
-	{ "json", "PATH", "", "Write the statistics as JSON to PATH (- for stdout)" },
-	{ "csv", "PATH", "",
-	  "Write the tables as CSV to PATH (- for stdout)" },
+	{ "json", "PATH", "",
+	  "Write the statistics as JSON to PATH (- for stdout)" },
+	{ "json-rows", "none|all", "none",
+	  "Per-address rows (slab allocs, page pages) in the JSON and the "
+	  "CSV: none, or all (kmem:alloc and kmem:all imply all)" },
+	{ "csv", "PATH", "", "Write the tables as CSV to PATH (- for stdout)" },
 	{ "folded", "PATH", "",
-	  "Write allocations by stack, folded for flame graphs, to PATH (- for stdout)" },
+	  "Write allocations by stack, folded for flame graphs, to PATH (- for "
+	  "stdout)" },
 	{ "folded-weight", "bytes|hits", "bytes",
 	  "Weigh the folded stacks by bytes or by allocations" },
 	{ "output", "PATH", "", "Write the tables to PATH instead of stdout" },
@@ -342,6 +347,15 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 			   "bad %sfolded-weight=%s (bytes or hits)", dashes(o),
 			   value ? value : "");
 	}
+	if (!strcmp(name, "json-rows")) {
+		if (value &&
+		    (!strcmp(value, "none") || !strcmp(value, "all"))) {
+			o->json_rows = value[0] == 'a';
+			return 0;
+		}
+		return bad(o, err, "none", "bad %sjson-rows=%s (none or all)",
+			   dashes(o), value ? value : "");
+	}
 	if (!strcmp(name, "output"))
 		return set_string(o, &o->output, name, value, "PATH", err);
 	if (!strcmp(name, "numa"))
@@ -392,7 +406,8 @@ bool kmem_opts_text_table(const struct kmem_opts *o, enum kmem_table_kind t)
  *
  * The JSON document holds every table unless tables are selected
  * (kmem:caller, alloc, cache, anomalies, leaks): then those printed.
- * The leak tables are there with kmem:leaks only.
+ * The leak tables are there with kmem:leaks only, the per-address rows
+ * (slab allocs, page pages) when printed or with kmem:json-rows=all.
  *
  * Return: true if it does.
  */
@@ -400,6 +415,8 @@ bool kmem_opts_json_table(const struct kmem_opts *o, enum kmem_table_kind t)
 {
 	if (t == KMEM_T_LEAKS)
 		return o->leaks;
+	if (t == KMEM_T_ALLOC)
+		return o->json_rows || kmem_opts_text_table(o, t);
 	if (!o->caller && !o->alloc && !o->cache && !o->anomalies &&
 	    !o->leaks)
 		return true;

@@ -39,6 +39,7 @@ struct kmem_opts {
 	bool width_set;
 	struct kmem_sort_cfg sort;	/* sort= */
 	char *json;		/* JSON path, "-" for stdout, NULL for none */
+	bool json_rows;		/* per-address rows in the JSON and CSV */
 	char *csv;		/* CSV path, "-" for stdout, NULL for none */
 	char *folded;		/* folded stacks path, "-" for stdout */
 	bool folded_hits;	/* ... weighed by allocations, not bytes */

@@ -19,6 +19,14 @@ struct kmem_outputs {
 	struct kmem_out csv;
 	struct kmem_out folded;
 	bool broken_pipe;	/* kept after finish or discard */
+	/*
+	 * Set by the caller after opening: the JSON document holds several
+	 * reports (kmem_report_json_part()), json_docs of them written so
+	 * far; json_last ends it after the next (else a merged summary).
+	 */
+	bool json_several;
+	bool json_last;
+	int json_docs;
 };
 
 int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,

@@ -65,6 +65,22 @@ void kmem_opts_render_cfg(const struct kmem_opts *o, FILE *tables,
 }
 
 /**
+ * kmem_outputs_end - end a JSON document of several reports that has no
+ *	merged summary
+ * @outs: where (json_several set)
+ * @err: where a write error is said
+ *
+ * Return: 0, or -1 on a write error.
+ */
+int kmem_outputs_end(struct kmem_outputs *outs, FILE *err)
+{
+	if (!outs->json.path || !outs->json_several)
+		return 0;
+	kmem_report_json_end(outs->json.f, outs->json_docs);
+	return kmem_out_check(&outs->json, err);
+}
+
+/**
  * kmem_outputs_report - print the tables and write the JSON, the CSV
  *	and the folded stacks, to the destinations that are open
  * @r: what to report
@@ -82,7 +98,11 @@ int kmem_outputs_report(const struct kmem_report_ctx *r,
 		kmem_report_tables(r, outs->tables.f);
 		ret |= kmem_out_check(&outs->tables, err);
 	}
-	if (outs->json.path) {
+	if (outs->json.path && outs->json_several) {
+		kmem_report_json_part(r, outs->json.f, outs->json_docs++,
+				      outs->json_last);
+		ret |= kmem_out_check(&outs->json, err);
+	} else if (outs->json.path) {
 		kmem_report_json(r, outs->json.f);
 		ret |= kmem_out_check(&outs->json, err);
 	}

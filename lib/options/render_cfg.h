@@ -17,6 +17,7 @@
 size_t kmem_term_width(FILE *out);
 void kmem_opts_render_cfg(const struct kmem_opts *o, FILE *tables,
 			  struct kmem_render_cfg *c);
+int kmem_outputs_end(struct kmem_outputs *outs, FILE *err);
 int kmem_outputs_report(const struct kmem_report_ctx *r,
 			struct kmem_outputs *outs, FILE *err);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diff_report.h"
+#include "report.h"
 
 static void write_delta(struct json *j, const char *key,
 			const struct kmem_dval *b, const struct kmem_dval *a)
@@ -121,7 +122,8 @@ static void delta(const struct kmem_diff *d, const char *key,
  * @d: the two documents and how to compare them
  * @j: the writer, before anything was written
  *
- * { "before": ..., "after": ..., "delta": ... }: the two stat documents
+ * { "schema_version", "before": ..., "after": ..., "delta": ... }: the
+ * two stat documents
  * as they are, and their difference: every number after minus before
  * (a member one document lacks counts as 0, null stays null), the rows
  * of the keyed arrays matched by name with a "status".
@@ -131,6 +133,7 @@ void kmem_diff_json(const struct kmem_diff *d, struct json *j)
 	static const char *const norm[] = { NULL, "second", "event" };
 
 	json_open(j, NULL, '{');
+	json_u64(j, "schema_version", KMEM_JSON_SCHEMA);
 	json_str(j, "normalised", norm[d->norm]);
 	json_u64(j, "before_span_ns", d->span_ns[0]);
 	json_u64(j, "after_span_ns", d->span_ns[1]);

@@ -253,30 +253,11 @@ static void json_inputs(struct json *j, const struct kmem_input *in)
 	json_close(j, ']');
 }
 
-/**
- * kmem_report_json - write the JSON document of one input
- * @r: what to write
- * @out: where to
- */
-void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
-{
-	struct json j;
-
-	json_init(&j, out);
-	kmem_report_json_to(r, &j);
-}
-
-/**
- * kmem_report_json_to - write the JSON document of one input to a writer
- * @r: what to write
- * @j: the writer, before anything was written (json_init(), or
- *	json_init_tree() to keep the document in memory)
- */
-void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j)
+/* One report's members, in its object (open) */
+static void report_members(const struct kmem_report_ctx *r, struct json *j)
 {
 	unsigned int id;
 
-	json_open(j, NULL, '{');
 	json_str(j, "file", r->in->label);
 	if (r->in->merged)
 		json_inputs(j, r->in);
@@ -294,5 +275,97 @@ void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j)
 			kmem_alloc_views[id].json(r, j);
 	if (r->timeline)
 		kmem_timeline_json(r->timeline, r->sym, r->cfg->raw_ip, j);
+}
+
+/**
+ * kmem_report_json - write the JSON document of one report
+ * @r: what to write
+ * @out: where to
+ *
+ * The document's first member is "schema_version" (KMEM_JSON_SCHEMA).
+ */
+void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
+{
+	struct json j;
+
+	json_init(&j, out);
+	json_open(&j, NULL, '{');
+	json_u64(&j, "schema_version", KMEM_JSON_SCHEMA);
+	report_members(r, &j);
+	json_close(&j, '}');
+}
+
+/**
+ * kmem_report_json_to - write one report as an object to a writer
+ * @r: what to write
+ * @j: the writer, before anything was written (json_init(), or
+ *	json_init_tree() to keep the document in memory)
+ *
+ * The object is kmem_report_json()'s without "schema_version".
+ */
+void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j)
+{
+	json_open(j, NULL, '{');
+	report_members(r, j);
 	json_close(j, '}');
+}
+
+/* A document of several reports, up to its "inputs" array opened */
+static void json_head(FILE *out)
+{
+	struct json j;
+
+	json_init(&j, out);
+	json_open(&j, NULL, '{');
+	json_u64(&j, "schema_version", KMEM_JSON_SCHEMA);
+	json_open(&j, "inputs", '[');
+}
+
+/**
+ * kmem_report_json_part - write one report into a document of several
+ * @r: what to write; a merged summary (r->in->merged) ends the document
+ * @out: where to
+ * @index: how many reports this document holds already
+ * @last: end the document after this report (no merged summary comes)
+ *
+ * The document is {"schema_version", "inputs": [a report per element],
+ * "merged": the merged summary}, written a report at a time: the first
+ * writes the head, the merged summary (or @last) the end.
+ */
+void kmem_report_json_part(const struct kmem_report_ctx *r, FILE *out,
+			   int index, bool last)
+{
+	struct json j;
+
+	if (!index)
+		json_head(out);
+	json_init_inside(&j, out, 2, index > 0);
+	if (r->in->merged) {
+		json_close(&j, ']');
+		json_open(&j, "merged", '{');
+		report_members(r, &j);
+		json_close(&j, '}');
+		json_close(&j, '}');
+		return;
+	}
+	kmem_report_json_to(r, &j);
+	if (last)
+		kmem_report_json_end(out, index + 1);
+}
+
+/**
+ * kmem_report_json_end - end a document of several reports without a
+ *	merged summary
+ * @out: where it is written
+ * @index: how many reports it holds (0: the head is written first)
+ */
+void kmem_report_json_end(FILE *out, int index)
+{
+	struct json j;
+
+	if (!index)
+		json_head(out);
+	json_init_inside(&j, out, 2, index > 0);
+	json_close(&j, ']');
+	json_close(&j, '}');
 }

@@ -85,6 +85,9 @@ static inline bool kmem_render_json(const struct kmem_render_cfg *c,
 	return c->json_tables & (1U << t);
 }
 
+/* The JSON document's "schema_version": kmem-json(5) says what each is */
+#define KMEM_JSON_SCHEMA 1
+
 /* Everything the renderers need. */
 struct kmem_report_ctx {
 	const struct kmem_agg *agg;
@@ -99,5 +102,8 @@ bool report_wanted(const struct kmem_report_ctx *r, enum kmem_alloc_id id);
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j);
+void kmem_report_json_part(const struct kmem_report_ctx *r, FILE *out,
+			   int index, bool last);
+void kmem_report_json_end(FILE *out, int index);
 
 #endif

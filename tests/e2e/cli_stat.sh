@@ -66,13 +66,78 @@ PY
 "$TK" stat -o "$WORK/one.txt" "$A"
 check single-no-merged sh -c "! grep -q 'merged summary' '$WORK/one.txt'"
 
+# ---- one JSON document whatever the inputs (issue 22, point 5): one
+# report is the document; several are {"schema_version", "inputs": [...],
+# "merged"}, each input as it would be alone; json.load takes them whole
+"$TK" stat --json="$WORK/one.json" -o /dev/null "$A"
+"$TK" stat --json="$WORK/p1.json" -o /dev/null "$S/page-trigger.dat"
+"$TK" stat --json=- "$A" "$S/page-extfrag.dat" "$S/page-trigger.dat" >"$WORK/three.json" 2>/dev/null
+check json-one-document python3 - "$WORK/one.json" "$WORK/p1.json" "$WORK/three.json" <<'PY'
+import json, sys
+one, p1, three = (json.load(open(p)) for p in sys.argv[1:4])
+assert list(one)[:2] == ["schema_version", "file"] and one["schema_version"] == 1, list(one)[:3]
+assert list(three) == ["schema_version", "inputs", "merged"], list(three)
+assert three["schema_version"] == 1
+ins = three["inputs"]
+assert [d["file"] for d in ins] == [one["file"], "sample-data/page-extfrag.dat", p1["file"]], [d["file"] for d in ins]
+del one["schema_version"], p1["schema_version"]
+assert ins[0] == one and ins[2] == p1, "an input's report is as it is alone"
+assert three["merged"]["file"] == "(merged)" and three["merged"]["inputs"] == [d["file"] for d in ins]
+PY
+# an input with buffer instances: the same shape, and --instance (one
+# buffer) gives one report again
+"$TK" stat --json=- "$S/instance-mixed.dat" >"$WORK/inst.json" 2>/dev/null
+"$TK" stat --instance=kmemslab --json=- "$S/instance-mixed.dat" >"$WORK/inst1.json" 2>/dev/null
+check json-one-document-instances python3 - "$WORK/inst.json" "$WORK/inst1.json" <<'PY'
+import json, sys
+d, one = (json.load(open(p)) for p in sys.argv[1:3])
+assert list(d) == ["schema_version", "inputs", "merged"], list(d)
+assert len(d["inputs"]) == 2 and "(instance kmemslab)" in d["inputs"][1]["file"]
+assert one["file"].endswith("(instance kmemslab)"), one["file"]
+PY
+# the plugin: several -i make one document too (no merged summary, as
+# its tables have none), one -i the plain document
+report -i "$A" -i "$S/page-extfrag.dat" -i "$S/page-trigger.dat" -O "kmem:json=$WORK/pl3.json" >/dev/null 2>&1
+report -i "$A" -O "kmem:json=$WORK/pl1.json" >/dev/null 2>&1
+check json-one-document-plugin python3 - "$WORK/pl3.json" "$WORK/pl1.json" "$WORK/three.json" <<'PY'
+import json, sys
+pl3, pl1, three = (json.load(open(p)) for p in sys.argv[1:4])
+assert list(pl3) == ["schema_version", "inputs"], list(pl3)
+assert list(pl1)[:2] == ["schema_version", "file"], list(pl1)[:3]
+assert [d["file"] for d in pl3["inputs"]] == [d["file"] for d in three["inputs"]]
+for p, c in zip(pl3["inputs"], three["inputs"]):
+    for sec in ("slab", "page"):
+        assert (p.get(sec) or {}).get("summary") == (c.get(sec) or {}).get("summary"), sec
+PY
+
+# ---- per-address rows (slab "allocs", page "pages") are in the JSON
+# only when asked: --alloc, --all or --json-rows=all; the rest of the
+# document is the same with them or without
+P=$S/page-trigger.dat
+"$TK" stat --json="$WORK/rows.none.json" -o /dev/null "$P"
+"$TK" stat --json-rows=all --json="$WORK/rows.all.json" -o /dev/null "$P"
+"$TK" stat --alloc --json="$WORK/rows.alloc.json" -o /dev/null "$P"
+check json-rows-only-when-asked python3 - "$WORK"/rows.none.json "$WORK"/rows.all.json "$WORK"/rows.alloc.json <<'PY'
+import json, os, sys
+none, full, alloc = (json.load(open(p)) for p in sys.argv[1:4])
+assert "pages" not in none["page"] and len(full["page"]["pages"]) > 100
+assert alloc["page"]["pages"] == full["page"]["pages"]
+assert os.path.getsize(sys.argv[1]) * 2 < os.path.getsize(sys.argv[2]), "rows are most of it"
+assert "allocs" not in none["slab"] and full["slab"]["allocs"] == alloc["slab"]["allocs"]
+del full["page"]["pages"], full["slab"]["allocs"]
+assert none == full, "the rest differs"
+PY
+"$TK" stat --json-rows=some "$A" >/dev/null 2>"$WORK/rows.err"
+check json-rows-bad-value-usage-exit-1 test $? -eq 1
+check json-rows-bad-value-says grep -q 'json-rows=some (none or all)' "$WORK/rows.err"
+
 # ---- without the per-allocation tables (--caller, --cache) no
 # per-address rows are kept: the JSON has no "allocs" or "pages", and
 # everything else is the same as with them
 P=$S/page-extfrag.dat
 for f in "$A" "$P"; do
 	b=$(basename "$f" .dat)
-	"$TK" stat --json="$WORK/$b.all.json" -o /dev/null "$f"
+	"$TK" stat --json-rows=all --json="$WORK/$b.all.json" -o /dev/null "$f"
 	"$TK" stat --caller --cache --json="$WORK/$b.lean.json" -o /dev/null "$f"
 	check "lean-rows-$b" python3 - "$WORK/$b.all.json" "$WORK/$b.lean.json" <<'PY'
 import json, sys

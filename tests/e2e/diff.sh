@@ -19,6 +19,8 @@ check_delta() {
 import json, sys
 diff, before, after = (json.load(open(p)) for p in sys.argv[1:4])
 mode = sys.argv[4] if len(sys.argv) > 4 else ""
+assert diff.pop("schema_version") == 1 and list(diff)[0] == "normalised"
+assert before.pop("schema_version") == 1 and after.pop("schema_version") == 1
 assert diff["before"] == before, "before is not stat's document"
 assert diff["after"] == after, "after is not stat's document"
 bp = ap = 1

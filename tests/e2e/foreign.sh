@@ -249,8 +249,9 @@ check_case() {
 	# ---- 2. trace-kmem against the references
 	local readers=()
 	for r in $READERS; do
-		local opt=() env=(env)
-		[ -n "$READER_OPT" ] && opt=(--reader="$r")
+		# the per-address rows are compared too
+		local opt=(--json-rows=all) env=(env)
+		[ -n "$READER_OPT" ] && opt+=(--reader="$r")
 		[ "$r" = libtracecmd ] && [ "$comp" = zlib ] &&
 			env=(env LD_PRELOAD="$TK_PRELOAD")
 		if ! "${env[@]}" "$TK" stat "${opt[@]}" --json="$WORK/$name.$r.json" \

@@ -53,12 +53,12 @@ fi
 # name | trace-cmd -O options (space separated; kmem:json=... is added)
 #      | sort keys | raw-ip | lines (0: all) | the text tables shown
 optsets=(
-	"default|kmem:stat|bytes,hit|0|10|callsites"
+	"default|kmem:stat kmem:json-rows=all|bytes,hit|0|10|callsites"
 	"all|kmem:stat kmem:all kmem:lines=20|bytes,hit|0|20|callsites,allocs,caches"
 	"sort-hit|kmem:stat kmem:all kmem:sort=hit|hit|0|10|callsites,allocs,caches"
 	"raw-ip-sort-callsite-ptr|kmem:stat kmem:all kmem:raw-ip kmem:sort=callsite,ptr|callsite,ptr|1|10|callsites,allocs,caches"
 	"sort-pingpong-frag-live-peak-all|kmem:stat kmem:all kmem:sort=pingpong,frag,live,peak kmem:lines=0|pingpong,frag,live,peak|0|0|callsites,allocs,caches"
-	"json-without-stat||bytes,hit|0|10|callsites"
+	"json-without-stat|kmem:json-rows=all|bytes,hit|0|10|callsites"
 )
 
 # check_file N FILE: all checks of one trace; output in $WORK/N.log
@@ -131,7 +131,7 @@ check_file() {
 		out=$WORK/$b.cpu0
 		if ! python3 "$REF" --report-args="--cpu 0" "$f" >"$out.ref.json" 2>"$out.ref.err"; then
 			echo "FAIL $b.cpu0:reference: $(tail -3 "$out.ref.err" | tr '\n' ' ')"
-		elif ! report -i "$f" --cpu 0 -O kmem:stat -O "kmem:json=$out.json" \
+		elif ! report -i "$f" --cpu 0 -O kmem:stat -O kmem:json-rows=all -O "kmem:json=$out.json" \
 			>"$out.txt" 2>"$out.err"; then
 			echo "FAIL $b.cpu0:run: trace-cmd report --cpu 0 failed: $(tail -3 "$out.err" | tr '\n' ' ')"
 		else

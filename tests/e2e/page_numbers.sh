@@ -98,7 +98,8 @@ check_file() {
 		read -r -a opts <<<"$topts"	# (no globbing: regexes)
 		for o in "${opts[@]}"; do args+=(-O "$o"); done
 		out=$WORK/$b.$name
-		if ! report -i "$f" -O kmem:stat "${args[@]}" \
+		# the per-page rows are checked too: json-rows=all
+		if ! report -i "$f" -O kmem:stat "${args[@]}" -O kmem:json-rows=all \
 			-O "kmem:json=$out.json" >/dev/null 2>"$out.err"; then
 			echo "FAIL $b.$name:run: trace-cmd report failed: $(tail -3 "$out.err" | tr '\n' ' ')"
 			continue

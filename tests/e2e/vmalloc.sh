@@ -126,12 +126,8 @@ if [ -n "$s" ]; then
 	"$TK" stat --json="$WORK/merged.json" "$WORK/crafted.dat" "$s" >/dev/null
 	check vmalloc-merged python3 - "$WORK/merged.json" <<'PY'
 import json, sys
-t, d, docs, i = open(sys.argv[1]).read(), json.JSONDecoder(), [], 0
-while t[i:].strip():
-    i += len(t[i:]) - len(t[i:].lstrip())
-    doc, n = d.raw_decode(t[i:])
-    docs.append(doc)
-    i += n
+from jsondocs import docs as json_docs
+docs = json_docs(sys.argv[1])
 a, b, m = (x["vmalloc"]["summary"] for x in docs)
 for k in ("allocs", "alloc_bytes", "frees", "bytes_freed", "stacks"):
     assert m[k] == a[k] + b[k], k

@@ -1,28 +1,36 @@
 # SPDX-License-Identifier: LGPL-2.1
-"""The JSON documents of a trace-kmem or plugin JSON file.
+"""The reports in a trace-kmem or plugin JSON file.
 
-One input gives one document; several inputs (and kmem:json with several
--i) give one document per input and then the merged one, written one
-after the other.  docs() returns them all, in order; json.load() would
-refuse the second.  tests/lib/common.sh puts this directory on
-PYTHONPATH, so a test's python reads: from jsondocs import docs
+A file is one JSON document (json.loads() must take it whole), whose
+first member is "schema_version".  One report is the document itself;
+several (several inputs, an input's buffer instances, kmem:json with
+several -i) are {"schema_version", "inputs": [a report each], "merged":
+the merged summary, when trace-kmem made one}.  docs() returns the
+reports in order, the merged summary last.  tests/lib/common.sh puts
+this directory on PYTHONPATH, so a test's python reads:
+from jsondocs import docs
 """
 import json
 
+SCHEMA_VERSION = 1
+
 
 def parse(text):
-    """Every JSON document in TEXT, in order (whitespace between)."""
-    dec, out, i = json.JSONDecoder(), [], 0
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            return out
-        doc, i = dec.raw_decode(text, i)
-        out.append(doc)
+    """The reports in TEXT, one JSON document, in order."""
+    doc = json.loads(text)
+    assert isinstance(doc, dict), "the top level is an object"
+    assert next(iter(doc), None) == "schema_version", list(doc)[:3]
+    assert doc["schema_version"] == SCHEMA_VERSION, doc["schema_version"]
+    inputs = doc.get("inputs")
+    if "file" in doc or not isinstance(inputs, list):
+        return [doc]		# one report (or a diff document)
+    assert set(doc) <= {"schema_version", "inputs", "merged"}, list(doc)
+    assert all(isinstance(d, dict) and "schema_version" not in d
+               for d in inputs), "reports are objects without a version"
+    return inputs + ([doc["merged"]] if "merged" in doc else [])
 
 
 def docs(path):
-    """Every JSON document in the file PATH, in order."""
+    """The reports in the file PATH, in order."""
     with open(path, encoding="utf-8") as f:
         return parse(f.read())

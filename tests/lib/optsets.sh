@@ -11,6 +11,6 @@ optsets=(
 	"page live sort=order,hit"
 	"page per-process merge-pids"
 	"per-process lines=3"
-	"page skip=^(__alloc|alloc_pages|get_page_from) sort=migtype,gfp,page"
+	"page skip=^(__alloc|alloc_pages|get_page_from) sort=migtype,gfp,page json-rows=all"
 	"numa=$WORK/topo.txt sort=frag,pingpong,live,peak"
 )
