@@ -2,7 +2,7 @@
 # pictures.sh: the README's pictures, made from sample-data/ by the code
 # itself and rendered by headless Chromium (Debian's chromium):
 #   Documentation/pictures/plot.png       trace-kmem plot of
-#                                         sample-data/slab-fork-exec.dat
+#                                         sample-data/page-trigger.dat
 #   Documentation/pictures/flamegraph.png trace-kmem stat --folded of
 #                                         sample-data/page-stacktrace.dat,
 #                                         drawn by flamegraph.pl
@@ -52,8 +52,11 @@ shot() {
 	echo "$2: $(stat -c %s "$2") bytes"
 }
 
-"$TK" plot -o "$tmp/plot.svg" sample-data/slab-fork-exec.dat
-shot "$tmp/plot.svg" "$OUT/plot.png" 1200 640
+# a trace with two allocators: a panel each, on its own scale
+"$TK" plot -o "$tmp/plot.svg" sample-data/page-trigger.dat
+shot "$tmp/plot.svg" "$OUT/plot.png" \
+	"$(grep -o -m1 'width="[0-9]*"' "$tmp/plot.svg" | tr -dc 0-9)" \
+	"$(grep -o -m1 'height="[0-9]*"' "$tmp/plot.svg" | tr -dc 0-9)"
 
 "$TK" stat --folded sample-data/page-stacktrace.dat |
 	"$FLAMEGRAPH" --title "Page allocations by stack: sample-data/page-stacktrace.dat" \

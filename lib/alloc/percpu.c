@@ -103,8 +103,8 @@ static void percpu_alloc(struct percpu_stats *st, const struct kmem_event *ev)
 		return;
 	p = percpu_obj_at(st, pi);
 	if (kmem_lc_missed(&st->sum.lc, &p->h, p->bytes))
-		kmem_lc_drop(&st->sum.lc, &st->sites[p->site].live, NULL, &p->h,
-			     p->bytes);
+		kmem_lc_drop(&st->sum.lc, &st->sites[p->site].live,
+			     &st->touched, &p->h, p->bytes);
 	s = &st->sites[site];
 	s->hits++;
 	s->atomic += ev->atomic;
@@ -125,7 +125,8 @@ static void percpu_alloc(struct percpu_stats *st, const struct kmem_event *ev)
 	kmem_obj_start(&p->h, ev, site, PERCPU_OBJ_LIVE);
 	p->bytes = (uint32_t)ev->bytes_alloc;
 	p->size = (uint32_t)ev->bytes_req;
-	kmem_lc_live(&st->sum.lc, &s->live, NULL, &p->h, ev->bytes_alloc);
+	kmem_lc_live(&st->sum.lc, &s->live, &st->touched, &p->h,
+		     ev->bytes_alloc);
 	if (s->live_bytes > s->peak_bytes)
 		s->peak_bytes = s->live_bytes;
 	kmem_lc_tell(&st->lc, KMEM_MATCH_ALLOC, pi, &p->h, p->bytes);
@@ -151,7 +152,7 @@ static void percpu_free(struct percpu_stats *st, const struct kmem_event *ev)
 	s->frees++;
 	s->lifetime_sum += life;
 	kmem_life_add(&st->life, p->site, life);
-	kmem_lc_drop(&st->sum.lc, &s->live, NULL, &p->h, p->bytes);
+	kmem_lc_drop(&st->sum.lc, &s->live, &st->touched, &p->h, p->bytes);
 }
 
 /**

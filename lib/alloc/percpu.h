@@ -84,6 +84,7 @@ struct percpu_stats {
 	struct u64_index fail_ix;	/* hash of the request */
 
 	struct kmem_lifetimes life;	/* by site, with kmem:lifetimes */
+	struct kmem_touched touched;	/* rows changed, for the timeline */
 };
 
 void percpu_stats_init(struct percpu_stats *st);

@@ -14,8 +14,6 @@
 
 _Static_assert(KMEM_NR_KINDS <= 32, "skip_kinds: a bit a kind of record");
 
-#define KMEM_TL_MAX_SITES 32	/* call-site lines drawn at most */
-
 /* The line of allocator @id's call site @callsite, added if new. */
 static uint32_t new_line(struct kmem_timeline *tl, enum kmem_alloc_id id,
 			 uint64_t callsite)
@@ -302,27 +300,43 @@ static struct kmem_tl_span *new_spans(void)
 /**
  * kmem_timeline_select - after the first pass: the lines to draw
  * @tl: the timeline
- * @n: call-site lines, by peak live bytes (0: all, at most 32)
+ * @n: call-site lines of each allocator, by peak live bytes (0: all, at
+ *	most 32)
  * @shown: by enum kmem_alloc_id, draw the allocator's lines
+ *
+ * An allocator's "(no stack)" (no call site known) is not drawn when it
+ * is its only call site with live bytes: its line would repeat the
+ * allocator's.
  *
  * Return: 0, or -1 when memory ran out.
  */
 int kmem_timeline_select(struct kmem_timeline *tl, unsigned int n,
 			 const bool *shown)
 {
-	size_t i, k = 0;
+	size_t i, k = 0, sites[KMEM_NR_ALLOC] = { 0 };
 	uint32_t *c = malloc((tl->nr_lines + 1) * sizeof(*c));
 
 	if (!c)
 		return -1;
 	for (i = tl->nr_totals; i < tl->nr_lines; i++)
-		if (tl->lines[i].peak && shown[tl->lines[i].alloc])
+		sites[tl->lines[i].alloc] += tl->lines[i].peak != 0;
+	for (i = tl->nr_totals; i < tl->nr_lines; i++) {
+		const struct kmem_tl_line *l = &tl->lines[i];
+
+		if (l->peak && shown[l->alloc] &&
+		    (sites[l->alloc] > 1 || l->callsite ||
+		     !kmem_allocs[l->alloc].no_site))
 			c[k++] = (uint32_t)i;
+	}
 	qsort_r(c, k, sizeof(*c), by_peak, tl);
 	if (!n || n > KMEM_TL_MAX_SITES)
 		n = KMEM_TL_MAX_SITES;
+	memset(sites, 0, sizeof(sites));
 	tl->drawn = c;
-	tl->nr_drawn = k < n ? k : n;
+	tl->nr_drawn = 0;
+	for (i = 0; i < k; i++) /* the first n of each allocator */
+		if (sites[tl->lines[c[i]].alloc]++ < n)
+			c[tl->nr_drawn++] = c[i];
 	for (i = 0; i < tl->nr_totals; i++)
 		if (shown[tl->lines[i].alloc] &&
 		    !(tl->lines[i].spans = new_spans()))

@@ -33,6 +33,8 @@ struct kmem_event;
 struct kmem_symbolizer;
 
 #define KMEM_TL_BUCKETS 400
+/* call-site lines drawn at most, of each allocator */
+#define KMEM_TL_MAX_SITES 32
 
 enum kmem_tl_kind {
 	KMEM_TL_TOTAL, /* an allocator's live bytes */

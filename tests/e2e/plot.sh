@@ -32,6 +32,36 @@ for s in json.load(open(sys.argv[2]))["timeline"]["series"]:
 PY
 }
 
+# panels_ok PLOT.svg PLOT.json: a panel per allocator line, in the
+# JSON's order, each holding that allocator's lines only (its total and
+# its call sites: every series drawn once), on its own scale: the
+# highest peak of its lines plus a twentieth
+panels_ok() {
+	python3 - "$@" <<'PY'
+import json, sys
+import xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+series = json.load(open(sys.argv[2]))["timeline"]["series"]
+alloc = lambda k: k[:-len("_callsite")] if k.endswith("_callsite") else k
+panels = [g for g in root.iter(NS + "g") if g.get("class") == "panel"]
+totals = [s["kind"] for s in series if not s["kind"].endswith("_callsite")]
+assert [g.get("data-allocator") for g in panels] == totals, totals
+seen = []
+for g in panels:
+    a = g.get("data-allocator")
+    idx = [int(p.get("data-series")) for p in g.iter(NS + "path")
+           if p.get("class") == "line"]
+    assert all(alloc(series[i]["kind"]) == a for i in idx), (a, idx)
+    peak = max(s["peak_bytes"] for s in series if alloc(s["kind"]) == a) or 1
+    assert int(g.get("data-y-max")) == peak + peak // 20, (a, g.get("data-y-max"), peak)
+    seen += idx
+assert sorted(seen) == list(range(len(series))), (seen, len(series))
+h = float(root.get("height"))
+assert h == (640 if len(panels) == 1 else 88 + len(panels) * 290 - 40 + 80), (h, len(panels))
+PY
+}
+
 # ends PLOT.json STAT.json: the totals' last points are the live bytes
 ends() {
 	python3 - "$@" <<'PY'
@@ -39,7 +69,7 @@ import json, sys
 tl = json.load(open(sys.argv[1]))["timeline"]
 doc = json.load(open(sys.argv[2]))
 for s in tl["series"]:
-    if s["kind"] in ("slab", "page", "vmalloc"):
+    if s["kind"] in ("slab", "page", "percpu", "vmalloc"):
         want = doc[s["kind"]]["summary"]["live"]["bytes"]
         last = s["points"][-1][1] if s["points"] else 0
         assert last == want, (s["kind"], last, want)
@@ -55,12 +85,12 @@ for f in "$TOP"/sample-data/*.dat; do
 	"$TK" plot -o "$WORK/$b.svg" --json="$WORK/$b.plot.json" "$f" 2>"$WORK/$b.err"
 	rc=$?
 	evs=$(trace-cmd report -N -R "$f" 2>/dev/null |
-		grep -oE ' (kmalloc|kmem_cache_alloc|mm_page_alloc|alloc_vmap_area): ' | sort -u)
+		grep -oE ' (kmalloc|kmem_cache_alloc|mm_page_alloc|percpu_alloc_percpu|alloc_vmap_area): ' | sort -u)
 	if [ -z "$evs" ]; then
-		# per-CPU allocator events only: nothing plot draws, said so
+		# no allocation of any allocator: nothing plot draws, said so
 		check "plot-$b-nothing-exit-2" test "$rc" -eq 2
 		check "plot-$b-nothing-one-line" test "$(wc -l <"$WORK/$b.err")" -eq 1
-		check "plot-$b-nothing-said" grep -q ": no slab, page or vmalloc allocator events to plot$" "$WORK/$b.err"
+		check "plot-$b-nothing-said" grep -q ": no slab, page, percpu or vmalloc allocator events to plot$" "$WORK/$b.err"
 		continue
 	fi
 	check "plot-$b-exit-0" test "$rc" -eq 0
@@ -69,8 +99,8 @@ for f in "$TOP"/sample-data/*.dat; do
 		# the references read no instances: the top buffer's report
 		python3 -c '
 import json, sys
-t, d = open(sys.argv[1]).read(), json.JSONDecoder()
-json.dump(d.raw_decode(t)[0], open(sys.argv[2], "w"))' "$WORK/$b.stat.json" "$WORK/$b.top.json"
+from jsondocs import docs
+json.dump(docs(sys.argv[1])[0], open(sys.argv[2], "w"))' "$WORK/$b.stat.json" "$WORK/$b.top.json"
 		check "plot-$b-ends-at-live-bytes" ends "$WORK/$b.plot.json" "$WORK/$b.top.json"
 	else
 		python3 "$REF/kmem_ref.py" --timeline="$WORK/$b.plot.json" "$f" \
@@ -84,12 +114,22 @@ json.dump(d.raw_decode(t)[0], open(sys.argv[2], "w"))' "$WORK/$b.stat.json" "$WO
 			refs+=("$WORK/$b.rv")
 			check "plot-$b-vmalloc-line" grep -q '"kind": "vmalloc"' "$WORK/$b.plot.json"
 		fi
+		if grep -q percpu_alloc_percpu <<<"$evs"; then
+			python3 "$REF/kmem_percpu_ref.py" --timeline="$WORK/$b.plot.json" \
+				"$f" >"$WORK/$b.rc" 2>/dev/null
+			refs+=("$WORK/$b.rc")
+			check "plot-$b-percpu-line" grep -q '"kind": "percpu"' "$WORK/$b.plot.json"
+		fi
 		check "plot-$b-points-as-the-references" \
 			python3 "$REF/check_timeline.py" "$WORK/$b.plot.json" 10 "${refs[@]}"
 		check "plot-$b-ends-at-live-bytes" ends "$WORK/$b.plot.json" "$WORK/$b.stat.json"
 	fi
 	check "plot-$b-svg-parses-names-lines" svg_ok "$WORK/$b.svg" "$WORK/$b.plot.json"
+	[ "$rc" -eq 0 ] && check "plot-$b-panel-per-allocator" panels_ok "$WORK/$b.svg" "$WORK/$b.plot.json"
 done
+# two allocators or more: several panels (issue 22, point 7)
+check plot-panels-mixed-two test "$(grep -c 'class="panel"' "$WORK/percpu-slab-netns.svg")" -eq 2
+check plot-percpu-drawn grep -q 'data-allocator="percpu"' "$WORK/percpu-netns.svg"
 
 # fewer call sites, chosen by the same rule
 f=$TOP/sample-data/page-stacktrace.dat
@@ -110,11 +150,8 @@ f=$TOP/sample-data/instance-mixed.dat
 "$TK" plot --instance kmemslab -o /dev/null --json="$WORK/inst.json" "$f" 2>/dev/null
 python3 -c '
 import json, sys
-t, d, i = open(sys.argv[1]).read(), json.JSONDecoder(), 0
-while t[i:].strip():
-    i += len(t[i:]) - len(t[i:].lstrip())
-    doc, n = d.raw_decode(t[i:])
-    i += n
+from jsondocs import docs
+for doc in docs(sys.argv[1]):
     if doc["file"].endswith("(instance kmemslab)"):
         json.dump(doc, open(sys.argv[2], "w"))' "$WORK/instance-mixed.stat.json" "$WORK/inst.stat.json"
 check plot-instance-ends-at-live-bytes ends "$WORK/inst.json" "$WORK/inst.stat.json"
@@ -157,7 +194,7 @@ done
 for r in native libtracecmd; do
 	"$TK" plot --reader=$r -o "$WORK/r.svg" "$TOP/tests/regress/corpus/record-past-page-end-only.dat" \
 		>/dev/null 2>"$WORK/r.err"
-	check "plot-regress-all-damaged-$r" grep -q 'no slab, page or vmalloc allocator events to plot (damaged trace data was skipped)$' "$WORK/r.err"
+	check "plot-regress-all-damaged-$r" grep -q 'no slab, page, percpu or vmalloc allocator events to plot (damaged trace data was skipped)$' "$WORK/r.err"
 done
 
 # craft NAME CHECK [FORMATS...]: $WORK/NAME.dat from $WORK/NAME.spec
@@ -270,13 +307,21 @@ if ! command -v chromium >/dev/null; then
 	skip plot-rendered "no chromium (apt-get install chromium)"
 	finish
 fi
+# render SVG PNG: at the SVG's own size
 render() {
+	local size
+	size=$(python3 -c '
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+print("%d,%d" % (float(r.get("width")), float(r.get("height"))))' "$1")
+	H=${size#*,}
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
-		--user-data-dir="$WORK/chromium" --window-size=1200,640 \
+		--user-data-dir="$WORK/chromium" --window-size="$size" \
 		--screenshot="$2" "file://$1" >/dev/null 2>&1
 }
-# ink PNG COLOUR...: pixels of each colour in the plot area
-ink() { python3 "$TOP/tests/lib/png_ink.py" $TOL "$1" 97 73 859 559 "${@:2}"; }
+# ink PNG COLOUR...: pixels of each colour in the plot column (every
+# panel: under the title, above the time axis)
+ink() { python3 "$TOP/tests/lib/png_ink.py" $TOL "$1" 97 73 859 $((H - 81)) "${@:2}"; }
 TOL=
 render "$WORK/slab-fork-exec.svg" "$WORK/fork.png"
 read -r slab site <<<"$(ink "$WORK/fork.png" 1f3f7a 4e79a7)"
@@ -288,6 +333,9 @@ check plot-rendered-page-line test "${page:-0}" -gt 500
 render "$WORK/vmalloc-fork.svg" "$WORK/vmalloc.png"
 read -r vmalloc <<<"$(ink "$WORK/vmalloc.png" 5d4037)"
 check plot-rendered-vmalloc-line test "${vmalloc:-0}" -gt 500
+render "$WORK/percpu-slab-netns.svg" "$WORK/mixed.png"
+read -r slab percpu <<<"$(ink "$WORK/mixed.png" 1f3f7a 7b1fa2)"
+check plot-rendered-two-panels test "${slab:-0}" -gt 500 -a "${percpu:-0}" -gt 500
 render "$WORK/slab-lost-events.svg" "$WORK/lost.png"
 TOL="--tol 70"	# a thin dashed line: its pixels are blended
 read -r lost <<<"$(ink "$WORK/lost.png" d0021b)"

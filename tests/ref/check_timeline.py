@@ -4,14 +4,16 @@
 
     check_timeline.py PLOT.json LINES REF.json [REF.json]
 
-REF.json: the output of kmem_ref.py, kmem_page_ref.py or
-kmem_vmalloc_ref.py with --timeline=PLOT.json.  Every series of the
+REF.json: the output of kmem_ref.py, kmem_page_ref.py,
+kmem_percpu_ref.py or kmem_vmalloc_ref.py with --timeline=PLOT.json.  Every series of the
 plot must be a series of a reference with the same points (as a set:
 the lowest, highest and last value of each span, at the times reached)
 and peak; its points in time order, at most 3 a span; a line for each
 allocator with a peak in the references; the call-site series the LINES
-call sites of the references with the highest peaks (ties: by allocator
-in ALLOCATORS' order, then the lower address), in that order.  Prints
+call sites of each allocator with the highest peaks in the references,
+all in the order of their peaks (ties: by allocator in ALLOCATORS'
+order, then the lower address), leaving out an allocator's only call
+site when it is one of NO_SITE.  Prints
 what differs; exit status 1.
 """
 
@@ -21,6 +23,8 @@ import sys
 # the allocators, in the order ties between their call sites go
 # (kmem-stat-definitions.txt, "TIMELINE")
 ALLOCATORS = ("slab", "page", "percpu", "vmalloc")
+# the call-site names of allocations whose call site is not known
+NO_SITE = ("(no stack)", "(no call_site field)")
 
 
 def alloc_of(kind):
@@ -70,10 +74,23 @@ def main(argv):
     shown = {k for k in kinds if k in ALLOCATORS}
     cands = [x for x in ref.values() if x["kind"].endswith("_callsite") and
              alloc_of(x["kind"]) in shown and x["peak"] > 0]
+    # an allocator's only call site is not drawn when no call site is
+    # known for it ("(no stack)"): it repeats its line
+    per = {}
+    for x in cands:
+        per[alloc_of(x["kind"])] = per.get(alloc_of(x["kind"]), 0) + 1
+    cands = [x for x in cands if per[alloc_of(x["kind"])] > 1 or
+             x["name"] not in NO_SITE]
     cands.sort(key=lambda x: (-x["peak"],
                               ALLOCATORS.index(alloc_of(x["kind"])),
                               x["address"]))
-    want = [x["name"] for x in cands[:lines or 32]]
+    taken = {}
+    want = []
+    for x in cands:     # the first LINES (0: 32) of each allocator
+        a = alloc_of(x["kind"])
+        taken[a] = taken.get(a, 0) + 1
+        if taken[a] <= (lines or 32):
+            want.append(x["name"])
     got = [s["name"] for s in tl["series"] if s["kind"].endswith("_callsite")]
     cmp_got = [next((x["name"] for x in cands if g in x.get("aliases", ())),
                     g) for g in got]

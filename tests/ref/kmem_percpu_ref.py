@@ -13,6 +13,10 @@ end-to-end tests catch bugs in the C code.
         compare DOC.json's "percpu" member with it: every summary
         member, every call-site row and field, and the rows' order;
         exit 1 listing each difference
+    kmem_percpu_ref.py --timeline=PLOT.json FILE.dat
+        print, instead, the per-CPU lines of the timeline
+        (timeline_rec.py) over the spans trace-kmem plot --json chose,
+        for check_timeline.py
 
 Input: `trace-cmd report -N -R -t` (raw fields, nanosecond times), read
 by libtraceevent, not by this project.  Call sites are the
@@ -30,6 +34,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import listing  # noqa: E402  (trace-cmd 3.1's and 3.3's listings)
+from timeline_rec import Recorder  # noqa: E402
+
+NO_SITE = "(no call_site field)"    # a call site's name without one
 
 
 def fields(text):
@@ -51,7 +58,7 @@ def records(path):
             yield (r.event, r.cpu, r.ts, fields(r.rest))
 
 
-def compute(path, sort_keys):
+def compute(path, sort_keys, timeline=None):
     s = dict(allocs=0, bytes_requested=0, frees=0, bytes_freed=0, atomic=0,
              reserved=0, cross_cpu_frees=0, double_frees=0,
              chunks_created=0, chunks_destroyed=0)
@@ -66,7 +73,9 @@ def compute(path, sort_keys):
     dead = set()       # allocated here, freed
     sites = {}
     order = []
+    live_total = 0
     for ev, cpu, ts, f in records(path):
+        touched = []
         if ev == "percpu_alloc_percpu":
             ptr = num(f["ptr"])
             size = num(f["size"])
@@ -90,6 +99,8 @@ def compute(path, sort_keys):
                 missed[1] += obytes
                 sites[osite]["live_count"] -= 1
                 sites[osite]["live_bytes"] -= obytes
+                live_total -= obytes
+                touched.append(osite)
             r = sites[cs]
             r["hits"] += 1
             r["bytes"] += nbytes
@@ -99,6 +110,8 @@ def compute(path, sort_keys):
             r["live_count"] += 1
             r["live_bytes"] += nbytes
             r["peak_bytes"] = max(r["peak_bytes"], r["live_bytes"])
+            live_total += nbytes
+            touched.append(cs)
             s["allocs"] += 1
             s["bytes_requested"] += size
             s["atomic"] += num(f["is_atomic"]) != 0
@@ -120,6 +133,8 @@ def compute(path, sort_keys):
                 r["_life"] += max(0, ts - ats)
                 r["live_count"] -= 1
                 r["live_bytes"] -= nbytes
+                live_total -= nbytes
+                touched.append(cs)
                 dead.add(ptr)
             elif ptr in dead or ptr in freed_only:
                 s["double_frees"] += 1
@@ -134,6 +149,17 @@ def compute(path, sort_keys):
             s["chunks_created"] += 1
         elif ev == "percpu_destroy_chunk":
             s["chunks_destroyed"] += 1
+        if timeline is not None and touched:
+            for cs in touched:
+                timeline.set(("site", cs), ts, sites[cs]["live_bytes"])
+            timeline.set("percpu", ts, live_total)
+    if timeline is not None:
+        syms = symbols(path)
+        names = {"percpu": ("percpu", 0, "per-CPU allocator")}
+        for cs in order:
+            names[("site", cs)] = ("percpu_callsite", address(syms, cs),
+                                   cs or NO_SITE)
+        return timeline.result(names)
     total = sum(r["bytes"] for r in sites.values())
     s["alloc_bytes"] = alloc_bytes if not without else None
     s["bytes_freed"] = freed[1]
@@ -237,6 +263,7 @@ def diff(path, got, want, out):
 def main(argv):
     keys = []
     check = None
+    timeline = None
     args = argv[1:]
     while args and args[0].startswith("--"):
         opt = args.pop(0)
@@ -246,11 +273,13 @@ def main(argv):
             keys = opt[7:].split(",")
         elif opt == "--check":
             check = args.pop(0)
+        elif opt.startswith("--timeline="):
+            timeline = Recorder(opt[len("--timeline="):])
         else:
             sys.exit("kmem_percpu_ref.py: unknown option " + opt)
     if len(args) != 1:
         sys.exit(__doc__)
-    want = compute(args[0], keys)
+    want = compute(args[0], keys, timeline)
     if not check:
         json.dump(want, sys.stdout, indent=1)
         print()
