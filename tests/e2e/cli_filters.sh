@@ -42,7 +42,7 @@ picks() {
 slab() {
 	local f=$1 name=$2 targs=$3 rargs=$4 out=$WORK/$2
 	# shellcheck disable=SC2086
-	if ! "$TK" stat $targs --json="$out.json" -o "$out.txt" "$f" 2>"$out.err"; then
+	if ! "$TK" stat $targs --json-rows=all --json="$out.json" -o "$out.txt" "$f" 2>"$out.err"; then
 		fail "$name" "trace-kmem failed: $(head -2 "$out.err")"
 		return
 	fi
