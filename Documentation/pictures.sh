@@ -7,11 +7,16 @@
 #                                         sample-data/page-stacktrace.dat,
 #                                         drawn by flamegraph.pl
 #   Documentation/pictures/kernelshark.png KernelShark with the kmem
-#                                         KernelShark plugin on
-#                                         sample-data/slab-pingpong.dat,
+#                                         KernelShark plugin on a
+#                                         recording of realistic size,
 #                                         under Xvfb (tests/e2e/kshark_gui.sh)
-# "pictures.sh kernelshark" makes the last one only (make and make tests
-# first; needs kernelshark and xvfb).
+# "pictures.sh kernelshark RECORDING.dat" makes the last one only (make
+# and make tests first; needs kernelshark and xvfb).  The README's is a
+# recording of 2.25 million slab and page events (12 MB, too large for
+# sample-data/), made on a 2-CPU VM with
+#   sample-data/record.sh -o real.dat -b 100000 -e slab,page -a
+#       sh -c 'tar cf - /usr/share/doc | gzip -1 >/dev/null;
+#              find / -xdev -name "*.so" >/dev/null; sleep 1'
 # flamegraph.pl is Brendan Gregg's (github.com/brendangregg/FlameGraph),
 # not part of this project: give its path as FLAMEGRAPH=PATH, or have it
 # in PATH.  Run from the top of the tree after make.
@@ -23,7 +28,8 @@ OUT=Documentation/pictures
 # kernelshark.png: the GUI test's own screen, when it passes
 kernelshark() {
 	local log
-	log=$(TOP=$PWD PLUGIN_DIR=$PWD/build/plugins \
+	[ -f "${1:-}" ] || { echo "usage: pictures.sh kernelshark RECORDING.dat" >&2; exit 1; }
+	log=$(TOP=$PWD PLUGIN_DIR=$PWD/build/plugins KMEM_GUI_SAMPLE=$(realpath "$1") \
 		KMEM_SCREENSHOT=$PWD/$OUT/kernelshark.png bash tests/e2e/kshark_gui.sh)
 	if grep -q '^FAIL\|^SKIP' <<<"$log"; then
 		echo "pictures.sh: tests/e2e/kshark_gui.sh: $(grep '^FAIL\|^SKIP' <<<"$log" | head -3)" >&2
@@ -32,7 +38,7 @@ kernelshark() {
 	echo "$OUT/kernelshark.png: $(stat -c %s "$OUT/kernelshark.png") bytes"
 }
 if [ "${1:-}" = kernelshark ]; then
-	kernelshark
+	kernelshark "${2:-}"
 	exit 0
 fi
 FLAMEGRAPH=${FLAMEGRAPH:-$(command -v flamegraph.pl || true)}

@@ -106,3 +106,56 @@ const struct kmem_ks_pair *kmem_ks_find(const struct kmem_ks_ctx *ks,
 	p = find_in(&ks->links[e->cpu], e);
 	return p ? p : find_in(&ks->leaks[e->cpu], e);
 }
+
+/**
+ * kmem_ks_describe_curve - the scale of one live-memory curve in words
+ * @ks: the stream's context, followed
+ * @which: an allocator (enum kmem_alloc_id), or KMEM_NR_ALLOC for the
+ *	curve of the call site chosen in the dialog
+ * @buf: where to write
+ * @len: its size
+ *
+ * Each curve is drawn on its own scale: from 0 at the foot of a graph
+ * to its peak over the whole trace at the top.  Says what it counts,
+ * the peak in bytes and the time it is first reached, as KernelShark
+ * shows times (seconds, to the microsecond).
+ *
+ * Return: what snprintf() returns, or 0 (and @buf empty) when the curve
+ * is not drawn (no live byte ever).
+ */
+int kmem_ks_describe_curve(const struct kmem_ks_ctx *ks, unsigned int which,
+			   char *buf, size_t len)
+{
+	const struct kmem_ks_series *s =
+		which < KMEM_NR_ALLOC ? &ks->live[which] : &ks->site_live;
+	char what[KMEM_SYM_LEN + 48], peak[NUMFMT_LEN];
+	uint64_t ts;
+	size_t i;
+
+	if (len)
+		buf[0] = '\0';
+	if (which > KMEM_NR_ALLOC || !s->n || !s->max)
+		return 0;
+	for (i = 0; i < s->n && s->p[i].bytes != s->max; i++)
+		;
+	if (i == s->n)
+		return 0;
+	if (which < KMEM_NR_ALLOC) {
+		snprintf(what, sizeof(what), "%s live bytes",
+			 kmem_ks_alloc_name(which));
+	} else {
+		struct kmem_symbolizer sym;
+		char site[KMEM_SYM_LEN];
+
+		kmem_tep_symbolizer(&sym, kshark_get_tep(ks->stream));
+		fmt_callsite(site, &sym, ks->site, 0);
+		snprintf(what, sizeof(what), "live bytes of %s (%s)", site,
+			 kmem_ks_alloc_name(ks->site_allocator));
+	}
+	ts = s->p[i].ts > 0 ? (uint64_t)s->p[i].ts : 0;
+	return snprintf(buf, len,
+			"%s: 0 at the foot of a graph, %s at its top (the "
+			"peak, first reached at %" PRIu64 ".%06" PRIu64 ")",
+			what, fmt_count(peak, s->max), ts / 1000000000,
+			ts % 1000000000 / 1000);
+}

@@ -13,6 +13,7 @@
 #include <QDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -45,9 +46,11 @@ public:
 private:
 	QComboBox _stream, _site;
 	QCheckBox _links, _leaks, _live;
+	QLabel _scales;
 	QPushButton _apply, _close;
 
 	void _fillSites();
+	void _fillScales(const kmem_ks_ctx *ks);
 	void _doApply();
 };
 
@@ -69,6 +72,7 @@ KmemDialog::KmemDialog()
 	top->addWidget(&_links);
 	top->addWidget(&_leaks);
 	top->addWidget(&_live);
+	top->addWidget(&_scales);
 	buttons->addStretch();
 	buttons->addWidget(&_apply);
 	buttons->addWidget(&_close);
@@ -106,8 +110,10 @@ void KmemDialog::_fillSites()
 
 	_site.clear();
 	_site.addItem("(none)", QVariant::fromValue((qulonglong)0));
+	_scales.clear();
 	if (!ks || !kmem_ks_ready(ks))
 		return;
+	_fillScales(ks);
 	for (size_t i = 0; i < ks->nr_sites; i++) {
 		const kmem_ks_site *s = &ks->sites[i];
 
@@ -123,6 +129,30 @@ void KmemDialog::_fillSites()
 	_links.setChecked(ks->show & KMEM_KS_SHOW_LINKS);
 	_leaks.setChecked(ks->show & KMEM_KS_SHOW_LEAKS);
 	_live.setChecked(ks->show & KMEM_KS_SHOW_LIVE);
+}
+
+/* Each curve's colour and scale (kmem_ks_describe_curve()). */
+void KmemDialog::_fillScales(const kmem_ks_ctx *ks)
+{
+	QString text;
+	char line[512];
+
+	for (unsigned int a = 0; a <= KMEM_NR_ALLOC; a++) {
+		uint32_t rgb = a < KMEM_NR_ALLOC ? kmem_ks_alloc_rgb(a)
+						 : KMEM_KS_SITE_RGB;
+
+		if (!kmem_ks_describe_curve(ks, a, line, sizeof(line)))
+			continue;
+		text += QString("<span style=\"color:#%1\">&#9632;</span> "
+				"%2<br>")
+				.arg(rgb, 6, 16, QChar('0'))
+				.arg(QString(line).toHtmlEscaped());
+	}
+	if (text.isEmpty())
+		text = "No live-memory curve: no allocation was live.";
+	_scales.setTextFormat(Qt::RichText);
+	_scales.setWordWrap(true);
+	_scales.setText(text);
 }
 
 void KmemDialog::_doApply()

@@ -111,6 +111,9 @@ struct kmem_ks_counts {
 #define KMEM_KS_SHOW_LEAKS 2
 #define KMEM_KS_SHOW_LIVE 4
 
+/* The colour of the chosen call site's curve (0xRRGGBB). */
+#define KMEM_KS_SITE_RGB 0xff6f00
+
 struct kmem_ks_ctx {
 	int sd;
 	struct kshark_data_stream *stream;
@@ -183,8 +186,31 @@ KMEM_KS_EXPORT int kmem_ks_choose_site(int sd, uint64_t call_site,
 KMEM_KS_EXPORT int kmem_ks_describe(const struct kmem_ks_ctx *ks,
 				    const struct kmem_ks_pair *p, char *buf,
 				    size_t len);
+KMEM_KS_EXPORT int kmem_ks_describe_curve(const struct kmem_ks_ctx *ks,
+					  unsigned int which, char *buf,
+					  size_t len);
 KMEM_KS_EXPORT const struct kmem_ks_pair *
 kmem_ks_find(const struct kmem_ks_ctx *ks, const struct kshark_entry *e);
+
+/* A graph's time range cut in bins, as KernelShark's histogram has it. */
+struct kmem_ks_view {
+	int64_t min, max; /* the first and last time in view, ns */
+	int64_t bin_size; /* ns */
+	int n_bins;
+};
+
+/* The links allocated in one bin of a view (density.c). */
+struct kmem_ks_bin {
+	uint32_t allocs;		    /* links that start in the bin */
+	uint32_t pingpong;		    /* of those, freed on another CPU */
+	const struct kmem_ks_pair *longest; /* the longest lived, or NULL */
+};
+
+/* density.c */
+KMEM_KS_EXPORT int kmem_ks_bin_of(const struct kmem_ks_view *v, int64_t ts);
+KMEM_KS_EXPORT uint32_t kmem_ks_bins(const struct kmem_ks_pair *const *in,
+				     size_t n, const struct kmem_ks_view *v,
+				     struct kmem_ks_bin *out);
 
 /* draw.cpp */
 void kmem_ks_draw(struct kshark_cpp_argv *argv, int sd, int val,

@@ -82,10 +82,11 @@ shot() {
 			break
 		fi
 	done
-	# the picture once the progress bar is gone
+	# the picture once the progress bar is gone, and the columns with
+	# a bar of 4 pixels or more of each colour
 	sleep 3
 	python3 "$TOP/tests/kshark/xwd_png.py" "$WORK/fb/Xvfb_screen0" \
-		"$WORK/$name.png" --crop 0,0,1200,640 \
+		"$WORK/$name.png" --crop 0,0,1200,640 --runs 4 --foot 5 \
 		--count $COLOURS >"$WORK/$name.counts"
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
@@ -103,6 +104,22 @@ check kshark-gui-session-off grep -q '"kmem", false' "$WORK/without.json"
 
 shot with "$WORK/with.json"
 shot without "$WORK/without.json"
+
+# a trace of realistic density at the default zoom (issue 22, point 8):
+# 200,000 records of tests/tdat/workload.py on 4 CPUs, tens of
+# allocations a pixel column whose links are shorter than a pixel.
+# Each column with links gets a bar (density.c, draw.cpp): teal, with
+# the ping-pong share in magenta on top
+FM=$TOP/tests/formats
+python3 "$TOP/tests/tdat/workload.py" --formats "$FM/linux-6.18-x86_64.txt" \
+	"$FM/page-linux-6.18-x86_64.txt" --records 200000 --cpus 4 --seed 7 \
+	>"$WORK/dense.spec" &&
+python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/dense.spec" -o "$WORK/dense.dat" \
+	--formats "$FM/linux-6.18-x86_64.txt" "$FM/page-linux-6.18-x86_64.txt" --version 7
+check kshark-gui-dense-trace test -s "$WORK/dense.dat"
+HOME=$WORK/home "$KSESS" "$KP" "$WORK/dense.dat" "$WORK/dense.json" >/dev/null 2>"$WORK/sess-dense.err"
+check kshark-gui-dense-session test $? -eq 0 -a -s "$WORK/dense.json"
+shot dense "$WORK/dense.json"
 kill "$XPID" 2>/dev/null
 wait "$XPID" 2>/dev/null
 
@@ -112,8 +129,14 @@ check kshark-gui-links awk '$1 == "0,151,167" && $2 >= 20 { ok = 1 } END { exit 
 check kshark-gui-pingpong awk '$1 == "236,0,140" && $2 >= 20 { ok = 1 } END { exit !ok }' "$WORK/with.counts"
 check kshark-gui-leaks awk '$1 == "213,0,0" && $2 >= 20 { ok = 1 } END { exit !ok }' "$WORK/with.counts"
 # and none of them without the plugin, though KernelShark drew its graph
-check kshark-gui-control awk '$2 != 0 { bad = 1 } END { exit bad || NR != 3 }' "$WORK/without.counts"
+check kshark-gui-control awk '$2 != 0 { bad = 1 } END { exit bad || NR != 4 }' "$WORK/without.counts"
 check kshark-gui-control-drawn test "$(stat -c %s "$WORK/without.png" 2>/dev/null || echo 0)" -gt 20000
+# on 4 CPU graphs of about 1,090 columns each, half the columns have a
+# bar of link colours 5 pixels high or more standing on the axis
+# (2,272 here; the links alone, before the bars: none), and so have
+# hundreds of slab-pingpong's 2 (739; before: none)
+check kshark-gui-dense-bars awk '$1 == "foot" && $2 >= 1000 { ok = 1 } END { exit !ok }' "$WORK/dense.counts"
+check kshark-gui-bars awk '$1 == "foot" && $2 >= 200 { ok = 1 } END { exit !ok }' "$WORK/with.counts"
 if [ -n "${KMEM_SCREENSHOT:-}" ] && [ -s "$WORK/with.png" ]; then
 	cp "$WORK/with.png" "$KMEM_SCREENSHOT"
 fi

@@ -137,6 +137,54 @@ while read -r f; do
 	check "kshark-plugin-$name-vmalloc-sites" grep -qE '^site vmalloc 0x[0-9a-f]+ live_bytes [0-9]+ peak_bytes [1-9]' "$WORK/$name.out"
 	check "kshark-plugin-$name-vmalloc-describe" grep -qE '^describe vmalloc/alloc_vmap_area \(vmalloc\): [0-9]+ bytes at .*, allocated on CPU [0-9]+; freed on CPU' "$WORK/$name.out"
 done < <(samples)
+# what the graph draws at any zoom (issue 22, point 8), on a stream
+# counted by hand: a view of the whole trace (1.0 s to 5.001 s) in 4
+# bins of 1.00025 s.  CPU 0 allocates A (1.0 s, 64 B, freed 1.5 s on
+# CPU 0), B (1.1 s, 128 B, freed 3.0 s on CPU 1: ping-pong), C (1.2 s,
+# 32 B, freed 1.25 s) in bin 0, D (2.5 s, 256 B, freed 2.6 s) in bin 1;
+# CPU 1 allocates E (4.0 s, 512 B, never freed: no link) and F (5.0 s,
+# 1024 B, freed 5.001 s on CPU 0) in bin 3.  Live slab bytes: 64, 192,
+# 224, 192, 128 at 1.5 s, 384, 128, 0, 512, 1536 at 5.0 s (the peak),
+# 512.
+K=0xffffffff813000
+P=0xffff888100000
+printf '%s\n' '[kallsyms]' 'ffffffff81300000 T seq_open' 'ffffffff81400000 T _etext' '[buffer]' \
+	"0 1.0 kmalloc call_site=${K}10 ptr=${P}100 bytes_req=64 bytes_alloc=64 node=-1" \
+	"0 1.1 kmalloc call_site=${K}10 ptr=${P}200 bytes_req=128 bytes_alloc=128 node=-1" \
+	"0 1.2 kmalloc call_site=${K}10 ptr=${P}300 bytes_req=32 bytes_alloc=32 node=-1" \
+	"0 1.25 kfree call_site=${K}20 ptr=${P}300" \
+	"0 1.5 kfree call_site=${K}20 ptr=${P}100" \
+	"0 2.5 kmalloc call_site=${K}10 ptr=${P}400 bytes_req=256 bytes_alloc=256 node=-1" \
+	"0 2.6 kfree call_site=${K}20 ptr=${P}400" \
+	"1 3.0 kfree call_site=${K}20 ptr=${P}200" \
+	"1 4.0 kmalloc call_site=${K}10 ptr=${P}500 bytes_req=512 bytes_alloc=512 node=-1" \
+	"1 5.0 kmalloc call_site=${K}10 ptr=${P}600 bytes_req=1024 bytes_alloc=1024 node=-1" \
+	"0 5.001 kfree call_site=${K}20 ptr=${P}600" >"$WORK/density.spec"
+python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/density.spec" -o "$WORK/density.dat" \
+	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 7
+HOME=$WORK/empty "$KK" --draw=4 "$KP" "$WORK/density.dat" >"$WORK/density.out" 2>"$WORK/density.err"
+check kshark-plugin-density-ran test $? -eq 0
+printf '%s\n' \
+	'curve slab live bytes: 0 at the foot of a graph, 1,536 at its top (the peak, first reached at 5.000000)' \
+	'bin 0 0 allocs 3 pingpong 1 longest_ns 1900000000' \
+	'bin 0 1 allocs 1 pingpong 0 longest_ns 100000000' \
+	'bins 0 allocs 4 pingpong 1 peak 3' \
+	'bin 1 3 allocs 1 pingpong 1 longest_ns 1000000' \
+	'bins 1 allocs 1 pingpong 1 peak 1' >"$WORK/density.want"
+check kshark-plugin-density cmp <(grep -v '^loading plugin ' "$WORK/density.out") "$WORK/density.want"
+# on samples, in 1,000 bins: each link counted once, in its bin (the
+# sums are the pairs and ping-pong frees stat counts, above), and each
+# allocator with links or live bytes at the end has its curve's scale
+for f in slab-pingpong page-stacktrace percpu-slab-netns; do
+	HOME=$WORK/empty "$KK" --draw=1000 "$KP" "$TOP/sample-data/$f.dat" >"$WORK/$f.draw" 2>/dev/null
+	check "kshark-plugin-$f-density-sums" test \
+		"$(awk '/^bins / { a += $4; p += $6 } END { print a, p }' "$WORK/$f.draw")" = \
+		"$(awk '/^(slab|page|percpu|vmalloc) pairs / { a += $3; p += $5 } END { print a, p }' "$WORK/$f.out")"
+	check "kshark-plugin-$f-curve-scales" test \
+		"$(grep -c '^curve [^:]* live bytes: 0 at the foot of a graph, [0-9,]* at its top (the peak, first reached at [0-9]*\.[0-9]\{6\})$' "$WORK/$f.draw")" = \
+		"$(awk '/^(slab|page|percpu|vmalloc) pairs / && ($3 > 0 || $7 > 0) { n++ } END { print n + 0 }' "$WORK/$f.out")"
+done
+
 # the README's and kmem-kernelshark(7)'s example
 check kshark-plugin-readme-example grep -qxF 'describe kmem/kmalloc (slab): 1024 bytes at load_elf_phdrs+0x49, allocated on CPU 0; freed on CPU 0 after 423.7us (423708 ns)' "$WORK/slab-fork-exec.out"
 finish

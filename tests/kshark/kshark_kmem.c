@@ -35,6 +35,18 @@
  * kshark_kmem --reload PLUGIN FILE: as without it, after loading the
  * entries, drawing (the follow pass) and loading them again, as
  * KernelShark does when plugins or streams change.
+ *
+ * kshark_kmem --draw=N PLUGIN FILE: what draw.cpp draws from, over a
+ * view from the first entry to the last cut in N bins:
+ *
+ *   curve TEXT		what the dialog says of each allocator's curve
+ *			(kmem_ks_describe_curve())
+ *   bin CPU B allocs N pingpong N longest_ns N
+ *			each bin with links (kmem_ks_bins()): the links
+ *			that start there, those freed on another CPU, and
+ *			the lifetime of the longest lived
+ *   bins CPU allocs N pingpong N peak N
+ *			their sums over the CPU's bins, and the largest
  */
 #include <dlfcn.h>
 #include <inttypes.h>
@@ -59,6 +71,11 @@ static int (*describe)(const struct kmem_ks_ctx *ks,
 static const struct kmem_ks_pair *(*find)(const struct kmem_ks_ctx *ks,
 					  const struct kshark_entry *e);
 static int (*choose)(int sd, uint64_t call_site, uint32_t allocator);
+static int (*describe_curve)(const struct kmem_ks_ctx *ks, unsigned int which,
+			     char *buf, size_t len);
+static uint32_t (*bins_of)(const struct kmem_ks_pair *const *in, size_t n,
+			   const struct kmem_ks_view *v,
+			   struct kmem_ks_bin *out);
 
 /* Is @e an allocation (@alloc) or a free of allocator @a? */
 static int is_kind(const struct kshark_entry *e, int a, int alloc)
@@ -233,6 +250,59 @@ static void report_sites(const struct kmem_ks_ctx *ks)
 		print_counts(ks, "again ");
 }
 
+/* --draw: the view of the whole trace in @n_bins bins, as draw.cpp sees it */
+static int report_draw(const struct kmem_ks_ctx *ks, int64_t min, int64_t max,
+		       int n_bins)
+{
+	struct kmem_ks_view v = { .min = min, .max = max, .n_bins = n_bins };
+	const struct kmem_ks_pair **in;
+	struct kmem_ks_bin *bins;
+	char buf[1024];
+	unsigned int a;
+	int cpu, b;
+
+	v.bin_size = (max - min) / n_bins + 1;
+	for (a = 0; a <= KMEM_NR_ALLOC; a++)
+		if (describe_curve(ks, a, buf, sizeof(buf)))
+			printf("curve %s\n", buf);
+	bins = calloc((size_t)n_bins, sizeof(*bins));
+	if (!bins)
+		return 2;
+	for (cpu = 0; cpu < ks->n_cpus; cpu++) {
+		const struct kmem_ks_list *l = &ks->links[cpu];
+		uint64_t allocs = 0, pingpong = 0;
+		uint32_t peak;
+		size_t i;
+
+		in = calloc(l->n + 1, sizeof(*in));
+		if (!in) {
+			free(bins);
+			return 2;
+		}
+		for (i = 0; i < l->n; i++)
+			in[i] = &l->p[i];
+		peak = bins_of(in, l->n, &v, bins);
+		for (b = 0; b < n_bins; b++) {
+			const struct kmem_ks_bin *o = &bins[b];
+
+			if (!o->allocs)
+				continue;
+			allocs += o->allocs;
+			pingpong += o->pingpong;
+			printf("bin %d %d allocs %u pingpong %u longest_ns "
+			       "%" PRId64 "\n",
+			       cpu, b, o->allocs, o->pingpong,
+			       o->longest->free->ts - o->longest->alloc->ts);
+		}
+		printf("bins %d allocs %" PRIu64 " pingpong %" PRIu64
+		       " peak %u\n",
+		       cpu, allocs, pingpong, peak);
+		free(in);
+	}
+	free(bins);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct kmem_ks_ctx *(*get)(int);
@@ -244,15 +314,18 @@ int main(int argc, char **argv)
 	const struct kmem_ks_ctx *ks;
 	int load = argc == 4 && !strcmp(argv[1], "--load");
 	int reload = argc == 4 && !strcmp(argv[1], "--reload");
+	int draw = argc == 4 && !strncmp(argv[1], "--draw=", 7)
+			   ? atoi(argv[1] + 7)
+			   : 0;
 	ssize_t n, i;
 	int sd, ret = 0;
 
-	if (argc != 3 && !load && !reload) {
-		fprintf(stderr,
-			"usage: kshark_kmem [--load|--reload] PLUGIN FILE\n");
+	if ((argc != 3 && !load && !reload && !draw) || draw < 0) {
+		fprintf(stderr, "usage: kshark_kmem [--load|--reload|--draw=N] "
+				"PLUGIN FILE\n");
 		return 1;
 	}
-	if (load || reload)
+	if (load || reload || draw)
 		argv++;
 	if (!kshark_instance(&ctx))
 		return 2;
@@ -290,9 +363,16 @@ int main(int argc, char **argv)
 	*(void **)&describe = dlsym(pl->handle, "kmem_ks_describe");
 	*(void **)&find = dlsym(pl->handle, "kmem_ks_find");
 	*(void **)&choose = dlsym(pl->handle, "kmem_ks_choose_site");
+	*(void **)&describe_curve = dlsym(pl->handle, "kmem_ks_describe_curve");
+	*(void **)&bins_of = dlsym(pl->handle, "kmem_ks_bins");
 	ks = n >= 0 && get && describe && find && choose ? get(sd) : NULL;
 	if (ks && load)
 		printf("entries %zd\n", n);
+	else if (ks && draw)
+		ret = describe_curve && bins_of && n > 0
+			      ? report_draw(ks, rows[0]->ts, rows[n - 1]->ts,
+					    draw)
+			      : 3;
 	else if (ks) {
 		report(ks);
 		report_sites(ks);
