@@ -10,8 +10,9 @@
 #                                         KernelShark plugin on a
 #                                         recording of realistic size,
 #                                         under Xvfb (tests/e2e/kshark_gui.sh)
-# "pictures.sh kernelshark RECORDING.dat" makes the last one only (make
-# and make tests first; needs kernelshark and xvfb).  The README's is a
+# "pictures.sh RECORDING.dat" makes the three, "pictures.sh" the first
+# two, "pictures.sh kernelshark RECORDING.dat" the last one only (make
+# and make tests first; it needs kernelshark and xvfb).  The README's is a
 # recording of 2.25 million slab and page events (12 MB, too large for
 # sample-data/), made on a 2-CPU VM with
 #   sample-data/record.sh -o real.dat -b 100000 -e slab,page -a
@@ -72,4 +73,9 @@ shot "$tmp/plot.svg" "$OUT/plot.png" \
 height=$(sed -n 's/.*<svg [^>]*height="\([0-9]*\)".*/\1/p' "$tmp/flame.svg" | head -1)
 shot "$tmp/flame.svg" "$OUT/flamegraph.png" 1200 "${height:-600}"
 
-kernelshark
+# kernelshark.png too when a recording is given
+if [ -n "${1:-}" ]; then
+	kernelshark "$1"
+else
+	echo "pictures.sh: $OUT/kernelshark.png left as it is (pictures.sh RECORDING.dat)"
+fi
