@@ -83,16 +83,19 @@ TEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
 CLI_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(CLI_PKGS))
 CLI_LIBS = $(shell $(PKG_CONFIG) --libs $(CLI_PKGS))
 ALL_CFLAGS = -std=gnu11 $(WARN) -fPIC -fvisibility=hidden -MMD -MP \
-	-DKMEM_VERSION='"$(VERSION)"' -Ilib $(TEP_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+	-DKMEM_VERSION='"$(VERSION)"' -Ilib -I$(B)/gen $(TEP_CFLAGS) $(CPPFLAGS) \
+	$(CFLAGS)
 
 B ?= build
 # one spelling of each object (tests/run.sh passes B as an absolute
 # path): the .d files name their targets as they were built, and a
 # header change must reach them however make was called
 override B := $(patsubst $(CURDIR)/%,%,$(abspath $(B)))
-LIB_DIRS := base event alloc analysis render feed options
+LIB_DIRS := base event pprof alloc analysis render feed options
 LIB_SRC := $(wildcard $(LIB_DIRS:%=lib/%/*.c))
-LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+# lib/pprof/profile.proto, compiled by protoc-c into $(B)/gen/pprof/
+PROTO_GEN := gen/pprof/profile.pb-c
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/$(PROTO_GEN).o
 PLUGIN_SRC := $(wildcard plugin/*.c)
 PLUGIN_OBJ := $(PLUGIN_SRC:%.c=$(B)/%.o)
 PLUGIN := $(B)/plugins/plugin_kmem.so
@@ -100,7 +103,8 @@ LIBKMEM := $(B)/libkmem.a
 READER_SRC := $(wildcard reader/*.c)
 READER_OBJ := $(READER_SRC:%.c=$(B)/%.o)
 LIBTDAT := $(B)/libtdat.a
-READER_LIBS := $(shell $(PKG_CONFIG) --libs libzstd zlib 2>/dev/null || echo -lzstd -lz)
+READER_LIBS := $(shell $(PKG_CONFIG) --libs libzstd zlib libprotobuf-c 2>/dev/null || \
+	echo -lzstd -lz -lprotobuf-c)
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
 CLI := $(B)/trace-kmem
@@ -145,6 +149,20 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# the C of the profile format; what includes its header waits for it
+%/$(PROTO_GEN).c %/$(PROTO_GEN).h: lib/pprof/profile.proto
+	@mkdir -p $(dir $@)
+	$(call say,PROTOC,$@)
+	$(Q)protoc-c --c_out=$(dir $@) -Ilib/pprof $< 2>&1 | \
+		{ grep -v 'deprecated' >&2 || true; }
+	$(Q)test -s $*/$(PROTO_GEN).c
+
+$(B)/$(PROTO_GEN).o: $(B)/$(PROTO_GEN).c
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/lib/pprof/pprof.o: | $(B)/$(PROTO_GEN).h
 
 $(B)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
@@ -378,8 +396,9 @@ FZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 FZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter \
 	-pthread -MMD -MP -DKMEM_VERSION='"$(VERSION)"' \
-	-Ilib -Ireader $(TEP_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer-no-link
-FZ_LIB_OBJ := $(LIB_SRC:%.c=$(FZ)/%.o)
+	-Ilib -I$(FZ)/gen -Ireader $(TEP_CFLAGS) $(FZ_SAN) \
+	-fsanitize=fuzzer-no-link
+FZ_LIB_OBJ := $(LIB_SRC:%.c=$(FZ)/%.o) $(FZ)/$(PROTO_GEN).o
 FZ_READER_OBJ := $(READER_SRC:%.c=$(FZ)/%.o)
 FZ_TARGETS := $(FZ)/fuzz_reader $(FZ)/fuzz_records $(FZ)/fuzz_strings \
 	$(FZ)/fuzz_copy
@@ -393,6 +412,11 @@ FZ_COPY_OBJ := $(FZ)/tests/fuzz/fuzz_copy.o $(FZ)/cli/tracecmd_push.o \
 $(FZ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FZ_CFLAGS) -c -o $@ $<
+
+$(FZ)/$(PROTO_GEN).o: $(FZ)/$(PROTO_GEN).c
+	$(Q)$(FUZZ_CC) $(FZ_CFLAGS) -c -o $@ $<
+
+$(FZ)/lib/pprof/pprof.o: | $(FZ)/$(PROTO_GEN).h
 
 $(FZ)/reader/%.o $(FZ)/tests/fuzz/%.o: FZ_CFLAGS += -D_GNU_SOURCE
 
@@ -409,15 +433,15 @@ $(FZ)/fuzz_reader: $(FZ)/tests/fuzz/fuzz_reader.o $(FZ)/libtdat.a \
 
 $(FZ)/fuzz_records: $(FZ)/tests/fuzz/fuzz_records.o $(FZ)/libkmem.a
 	$(Q)$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ \
-		$(TEP_LIBS)
+		$(TEP_LIBS) $(READER_LIBS)
 
 $(FZ)/fuzz_strings: $(FZ)/tests/fuzz/fuzz_strings.o $(FZ)/libkmem.a
 	$(Q)$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ \
-		$(TEP_LIBS)
+		$(TEP_LIBS) $(READER_LIBS)
 
 $(FZ)/fuzz_copy: $(FZ_COPY_OBJ) $(FZ)/libkmem.a
 	$(Q)$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ \
-		$(TEP_LIBS)
+		$(TEP_LIBS) $(READER_LIBS)
 
 $(FZ)/tests/fuzz/fuzz_records.o: FZ_CFLAGS += \
 	-DFUZZ_FORMATS='"$(CURDIR)/tests/formats"'

@@ -8,11 +8,11 @@
 #
 #   build   make, make demo, make install-user: compilers (clang too
 #           when $CC names it), libtraceevent, libtracefs, libtracecmd,
-#           zstd, zlib, trace-cmd
+#           zstd, zlib, protobuf-c (and protoc-c), trace-cmd
 #   check   make check, make tests, make bench: the tools the tests
 #           run (valgrind, perf, strace, ...), KernelShark with the Qt
 #           development files of the Qt it links (5 on Debian 12, 6 on
-#           Debian 13), Xvfb, Chromium, the man page tools
+#           Debian 13), Xvfb, Chromium, the man page tools, Go (pprof)
 #   doc     make doc, make install: asciidoc, xmlto, DocBook
 #   deb     make deb: debian/control's Build-Depends, dpkg-dev, lintian
 #   fuzz    make fuzz: clang and its libFuzzer runtime
@@ -106,6 +106,8 @@ need_build_depends() {
 build() {
 	need make gcc libc6-dev pkg-config libtraceevent-dev libtracefs-dev \
 		libtracecmd-dev libzstd-dev zlib1g-dev trace-cmd libtraceevent1-plugin
+	# --pprof: protobuf-c, and protoc-c to compile lib/pprof/profile.proto
+	need libprotobuf-c-dev protobuf-c-compiler
 	# make CC=clang (its sanitizer runtimes come as a recommends)
 	case ${CC:-cc} in *clang*) need clang ;; esac
 }
@@ -122,6 +124,8 @@ for mode; do
 			strace man-db binutils
 		# /usr/bin/time: peak RSS in kallsyms.sh and regress.sh
 		need time
+		# tests/e2e/pprof.sh reads the profiles with go tool pprof
+		need_light golang-go
 		# the KernelShark plugin and tests/e2e/kshark_*.sh
 		# (libkshark-plot.h includes GL/glu.h: qtbase5-dev pulls in
 		# libglu1-mesa-dev, qt6-base-dev does not)

@@ -11,6 +11,7 @@ lib/ is in layers, each a directory of a rank:
 
     rank 0  lib/base/      tables, number formatting, utf8, json, text
                            tables, kvblock, path_label, numa, msg, sortkey
+    rank 1  lib/pprof/     the pprof profile writer (protobuf-c, zlib)
     rank 1  lib/event/     event table, field lookup, decoding, fmtprobe,
                            symbols, tep_names, extent
     rank 2  lib/alloc/     object lifecycle: slab, page, percpu, match,
@@ -64,6 +65,7 @@ import tempfile
 LAYERS = {
     "base": 0,
     "event": 1,
+    "pprof": 1,
     "alloc": 2,
     "analysis": 3,
     "render": 4,
