@@ -60,15 +60,13 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 				  sizeof(path));
 	if (kp->ordinal == 1) {	/* once a run: the first input's load */
 		plugin_options_check_args(stderr);
-		if (kp->opts.stat || kp->opts.json || kp->opts.csv ||
-		    kp->opts.folded)
+		if (kmem_opts_reports(&kp->opts))
 			kmem_opts_check_sort(&kp->opts, stderr);
 	}
 	kmem_tep_symbolizer(&kp->sym, tep);
 	cc = kmem_opts_collect_cfg(&kp->opts);
 	kmem_agg_keep_rows(&kp->agg, &cc);
-	kp->active = kp->opts.stat || kp->opts.json || kp->opts.csv ||
-		     kp->opts.folded;
+	kp->active = kmem_opts_reports(&kp->opts);
 	if (kp->active) {
 		if (kmem_agg_configure(&kp->agg, &kp->sym, kp->opts.skip, msg,
 				       sizeof(msg)))

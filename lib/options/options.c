@@ -3,6 +3,7 @@
  * Option table and parsing (see options.h).  A bad value gives one line
  * on @err naming the valid choices and leaves that option's default.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -67,6 +68,12 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	  "stdout)" },
 	{ "folded-weight", "bytes|hits", "bytes",
 	  "Weigh the folded stacks by bytes or by allocations" },
+	{ "pprof", "PATH", "",
+	  "Write a gzip-compressed pprof profile of the call sites to PATH "
+	  "(- for stdout)" },
+	{ "pprof-label", "KEY=VALUE[,...]", "",
+	  "Label every sample of the pprof profile (repeatable; host, "
+	  "cluster, kernel build)" },
 	{ "output", "PATH", "", "Write the tables to PATH instead of stdout" },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -109,10 +116,14 @@ void kmem_opts_release(struct kmem_opts *o)
 	free(o->json);
 	free(o->csv);
 	free(o->folded);
+	free(o->pprof);
+	while (o->nr_pprof_labels)
+		free(o->pprof_labels[--o->nr_pprof_labels]);
 	free(o->output);
 	free(o->skip);
 	free(o->numa);
 	o->json = o->csv = o->output = o->skip = o->numa = NULL;
+	o->folded = o->pprof = NULL;
 }
 
 /*
@@ -254,6 +265,70 @@ static int set_string(const struct kmem_opts *o, char **dst,
 	return 0;
 }
 
+/* The labels trace-kmem gives every sample itself. */
+static bool own_label(const char *key, size_t len)
+{
+	static const char *const own[] = { "allocator", "trace",       "order",
+					   "bytes",	"migratetype", "gfp" };
+	size_t i;
+
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (strlen(own[i]) == len && !strncmp(own[i], key, len))
+			return true;
+	return false;
+}
+
+/* Is KEY=VALUE (@len bytes) a label: a name, '=', a value? */
+static const char *label_problem(const struct kmem_opts *o, const char *kv,
+				 size_t len)
+{
+	const char *eq = memchr(kv, '=', len);
+	size_t k, i;
+
+	if (!eq || eq == kv || eq + 1 == kv + len)
+		return "not KEY=VALUE";
+	k = (size_t)(eq - kv);
+	if (len >= 128)
+		return "longer than 127 bytes";
+	for (i = 0; i < k; i++)
+		if (!isalnum((unsigned char)kv[i]) && !strchr("_.-", kv[i]))
+			return "a KEY is letters, digits, '_', '.' and '-'";
+	if (own_label(kv, k))
+		return "trace-kmem gives that label itself";
+	for (i = 0; i < o->nr_pprof_labels; i++)
+		if (!strncmp(o->pprof_labels[i], kv, k + 1))
+			return "a KEY given twice";
+	return NULL;
+}
+
+/* pprof-label=KEY=VALUE[,KEY=VALUE...], added to those given before */
+static int add_labels(struct kmem_opts *o, const char *v, FILE *err)
+{
+	size_t had = o->nr_pprof_labels;
+	const char *why = NULL, *p = v ? v : "";
+
+	do {
+		size_t len = strcspn(p, ",");
+
+		if (!(why = label_problem(o, p, len)) &&
+		    o->nr_pprof_labels >= KMEM_MAX_PPROF_LABELS)
+			why = "more than 32 labels";
+		if (!why &&
+		    !(o->pprof_labels[o->nr_pprof_labels] = strndup(p, len)))
+			why = "out of memory";
+		if (why)
+			break;
+		o->nr_pprof_labels++;
+		p += len + (p[len] == ',');
+	} while (*p);
+	if (!why)
+		return 0;
+	while (o->nr_pprof_labels > had)
+		free(o->pprof_labels[--o->nr_pprof_labels]);
+	return bad(o, err, NULL, "bad %spprof-label=%s: %s", dashes(o),
+		   v ? v : "", why);
+}
+
 /* A skip regex that does not compile is reported here, at parse time. */
 static int set_skip(struct kmem_opts *o, const char *v, FILE *err)
 {
@@ -356,6 +431,10 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		return bad(o, err, "none", "bad %sjson-rows=%s (none or all)",
 			   dashes(o), value ? value : "");
 	}
+	if (!strcmp(name, "pprof"))
+		return set_string(o, &o->pprof, name, value, "PATH", err);
+	if (!strcmp(name, "pprof-label"))
+		return add_labels(o, value, err);
 	if (!strcmp(name, "output"))
 		return set_string(o, &o->output, name, value, "PATH", err);
 	if (!strcmp(name, "numa"))
@@ -439,6 +518,18 @@ bool kmem_opts_keep_rows(const struct kmem_opts *o)
 
 	return kmem_opts_text_table(o, KMEM_T_ALLOC) ||
 	       (doc && kmem_opts_json_table(o, KMEM_T_ALLOC));
+}
+
+/**
+ * kmem_opts_reports - do the options ask for a report at the end?
+ * @o: the options
+ *
+ * Return: true when the tables, the JSON, the CSV, the folded stacks or
+ * the pprof profile are to be written.
+ */
+bool kmem_opts_reports(const struct kmem_opts *o)
+{
+	return o->stat || o->json || o->csv || o->folded || o->pprof;
 }
 
 /**

@@ -14,6 +14,7 @@
 #include "event/events.h"
 
 #define KMEM_DEFAULT_LINES 10
+#define KMEM_MAX_PPROF_LABELS 32
 
 struct kmem_opts {
 	bool stat;		/* print the tables at end of stream */
@@ -43,6 +44,10 @@ struct kmem_opts {
 	char *csv;		/* CSV path, "-" for stdout, NULL for none */
 	char *folded;		/* folded stacks path, "-" for stdout */
 	bool folded_hits;	/* ... weighed by allocations, not bytes */
+	char *pprof;		/* pprof profile path, "-" for stdout */
+	/* labels of every sample of the profile, "KEY=VALUE" each */
+	char *pprof_labels[KMEM_MAX_PPROF_LABELS];
+	size_t nr_pprof_labels;
 	char *output;		/* tables path, NULL for stdout */
 	/* front end: messages name "--NAME=VALUE" after "trace-kmem:",
 	 * and say nothing of defaults (a bad value is fatal there) */
@@ -68,6 +73,7 @@ bool kmem_opts_text_table(const struct kmem_opts *o,
 bool kmem_opts_json_table(const struct kmem_opts *o,
 			  enum kmem_table_kind t);
 bool kmem_opts_keep_rows(const struct kmem_opts *o);
+bool kmem_opts_reports(const struct kmem_opts *o);
 int kmem_opts_check_sort(const struct kmem_opts *o, FILE *err);
 bool kmem_opts_allocator(const struct kmem_opts *o, bool selected);
 bool kmem_opt_optional(const struct kmem_opt_def *d);

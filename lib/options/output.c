@@ -5,7 +5,34 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "output.h"
+#include "render/report_pprof.h"
+
+/*
+ * The profile holds the reports of one run: appended to (the plugin's
+ * later inputs), it is written again, with the last input's.
+ */
+static int open_pprof(struct kmem_outputs *outs, const struct kmem_opts *o,
+		      bool append, FILE *err)
+{
+	if (append)
+		fprintf(err,
+			"%s: %spprof=%s holds the last input's profile only "
+			"(trace-kmem stat --pprof takes several traces)\n",
+			kmem_prog, o->strict ? "--" : "", o->pprof);
+	if (kmem_out_open(&outs->pprof, o->pprof, "pprof profile", false, err))
+		return -1;
+	outs->profile = kmem_pprof_for_reports();
+	if (!outs->profile) {
+		fprintf(err, "%s: out of memory for the pprof profile\n",
+			kmem_prog);
+		return -1;
+	}
+	outs->pprof_labels = o->pprof_labels;
+	outs->nr_pprof_labels = o->nr_pprof_labels;
+	return 0;
+}
 
 /**
  * kmem_outputs_open - open what the options send the report to
@@ -26,10 +53,13 @@ int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 	bool json_out = o->json && !strcmp(o->json, "-");
 	bool csv_out = o->csv && !strcmp(o->csv, "-");
 	bool folded_out = o->folded && !strcmp(o->folded, "-");
+	bool pprof_out = o->pprof && !strcmp(o->pprof, "-");
 
-	if (o->stat && (o->output || (!json_out && !csv_out && !folded_out)) &&
-	    kmem_out_open(&outs->tables, o->output ? o->output : "-",
-			  "output", append, err))
+	if (o->stat &&
+	    (o->output ||
+	     (!json_out && !csv_out && !folded_out && !pprof_out)) &&
+	    kmem_out_open(&outs->tables, o->output ? o->output : "-", "output",
+			  append, err))
 		return -1;
 	if (o->json && kmem_out_open(&outs->json, o->json, "JSON", append,
 				     err)) {
@@ -48,7 +78,32 @@ int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 		kmem_out_discard(&outs->csv);
 		return -1;
 	}
+	if (o->pprof && open_pprof(outs, o, append, err)) {
+		kmem_outputs_discard(outs);
+		return -1;
+	}
 	return 0;
+}
+
+/* The profile written, the file renamed into place; or dropped. */
+static int finish_pprof(struct kmem_outputs *outs, FILE *err)
+{
+	int ret = 0;
+
+	if (!outs->pprof.path)
+		return 0;
+	if (outs->profile && kmem_pprof_write(outs->profile, outs->pprof.f) &&
+	    !ferror(outs->pprof.f)) {
+		fprintf(err, "%s: out of memory writing the pprof profile %s\n",
+			kmem_prog, outs->pprof.path);
+		kmem_out_discard(&outs->pprof);
+		ret = -1;
+	} else {
+		ret = kmem_out_finish(&outs->pprof, err);
+	}
+	kmem_pprof_free(outs->profile);
+	outs->profile = NULL;
+	return ret;
 }
 
 /**
@@ -63,7 +118,8 @@ int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err)
 	int ret;
 
 	kmem_outputs_note(outs);
-	ret = kmem_out_finish(&outs->tables, err);
+	ret = finish_pprof(outs, err);
+	ret |= kmem_out_finish(&outs->tables, err);
 	ret |= kmem_out_finish(&outs->folded, err);
 	ret |= kmem_out_finish(&outs->csv, err);
 	return kmem_out_finish(&outs->json, err) | ret;
@@ -81,7 +137,8 @@ void kmem_outputs_note(struct kmem_outputs *outs)
 		outs->tables.broken_pipe = true;
 	outs->broken_pipe |= outs->tables.broken_pipe ||
 			     outs->json.broken_pipe || outs->csv.broken_pipe ||
-			     outs->folded.broken_pipe;
+			     outs->folded.broken_pipe ||
+			     outs->pprof.broken_pipe;
 }
 
 /**
@@ -95,4 +152,7 @@ void kmem_outputs_discard(struct kmem_outputs *outs)
 	kmem_out_discard(&outs->json);
 	kmem_out_discard(&outs->csv);
 	kmem_out_discard(&outs->folded);
+	kmem_out_discard(&outs->pprof);
+	kmem_pprof_free(outs->profile);
+	outs->profile = NULL;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Where the tables, the JSON and the folded stacks go, as the options
- * say: each an output file of base/outfile.h.
+ * Where the tables, the JSON, the CSV, the folded stacks and the pprof
+ * profile go, as the options say: each an output file of base/outfile.h.
  */
 #ifndef KMEM_OUTPUT_H
 #define KMEM_OUTPUT_H
@@ -11,6 +11,7 @@
 
 #include "base/outfile.h"
 #include "options.h"
+#include "pprof/pprof.h"
 
 /* The tables' and the JSON's destinations for one report or more. */
 struct kmem_outputs {
@@ -18,6 +19,12 @@ struct kmem_outputs {
 	struct kmem_out json;
 	struct kmem_out csv;
 	struct kmem_out folded;
+	struct kmem_out pprof;
+	/* the profile the reports are added to, written at the end, and
+	 * the labels of its samples (the options') */
+	struct kmem_pprof *profile;
+	char *const *pprof_labels;
+	size_t nr_pprof_labels;
 	bool broken_pipe;	/* kept after finish or discard */
 	/*
 	 * Set by the caller after opening: the JSON document holds several

@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include "analysis/folded.h"
+#include "base/msg.h"
 #include "render/csv.h"
+#include "render/report_pprof.h"
 #include "render_cfg.h"
 
 /**
@@ -82,7 +84,8 @@ int kmem_outputs_end(struct kmem_outputs *outs, FILE *err)
 
 /**
  * kmem_outputs_report - print the tables and write the JSON, the CSV
- *	and the folded stacks, to the destinations that are open
+ *	and the folded stacks, to the destinations that are open, and add
+ *	the report to the pprof profile
  * @r: what to report
  * @outs: where (kmem_outputs_open())
  * @err: where problems are reported, one line each
@@ -114,6 +117,14 @@ int kmem_outputs_report(const struct kmem_report_ctx *r,
 		kmem_folded_write(&r->agg->folded, r->sym, r->cfg->folded_hits,
 				  outs->folded.f);
 		ret |= kmem_out_check(&outs->folded, err);
+	}
+	if (outs->profile && !r->in->merged &&
+	    kmem_pprof_add_report(outs->profile, r, outs->json_several,
+				  (const char *const *)outs->pprof_labels,
+				  outs->nr_pprof_labels)) {
+		fprintf(err, "%s: out of memory for the pprof profile\n",
+			kmem_prog);
+		ret = -1;
 	}
 	return ret;
 }

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Reports as a pprof profile (see report_pprof.h): the JSON document of
+ * a report, made in memory, read back row by row.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/registry.h"
+#include "analysis/agg.h"
+#include "base/jtree.h"
+#include "report_pprof.h"
+
+/* The sample types, in the order of each sample's values. */
+enum {
+	PP_ALLOC_OBJECTS,
+	PP_ALLOC_SPACE,
+	PP_INUSE_OBJECTS,
+	PP_INUSE_SPACE,
+	PP_WASTED_SPACE,
+	PP_NR_TYPES
+};
+
+/* The kernel's mapping: the first kmem_pprof_for_reports() adds. */
+#define KERNEL_MAPPING 1
+
+/* The labels of a sample: the user's, trace, allocator, order, bytes,
+ * migratetype, gfp. */
+#define USER_LABELS 32
+#define MAX_LABELS (USER_LABELS + 6)
+
+/**
+ * kmem_pprof_for_reports - an empty profile with kmem's sample types
+ *	and the kernel's mapping
+ *
+ * Return: the profile (kmem_pprof_free()), NULL when out of memory.
+ */
+struct kmem_pprof *kmem_pprof_for_reports(void)
+{
+	static const char *const types[PP_NR_TYPES][2] = {
+		[PP_ALLOC_OBJECTS] = { "alloc_objects", "count" },
+		[PP_ALLOC_SPACE] = { "alloc_space", "bytes" },
+		[PP_INUSE_OBJECTS] = { "inuse_objects", "count" },
+		[PP_INUSE_SPACE] = { "inuse_space", "bytes" },
+		[PP_WASTED_SPACE] = { "wasted_space", "bytes" },
+	};
+	struct kmem_pprof *p = kmem_pprof_new();
+	int t;
+
+	if (!p)
+		return NULL;
+	for (t = 0; t < PP_NR_TYPES; t++)
+		if (kmem_pprof_add_type(p, types[t][0], types[t][1],
+					t == PP_ALLOC_SPACE) != t)
+			goto fail;
+	if (kmem_pprof_mapping(p, 0, UINT64_MAX, "[kernel.kallsyms]") !=
+	    KERNEL_MAPPING)
+		goto fail;
+	return p;
+fail:
+	kmem_pprof_free(p);
+	return NULL;
+}
+
+static int64_t clamp(uint64_t v)
+{
+	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+/* A member of a row as a number: 0 when missing or null. */
+static int64_t num(const struct jt_node *row, const char *key)
+{
+	const struct jt_node *n = jt_get(row, key);
+
+	if (!n || !jt_is_num(n))
+		return 0;
+	if (n->type == JT_U64)
+		return clamp(n->v.u);
+	if (n->type == JT_I64)
+		return n->v.i;
+	return (int64_t)jt_num(n);
+}
+
+static const char *str(const struct jt_node *row, const char *key)
+{
+	const struct jt_node *n = jt_get(row, key);
+
+	return n && n->type == JT_STR ? n->v.s : NULL;
+}
+
+/*
+ * A row's location: "sym+0xoff" is function sym, line off; anything
+ * else ("0xffffffff81234567" unresolved or raw-ip=, "(no stack)") is a
+ * function of that name, line 0.
+ */
+static uint64_t row_location(struct kmem_pprof *p, const struct jt_node *row)
+{
+	const char *cs = str(row, "callsite"), *addr = str(row, "address");
+	const char *plus = cs ? strstr(cs, "+0x") : NULL;
+	char fn[256];
+	int64_t line = 0;
+
+	if (!cs)
+		cs = "(unknown)";
+	snprintf(fn, sizeof(fn), "%s", cs);
+	if (plus && (size_t)(plus - cs) < sizeof(fn)) {
+		fn[plus - cs] = '\0';
+		line = (int64_t)strtoull(plus + 3, NULL, 16);
+	}
+	return kmem_pprof_location(p, KERNEL_MAPPING,
+				   addr ? strtoull(addr, NULL, 16) : 0, fn,
+				   line);
+}
+
+/* A string label, when the row has the member. */
+static size_t label_str(struct kmem_pprof_label *l, const char *key,
+			const char *value)
+{
+	if (!value)
+		return 0;
+	*l = (struct kmem_pprof_label){ .key = key, .str = value };
+	return 1;
+}
+
+/* The samples of one allocator's call-site rows. */
+static int add_rows(struct kmem_pprof *p, const struct jt_node *sites,
+		    struct kmem_pprof_label *labels, size_t nr_common)
+{
+	size_t i;
+
+	for (i = 0; i < sites->n; i++) {
+		const struct jt_node *row = sites->kids[i];
+		const struct jt_node *order = jt_get(row, "order");
+		int64_t v[PP_NR_TYPES];
+		size_t nl = nr_common;
+		char order_s[24];
+		uint64_t loc;
+
+		v[PP_ALLOC_OBJECTS] = num(row, "hits");
+		v[PP_ALLOC_SPACE] = jt_get(row, "bytes_alloc")
+					    ? num(row, "bytes_alloc")
+					    : num(row, "bytes");
+		v[PP_INUSE_OBJECTS] = num(row, "live_count");
+		v[PP_INUSE_SPACE] = num(row, "live_bytes");
+		v[PP_WASTED_SPACE] = 0;
+		if (jt_get(row, "bytes_req") &&
+		    v[PP_ALLOC_SPACE] > num(row, "bytes_req"))
+			v[PP_WASTED_SPACE] =
+				v[PP_ALLOC_SPACE] - num(row, "bytes_req");
+		if (order && jt_is_num(order)) {
+			snprintf(order_s, sizeof(order_s), "%" PRId64,
+				 num(row, "order"));
+			nl += label_str(&labels[nl], "order", order_s);
+		}
+		/* as Go's heap profiles: the size of an object */
+		if (v[PP_ALLOC_OBJECTS] > 0)
+			labels[nl++] = (struct kmem_pprof_label){
+				.key = "bytes",
+				.num = v[PP_ALLOC_SPACE] / v[PP_ALLOC_OBJECTS],
+				.unit = "bytes"
+			};
+		nl += label_str(&labels[nl], "migratetype",
+				str(row, "migratetype"));
+		nl += label_str(&labels[nl], "gfp", str(row, "gfp"));
+		loc = row_location(p, row);
+		if (!loc || kmem_pprof_sample(p, &loc, 1, v, labels, nl))
+			return -1;
+	}
+	return 0;
+}
+
+/* "LABEL: what: N" for each damage count of the report that is not 0. */
+static int damage_comments(struct kmem_pprof *p, const char *label,
+			   const struct jt_node *doc)
+{
+	static const char *const top[] = { "events_lost", "lost_unknown",
+					   "undecodable" };
+	const struct jt_node *in = jt_get(doc, "input");
+	char text[512];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < sizeof(top) / sizeof(top[0]); i++)
+		if (num(doc, top[i])) {
+			snprintf(text, sizeof(text), "%s: %s: %" PRId64, label,
+				 top[i], num(doc, top[i]));
+			ret |= kmem_pprof_comment(p, text);
+		}
+	for (i = 0; in && in->type == JT_OBJ && i < in->n; i++)
+		if (num(in, in->kids[i]->key)) {
+			snprintf(text, sizeof(text), "%s: %s: %" PRId64, label,
+				 in->kids[i]->key, num(in, in->kids[i]->key));
+			ret |= kmem_pprof_comment(p, text);
+		}
+	return ret;
+}
+
+/* The user's KEY=VALUE labels, after the @n own ones; Return: count. */
+static size_t user_labels(struct kmem_pprof_label *l, size_t n,
+			  const char *const *kv, size_t nr_kv, char buf[][128])
+{
+	size_t i;
+
+	for (i = 0; i < nr_kv; i++) {
+		char *eq;
+
+		snprintf(buf[i], 128, "%s", kv[i]);
+		eq = strchr(buf[i], '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		l[n++] = (struct kmem_pprof_label){ .key = buf[i],
+						    .str = eq + 1 };
+	}
+	return n;
+}
+
+/**
+ * kmem_pprof_add_report - add a report's call-site rows as samples
+ * @p: the profile (kmem_pprof_for_reports())
+ * @r: the report, not a merged summary
+ * @several: the profile holds several reports: each sample is labelled
+ *	trace=its input's name
+ * @labels: KEY=VALUE labels for every sample (checked by the options)
+ * @nr_labels: how many, up to 32
+ *
+ * Return: 0, or -1 when memory ran out (the profile cannot be written).
+ */
+int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
+			  bool several, const char *const *labels,
+			  size_t nr_labels)
+{
+	struct kmem_pprof_label l[MAX_LABELS];
+	char kv[USER_LABELS][128], text[512];
+	const char *label = r->in->label;
+	struct kmem_render_cfg cfg = *r->cfg;
+	struct kmem_report_ctx only_sites = *r;
+	struct json j;
+	size_t nl = 0;
+	int ret, id;
+
+	/* the call-site tables, whichever the JSON would hold */
+	cfg.json_tables = 1u << KMEM_T_CALLER;
+	only_sites.cfg = &cfg;
+	json_init_tree(&j);
+	kmem_report_json_to(&only_sites, &j);
+	if (j.oom || !j.root) {
+		jt_free(j.root);
+		return -1;
+	}
+	nl = user_labels(l, 0, labels,
+			 nr_labels > USER_LABELS ? USER_LABELS : nr_labels, kv);
+	if (several)
+		l[nl++] = (struct kmem_pprof_label){ .key = "trace",
+						     .str = label };
+	snprintf(text, sizeof(text), "trace: %s", label);
+	ret = kmem_pprof_comment(p, text);
+	ret |= damage_comments(p, label, j.root);
+	if (r->in->filtered) {
+		snprintf(text, sizeof(text),
+			 "%s: %" PRIu64 " kmem records left out by %s", label,
+			 r->in->filtered, r->in->filters ? r->in->filters : "");
+		ret |= kmem_pprof_comment(p, text);
+	}
+	if (r->agg->last_ts)
+		kmem_pprof_span(p, clamp(r->agg->first_ts),
+				clamp(r->agg->last_ts));
+	for (id = 0; !ret && id < KMEM_NR_ALLOC; id++) {
+		const struct jt_node *a = jt_get(j.root, kmem_allocs[id].name);
+		const struct jt_node *sites = a ? jt_get(a, "callsites") : NULL;
+		const struct jt_node *complete =
+			a ? jt_get(a, "complete") : NULL;
+
+		if (!sites || sites->type != JT_ARR)
+			continue;
+		if (complete && complete->type == JT_BOOL && !complete->v.b) {
+			snprintf(text, sizeof(text),
+				 "%s: %s: incomplete (events lost)", label,
+				 kmem_allocs[id].name);
+			ret |= kmem_pprof_comment(p, text);
+		}
+		l[nl] = (struct kmem_pprof_label){
+			.key = "allocator", .str = kmem_allocs[id].name
+		};
+		ret |= add_rows(p, sites, l, nl + 1);
+	}
+	jt_free(j.root);
+	return ret;
+}
