@@ -465,6 +465,7 @@ static void put_frame(FILE *out, const struct kmem_symbolizer *sym,
  * @f: the collector, finished
  * @sym: names the frames
  * @hits: weigh by allocations, not bytes
+ * @live: weigh what is live at the end (@f collected it: live mode)
  * @out: where to
  *
  * One line per stack with a weight, in the order the stacks first came,
@@ -475,15 +476,16 @@ static void put_frame(FILE *out, const struct kmem_symbolizer *sym,
  * Return: 0, or -1 when writing failed.
  */
 int kmem_folded_write(const struct kmem_folded *f,
-		      const struct kmem_symbolizer *sym, bool hits, FILE *out)
+		      const struct kmem_symbolizer *sym, bool hits, bool live,
+		      FILE *out)
 {
 	size_t i;
 	uint32_t k;
 
 	for (i = 0; i < f->nr; i++) {
 		const struct folded_stack *s = &f->stacks[i];
-		uint64_t w = f->live ? (hits ? s->live_hits : s->live_bytes) :
-				       (hits ? s->hits : s->bytes);
+		uint64_t w = live ? (hits ? s->live_hits : s->live_bytes)
+				  : (hits ? s->hits : s->bytes);
 
 		if (!w)
 			continue;

@@ -12,9 +12,10 @@
  * allocation's, when the recording has stacks for slab events, from the
  * frame of its call_site outward.  An allocation without one is its call
  * site alone (slab), or "(no stack)".  The allocators without
- * kmem_allocs[].ev_obj (per-CPU) are left out.  With live, the weights
- * are of what is still allocated at the end: a flame graph of what was
- * not freed.
+ * kmem_allocs[].ev_obj (per-CPU) are left out.  In live mode each stack
+ * also counts what of it is still allocated at the end (written with
+ * live: a flame graph of what was not freed; the pprof profile's
+ * inuse_ values).
  * Memory grows with distinct stacks, and with live objects when live.
  * A front end that resolves symbols only after counting defers the
  * skipping of a page stack's internal frames (kmem_folded_defer()).
@@ -100,6 +101,7 @@ void kmem_folded_finish(struct kmem_folded *f);
 void kmem_folded_defer(struct kmem_folded *f);
 void kmem_folded_resolve(struct kmem_folded *f, struct page_stats *pst);
 int kmem_folded_write(const struct kmem_folded *f,
-		      const struct kmem_symbolizer *sym, bool hits, FILE *out);
+		      const struct kmem_symbolizer *sym, bool hits, bool live,
+		      FILE *out);
 
 #endif

@@ -115,7 +115,7 @@ int kmem_outputs_report(const struct kmem_report_ctx *r,
 	}
 	if (outs->folded.path && !r->in->merged) {
 		kmem_folded_write(&r->agg->folded, r->sym, r->cfg->folded_hits,
-				  outs->folded.f);
+				  r->cfg->live, outs->folded.f);
 		ret |= kmem_out_check(&outs->folded, err);
 	}
 	if (outs->profile && !r->in->merged &&

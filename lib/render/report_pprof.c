@@ -9,6 +9,7 @@
 
 #include "alloc/registry.h"
 #include "analysis/agg.h"
+#include "analysis/folded.h"
 #include "base/jtree.h"
 #include "report_pprof.h"
 
@@ -21,6 +22,9 @@ enum {
 	PP_WASTED_SPACE,
 	PP_NR_TYPES
 };
+
+/* The frames of a stack kept, from the innermost. */
+#define KMEM_PPROF_MAX_FRAMES 128
 
 /* The kernel's mapping: the first kmem_pprof_for_reports() adds. */
 #define KERNEL_MAPPING 1
@@ -123,6 +127,25 @@ static size_t label_str(struct kmem_pprof_label *l, const char *key,
 	return 1;
 }
 
+/* A slab row's bytes allocated beyond those requested, 0 for others. */
+static int64_t row_wasted(const struct jt_node *row)
+{
+	int64_t space = num(row, "bytes_alloc"), req = num(row, "bytes_req");
+
+	return jt_get(row, "bytes_req") && space > req ? space - req : 0;
+}
+
+/* What the call-site rows of an allocator waste in all. */
+static int64_t rows_wasted(const struct jt_node *sites)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < sites->n; i++)
+		sum += row_wasted(sites->kids[i]);
+	return sum;
+}
+
 /* The samples of one allocator's call-site rows. */
 static int add_rows(struct kmem_pprof *p, const struct jt_node *sites,
 		    struct kmem_pprof_label *labels, size_t nr_common)
@@ -143,11 +166,7 @@ static int add_rows(struct kmem_pprof *p, const struct jt_node *sites,
 					    : num(row, "bytes");
 		v[PP_INUSE_OBJECTS] = num(row, "live_count");
 		v[PP_INUSE_SPACE] = num(row, "live_bytes");
-		v[PP_WASTED_SPACE] = 0;
-		if (jt_get(row, "bytes_req") &&
-		    v[PP_ALLOC_SPACE] > num(row, "bytes_req"))
-			v[PP_WASTED_SPACE] =
-				v[PP_ALLOC_SPACE] - num(row, "bytes_req");
+		v[PP_WASTED_SPACE] = row_wasted(row);
 		if (order && jt_is_num(order)) {
 			snprintf(order_s, sizeof(order_s), "%" PRId64,
 				 num(row, "order"));
@@ -165,6 +184,77 @@ static int add_rows(struct kmem_pprof *p, const struct jt_node *sites,
 		nl += label_str(&labels[nl], "gfp", str(row, "gfp"));
 		loc = row_location(p, row);
 		if (!loc || kmem_pprof_sample(p, &loc, 1, v, labels, nl))
+			return -1;
+	}
+	return 0;
+}
+
+/* Which allocators have kernel stacks: a stack of more than one frame. */
+static void with_stacks(const struct kmem_folded *f, bool stk[KMEM_NR_ALLOC])
+{
+	size_t i;
+
+	memset(stk, 0, KMEM_NR_ALLOC * sizeof(bool));
+	if (!f->on || !f->live)
+		return;
+	for (i = 0; i < f->nr; i++)
+		if (f->stacks[i].n > 1 && f->stacks[i].id < KMEM_NR_ALLOC)
+			stk[f->stacks[i].id] = true;
+}
+
+/* A frame's location: its function and offset, or its address. */
+static uint64_t frame_location(struct kmem_pprof *p,
+			       const struct kmem_symbolizer *sym, uint64_t addr)
+{
+	const char *name = NULL;
+	uint64_t start = 0;
+	char buf[32];
+
+	if (!addr)
+		return kmem_pprof_location(p, KERNEL_MAPPING, 0, "(no stack)",
+					   0);
+	if (sym && sym->resolve)
+		name = sym->resolve(sym->priv, addr, &start);
+	if (!name || start > addr) {
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+		return kmem_pprof_location(p, KERNEL_MAPPING, addr, buf, 0);
+	}
+	return kmem_pprof_location(p, KERNEL_MAPPING, addr, name,
+				   (int64_t)(addr - start));
+}
+
+/* The samples of one allocator's kernel stacks, innermost frame first. */
+static int add_stacks(struct kmem_pprof *p, const struct kmem_report_ctx *r,
+		      unsigned int id, struct kmem_pprof_label *labels,
+		      size_t nr_common)
+{
+	const struct kmem_folded *f = &r->agg->folded;
+	uint64_t locs[KMEM_PPROF_MAX_FRAMES];
+	size_t i, k;
+
+	for (i = 0; i < f->nr; i++) {
+		const struct folded_stack *s = &f->stacks[i];
+		int64_t v[PP_NR_TYPES] = { 0 };
+		size_t n = s->n < KMEM_PPROF_MAX_FRAMES ? s->n
+							: KMEM_PPROF_MAX_FRAMES;
+		size_t nl = nr_common;
+
+		if (s->id != id || !s->hits)
+			continue;
+		for (k = 0; k < n; k++)
+			if (!(locs[k] = frame_location(p, r->sym,
+						       f->frames[s->off + k])))
+				return -1;
+		v[PP_ALLOC_OBJECTS] = clamp(s->hits);
+		v[PP_ALLOC_SPACE] = clamp(s->bytes);
+		v[PP_INUSE_OBJECTS] = clamp(s->live_hits);
+		v[PP_INUSE_SPACE] = clamp(s->live_bytes);
+		labels[nl++] =
+			(struct kmem_pprof_label){ .key = "bytes",
+						   .num = v[PP_ALLOC_SPACE] /
+							  v[PP_ALLOC_OBJECTS],
+						   .unit = "bytes" };
+		if (kmem_pprof_sample(p, locs, n, v, labels, nl))
 			return -1;
 	}
 	return 0;
@@ -236,6 +326,7 @@ int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 	const char *label = r->in->label;
 	struct kmem_render_cfg cfg = *r->cfg;
 	struct kmem_report_ctx only_sites = *r;
+	bool stk[KMEM_NR_ALLOC];
 	struct json j;
 	size_t nl = 0;
 	int ret, id;
@@ -266,6 +357,7 @@ int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 	if (r->agg->last_ts)
 		kmem_pprof_span(p, clamp(r->agg->first_ts),
 				clamp(r->agg->last_ts));
+	with_stacks(&r->agg->folded, stk);
 	for (id = 0; !ret && id < KMEM_NR_ALLOC; id++) {
 		const struct jt_node *a = jt_get(j.root, kmem_allocs[id].name);
 		const struct jt_node *sites = a ? jt_get(a, "callsites") : NULL;
@@ -283,7 +375,22 @@ int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 		l[nl] = (struct kmem_pprof_label){
 			.key = "allocator", .str = kmem_allocs[id].name
 		};
-		ret |= add_rows(p, sites, l, nl + 1);
+		if (!stk[id]) {
+			ret |= add_rows(p, sites, l, nl + 1);
+			continue;
+		}
+		snprintf(text, sizeof(text), "%s: %s: samples by kernel stack",
+			 label, kmem_allocs[id].name);
+		ret |= kmem_pprof_comment(p, text);
+		if (rows_wasted(sites)) {
+			snprintf(text, sizeof(text),
+				 "%s: %s: wasted_space is kept by call site, "
+				 "not by stack: %" PRId64 " bytes in all",
+				 label, kmem_allocs[id].name,
+				 rows_wasted(sites));
+			ret |= kmem_pprof_comment(p, text);
+		}
+		ret |= add_stacks(p, r, (unsigned int)id, l, nl + 1);
 	}
 	jt_free(j.root);
 	return ret;
