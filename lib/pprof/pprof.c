@@ -83,7 +83,7 @@ static uint64_t str_hash(const char *s)
 static int64_t str_id(struct kmem_pprof *p, const char *s)
 {
 	uint64_t h = str_hash(s);
-	size_t pos = 0;
+	size_t pos = SIZE_MAX;
 	uint32_t i;
 	char *copy;
 
@@ -237,7 +237,7 @@ uint64_t kmem_pprof_location(struct kmem_pprof *p, uint64_t mapping,
 	struct pp_loc l = { mapping, addr, fn_id(p, function), line };
 	uint64_t key[4] = { mapping, addr, l.fn, (uint64_t)line };
 	uint64_t h = u64s_hash(key, 4);
-	size_t pos = 0;
+	size_t pos = SIZE_MAX;
 	uint32_t i;
 
 	if (!l.fn)

@@ -348,10 +348,14 @@ int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 	snprintf(text, sizeof(text), "trace: %s", label);
 	ret = kmem_pprof_comment(p, text);
 	ret |= damage_comments(p, label, j.root);
-	if (r->in->filtered) {
-		snprintf(text, sizeof(text),
-			 "%s: %" PRIu64 " kmem records left out by %s", label,
-			 r->in->filtered, r->in->filters ? r->in->filters : "");
+	if (r->in->filters) {
+		int n = snprintf(text, sizeof(text), "%s: filtered by %s",
+				 label, r->in->filters);
+
+		if (r->in->filtered && n > 0 && (size_t)n < sizeof(text))
+			snprintf(text + n, sizeof(text) - (size_t)n,
+				 " (%" PRIu64 " kmem records left out)",
+				 r->in->filtered);
 		ret |= kmem_pprof_comment(p, text);
 	}
 	if (r->agg->last_ts)

@@ -17,7 +17,7 @@ labels given.
 
 top: TOP.txt is `go tool pprof -top -unit=B -nodecount=100000
 -nodefraction=0 -sample_index=TYPE [-tagfocus=allocator=ALLOCATOR]`
-output: its total and each function's flat value equal the sums of the
+output: the total it shows and each function's flat value equal the sums of the
 JSON's call-site rows (of ALLOCATOR) by function.
 
 Exit 0 when everything matches, else 1 with the first difference.
@@ -183,7 +183,8 @@ def check_top(top, doc_path, typ, alloc):
     total = None
     have = collections.Counter()
     for line in open(top):
-        m = re.search(r"Total samples = (\d+)B? *$", line)
+        # what the focus kept (all of it is shown: -nodefraction=0)
+        m = re.search(r"Showing nodes accounting for (\d+)B?,", line)
         if m:
             total = int(m.group(1))
         pct = r"[-\d.e+]+%"

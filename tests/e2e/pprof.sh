@@ -1,0 +1,154 @@
+#!/bin/bash
+# pprof profiles (--pprof, -O kmem:pprof=), read by go tool pprof (Debian's
+# golang-go), the profiling ecosystem's own reader:
+#  - a profile built by hand (test_pprof --write) reads back as written;
+#  - on every sample, -raw gives one sample per call-site row of the JSON
+#    report of the same run (or, where the trace has kernel stacks,
+#    stacks whose leaves add up to the rows and whose values add up to
+#    the summary), and -top per sample type and per allocator
+#    (-tagfocus) gives the JSON's totals and per-function sums;
+#  - the plugin writes the same profile, and the listing stays as it is;
+#  - several traces: each sample labelled trace=, each against its part
+#    of the JSON; --pprof-label on every sample, bad labels refused;
+#  - filters and damaged traces: the same rows as the JSON, the damage
+#    and what was left out in comments; a failed run leaves the old file.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
+B=$(dirname "$PLUGIN_DIR")
+[ -x "$TK" ] || { fail pprof "no $TK (run make)"; finish; }
+export TRACE_KMEM_CONVERT=never
+if ! command -v go >/dev/null; then
+	echo "SKIP pprof: no go (Debian's golang-go: make check-deps)"
+	finish
+fi
+# go keeps its caches under $HOME; a test's own
+export HOME=$WORK GOFLAGS=-mod=mod GOTOOLCHAIN=local
+CHECK_PY=$TOP/tests/lib/pprof_vs_json.py
+TYPES="alloc_objects alloc_space inuse_objects inuse_space wasted_space"
+
+raw() { go tool pprof -raw "$1" 2>/dev/null; }
+top() { # top PROFILE TYPE [pprof options]
+	local f=$1 t=$2
+	shift 2
+	go tool pprof -top -unit=B -nodecount=100000 -nodefraction=0 \
+		-sample_index="$t" "$@" "$f" 2>/dev/null
+}
+
+# ---- a profile built by hand, read by go tool pprof
+"$B/tests/test_pprof" --write "$WORK/hand.pb.gz" >/dev/null
+raw "$WORK/hand.pb.gz" >"$WORK/hand.raw"
+check pprof-hand-comment grep -qx 'Comment: trace: a.dat' "$WORK/hand.raw"
+check pprof-hand-types grep -qx 'alloc_objects/count alloc_space/bytes\[dflt\]' "$WORK/hand.raw"
+check pprof-hand-samples python3 - "$WORK/hand.raw" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+# 3 objects, 192 bytes at kmalloc_trace+0x10 called from do_sys_open+0x20
+# (labels allocator=slab host=a, 64 bytes each); 1 of 4096 bytes at
+# kmalloc_trace+0x18
+samples = re.findall(r"^\s+(\d+)\s+(\d+): ([\d ]+?) *$", t, re.M)
+assert samples == [("3", "192", "1 2"), ("1", "4096", "3")], samples
+locs = re.findall(r"^\s+(\d): (0x[0-9a-f]+) M=1 (\S+) :(\d+)(?::\d+)? s=0$", t, re.M)
+assert locs == [("1", "0xffffffff81000010", "kmalloc_trace", "16"),
+                ("2", "0xffffffff81000100", "do_sys_open", "32"),
+                ("3", "0xffffffff81000018", "kmalloc_trace", "24")], locs
+assert "allocator:[slab] host:[a]" in t and "bytes:[64 bytes]" in t
+assert "[kernel.kallsyms]" in t
+PY
+
+# ---- every sample: the CLI's profile against its JSON, the plugin's
+for f in "$TOP"/sample-data/*.dat; do
+	b=$(basename "$f" .dat)
+	"$TK" stat --json="$WORK/$b.json" --pprof="$WORK/$b.pb.gz" -o /dev/null "$f" 2>/dev/null
+	raw "$WORK/$b.pb.gz" >"$WORK/$b.raw"
+	check "pprof-$b-raw" python3 "$CHECK_PY" raw "$WORK/$b.raw" "$WORK/$b.json"
+	for t in $TYPES; do
+		top "$WORK/$b.pb.gz" "$t" >"$WORK/$b.$t.top"
+		check "pprof-$b-top-$t" python3 "$CHECK_PY" top "$WORK/$b.$t.top" "$WORK/$b.json" "$t"
+	done
+	for a in slab page percpu vmalloc; do
+		grep -q "allocator:\[$a\]" "$WORK/$b.raw" || continue
+		top "$WORK/$b.pb.gz" alloc_space -tagfocus="allocator=$a" >"$WORK/$b.$a.top"
+		check "pprof-$b-tagfocus-$a" python3 "$CHECK_PY" top "$WORK/$b.$a.top" \
+			"$WORK/$b.json" alloc_space "$a"
+	done
+	# the plugin's profile against the plugin's JSON (it reads the
+	# top-level buffer, and slab stacks it does not collect)
+	TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -O "kmem:pprof=$WORK/$b.plugin.pb.gz" \
+		-O "kmem:json=$WORK/$b.plugin.json" "$f" >"$WORK/$b.listing" 2>/dev/null
+	raw "$WORK/$b.plugin.pb.gz" >"$WORK/$b.plugin.raw"
+	check "pprof-$b-plugin" python3 "$CHECK_PY" raw "$WORK/$b.plugin.raw" "$WORK/$b.plugin.json"
+	trace-cmd report "$f" >"$WORK/$b.listing0" 2>/dev/null
+	check "pprof-$b-plugin-listing-unchanged" cmp -s "$WORK/$b.listing0" "$WORK/$b.listing"
+done
+
+# the page samples of a trace without stacks: order, migratetype, gfp,
+# each filtering to the JSON rows that have it
+f=$TOP/sample-data/page-extfrag.dat
+"$TK" stat --json="$WORK/x.json" --pprof="$WORK/x.pb.gz" -o /dev/null "$f"
+top "$WORK/x.pb.gz" alloc_objects '-tagfocus=order=^0$' >"$WORK/x.top"
+check pprof-tagfocus-order python3 - "$WORK/x.top" "$WORK/x.json" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[2]))
+want = sum(r["hits"] for r in d["page"]["callsites"] if r["order"] == 0)
+got = int(re.search(r"Showing nodes accounting for (\d+)B?,", open(sys.argv[1]).read()).group(1))
+assert want and got == want, (got, want)
+PY
+
+# ---- several traces: trace= on each sample, the user's labels on all
+a=$TOP/sample-data/slab-fork-exec.dat c=$TOP/sample-data/page-stacktrace.dat
+"$TK" stat --json="$WORK/two.json" --pprof="$WORK/two.pb.gz" --pprof-label host=h1,cluster=c1 \
+	--pprof-label kernel=6.1 -o /dev/null "$a" "$c"
+raw "$WORK/two.pb.gz" >"$WORK/two.raw"
+check pprof-several-raw python3 "$CHECK_PY" raw "$WORK/two.raw" "$WORK/two.json" \
+	host=h1 cluster=c1 kernel=6.1
+check pprof-several-trace-labels test "$(grep -o 'trace:\[[^]]*\]' "$WORK/two.raw" | sort -u | wc -l)" -eq 2
+check pprof-several-span python3 - "$WORK/two.raw" <<'PY'
+import sys
+t = open(sys.argv[1]).read()
+assert "Duration:" in t and "Time:" in t, t[:300]
+PY
+
+# bad labels: one line, exit 1 (a bad value), no file
+for bad in 'host' '=x' 'host=' 'allocator=x' 'a b=c' 'host=a,host=b'; do
+	rm -f "$WORK/bad.pb.gz"
+	"$TK" stat --pprof="$WORK/bad.pb.gz" --pprof-label="$bad" "$a" >/dev/null 2>"$WORK/bad.err"
+	rc=$?
+	check "pprof-label-refused-$bad" test "$rc" -eq 1 -a "$(wc -l <"$WORK/bad.err")" -eq 1
+	check "pprof-label-refused-$bad-no-file" test ! -e "$WORK/bad.pb.gz"
+done
+labels=$(seq -f 'k%g=v' 33 | paste -sd,)
+"$TK" stat --pprof="$WORK/bad.pb.gz" --pprof-label="$labels" "$a" >/dev/null 2>"$WORK/bad.err"
+check pprof-label-33-refused test $? -eq 1
+check pprof-label-33-says grep -q 'more than 32 labels' "$WORK/bad.err"
+
+# ---- filters: the JSON's rows and a comment of what was left out
+"$TK" stat --cpu 0 --json="$WORK/cpu.json" --pprof="$WORK/cpu.pb.gz" -o /dev/null "$a"
+raw "$WORK/cpu.pb.gz" >"$WORK/cpu.raw"
+check pprof-cpu-filter-raw python3 "$CHECK_PY" raw "$WORK/cpu.raw" "$WORK/cpu.json"
+check pprof-cpu-filter-comment grep -q 'Comment: .*slab-fork-exec.dat: filtered by --cpu' "$WORK/cpu.raw"
+
+# ---- damaged traces: a profile, its damage in comments
+for f in "$TOP"/tests/regress/corpus/page-records-garbage.dat \
+	"$TOP"/tests/regress/corpus/chunk-not-inflating-v7.dat \
+	"$TOP"/sample-data/slab-lost-events.dat; do
+	b=$(basename "$f" .dat)
+	"$TK" stat --json="$WORK/$b.json" --pprof="$WORK/$b.pb.gz" -o /dev/null "$f" 2>/dev/null
+	raw "$WORK/$b.pb.gz" >"$WORK/$b.raw"
+	check "pprof-damaged-$b" python3 "$CHECK_PY" raw "$WORK/$b.raw" "$WORK/$b.json"
+	check "pprof-damaged-$b-said" grep -Eq 'Comment: .*: (damaged_pages|damaged_chunks|events_lost): [1-9]' "$WORK/$b.raw"
+done
+
+# ---- never half a file: a failed run leaves the file that was there
+echo old >"$WORK/keep.pb.gz"
+echo 'not a trace' >"$WORK/notrace.dat"
+"$TK" stat --pprof="$WORK/keep.pb.gz" "$WORK/notrace.dat" >/dev/null 2>&1
+check pprof-failed-run-exit test $? -ne 0
+check pprof-failed-run-keeps-old test "$(cat "$WORK/keep.pb.gz")" = old
+check pprof-no-temporary test "$(ls "$WORK" | grep -c 'keep.pb.gz.')" -eq 0
+"$TK" stat --pprof=/nonexistent/dir/p.pb.gz "$a" >/dev/null 2>"$WORK/nodir.err"
+check pprof-unwritable-exit test $? -ne 0
+check pprof-unwritable-one-line test "$(wc -l <"$WORK/nodir.err")" -eq 1
+
+finish
