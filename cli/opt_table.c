@@ -112,7 +112,8 @@ static int lib_where(const char *name)
 	if (!strcmp(name, "folded") || !strcmp(name, "folded-weight") ||
 	    !strcmp(name, "csv") || !strcmp(name, "json-rows"))
 		return IN_STAT | IN_LIVE | plot;
-	if (!strcmp(name, "pprof") || !strcmp(name, "pprof-label"))
+	if (!strcmp(name, "pprof") || !strcmp(name, "pprof-label") ||
+	    !strcmp(name, "rows"))
 		return IN_STAT | IN_LIVE;
 	return IN_STAT | IN_LIVE | plot | IN_DIFF;
 }

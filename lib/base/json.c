@@ -104,12 +104,12 @@ static void item(struct json *j, const char *key)
 {
 	if (j->has_items[j->depth])
 		fputc(',', j->out);
-	if (j->depth)
+	if (j->depth && !j->compact)
 		fprintf(j->out, "\n%*s", 2 * j->depth, "");
 	j->has_items[j->depth] = true;
 	if (key) {
 		put_string(j->out, key);
-		fputs(": ", j->out);
+		fputs(j->compact ? ":" : ": ", j->out);
 	}
 }
 
@@ -153,7 +153,7 @@ void json_close(struct json *j, char bracket)
 	}
 	if (j->depth)
 		j->depth--;
-	if (had)
+	if (had && !j->compact)
 		fprintf(j->out, "\n%*s", 2 * j->depth, "");
 	fputc(bracket, j->out);
 	if (!j->depth)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * A small streaming JSON writer: objects, arrays, numbers, strings,
- * indented two spaces, keys in the order they are written; or, in
+ * indented two spaces (or, compact, a document on one line), keys in
+ * the order they are written; or, in
  * capture mode, the same document built in memory (jtree.h), which
  * jt_write() writes out again.
  */
@@ -24,6 +25,7 @@ struct json {
 	struct jt_node *root;	/* capture: the document */
 	bool oom;		/* capture: a node was left out */
 	void *table_sink;	/* the caller's: where tables' rows go instead */
+	bool compact;		/* no newline but the document's last */
 };
 
 void json_init(struct json *j, FILE *out);

@@ -72,8 +72,11 @@ const struct kmem_opt_def kmem_opt_defs[] = {
 	  "Write a gzip-compressed pprof profile of the call sites to PATH "
 	  "(- for stdout)" },
 	{ "pprof-label", "KEY=VALUE[,...]", "",
-	  "Label every sample of the pprof profile (repeatable; host, "
-	  "cluster, kernel build)" },
+	  "Label every sample of the pprof profile and every row (repeatable; "
+	  "host, cluster, kernel build)" },
+	{ "rows", "PATH", "",
+	  "Write the call-site, cache and order tables as newline-delimited "
+	  "JSON rows for a warehouse to PATH (- for stdout)" },
 	{ "output", "PATH", "", "Write the tables to PATH instead of stdout" },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -117,13 +120,14 @@ void kmem_opts_release(struct kmem_opts *o)
 	free(o->csv);
 	free(o->folded);
 	free(o->pprof);
+	free(o->rows);
 	while (o->nr_pprof_labels)
 		free(o->pprof_labels[--o->nr_pprof_labels]);
 	free(o->output);
 	free(o->skip);
 	free(o->numa);
 	o->json = o->csv = o->output = o->skip = o->numa = NULL;
-	o->folded = o->pprof = NULL;
+	o->folded = o->pprof = o->rows = NULL;
 }
 
 /*
@@ -435,6 +439,8 @@ int kmem_opts_set(struct kmem_opts *o, const char *name, const char *value,
 		return set_string(o, &o->pprof, name, value, "PATH", err);
 	if (!strcmp(name, "pprof-label"))
 		return add_labels(o, value, err);
+	if (!strcmp(name, "rows"))
+		return set_string(o, &o->rows, name, value, "PATH", err);
 	if (!strcmp(name, "output"))
 		return set_string(o, &o->output, name, value, "PATH", err);
 	if (!strcmp(name, "numa"))
@@ -524,12 +530,12 @@ bool kmem_opts_keep_rows(const struct kmem_opts *o)
  * kmem_opts_reports - do the options ask for a report at the end?
  * @o: the options
  *
- * Return: true when the tables, the JSON, the CSV, the folded stacks or
- * the pprof profile are to be written.
+ * Return: true when the tables, the JSON, the CSV, the folded stacks,
+ * the pprof profile or the rows are to be written.
  */
 bool kmem_opts_reports(const struct kmem_opts *o)
 {
-	return o->stat || o->json || o->csv || o->folded || o->pprof;
+	return o->stat || o->json || o->csv || o->folded || o->pprof || o->rows;
 }
 
 /**

@@ -45,6 +45,7 @@ struct kmem_opts {
 	char *folded;		/* folded stacks path, "-" for stdout */
 	bool folded_hits;	/* ... weighed by allocations, not bytes */
 	char *pprof;		/* pprof profile path, "-" for stdout */
+	char *rows;		/* NDJSON rows path, "-" for stdout */
 	/* labels of every sample of the profile, "KEY=VALUE" each */
 	char *pprof_labels[KMEM_MAX_PPROF_LABELS];
 	size_t nr_pprof_labels;

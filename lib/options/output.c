@@ -29,8 +29,6 @@ static int open_pprof(struct kmem_outputs *outs, const struct kmem_opts *o,
 			kmem_prog);
 		return -1;
 	}
-	outs->pprof_labels = o->pprof_labels;
-	outs->nr_pprof_labels = o->nr_pprof_labels;
 	return 0;
 }
 
@@ -41,8 +39,8 @@ static int open_pprof(struct kmem_outputs *outs, const struct kmem_opts *o,
  * @append: add to the files (a later input of the same run)
  * @err: where a failure is said
  *
- * json=- (or csv=-, folded=-) replaces the tables on stdout unless output= is
- * given.
+ * json=- (or csv=-, folded=-, pprof=-, rows=-) replaces the tables on
+ * stdout unless output= is given.
  *
  * Return: 0, or -1 after one line on @err (nothing is left open).
  */
@@ -54,10 +52,11 @@ int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 	bool csv_out = o->csv && !strcmp(o->csv, "-");
 	bool folded_out = o->folded && !strcmp(o->folded, "-");
 	bool pprof_out = o->pprof && !strcmp(o->pprof, "-");
+	bool rows_out = o->rows && !strcmp(o->rows, "-");
+	bool tables =
+		!json_out && !csv_out && !folded_out && !pprof_out && !rows_out;
 
-	if (o->stat &&
-	    (o->output ||
-	     (!json_out && !csv_out && !folded_out && !pprof_out)) &&
+	if (o->stat && (o->output || tables) &&
 	    kmem_out_open(&outs->tables, o->output ? o->output : "-", "output",
 			  append, err))
 		return -1;
@@ -82,6 +81,13 @@ int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 		kmem_outputs_discard(outs);
 		return -1;
 	}
+	if (o->rows &&
+	    kmem_out_open(&outs->rows, o->rows, "rows", append, err)) {
+		kmem_outputs_discard(outs);
+		return -1;
+	}
+	outs->pprof_labels = o->pprof_labels;
+	outs->nr_pprof_labels = o->nr_pprof_labels;
 	return 0;
 }
 
@@ -122,6 +128,7 @@ int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err)
 	ret |= kmem_out_finish(&outs->tables, err);
 	ret |= kmem_out_finish(&outs->folded, err);
 	ret |= kmem_out_finish(&outs->csv, err);
+	ret |= kmem_out_finish(&outs->rows, err);
 	return kmem_out_finish(&outs->json, err) | ret;
 }
 
@@ -153,6 +160,7 @@ void kmem_outputs_discard(struct kmem_outputs *outs)
 	kmem_out_discard(&outs->csv);
 	kmem_out_discard(&outs->folded);
 	kmem_out_discard(&outs->pprof);
+	kmem_out_discard(&outs->rows);
 	kmem_pprof_free(outs->profile);
 	outs->profile = NULL;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Where the tables, the JSON, the CSV, the folded stacks and the pprof
- * profile go, as the options say: each an output file of base/outfile.h.
+ * Where the tables, the JSON, the CSV, the folded stacks, the pprof
+ * profile and the rows go, as the options say: each an output file of
+ * base/outfile.h.
  */
 #ifndef KMEM_OUTPUT_H
 #define KMEM_OUTPUT_H
@@ -20,8 +21,9 @@ struct kmem_outputs {
 	struct kmem_out csv;
 	struct kmem_out folded;
 	struct kmem_out pprof;
+	struct kmem_out rows;
 	/* the profile the reports are added to, written at the end, and
-	 * the labels of its samples (the options') */
+	 * the labels of its samples and of the rows (the options') */
 	struct kmem_pprof *profile;
 	char *const *pprof_labels;
 	size_t nr_pprof_labels;

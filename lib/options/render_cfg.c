@@ -10,6 +10,7 @@
 #include "base/msg.h"
 #include "render/csv.h"
 #include "render/report_pprof.h"
+#include "render/report_rows.h"
 #include "render_cfg.h"
 
 /**
@@ -84,8 +85,8 @@ int kmem_outputs_end(struct kmem_outputs *outs, FILE *err)
 
 /**
  * kmem_outputs_report - print the tables and write the JSON, the CSV
- *	and the folded stacks, to the destinations that are open, and add
- *	the report to the pprof profile
+ *	the folded stacks and the rows, to the destinations that are open,
+ *	and add the report to the pprof profile
  * @r: what to report
  * @outs: where (kmem_outputs_open())
  * @err: where problems are reported, one line each
@@ -117,6 +118,13 @@ int kmem_outputs_report(const struct kmem_report_ctx *r,
 		kmem_folded_write(&r->agg->folded, r->sym, r->cfg->folded_hits,
 				  r->cfg->live, outs->folded.f);
 		ret |= kmem_out_check(&outs->folded, err);
+	}
+	if (outs->rows.path && !r->in->merged) {
+		if (kmem_report_rows(r, (const char *const *)outs->pprof_labels,
+				     outs->nr_pprof_labels, outs->rows.f))
+			fprintf(err, "%s: out of memory for the rows of %s\n",
+				kmem_prog, r->in->label);
+		ret |= kmem_out_check(&outs->rows, err);
 	}
 	if (outs->profile && !r->in->merged &&
 	    kmem_pprof_add_report(outs->profile, r, outs->json_several,

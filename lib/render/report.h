@@ -29,6 +29,9 @@ struct kmem_input {
 	/* kmem records the front end's filters left out, and which */
 	uint64_t filtered;
 	const char *filters;		/* "--time, --cpu", NULL: none */
+	/* the machine the trace was recorded on, where it says: */
+	const char *host;    /* its host name, or NULL */
+	const char *release; /* its kernel release, or NULL */
 };
 
 /*
