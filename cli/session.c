@@ -148,7 +148,9 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 		      FILE *err)
 {
 	const struct tk_filter *f = &s->args->filter;
-	struct kmem_input in = { .label = s->label };
+	struct kmem_input in = { .label = s->label,
+				 .host = s->host,
+				 .release = s->release };
 	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r = { &s->agg, &rc, &s->sym, &in, NULL };
 	char filters[64];

@@ -34,6 +34,8 @@ struct tk_session {
 	struct kmem_timeline *timeline; /* plot: follows the events */
 	bool quiet;			/* plot's first pass: said once */
 	char label[PATH_MAX + 64];
+	/* the recording machine, where the trace says (else NULL) */
+	const char *host, *release;
 };
 
 int tk_session_init(struct tk_session *s, struct tep_handle *tep,

@@ -73,6 +73,10 @@ static int analyse(struct stat_run *run, const struct tk_input *in, int buffer,
 		return -1;
 	}
 	snprintf(s.label, sizeof(s.label), "%s", label);
+	if (f) {
+		s.host = tdat_host(f);
+		s.release = tdat_kernel_release(f);
+	}
 	tk_progress_start(&progress, label);
 	if (f)
 		ret = tk_native_run(f, buffer, &s, &progress);

@@ -131,6 +131,8 @@ struct tdat_file {
 	/* timestamps as libtracecmd corrects them */
 	long long ts_offset;
 	unsigned int tsc_mult, tsc_shift;
+	/* the recording machine's uname (host name, kernel release): "" */
+	char host[65], release[65];
 	/* metadata */
 	struct tep_handle *tep;
 	tdat_want_fn want;

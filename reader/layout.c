@@ -200,6 +200,39 @@ static int v7_buffer(struct tdat_file *f, struct tcur *c)
 	return TDAT_OK;
 }
 
+/* Word @n (from 0) of @s, up to @len bytes, into @to (@cap bytes): ""
+ * when it is not there or is not printable ASCII. */
+static void uname_word(const char *s, size_t len, int n, char *to, size_t cap)
+{
+	size_t i = 0, w;
+
+	to[0] = '\0';
+	while (n-- > 0) {
+		while (i < len && s[i] != ' ')
+			i++;
+		while (i < len && s[i] == ' ')
+			i++;
+	}
+	for (w = 0; i + w < len && s[i + w] != ' ' && s[i + w]; w++)
+		if (s[i + w] < 0x21 || s[i + w] > 0x7e || w + 1 >= cap)
+			return;
+	memcpy(to, s + i, w);
+	to[w] = '\0';
+}
+
+/*
+ * UNAME: "sysname nodename release machine" as trace-cmd writes it
+ * (struct utsname's fields, a space between): the host name and the
+ * kernel release, kept when they are plain words.
+ */
+static void uname_option(struct tdat_file *f, const uint8_t *p, uint64_t size)
+{
+	size_t len = (size_t)(size > 1024 ? 1024 : size);
+
+	uname_word((const char *)p, len, 1, f->host, sizeof(f->host));
+	uname_word((const char *)p, len, 2, f->release, sizeof(f->release));
+}
+
 static void ts_option(struct tdat_file *f, const uint8_t *p, uint64_t size,
 		      int scale)
 {
@@ -237,6 +270,9 @@ int tdat_layout_option(struct tdat_file *f, int id, const uint8_t *p, uint64_t s
 	switch (id) {
 	case OPT_DATE:
 		ts_option(f, p, size, 1000);
+		break;
+	case OPT_UNAME:
+		uname_option(f, p, size);
 		break;
 	case OPT_OFFSET:
 		ts_option(f, p, size, 1);

@@ -395,6 +395,29 @@ const char *tdat_buffer_name(const struct tdat_file *f, int buffer)
 }
 
 /**
+ * tdat_host - the host name of the machine the trace was recorded on
+ * @f: the handle
+ *
+ * Return: the name its UNAME option gives, NULL when it has none.
+ */
+const char *tdat_host(const struct tdat_file *f)
+{
+	return f->host[0] ? f->host : NULL;
+}
+
+/**
+ * tdat_kernel_release - the release of the kernel the trace was
+ *	recorded on ("6.1.0-27-amd64")
+ * @f: the handle
+ *
+ * Return: what its UNAME option gives, NULL when it has none.
+ */
+const char *tdat_kernel_release(const struct tdat_file *f)
+{
+	return f->release[0] ? f->release : NULL;
+}
+
+/**
  * tdat_buffer_bytes - how much ring-buffer data a buffer has
  * @f: the handle
  * @buffer: 0 for the top buffer

@@ -72,6 +72,8 @@ struct tep_handle *tdat_tep(const struct tdat_file *f);
 int tdat_nr_buffers(const struct tdat_file *f);
 const char *tdat_buffer_name(const struct tdat_file *f, int buffer);
 uint64_t tdat_buffer_bytes(const struct tdat_file *f, int buffer);
+const char *tdat_host(const struct tdat_file *f);
+const char *tdat_kernel_release(const struct tdat_file *f);
 uint64_t tdat_done(const struct tdat_file *f);
 int tdat_buffer_cpus(const struct tdat_file *f, int buffer);
 

@@ -348,6 +348,16 @@ int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 	snprintf(text, sizeof(text), "trace: %s", label);
 	ret = kmem_pprof_comment(p, text);
 	ret |= damage_comments(p, label, j.root);
+	if (r->in->host) {
+		snprintf(text, sizeof(text), "%s: host: %s", label,
+			 r->in->host);
+		ret |= kmem_pprof_comment(p, text);
+	}
+	if (r->in->release) {
+		snprintf(text, sizeof(text), "%s: kernel release: %s", label,
+			 r->in->release);
+		ret |= kmem_pprof_comment(p, text);
+	}
 	if (r->in->filters) {
 		int n = snprintf(text, sizeof(text), "%s: filtered by %s",
 				 label, r->in->filters);

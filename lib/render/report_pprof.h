@@ -14,7 +14,8 @@
  * migratetype and gfp; trace (the input's name) when the profile holds
  * several; the user's (pprof-label=KEY=VALUE).  A number label bytes
  * (unit bytes) is an object's mean size, as in Go's heap profiles.
- * Comments name each trace and what of it was damaged or left out.
+ * Comments name each trace, its host and kernel release where it says,
+ * and what of it was damaged or left out.
  */
 #ifndef KMEM_REPORT_PPROF_H
 #define KMEM_REPORT_PPROF_H
