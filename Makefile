@@ -128,7 +128,7 @@ endif
 # asciidoc to DocBook, xmlto to troff.  Debian's asciidoc runs on the
 # system python3 (/usr/bin first: a python of one's own lacks its module).
 MAN_TXT := trace-kmem.1 trace-kmem-record.1 kmem-plugin.7 kmem-kernelshark.7 \
-	   kmem-stat-definitions.7 kmem-json.5 kmem-numa.5
+	   kmem-stat-definitions.7 kmem-json.5 kmem-numa.5 kmem-fleet.7
 MAN_PAGES := $(MAN_TXT:%=$(B)/man/%)
 DOC_PATH := PATH=/usr/bin:$$PATH
 HAVE_DOC := $(shell $(DOC_PATH) command -v asciidoc >/dev/null && \

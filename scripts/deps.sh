@@ -12,7 +12,8 @@
 #   check   make check, make tests, make bench: the tools the tests
 #           run (valgrind, perf, strace, ...), KernelShark with the Qt
 #           development files of the Qt it links (5 on Debian 12, 6 on
-#           Debian 13), Xvfb, Chromium, the man page tools, Go (pprof)
+#           Debian 13), Xvfb, Chromium, the man page tools, Go (pprof),
+#           nodejs and npm (DuckDB)
 #   doc     make doc, make install: asciidoc, xmlto, DocBook
 #   deb     make deb: debian/control's Build-Depends, dpkg-dev, lintian
 #   fuzz    make fuzz: clang and its libFuzzer runtime
@@ -124,8 +125,11 @@ for mode; do
 			strace man-db binutils
 		# /usr/bin/time: peak RSS in kallsyms.sh and regress.sh
 		need time
-		# tests/e2e/pprof.sh reads the profiles with go tool pprof
-		need_light golang-go
+		# tests/e2e/pprof.sh reads the profiles with go tool pprof;
+		# duckdb.sh loads the rows with @duckdb/node-api (npm; a
+		# nodejs of its own may bring npm along)
+		need_light golang-go nodejs
+		command -v npm >/dev/null 2>&1 || need_light npm
 		# the KernelShark plugin and tests/e2e/kshark_*.sh
 		# (libkshark-plot.h includes GL/glu.h: qtbase5-dev pulls in
 		# libglu1-mesa-dev, qt6-base-dev does not)

@@ -135,6 +135,13 @@ if [ -d "$dir/sys/kernel/tracing" ]; then
 	mount -t tracefs nodev "$dir/sys/kernel/tracing" 2>/dev/null || true
 fi
 cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
+# the machine's own certificate authorities (a TLS proxy's), part of its
+# network setup as resolv.conf is: npm reaches its registry as here
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+	mkdir -p "$dir/usr/local/share/ca-certificates"
+	cp /usr/local/share/ca-certificates/*.crt "$dir/usr/local/share/ca-certificates/"
+	chroot "$dir" update-ca-certificates >/dev/null 2>&1 || true
+fi
 git clone -q "$TOP" "$dir/root/trace-kmem"
 
 in_chroot() { # in_chroot COMMAND: as root, in the clone

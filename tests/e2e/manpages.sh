@@ -18,7 +18,7 @@ if ! make -s --no-print-directory B="$WORK/b" doc >"$WORK/doc.log" 2>&1; then
 	finish
 fi
 pages=(trace-kmem.1 trace-kmem-record.1 kmem-plugin.7 kmem-kernelshark.7
-       kmem-stat-definitions.7 kmem-json.5 kmem-numa.5)
+       kmem-stat-definitions.7 kmem-json.5 kmem-numa.5 kmem-fleet.7)
 for p in "${pages[@]}"; do
 	if [ ! -s "$M/$p" ]; then
 		fail "manpage-$p" "not built"
