@@ -61,12 +61,16 @@ struct kmem_pprof {
 	int64_t start_ns, end_ns;
 };
 
-/* Room for @more elements past @len, or oom. */
+/* Room for @more elements past @len (doubling as often as needed), or
+ * oom. */
 static bool room(struct kmem_pprof *p, void *arr, size_t *cap, size_t len,
 		 size_t more, size_t elem)
 {
-	if (p->oom || kmem_grow_array(arr, cap, len + more, elem))
+	if (more > SIZE_MAX / 2 - len)
 		p->oom = true;
+	while (!p->oom && len + more > *cap)
+		if (kmem_grow_array(arr, cap, *cap, elem))
+			p->oom = true;
 	return !p->oom;
 }
 

@@ -169,6 +169,29 @@ static void test_round_trip(void)
 	perftools__profiles__profile__free_unpacked(pr, NULL);
 }
 
+/* A stack longer than the arrays' first capacity, twice: all kept. */
+static void test_long_stacks(void)
+{
+	struct kmem_pprof *p = kmem_pprof_new();
+	uint64_t stack[300];
+	int64_t v = 1;
+	size_t i;
+
+	CHECK(p != NULL);
+	CHECK(kmem_pprof_add_type(p, "alloc_objects", "count", true) == 0);
+	for (i = 0; i < 300; i++) {
+		char fn[32];
+
+		snprintf(fn, sizeof(fn), "f%zu", i);
+		stack[i] = kmem_pprof_location(p, 0, 0x1000 + i, fn, 0);
+		CHECK_U64(stack[i], i + 1);
+	}
+	CHECK(kmem_pprof_sample(p, stack, 300, &v, NULL, 0) == 0);
+	CHECK(kmem_pprof_sample(p, stack + 1, 299, &v, NULL, 0) == 0);
+	CHECK_U64(kmem_pprof_nr_samples(p), 2);
+	kmem_pprof_free(p);
+}
+
 /* An empty profile is a valid one: no samples. */
 static void test_empty(void)
 {
@@ -199,6 +222,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--write"))
 		write_to = argv[2];
 	RUN(test_round_trip);
+	RUN(test_long_stacks);
 	RUN(test_empty);
 	UNIT_EXIT();
 }
