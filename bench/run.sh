@@ -349,7 +349,7 @@ record() {
 tk_json() {
 	local f=$1
 	shift
-	"$TK" stat --slab --page "$@" --json="$WORK/tk.json" "$f" >/dev/null 2>"$WORK/tk.err" ||
+	"$TK" stat --slab --page --json-rows=all "$@" --json="$WORK/tk.json" "$f" >/dev/null 2>"$WORK/tk.err" ||
 		die "trace-kmem stat --json $f failed: $(tail -n 3 "$WORK/tk.err")"
 	! grep -q 'read with libtracecmd' "$WORK/tk.err" ||
 		die "the native reader left $f to libtracecmd: $(head -n 1 "$WORK/tk.err")"

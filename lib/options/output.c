@@ -145,7 +145,7 @@ void kmem_outputs_note(struct kmem_outputs *outs)
 	outs->broken_pipe |= outs->tables.broken_pipe ||
 			     outs->json.broken_pipe || outs->csv.broken_pipe ||
 			     outs->folded.broken_pipe ||
-			     outs->pprof.broken_pipe;
+			     outs->pprof.broken_pipe || outs->rows.broken_pipe;
 }
 
 /**
