@@ -6,12 +6,16 @@
 #   Documentation/pictures/flamegraph.png trace-kmem stat --folded of
 #                                         sample-data/page-stacktrace.dat,
 #                                         drawn by flamegraph.pl
+#   Documentation/pictures/pprof.png     go tool pprof -png of the
+#                                         --pprof profile of two samples
+#                                         (golang-go, graphviz)
 #   Documentation/pictures/kernelshark.png KernelShark with the kmem
 #                                         KernelShark plugin on a
 #                                         recording of realistic size,
 #                                         under Xvfb (tests/e2e/kshark_gui.sh)
-# "pictures.sh RECORDING.dat" makes the three, "pictures.sh" the first
-# two, "pictures.sh kernelshark RECORDING.dat" the last one only (make
+# "pictures.sh RECORDING.dat" makes the four, "pictures.sh" the first
+# three, "pictures.sh pprof" the pprof one only, "pictures.sh kernelshark
+# RECORDING.dat" the last one only (make
 # and make tests first; it needs kernelshark and xvfb).  The README's is a
 # recording of 2.25 million slab and page events (12 MB, too large for
 # sample-data/), made on a 2-CPU VM with
@@ -38,8 +42,26 @@ kernelshark() {
 	fi
 	echo "$OUT/kernelshark.png: $(stat -c %s "$OUT/kernelshark.png") bytes"
 }
+# pprof.png: go tool pprof's own graph of a profile of two traces, each
+# sample labelled with its trace and a fleet's label
+pprof_png() {
+	local t
+	t=$(mktemp -d)
+	command -v go >/dev/null && command -v dot >/dev/null ||
+		{ echo "pictures.sh: go tool pprof -png needs go and dot (apt-get install golang-go graphviz)" >&2; exit 1; }
+	"$TK" stat -o /dev/null --pprof="$t/two.pb.gz" --pprof-label cluster=demo \
+		sample-data/page-stacktrace.dat sample-data/slab-fork-exec.dat
+	HOME=$t go tool pprof -png -sample_index=alloc_space -nodecount=20 \
+		"$t/two.pb.gz" >"$OUT/pprof.png" 2>/dev/null
+	rm -rf "$t"
+	echo "$OUT/pprof.png: $(stat -c %s "$OUT/pprof.png") bytes"
+}
 if [ "${1:-}" = kernelshark ]; then
 	kernelshark "${2:-}"
+	exit 0
+fi
+if [ "${1:-}" = pprof ]; then
+	pprof_png
 	exit 0
 fi
 FLAMEGRAPH=${FLAMEGRAPH:-$(command -v flamegraph.pl || true)}
@@ -72,6 +94,8 @@ shot "$tmp/plot.svg" "$OUT/plot.png" \
 		--hash >"$tmp/flame.svg"
 height=$(sed -n 's/.*<svg [^>]*height="\([0-9]*\)".*/\1/p' "$tmp/flame.svg" | head -1)
 shot "$tmp/flame.svg" "$OUT/flamegraph.png" 1200 "${height:-600}"
+
+pprof_png
 
 # kernelshark.png too when a recording is given
 if [ -n "${1:-}" ]; then

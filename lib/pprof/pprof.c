@@ -58,7 +58,7 @@ struct kmem_pprof {
 	int64_t *comments;
 	size_t nr_comments, cap_comments;
 	bool has_span;
-	int64_t start_ns, end_ns;
+	int64_t start_ns, duration_ns;
 };
 
 /* Room for @more elements past @len (doubling as often as needed), or
@@ -328,13 +328,14 @@ int kmem_pprof_comment(struct kmem_pprof *p, const char *text)
 }
 
 /**
- * kmem_pprof_span - widen the time the profile covers to a trace's
+ * kmem_pprof_span - add a trace's time to the profile's
  * @p: the profile
  * @start_ns: the trace's first record
  * @end_ns: its last
  *
- * time_nanos is the earliest start, duration_nanos reaches the latest
- * end.
+ * As go tool pprof -proto merges profiles: time_nanos is the earliest
+ * start, duration_nanos the sum of the spans (traces of several
+ * machines, or boots, share no clock).
  */
 void kmem_pprof_span(struct kmem_pprof *p, int64_t start_ns, int64_t end_ns)
 {
@@ -342,8 +343,10 @@ void kmem_pprof_span(struct kmem_pprof *p, int64_t start_ns, int64_t end_ns)
 		end_ns = start_ns;
 	if (!p->has_span || start_ns < p->start_ns)
 		p->start_ns = start_ns;
-	if (!p->has_span || end_ns > p->end_ns)
-		p->end_ns = end_ns;
+	if (end_ns - start_ns > INT64_MAX - p->duration_ns)
+		p->duration_ns = INT64_MAX;
+	else
+		p->duration_ns += end_ns - start_ns;
 	p->has_span = true;
 }
 
@@ -487,7 +490,7 @@ static void msgs_fill(struct pp_msgs *m, const struct kmem_pprof *p,
 	pr->n_comment = p->nr_comments;
 	pr->comment = p->comments;
 	pr->time_nanos = p->start_ns;
-	pr->duration_nanos = p->end_ns - p->start_ns;
+	pr->duration_nanos = p->duration_ns;
 	pr->default_sample_type = p->default_type;
 }
 

@@ -99,15 +99,30 @@ PY
 # ---- several traces: trace= on each sample, the user's labels on all
 a=$TOP/sample-data/slab-fork-exec.dat c=$TOP/sample-data/page-stacktrace.dat
 "$TK" stat --json="$WORK/two.json" --pprof="$WORK/two.pb.gz" --pprof-label host=h1,cluster=c1 \
-	--pprof-label kernel=6.1 -o /dev/null "$a" "$c"
+	--pprof-label kernel=6.1 --rows="$WORK/two.rows" -o /dev/null "$a" "$c"
 raw "$WORK/two.pb.gz" >"$WORK/two.raw"
 check pprof-several-raw python3 "$CHECK_PY" raw "$WORK/two.raw" "$WORK/two.json" \
 	host=h1 cluster=c1 kernel=6.1
 check pprof-several-trace-labels test "$(grep -o 'trace:\[[^]]*\]' "$WORK/two.raw" | sort -u | wc -l)" -eq 2
-check pprof-several-span python3 - "$WORK/two.raw" <<'PY'
-import sys
+# the earliest start, the spans summed (as go tool pprof -proto merges),
+# against the rows' start_ns and end_ns
+top "$WORK/two.pb.gz" alloc_space >"$WORK/two.top"
+check pprof-several-span python3 - "$WORK/two.raw" "$WORK/two.rows" "$WORK/two.top" <<'PY'
+import json, re, sys
 t = open(sys.argv[1]).read()
-assert "Duration:" in t and "Time:" in t, t[:300]
+spans = {}
+for l in open(sys.argv[2]):
+    r = json.loads(l)
+    spans[r["file"]] = (r["start_ns"], r["end_ns"])
+assert len(spans) == 2, spans
+m = re.search(r"^Time: 1970-01-01 (\d\d):(\d\d):(\d\d)\.(\d{9}) ", t, re.M)
+start = ((int(m.group(1)) * 60 + int(m.group(2))) * 60 + int(m.group(3))) * 10**9 + int(m.group(4))
+assert start == min(s for s, e in spans.values()), (start, spans)
+# -top: "Duration: 907.23ms, Total samples = ..." (-raw cuts the unit)
+m = re.search(r"^Duration: ([\d.]+)(ms|s),", open(sys.argv[3]).read(), re.M)
+dur_ms = float(m.group(1)) * (1000 if m.group(2) == "s" else 1)
+want = sum(e - s for s, e in spans.values()) / 1e6
+assert abs(dur_ms - want) <= 0.01 * want, (dur_ms, want)
 PY
 
 # bad labels: one line, exit 1 (a bad value), no file

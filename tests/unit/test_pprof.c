@@ -127,7 +127,7 @@ static void test_round_trip(void)
 	CHECK_STR(s_of(pr, pr->sample_type[1]->type), "alloc_space");
 	CHECK_STR(s_of(pr, pr->default_sample_type), "alloc_space");
 	CHECK_U64(pr->time_nanos, 1000);
-	CHECK_U64(pr->duration_nanos, 8000);
+	CHECK_U64(pr->duration_nanos, 5000);
 	CHECK_U64(pr->n_comment, 1);
 	CHECK_STR(s_of(pr, pr->comment[0]), "trace: a.dat");
 	CHECK_U64(pr->n_mapping, 1);
