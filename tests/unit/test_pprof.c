@@ -86,6 +86,31 @@ static uint8_t *gunzip_file(FILE *f, size_t *len)
 	return buf;
 }
 
+/* @p written to a temporary file, freed, and read back (NULL: failed). */
+static Perftools__Profiles__Profile *round_trip(struct kmem_pprof *p)
+{
+	Perftools__Profiles__Profile *pr = NULL;
+	FILE *f = tmpfile();
+	size_t len = 0;
+	uint8_t *buf;
+
+	CHECK(f != NULL);
+	if (!f) {
+		kmem_pprof_free(p);
+		return NULL;
+	}
+	CHECK(kmem_pprof_write(p, f) == 0);
+	kmem_pprof_free(p);
+	buf = gunzip_file(f, &len);
+	fclose(f);
+	CHECK(buf != NULL);
+	if (buf)
+		pr = perftools__profiles__profile__unpack(NULL, len, buf);
+	free(buf);
+	CHECK(pr != NULL);
+	return pr;
+}
+
 static const char *s_of(const Perftools__Profiles__Profile *pr, int64_t i)
 {
 	return i >= 0 && (size_t)i < pr->n_string_table ? pr->string_table[i]
@@ -97,24 +122,14 @@ static void test_round_trip(void)
 	struct kmem_pprof *p = hand_profile();
 	Perftools__Profiles__Profile *pr;
 	Perftools__Profiles__Sample *s;
-	FILE *f = tmpfile();
-	uint8_t *buf;
-	size_t len = 0, i, j, nr_kmalloc = 0;
+	size_t i, j, nr_kmalloc = 0;
 
-	CHECK(f != NULL);
-	CHECK(kmem_pprof_write(p, f) == 0);
 	if (write_to) {
 		FILE *w = fopen(write_to, "wb");
 
 		CHECK(w && kmem_pprof_write(p, w) == 0 && !fclose(w));
 	}
-	kmem_pprof_free(p);
-	buf = gunzip_file(f, &len);
-	fclose(f);
-	CHECK(buf != NULL);
-	pr = perftools__profiles__profile__unpack(NULL, len, buf);
-	free(buf);
-	CHECK(pr != NULL);
+	pr = round_trip(p);
 	if (!pr)
 		return;
 	CHECK_STR(s_of(pr, 0), "");
@@ -196,20 +211,12 @@ static void test_long_stacks(void)
 static void test_empty(void)
 {
 	struct kmem_pprof *p = kmem_pprof_new();
-	FILE *f = tmpfile();
 	Perftools__Profiles__Profile *pr;
-	size_t len = 0;
-	uint8_t *buf;
 
-	CHECK(p && f);
-	CHECK(kmem_pprof_write(p, f) == 0);
-	kmem_pprof_free(p);
-	buf = gunzip_file(f, &len);
-	fclose(f);
-	CHECK(buf != NULL);
-	pr = perftools__profiles__profile__unpack(NULL, len, buf);
-	free(buf);
-	CHECK(pr != NULL);
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	pr = round_trip(p);
 	if (pr) {
 		CHECK_U64(pr->n_sample, 0);
 		CHECK_U64(pr->n_string_table, 1);
