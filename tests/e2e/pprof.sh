@@ -133,6 +133,14 @@ for bad in 'host' '=x' 'host=' 'allocator=x' 'a b=c' 'host=a,host=b'; do
 	check "pprof-label-refused-$bad" test "$rc" -eq 1 -a "$(wc -l <"$WORK/bad.err")" -eq 1
 	check "pprof-label-refused-$bad-no-file" test ! -e "$WORK/bad.pb.gz"
 done
+# the plugin: labels as -O kmem:pprof-label=K=V,K=V; a bad one, one line
+TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -O "kmem:pprof=$WORK/pl.pb.gz" \
+	-O kmem:pprof-label=host=a,rack=r2 -O "kmem:json=$WORK/pl.json" "$a" >/dev/null 2>&1
+raw "$WORK/pl.pb.gz" >"$WORK/pl.raw"
+check pprof-plugin-labels python3 "$CHECK_PY" raw "$WORK/pl.raw" "$WORK/pl.json" host=a rack=r2
+TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -O "kmem:pprof=$WORK/pl.pb.gz" \
+	-O kmem:pprof-label=allocator=x "$a" >/dev/null 2>"$WORK/pl.err"
+check pprof-plugin-bad-label-one-line test "$(grep -c 'bad pprof-label=allocator=x' "$WORK/pl.err")" -eq 1
 labels=$(seq -f 'k%g=v' 33 | paste -sd,)
 "$TK" stat --pprof="$WORK/bad.pb.gz" --pprof-label="$labels" "$a" >/dev/null 2>"$WORK/bad.err"
 check pprof-label-33-refused test $? -eq 1

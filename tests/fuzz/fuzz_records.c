@@ -44,6 +44,8 @@
 #include "render/diff_report.h"
 #include "render/plot_svg.h"
 #include "render/report.h"
+#include "render/report_pprof.h"
+#include "render/report_rows.h"
 
 #ifndef FUZZ_FORMATS
 #define FUZZ_FORMATS "tests/formats"
@@ -242,6 +244,20 @@ static void diff(const struct kmem_report_ctx *r,
 	jt_free(ja.root);
 }
 
+/* The pprof profile and the warehouse rows of a report. */
+static void pprof_and_rows(const struct kmem_report_ctx *r, uint8_t flags)
+{
+	const char *const labels[] = { "host=fuzz" };
+	struct kmem_pprof *p = kmem_pprof_for_reports();
+
+	if (!p)
+		abort(); /* out of memory: not the input's doing */
+	if (!kmem_pprof_add_report(p, r, flags & 1, labels, 1))
+		kmem_pprof_write(p, devnull);
+	kmem_pprof_free(p);
+	kmem_report_rows(r, labels, 1, devnull);
+}
+
 static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 {
 	const char *labels[] = { "fuzz" };
@@ -262,6 +278,7 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 	kmem_feed_finish(agg, &sym, tep);
 	kmem_report_tables(&r, devnull);
 	kmem_report_json(&r, devnull);
+	pprof_and_rows(&r, flags);
 
 	if (kmem_agg_init(&merged))
 		abort(); /* out of memory: not the input's doing */
