@@ -63,10 +63,28 @@ PY
 # ---- pages, with stacks: exactly N more at shmem_alloc_folio
 N=3000
 for n in 0 $N; do
-	"$TK" live --page -T --json="$WORK/shm$n.json" -o /dev/null -- python3 "$WORK/shm.py" $n \
+	"$TK" live --page -T --json="$WORK/shm$n.json" -o /dev/null \
+		--pprof="$WORK/shm$n.pb.gz" --rows="$WORK/shm$n.rows" -- python3 "$WORK/shm.py" $n \
 		2>"$WORK/shm$n.err"
 	check "live-page-$n-exit-0" test $? -eq 0
 done
+# live writes the profile and the rows as stat does: the JSON's
+if command -v go >/dev/null; then
+	HOME=$WORK go tool pprof -raw "$WORK/shm$N.pb.gz" >"$WORK/shm.raw" 2>/dev/null
+	check live-pprof-is-the-json python3 "$TOP/tests/lib/pprof_vs_json.py" raw "$WORK/shm.raw" "$WORK/shm$N.json"
+	check live-pprof-page-stacks grep -q 'page: samples by kernel stack' "$WORK/shm.raw"
+else
+	echo "SKIP live-pprof: no go (Debian's golang-go: make check-deps)"
+fi
+check live-rows-are-the-json python3 - "$WORK/shm$N.rows" "$WORK/shm$N.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[2]))
+want = sum(len((d.get(a) or {}).get(t) or []) for a in ("slab", "page", "percpu", "vmalloc")
+           for t in ("callsites", "caches", "order_migratetype"))
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert want and len(rows) == want, (len(rows), want)
+assert all(r["schema"] == "kmem-rows/1" and r["file"] == d["file"] for r in rows)
+PY
 a0=$(value "$WORK/shm0.json" 'site("page", "shmem_alloc_folio")')
 a1=$(value "$WORK/shm$N.json" 'site("page", "shmem_alloc_folio")')
 if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null ||
