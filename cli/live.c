@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -52,6 +53,7 @@ struct live {
 	bool trigger; /* stacktrace trigger set */
 	struct kmem_outputs outs;
 	bool outs_open;
+	struct utsname uts; /* this machine: the report's host and release */
 };
 
 static int env_error(const char *what, const char *fix)
@@ -324,6 +326,10 @@ static int setup(struct live *l)
 	if (tk_session_init(&l->s, l->tep, a, a->opts.numa ? &l->numa : NULL))
 		return env_error("out of memory", "trace fewer events");
 	l->session = true;
+	if (!uname(&l->uts)) {
+		l->s.host = l->uts.nodename;
+		l->s.release = l->uts.release;
+	}
 	l->s.sym.old_migratetypes = kmem_tep_old_migratetypes(l->tep);
 	if (a->command)
 		snprintf(l->s.label, sizeof(l->s.label), "live: %s",

@@ -85,6 +85,9 @@ rows = [json.loads(l) for l in open(sys.argv[1])]
 assert want and len(rows) == want, (len(rows), want)
 assert all(r["schema"] == "kmem-rows/1" and r["file"] == d["file"] for r in rows)
 PY
+check live-rows-this-machine test "$(python3 -c 'import json, sys
+r = json.loads(open(sys.argv[1]).readline()); print(r["host"], r["kernel_release"])' "$WORK/shm$N.rows")" \
+	= "$(uname -n) $(uname -r)"
 a0=$(value "$WORK/shm0.json" 'site("page", "shmem_alloc_folio")')
 a1=$(value "$WORK/shm$N.json" 'site("page", "shmem_alloc_folio")')
 if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null ||
