@@ -110,6 +110,17 @@ void kmem_opts_init(struct kmem_opts *o)
 	o->sort.n = 2;
 }
 
+/* The labels from @keep on freed. */
+static void drop_labels(struct kmem_opts *o, size_t keep)
+{
+	while (o->nr_pprof_labels > keep) {
+		struct kmem_label *l = &o->pprof_labels[--o->nr_pprof_labels];
+
+		free(l->key);
+		free(l->value);
+	}
+}
+
 /**
  * kmem_opts_release - free the strings held by the options
  * @o: the options
@@ -121,8 +132,7 @@ void kmem_opts_release(struct kmem_opts *o)
 	free(o->folded);
 	free(o->pprof);
 	free(o->rows);
-	while (o->nr_pprof_labels)
-		free(o->pprof_labels[--o->nr_pprof_labels]);
+	drop_labels(o, 0);
 	free(o->output);
 	free(o->skip);
 	free(o->numa);
@@ -300,7 +310,8 @@ static const char *label_problem(const struct kmem_opts *o, const char *kv,
 	if (own_label(kv, k))
 		return "trace-kmem gives that label itself";
 	for (i = 0; i < o->nr_pprof_labels; i++)
-		if (!strncmp(o->pprof_labels[i], kv, k + 1))
+		if (strlen(o->pprof_labels[i].key) == k &&
+		    !strncmp(o->pprof_labels[i].key, kv, k))
 			return "a KEY given twice";
 	return NULL;
 }
@@ -312,23 +323,29 @@ static int add_labels(struct kmem_opts *o, const char *v, FILE *err)
 	const char *why = NULL, *p = v ? v : "";
 
 	do {
-		size_t len = strcspn(p, ",");
+		size_t len = strcspn(p, ","), k;
+		struct kmem_label *l;
 
 		if (!(why = label_problem(o, p, len)) &&
 		    o->nr_pprof_labels >= KMEM_MAX_PPROF_LABELS)
 			why = "more than 32 labels";
-		if (!why &&
-		    !(o->pprof_labels[o->nr_pprof_labels] = strndup(p, len)))
-			why = "out of memory";
+		if (!why) {
+			/* label_problem(): '=' is there, past a KEY */
+			k = strcspn(p, "=");
+			l = &o->pprof_labels[o->nr_pprof_labels];
+			l->key = strndup(p, k);
+			l->value = strndup(p + k + 1, len - k - 1);
+			o->nr_pprof_labels++;
+			if (!l->key || !l->value)
+				why = "out of memory";
+		}
 		if (why)
 			break;
-		o->nr_pprof_labels++;
 		p += len + (p[len] == ',');
 	} while (*p);
 	if (!why)
 		return 0;
-	while (o->nr_pprof_labels > had)
-		free(o->pprof_labels[--o->nr_pprof_labels]);
+	drop_labels(o, had);
 	return bad(o, err, NULL, "bad %spprof-label=%s: %s", dashes(o),
 		   v ? v : "", why);
 }

@@ -12,6 +12,7 @@
 
 #include "base/sortkey.h"
 #include "event/events.h"
+#include "render/report.h"
 
 #define KMEM_DEFAULT_LINES 10
 #define KMEM_MAX_PPROF_LABELS 32
@@ -46,8 +47,8 @@ struct kmem_opts {
 	bool folded_hits;	/* ... weighed by allocations, not bytes */
 	char *pprof;		/* pprof profile path, "-" for stdout */
 	char *rows;		/* NDJSON rows path, "-" for stdout */
-	/* labels of every sample of the profile, "KEY=VALUE" each */
-	char *pprof_labels[KMEM_MAX_PPROF_LABELS];
+	/* labels of every sample of the profile and every row */
+	struct kmem_label pprof_labels[KMEM_MAX_PPROF_LABELS];
 	size_t nr_pprof_labels;
 	char *output;		/* tables path, NULL for stdout */
 	/* front end: messages name "--NAME=VALUE" after "trace-kmem:",

@@ -10,17 +10,17 @@
 #include "render/report_pprof.h"
 
 /*
- * The profile holds the reports of one run: appended to (the plugin's
- * later inputs), it is written again, with the last input's.
+ * The profile holds the reports of one run: appended to (only the
+ * plugin's later inputs are), it is written again, with the last input's.
  */
 static int open_pprof(struct kmem_outputs *outs, const struct kmem_opts *o,
 		      bool append, FILE *err)
 {
 	if (append)
 		fprintf(err,
-			"%s: %spprof=%s holds the last input's profile only "
+			"%s: pprof=%s holds the last input's profile only "
 			"(trace-kmem stat --pprof takes several traces)\n",
-			kmem_prog, o->strict ? "--" : "", o->pprof);
+			kmem_prog, o->pprof);
 	if (kmem_out_open(&outs->pprof, o->pprof, "pprof profile", false, err))
 		return -1;
 	outs->profile = kmem_pprof_for_reports();

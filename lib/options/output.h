@@ -25,7 +25,7 @@ struct kmem_outputs {
 	/* the profile the reports are added to, written at the end, and
 	 * the labels of its samples and of the rows (the options') */
 	struct kmem_pprof *profile;
-	char *const *pprof_labels;
+	const struct kmem_label *pprof_labels;
 	size_t nr_pprof_labels;
 	bool broken_pipe;	/* kept after finish or discard */
 	/*

@@ -120,7 +120,7 @@ int kmem_outputs_report(const struct kmem_report_ctx *r,
 		ret |= kmem_out_check(&outs->folded, err);
 	}
 	if (outs->rows.path && !r->in->merged) {
-		if (kmem_report_rows(r, (const char *const *)outs->pprof_labels,
+		if (kmem_report_rows(r, outs->pprof_labels,
 				     outs->nr_pprof_labels, outs->rows.f))
 			fprintf(err, "%s: out of memory for the rows of %s\n",
 				kmem_prog, r->in->label);
@@ -128,8 +128,7 @@ int kmem_outputs_report(const struct kmem_report_ctx *r,
 	}
 	if (outs->profile && !r->in->merged &&
 	    kmem_pprof_add_report(outs->profile, r, outs->json_several,
-				  (const char *const *)outs->pprof_labels,
-				  outs->nr_pprof_labels)) {
+				  outs->pprof_labels, outs->nr_pprof_labels)) {
 		fprintf(err, "%s: out of memory for the pprof profile\n",
 			kmem_prog);
 		ret = -1;

@@ -4,6 +4,7 @@
  * and where each goes (tables to stdout or output=, JSON to json=).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,22 +254,32 @@ static void json_inputs(struct json *j, const struct kmem_input *in)
 	json_close(j, ']');
 }
 
+#define STREAM_COUNT(name)                                                     \
+	{                                                                      \
+#name, offsetof(struct kmem_agg, name)                         \
+	}
+const struct kmem_stream_count kmem_stream_counts[KMEM_NR_STREAM_COUNTS] = {
+	STREAM_COUNT(events_lost),    STREAM_COUNT(lost_unknown),
+	STREAM_COUNT(undecodable),    STREAM_COUNT(skipped_records),
+	STREAM_COUNT(damaged_pages),  STREAM_COUNT(damaged_chunks),
+	STREAM_COUNT(unread_records),
+};
+
 /* One report's members, in its object (open) */
 static void report_members(const struct kmem_report_ctx *r, struct json *j)
 {
 	unsigned int id;
+	int i;
 
 	json_str(j, "file", r->in->label);
 	if (r->in->merged)
 		json_inputs(j, r->in);
-	json_u64(j, "events_lost", r->agg->events_lost);
-	json_u64(j, "lost_unknown", r->agg->lost_unknown);
-	json_u64(j, "undecodable", r->agg->undecodable);
-	json_open(j, "input", '{');
-	json_u64(j, "skipped_records", r->agg->skipped_records);
-	json_u64(j, "damaged_pages", r->agg->damaged_pages);
-	json_u64(j, "damaged_chunks", r->agg->damaged_chunks);
-	json_u64(j, "unread_records", r->agg->unread_records);
+	for (i = 0; i < KMEM_NR_STREAM_COUNTS; i++) {
+		if (i == KMEM_STREAM_TOP)
+			json_open(j, "input", '{');
+		json_u64(j, kmem_stream_counts[i].key,
+			 kmem_stream_count(r->agg, i));
+	}
 	json_close(j, '}');
 	for (id = 0; id < KMEM_NR_ALLOC; id++)
 		if (report_wanted(r, id))

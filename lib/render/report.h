@@ -18,6 +18,38 @@
 #include "event/symbols.h"
 
 /* What the front end knows about the input besides its events. */
+/*
+ * The stream's own counts (lost events, damage), as the JSON document
+ * names them: the first KMEM_STREAM_TOP at its top level, the others in
+ * its "input" object.  The profile and the rows say the same ones.
+ */
+struct kmem_stream_count {
+	const char *key;
+	size_t off; /* of its uint64_t in struct kmem_agg */
+};
+
+#define KMEM_NR_STREAM_COUNTS 7
+#define KMEM_STREAM_TOP 3
+extern const struct kmem_stream_count kmem_stream_counts[KMEM_NR_STREAM_COUNTS];
+
+/**
+ * kmem_stream_count - one of the stream's counts
+ * @a: the aggregate
+ * @i: below KMEM_NR_STREAM_COUNTS
+ *
+ * Return: kmem_stream_counts[@i]'s value in @a.
+ */
+static inline uint64_t kmem_stream_count(const struct kmem_agg *a, int i)
+{
+	return *(const uint64_t *)((const char *)a + kmem_stream_counts[i].off);
+}
+
+/* A label the user gives every pprof sample and every row (pprof-label=). */
+struct kmem_label {
+	char *key;
+	char *value;
+};
+
 struct kmem_input {
 	const char *label;		/* file name shown in the title */
 	/* slab events whose records another print handler consumed */

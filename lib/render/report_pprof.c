@@ -260,50 +260,21 @@ static int add_stacks(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 	return 0;
 }
 
-/* "LABEL: what: N" for each damage count of the report that is not 0. */
+/* "LABEL: what: N" for each of the stream's counts that is not 0. */
 static int damage_comments(struct kmem_pprof *p, const char *label,
-			   const struct jt_node *doc)
+			   const struct kmem_agg *a)
 {
-	static const char *const top[] = { "events_lost", "lost_unknown",
-					   "undecodable" };
-	const struct jt_node *in = jt_get(doc, "input");
 	char text[512];
-	size_t i;
-	int ret = 0;
+	int i, ret = 0;
 
-	for (i = 0; i < sizeof(top) / sizeof(top[0]); i++)
-		if (num(doc, top[i])) {
-			snprintf(text, sizeof(text), "%s: %s: %" PRId64, label,
-				 top[i], num(doc, top[i]));
-			ret |= kmem_pprof_comment(p, text);
-		}
-	for (i = 0; in && in->type == JT_OBJ && i < in->n; i++)
-		if (num(in, in->kids[i]->key)) {
-			snprintf(text, sizeof(text), "%s: %s: %" PRId64, label,
-				 in->kids[i]->key, num(in, in->kids[i]->key));
+	for (i = 0; i < KMEM_NR_STREAM_COUNTS; i++)
+		if (kmem_stream_count(a, i)) {
+			snprintf(text, sizeof(text), "%s: %s: %" PRIu64, label,
+				 kmem_stream_counts[i].key,
+				 kmem_stream_count(a, i));
 			ret |= kmem_pprof_comment(p, text);
 		}
 	return ret;
-}
-
-/* The user's KEY=VALUE labels, after the @n own ones; Return: count. */
-static size_t user_labels(struct kmem_pprof_label *l, size_t n,
-			  const char *const *kv, size_t nr_kv, char buf[][128])
-{
-	size_t i;
-
-	for (i = 0; i < nr_kv; i++) {
-		char *eq;
-
-		snprintf(buf[i], 128, "%s", kv[i]);
-		eq = strchr(buf[i], '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		l[n++] = (struct kmem_pprof_label){ .key = buf[i],
-						    .str = eq + 1 };
-	}
-	return n;
 }
 
 /**
@@ -312,23 +283,23 @@ static size_t user_labels(struct kmem_pprof_label *l, size_t n,
  * @r: the report, not a merged summary
  * @several: the profile holds several reports: each sample is labelled
  *	trace=its input's name
- * @labels: KEY=VALUE labels for every sample (checked by the options)
+ * @labels: labels for every sample (checked by the options)
  * @nr_labels: how many, up to 32
  *
  * Return: 0, or -1 when memory ran out (the profile cannot be written).
  */
 int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
-			  bool several, const char *const *labels,
+			  bool several, const struct kmem_label *labels,
 			  size_t nr_labels)
 {
 	struct kmem_pprof_label l[MAX_LABELS];
-	char kv[USER_LABELS][128], text[512];
+	char text[512];
 	const char *label = r->in->label;
 	struct kmem_render_cfg cfg = *r->cfg;
 	struct kmem_report_ctx only_sites = *r;
 	bool stk[KMEM_NR_ALLOC];
 	struct json j;
-	size_t nl = 0;
+	size_t nl = 0, i;
 	int ret, id;
 
 	/* the call-site tables, whichever the JSON would hold */
@@ -340,14 +311,15 @@ int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 		jt_free(j.root);
 		return -1;
 	}
-	nl = user_labels(l, 0, labels,
-			 nr_labels > USER_LABELS ? USER_LABELS : nr_labels, kv);
+	for (i = 0; i < nr_labels && i < USER_LABELS; i++)
+		l[nl++] = (struct kmem_pprof_label){ .key = labels[i].key,
+						     .str = labels[i].value };
 	if (several)
 		l[nl++] = (struct kmem_pprof_label){ .key = "trace",
 						     .str = label };
 	snprintf(text, sizeof(text), "trace: %s", label);
 	ret = kmem_pprof_comment(p, text);
-	ret |= damage_comments(p, label, j.root);
+	ret |= damage_comments(p, label, r->agg);
 	if (r->in->host) {
 		snprintf(text, sizeof(text), "%s: host: %s", label,
 			 r->in->host);

@@ -28,7 +28,7 @@
 
 struct kmem_pprof *kmem_pprof_for_reports(void);
 int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
-			  bool several, const char *const *labels,
+			  bool several, const struct kmem_label *labels,
 			  size_t nr_labels);
 
 #endif

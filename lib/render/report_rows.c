@@ -15,27 +15,12 @@
 static const char *const tables[] = { "callsites", "caches",
 				      "order_migratetype" };
 
-/* The report's damage counts, as the JSON document names them. */
-static const char *const damage[] = { "events_lost", "lost_unknown",
-				      "undecodable" };
-
-static void put_u64_or_null(struct json *j, const char *key,
-			    const struct jt_node *n)
-{
-	if (n && n->type == JT_U64)
-		json_u64(j, key, n->v.u);
-	else
-		json_str(j, key, NULL);
-}
-
 /* The members every row of a report starts with. */
 static void put_trace(struct json *j, const struct kmem_report_ctx *r,
-		      const struct jt_node *doc, const char *const *labels,
-		      size_t nr_labels)
+		      const struct kmem_label *labels, size_t nr_labels)
 {
-	const struct jt_node *in = jt_get(doc, "input");
-	char kv[128];
 	size_t i;
+	int k;
 
 	json_str(j, "schema", KMEM_ROWS_SCHEMA);
 	json_str(j, "file", r->in->label);
@@ -49,27 +34,18 @@ static void put_trace(struct json *j, const struct kmem_report_ctx *r,
 		json_str(j, "end_ns", NULL);
 	}
 	json_open(j, "labels", '{');
-	for (i = 0; i < nr_labels; i++) {
-		char *eq;
-
-		snprintf(kv, sizeof(kv), "%s", labels[i]);
-		eq = strchr(kv, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		json_str(j, kv, eq + 1);
-	}
+	for (i = 0; i < nr_labels; i++)
+		json_str(j, labels[i].key, labels[i].value);
 	json_close(j, '}');
-	for (i = 0; i < sizeof(damage) / sizeof(damage[0]); i++)
-		put_u64_or_null(j, damage[i], jt_get(doc, damage[i]));
-	for (i = 0; in && in->type == JT_OBJ && i < in->n; i++)
-		put_u64_or_null(j, in->kids[i]->key, in->kids[i]);
+	for (k = 0; k < KMEM_NR_STREAM_COUNTS; k++)
+		json_u64(j, kmem_stream_counts[k].key,
+			 kmem_stream_count(r->agg, k));
 }
 
 /**
  * kmem_report_rows - write a report's table rows as NDJSON
  * @r: the report, not a merged summary
- * @labels: KEY=VALUE labels for every row (checked by the options)
+ * @labels: labels for every row (checked by the options)
  * @nr_labels: how many
  * @out: where to
  *
@@ -82,8 +58,9 @@ static void put_trace(struct json *j, const struct kmem_report_ctx *r,
  * Return: 0, or -1 when memory ran out for the document (no row was
  * written then).
  */
-int kmem_report_rows(const struct kmem_report_ctx *r, const char *const *labels,
-		     size_t nr_labels, FILE *out)
+int kmem_report_rows(const struct kmem_report_ctx *r,
+		     const struct kmem_label *labels, size_t nr_labels,
+		     FILE *out)
 {
 	struct kmem_render_cfg cfg = *r->cfg;
 	struct kmem_report_ctx tabs = *r;
@@ -115,7 +92,7 @@ int kmem_report_rows(const struct kmem_report_ctx *r, const char *const *labels,
 				json_init(&w, out);
 				w.compact = true;
 				json_open(&w, NULL, '{');
-				put_trace(&w, r, j.root, labels, nr_labels);
+				put_trace(&w, r, labels, nr_labels);
 				json_str(&w, "allocator", kmem_allocs[id].name);
 				if (complete && complete->type == JT_BOOL)
 					json_bool(&w, "complete",

@@ -16,7 +16,8 @@
 
 #define KMEM_ROWS_SCHEMA "kmem-rows/1"
 
-int kmem_report_rows(const struct kmem_report_ctx *r, const char *const *labels,
-		     size_t nr_labels, FILE *out);
+int kmem_report_rows(const struct kmem_report_ctx *r,
+		     const struct kmem_label *labels, size_t nr_labels,
+		     FILE *out);
 
 #endif

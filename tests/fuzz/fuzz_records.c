@@ -247,7 +247,8 @@ static void diff(const struct kmem_report_ctx *r,
 /* The pprof profile and the warehouse rows of a report. */
 static void pprof_and_rows(const struct kmem_report_ctx *r, uint8_t flags)
 {
-	const char *const labels[] = { "host=fuzz" };
+	const struct kmem_label labels[] = { { (char *)"host",
+					       (char *)"fuzz" } };
 	struct kmem_pprof *p = kmem_pprof_for_reports();
 
 	if (!p)
