@@ -175,6 +175,9 @@ static int one_option(struct tk_args *a, int c, const struct option *lo)
 	case OPT_BY_FUNCTION:
 		a->by_function = true;
 		return 0;
+	case OPT_MERGE:
+		a->merge = true;
+		return 0;
 	case OPT_PER_SECOND:
 	case OPT_PER_EVENT:
 		if (a->norm && a->norm != (c == OPT_PER_SECOND ? 1 : 2))
@@ -251,6 +254,30 @@ static int rest_of_line(struct tk_args *a, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * --merge: what a report over many traces cannot hold (the objects,
+ * stacks and addresses of one trace), and --by-function without it.
+ */
+static int check_merge(const struct tk_args *a)
+{
+	const struct kmem_opts *o = &a->opts;
+	const char *per_trace = o->alloc       ? "--alloc"
+				: o->json_rows ? "--json-rows=all"
+				: o->leaks     ? "--leaks"
+				: o->folded    ? "--folded"
+				: o->raw_ip    ? "--raw-ip"
+					       : NULL;
+
+	if (a->cmd == TK_STAT && a->by_function && !a->merge)
+		return usage_error("%s", "--by-function applies to diff and "
+					 "stat --merge");
+	if (a->merge && per_trace)
+		return usage_error("%s: the objects, stacks and addresses of "
+				   "one trace; not with --merge",
+				   per_trace);
+	return 0;
+}
+
 /**
  * tk_parse_args - the command line
  * @a: filled in (tk_args_release() it)
@@ -302,7 +329,8 @@ int tk_parse_args(struct tk_args *a, int argc, char **argv)
 		return -1;
 	}
 	optind++;	/* back to argv's numbering */
-	return rest_of_line(a, argc, argv);
+	ret = rest_of_line(a, argc, argv);
+	return ret ? ret : check_merge(a);
 }
 
 /**

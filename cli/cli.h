@@ -43,8 +43,9 @@ struct tk_args {
 	int nr_inputs;
 	bool libtracecmd;		/* --reader=libtracecmd */
 	const char *instance;		/* plot: --instance NAME */
+	bool merge;			/* --merge: one report of all */
+	bool by_function;		/* --by-function (diff, --merge) */
 	/* diff */
-	bool by_function;		/* --by-function */
 	int norm;			/* --per-second 1, --per-event 2 */
 	/* live */
 	double duration;		/* -d, 0: until the command ends or ^C */

@@ -18,6 +18,7 @@
 #include "feed/feed.h"
 #include "inputs.h"
 #include "memlimit.h"
+#include "merge.h"
 #include "progress.h"
 #include "render/diff_report.h"
 #include "render/report.h"
@@ -154,6 +155,79 @@ static int write_out(struct tk_args *a, const struct side *sd)
 	return kmem_outputs_finish(&outs, stderr);
 }
 
+/*
+ * A --merge side: GROUP, files separated by commas, read into one
+ * merged report and its document.  Its span and events are its traces'
+ * summed (the traces ran side by side, on different machines).
+ */
+static int read_group(struct tk_args *a, const char *group, struct side *sd)
+{
+	char *copy = strdup(group), *tok, *save = NULL;
+	const char **paths = calloc(strlen(group) / 2 + 1, sizeof(*paths));
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r;
+	struct kmem_input ki;
+	struct tk_group g;
+	struct json j;
+	int n = 0, i, ret;
+
+	if (!copy || !paths) {
+		free(copy);
+		free(paths);
+		fprintf(stderr, TK_NAME ": out of memory\n");
+		return -1;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		paths[n++] = tok;
+	snprintf(sd->label, sizeof(sd->label), "%s", group);
+	if (!n) {
+		fprintf(stderr, TK_NAME ": diff --merge: '%s' names no file\n",
+			group);
+		free(paths);
+		free(copy);
+		return -1;
+	}
+	ret = tk_group_read(&g, a, paths, n);
+	if (!ret) {
+		tk_group_report_ctx(&g, NULL, &rc, &ki, &r);
+		json_init_tree(&j);
+		kmem_report_json_to(&r, &j);
+		sd->doc = j.root;
+		for (i = 0; i < g.m.nr_parts; i++) {
+			const struct kmem_agg *h = &g.m.parts[i].head;
+
+			sd->span_ns += h->last_ts - h->first_ts;
+			sd->events += g.m.parts[i].events;
+		}
+		if (!sd->doc || j.oom) {
+			fprintf(stderr, TK_NAME ": out of memory\n");
+			ret = -1;
+		}
+	}
+	tk_group_release(&g);
+	free(paths);
+	free(copy);
+	return ret;
+}
+
+/* diff --merge BEFORE,... AFTER,...: two groups compared */
+static int diff_groups(struct tk_args *a)
+{
+	struct side sd[2] = { 0 };
+	int ret = 0, i;
+
+	for (i = 0; i < 2 && !ret; i++)
+		ret = read_group(a, a->inputs[i], &sd[i]);
+	if (!ret)
+		ret = check_norm(a, sd);
+	if (!ret)
+		ret = write_out(a, sd);
+	for (i = 0; i < 2; i++)
+		jt_free(sd[i].doc);
+	return ret ? TK_ENV : TK_OK;
+}
+
 /**
  * tk_diff - trace-kmem diff
  * @a: the command line
@@ -176,6 +250,8 @@ int tk_diff(struct tk_args *a)
 		fprintf(stderr, TK_NAME ": --folded does not apply to 'diff'\n");
 		return TK_USAGE;
 	}
+	if (a->merge)
+		return diff_groups(a);
 	in = tk_open_inputs(a);
 	if (!in)
 		return TK_ENV;

@@ -22,6 +22,7 @@
 #include "fault.h"
 #include "inputs.h"
 #include "memlimit.h"
+#include "merge.h"
 #include "native.h"
 #include "progress.h"
 #include "session.h"
@@ -208,6 +209,8 @@ int tk_stat(struct tk_args *a)
 	struct tk_input *h;
 	int i, ret = 0;
 
+	if (a->merge)
+		return tk_stat_merged(a);
 	if (a->opts.numa) {
 		if (kmem_numa_load(&run.numa, a->opts.numa, stderr))
 			return TK_ENV;

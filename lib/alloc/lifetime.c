@@ -56,6 +56,32 @@ const uint64_t *kmem_life_hist(const struct kmem_lifetimes *l, uint32_t site)
 }
 
 /**
+ * kmem_life_merge - add another input's histogram of a call site
+ * @to: the histograms added to
+ * @to_site: the call site's index in @to
+ * @from: the other input's histograms
+ * @from_site: the call site's index there
+ *
+ * Return: 0, or -1 when memory ran out (counted in @to->oom).
+ */
+int kmem_life_merge(struct kmem_lifetimes *to, uint32_t to_site,
+		    const struct kmem_lifetimes *from, uint32_t from_site)
+{
+	const uint64_t *h = kmem_life_hist(from, from_site);
+	unsigned int b;
+
+	if (!to->on || !h)
+		return 0;
+	if (to_site >= to->cap && kmem_life_grow(to, to_site)) {
+		to->oom++;
+		return -1;
+	}
+	for (b = 0; b < KMEM_LIFE_BUCKETS; b++)
+		to->h[to_site][b] += h[b];
+	return 0;
+}
+
+/**
  * kmem_life_bucket_lo - the lowest lifetime of a bucket
  * @b: the bucket
  *

@@ -25,6 +25,8 @@ struct kmem_lifetimes {
 int kmem_life_grow(struct kmem_lifetimes *l, uint32_t site);
 void kmem_life_release(struct kmem_lifetimes *l);
 const uint64_t *kmem_life_hist(const struct kmem_lifetimes *l, uint32_t site);
+int kmem_life_merge(struct kmem_lifetimes *to, uint32_t to_site,
+		    const struct kmem_lifetimes *from, uint32_t from_site);
 uint64_t kmem_life_bucket_lo(unsigned int b);
 uint64_t kmem_life_percentile(const uint64_t *h, unsigned int pct);
 

@@ -348,3 +348,51 @@ void page_merge_summary(struct page_summary *to, const struct page_summary *f,
 		c.movable_as[new_mt(a, old)] = f->movable_as[a];
 	KMEM_ADD_COUNTERS(to, &c);
 }
+
+/**
+ * page_merge_tables - add another input's call-site and process rows
+ * @t: the merged statistics, in the 4.4 numbering of migration types
+ * @f: the input's, finished (its call sites resolved)
+ * @m: its call sites, processes and numbering in @t's terms
+ *
+ * Rows join by (call site, order, migration type, GFP flags), processes
+ * by command (@m->pid); pages are not merged.
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int page_merge_tables(struct page_stats *t, const struct page_stats *f,
+		      const struct kmem_site_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_sites; i++) {
+		const struct page_site *s = &f->sites[i];
+		uint32_t k = page_site_get(
+			t, kmem_map_site(m, s->callsite), s->order,
+			new_mt(s->migratetype, m->old_migratetypes), s->gfp);
+
+		if (k == U64_INDEX_NONE)
+			return -1;
+		t->sites[k].hits += s->hits;
+		t->sites[k].bytes += s->bytes;
+		t->sites[k].live_count += s->live_count;
+		t->sites[k].live_bytes += s->live_bytes;
+	}
+	for (i = 0; i < f->nr_procs; i++) {
+		const struct page_proc *p = &f->procs[i];
+		struct page_proc *d = get_proc(t, m->pid(m->priv, p->pid));
+
+		if (!d)
+			return -1;
+		d->allocs += p->allocs;
+		d->alloc_bytes += p->alloc_bytes;
+		d->zone_locked += p->zone_locked;
+		d->frees += p->frees;
+		d->batched += p->batched;
+		d->drains += p->drains;
+		d->refills += p->refills;
+		d->fallbacks += p->fallbacks;
+		d->frag_fallbacks += p->frag_fallbacks;
+	}
+	return 0;
+}

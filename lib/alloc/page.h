@@ -20,6 +20,7 @@
 #include "frames.h"
 #include "lifecycle.h"
 #include "match.h"
+#include "site_map.h"
 #include "touched.h"
 
 #define PAGE_MAX_ORDER 16	/* orders counted in the order table */
@@ -178,6 +179,8 @@ void page_stats_keep_rows(struct page_stats *st, bool rows);
 void page_stats_release(struct page_stats *st);
 void page_account(struct page_stats *st, const struct kmem_event *ev);
 void page_finish(struct page_stats *st);
+int page_merge_tables(struct page_stats *t, const struct page_stats *f,
+		      const struct kmem_site_map *m);
 int page_old_migratetypes(const struct page_summary *s);
 void page_merge_summary(struct page_summary *to, const struct page_summary *f,
 			bool old);

@@ -14,6 +14,8 @@ void page_attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
 void page_pending_done(struct page_stats *st, struct page_pending *pd,
 		       uint64_t cs);
 void page_stack(struct page_stats *st, const struct kmem_event *ev);
+uint32_t page_site_get(struct page_stats *st, uint64_t cs, int order, int mt,
+		       uint64_t gfp);
 
 /**
  * page_finish_pending - the allocation waiting on a CPU gets its call site

@@ -26,10 +26,21 @@ static uint64_t site_key(uint64_t cs, int order, int mt, uint64_t gfp)
 	return h;
 }
 
-static uint32_t get_site(struct page_stats *st, uint64_t cs,
-			 const struct page_pending *p)
+/**
+ * page_site_get - the call-site row of a call site, order, migration type
+ *	and GFP flags, added when new
+ * @st: the statistics
+ * @cs: the call site
+ * @order: the order
+ * @mt: the migration type
+ * @gfp: the GFP flags
+ *
+ * Return: the row's number, or U64_INDEX_NONE when memory ran out.
+ */
+uint32_t page_site_get(struct page_stats *st, uint64_t cs, int order, int mt,
+		       uint64_t gfp)
 {
-	uint64_t key = site_key(cs, p->order, p->migratetype, p->gfp);
+	uint64_t key = site_key(cs, order, mt, gfp);
 	size_t pos = SIZE_MAX;
 	uint32_t i;
 
@@ -37,17 +48,17 @@ static uint32_t get_site(struct page_stats *st, uint64_t cs,
 	       U64_INDEX_NONE) {
 		const struct page_site *s = &st->sites[i];
 
-		if (s->callsite == cs && s->order == p->order &&
-		    s->migratetype == p->migratetype && s->gfp == p->gfp)
+		if (s->callsite == cs && s->order == order &&
+		    s->migratetype == mt && s->gfp == gfp)
 			return i;
 	}
 	i = index_append(&st->site_ix, (void **)&st->sites, &st->cap_sites,
 			 &st->nr_sites, sizeof(*st->sites), key);
 	if (i != U64_INDEX_NONE) {
 		st->sites[i].callsite = cs;
-		st->sites[i].order = p->order;
-		st->sites[i].migratetype = p->migratetype;
-		st->sites[i].gfp = p->gfp;
+		st->sites[i].order = order;
+		st->sites[i].migratetype = mt;
+		st->sites[i].gfp = gfp;
 	}
 	return i;
 }
@@ -76,7 +87,7 @@ struct page_pending *page_pending_of(struct page_stats *st, int cpu)
 void page_attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
 		      const struct page_pending *a)
 {
-	uint32_t si = get_site(st, cs, a);
+	uint32_t si = page_site_get(st, cs, a->order, a->migratetype, a->gfp);
 	struct page_obj *p = page_obj_at(st, pfn);
 	struct page_site *s;
 

@@ -48,38 +48,48 @@ static uint64_t fail_key(uint64_t size, uint64_t align, bool atomic,
 	return h ^ (h >> 29);
 }
 
-/* A failed allocation, counted by its request. */
-static void failure(struct percpu_stats *st, const struct kmem_event *ev,
-		    uint64_t align)
+/* The row of a failed request, added when new; NULL: out of memory. */
+static struct percpu_fail *fail_row(struct percpu_stats *st, uint64_t size,
+				    uint64_t align, bool atomic, bool reserved)
 {
-	uint64_t key = fail_key(ev->bytes_req, align, ev->atomic,
-				ev->reserved);
+	uint64_t key = fail_key(size, align, atomic, reserved);
 	size_t pos = SIZE_MAX;
 	struct percpu_fail *f;
 	uint32_t i;
 
-	st->sum.alloc_failures++;
 	while ((i = u64_index_next(&st->fail_ix, key, &pos)) !=
 	       U64_INDEX_NONE) {
 		f = &st->fails[i];
-		if (f->size == ev->bytes_req && f->align == align &&
-		    f->atomic == ev->atomic && f->reserved == ev->reserved) {
-			f->count++;
-			return;
-		}
+		if (f->size == size && f->align == align &&
+		    f->atomic == atomic && f->reserved == reserved)
+			return f;
 	}
 	i = index_append(&st->fail_ix, (void **)&st->fails, &st->cap_fails,
 			 &st->nr_fails, sizeof(*st->fails), key);
-	if (i == U64_INDEX_NONE) {
+	if (i == U64_INDEX_NONE)
+		return NULL;
+	f = &st->fails[i];
+	f->size = size;
+	f->align = align;
+	f->atomic = atomic;
+	f->reserved = reserved;
+	f->count = 0;
+	return f;
+}
+
+/* A failed allocation, counted by its request. */
+static void failure(struct percpu_stats *st, const struct kmem_event *ev,
+		    uint64_t align)
+{
+	struct percpu_fail *f =
+		fail_row(st, ev->bytes_req, align, ev->atomic, ev->reserved);
+
+	st->sum.alloc_failures++;
+	if (!f) {
 		st->oom++;
 		return;
 	}
-	f = &st->fails[i];
-	f->size = ev->bytes_req;
-	f->align = align;
-	f->atomic = ev->atomic;
-	f->reserved = ev->reserved;
-	f->count = 1;
+	f->count++;
 }
 
 static void percpu_alloc(struct percpu_stats *st, const struct kmem_event *ev)
@@ -185,4 +195,38 @@ void percpu_account(struct percpu_stats *st, const struct kmem_event *ev)
 	default:
 		break;
 	}
+}
+
+/**
+ * percpu_merge_tables - add another input's call sites and failed requests
+ * @t: the merged statistics
+ * @f: the input's, finished
+ * @m: its call sites in @t's terms
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int percpu_merge_tables(struct percpu_stats *t, const struct percpu_stats *f,
+			const struct kmem_site_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_sites; i++) {
+		uint32_t k = KMEM_SITE_ADD(
+			t, kmem_map_site(m, f->sites[i].call_site),
+			&f->sites[i]);
+
+		if (k == U64_INDEX_NONE ||
+		    kmem_life_merge(&t->life, k, &f->life, (uint32_t)i))
+			return -1;
+	}
+	for (i = 0; i < f->nr_fails; i++) {
+		const struct percpu_fail *x = &f->fails[i];
+		struct percpu_fail *d =
+			fail_row(t, x->size, x->align, x->atomic, x->reserved);
+
+		if (!d)
+			return -1;
+		d->count += x->count;
+	}
+	return 0;
 }

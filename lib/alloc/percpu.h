@@ -22,6 +22,7 @@
 #include "lifecycle.h"
 #include "lifetime.h"
 #include "match.h"
+#include "site_map.h"
 
 /*
  * Per call site of the allocation (one row, 0, when no call_site); its
@@ -90,6 +91,8 @@ struct percpu_stats {
 void percpu_stats_init(struct percpu_stats *st);
 void percpu_stats_release(struct percpu_stats *st);
 void percpu_account(struct percpu_stats *st, const struct kmem_event *ev);
+int percpu_merge_tables(struct percpu_stats *t, const struct percpu_stats *f,
+			const struct kmem_site_map *m);
 
 /**
  * percpu_obj_at - the object state of an address

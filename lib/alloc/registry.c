@@ -31,6 +31,12 @@ static void slab_merge(void *to, const void *from, bool old_migratetypes)
 	t->saturated += f->saturated;
 }
 
+static int slab_merge_rows(void *to, const void *from,
+			   const struct kmem_site_map *m)
+{
+	return slab_merge_tables(to, from, m);
+}
+
 static uint64_t slab_site_addr(const void *st, uint32_t site)
 {
 	return ((const struct slab_stats *)st)->sites[site].call_site;
@@ -116,6 +122,12 @@ static void page_merge(void *to, const void *from, bool old_migratetypes)
 	t->saturated += f->saturated;
 }
 
+static int page_merge_rows(void *to, const void *from,
+			   const struct kmem_site_map *m)
+{
+	return page_merge_tables(to, from, m);
+}
+
 static uint64_t page_site_addr(const void *st, uint32_t site)
 {
 	if (site == U64_INDEX_NONE)
@@ -183,6 +195,12 @@ static void percpu_merge(void *to, const void *from, bool old_migratetypes)
 	t->oom += f->oom;
 }
 
+static int percpu_merge_rows(void *to, const void *from,
+			     const struct kmem_site_map *m)
+{
+	return percpu_merge_tables(to, from, m);
+}
+
 static uint64_t percpu_site_addr(const void *st, uint32_t site)
 {
 	return ((const struct percpu_stats *)st)->sites[site].call_site;
@@ -243,6 +261,12 @@ static void vmalloc_merge(void *to, const void *from, bool old_migratetypes)
 
 	vmalloc_merge_summary(&t->sum, &f->sum);
 	t->oom += f->oom;
+}
+
+static int vmalloc_merge_rows(void *to, const void *from,
+			      const struct kmem_site_map *m)
+{
+	return vmalloc_merge_tables(to, from, m);
 }
 
 static uint64_t vmalloc_site_addr(const void *st, uint32_t site)
@@ -310,6 +334,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.keep_rows = slab_rows,
 		.addresses = slab_addresses,
 		.merge = slab_merge,
+		.merge_tables = slab_merge_rows,
 	},
 	[KMEM_ALLOC_PAGE] = {
 		.name = "page",
@@ -341,6 +366,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.finish = page_end,
 		.addresses = page_addresses,
 		.merge = page_merge,
+		.merge_tables = page_merge_rows,
 	},
 	[KMEM_ALLOC_PERCPU] = {
 		.name = "percpu",
@@ -369,6 +395,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.account = percpu_feed,
 		.addresses = percpu_addresses,
 		.merge = percpu_merge,
+		.merge_tables = percpu_merge_rows,
 	},
 	[KMEM_ALLOC_VMALLOC] = {
 		.name = "vmalloc",
@@ -403,5 +430,6 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.finish = vmalloc_end,
 		.addresses = vmalloc_addresses,
 		.merge = vmalloc_merge,
+		.merge_tables = vmalloc_merge_rows,
 	},
 };

@@ -17,6 +17,7 @@
 #include "lifecycle.h"
 #include "page.h"
 #include "percpu.h"
+#include "site_map.h"
 #include "slab.h"
 
 /* What an allocator's statistics hold besides the lifecycle. */
@@ -91,6 +92,13 @@ struct kmem_alloc_desc {
 	size_t (*addresses)(const void *st, uint64_t *v);
 	/* add @from's summary counters to @to's (no tables) */
 	void (*merge)(void *to, const void *from, bool old_migratetypes);
+	/*
+	 * add @from's tables keyed by call site, name or request to @to's,
+	 * through @m (not the per-address ones: no object is in both);
+	 * Return: 0, or -1 when memory ran out
+	 */
+	int (*merge_tables)(void *to, const void *from,
+			    const struct kmem_site_map *m);
 };
 
 extern const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC];

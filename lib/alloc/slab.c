@@ -432,3 +432,67 @@ const char *slab_cache_name(const struct slab_stats *st,
 {
 	return st->names + c->name_off;
 }
+
+/* Add another input's cache row to the row of its name. */
+static int merge_cache(struct slab_stats *t, const struct slab_stats *f,
+		       const struct slab_cache *c)
+{
+	uint32_t k = get_named_cache(t, slab_cache_name(f, c), c->name_len);
+	struct slab_cache *d;
+
+	if (k == U64_INDEX_NONE)
+		return -1;
+	d = &t->caches[k];
+	if (c->unnamed) {
+		d->unnamed = true;
+		t->unnamed = k;
+	}
+	d->allocs += c->allocs;
+	d->frees += c->frees;
+	d->free_only += c->free_only;
+	d->bytes_req += c->bytes_req;
+	d->bytes_alloc += c->bytes_alloc;
+	d->live_count += c->live_count;
+	d->live_bytes += c->live_bytes;
+	d->memcg_bytes += c->memcg_bytes;
+	return 0;
+}
+
+/**
+ * slab_merge_tables - add another input's call sites, caches and anomalies
+ * @t: the merged statistics
+ * @f: the input's, finished
+ * @m: its call sites in @t's terms
+ *
+ * Rows of one key are summed, the peak live bytes too (the sum of each
+ * input's peak: what they hold at most if their peaks coincide); caches
+ * join by name.  Objects are not merged: no address is in two inputs.
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int slab_merge_tables(struct slab_stats *t, const struct slab_stats *f,
+		      const struct kmem_site_map *m)
+{
+	size_t i;
+	uint32_t k;
+
+	for (i = 0; i < f->nr_sites; i++) {
+		k = KMEM_SITE_ADD(t, kmem_map_site(m, f->sites[i].call_site),
+				  &f->sites[i]);
+		if (k == U64_INDEX_NONE ||
+		    kmem_life_merge(&t->life, k, &f->life, (uint32_t)i))
+			return -1;
+	}
+	for (i = 0; i < f->nr_caches; i++)
+		if (merge_cache(t, f, &f->caches[i]))
+			return -1;
+	for (i = 0; i < f->nr_anoms; i++) {
+		k = kmem_site_add(
+			&t->anom_ix, (void **)&t->anoms, &t->cap_anoms,
+			&t->nr_anoms, sizeof(*t->anoms),
+			kmem_map_site(m, f->anoms[i].call_site), &f->anoms[i]);
+		if (k == U64_INDEX_NONE)
+			return -1;
+	}
+	return 0;
+}

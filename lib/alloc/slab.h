@@ -19,6 +19,7 @@
 #include "lifecycle.h"
 #include "lifetime.h"
 #include "match.h"
+#include "site_map.h"
 #include "touched.h"
 
 #define SLAB_NO_CACHE U64_INDEX_NONE
@@ -152,6 +153,8 @@ void slab_stats_release(struct slab_stats *st);
 void slab_account(struct slab_stats *st, const struct kmem_event *ev);
 const char *slab_cache_name(const struct slab_stats *st,
 			    const struct slab_cache *c);
+int slab_merge_tables(struct slab_stats *t, const struct slab_stats *f,
+		      const struct kmem_site_map *m);
 
 /**
  * slab_obj_at - the object state of an address

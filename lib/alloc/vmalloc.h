@@ -27,6 +27,7 @@
 #include "lifecycle.h"
 #include "lifetime.h"
 #include "match.h"
+#include "site_map.h"
 #include "touched.h"
 
 /* The call site of an allocation without a kernel stack. */
@@ -103,6 +104,8 @@ int vmalloc_stats_init(struct vmalloc_stats *st,
 void vmalloc_stats_release(struct vmalloc_stats *st);
 void vmalloc_account(struct vmalloc_stats *st, const struct kmem_event *ev);
 void vmalloc_finish(struct vmalloc_stats *st);
+int vmalloc_merge_tables(struct vmalloc_stats *t, const struct vmalloc_stats *f,
+			 const struct kmem_site_map *m);
 void vmalloc_merge_summary(struct vmalloc_summary *to,
 			   const struct vmalloc_summary *from);
 

@@ -33,7 +33,8 @@ static const char *lookup(const struct kmem_symbolizer *sym, uint64_t addr,
 }
 
 /**
- * fmt_callsite - a call site as "symbol+0xoff", or its address
+ * fmt_callsite - a call site as "symbol+0xoff", or its address (the
+ *	symbol alone when the symbolizer's call sites are functions)
  * @buf: KMEM_SYM_LEN bytes
  * @sym: the symbolizer, or NULL
  * @addr: the call site
@@ -49,7 +50,11 @@ char *fmt_callsite(char *buf, const struct kmem_symbolizer *sym,
 
 	if (!name)
 		return fmt_addr(buf, addr);
-	snprintf(buf, KMEM_SYM_LEN, "%s+0x%" PRIx64, name, addr - start);
+	if (sym->functions_only)
+		snprintf(buf, KMEM_SYM_LEN, "%s", name);
+	else
+		snprintf(buf, KMEM_SYM_LEN, "%s+0x%" PRIx64, name,
+			 addr - start);
 	return buf;
 }
 

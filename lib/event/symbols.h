@@ -6,6 +6,7 @@
 #ifndef KMEM_SYMBOLS_H
 #define KMEM_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,10 @@ struct kmem_symbolizer {
 	const char *(*comm)(void *priv, int pid);
 	/* before Linux 4.4: 1 = Reclaimable, 2 = Movable (swapped since) */
 	int old_migratetypes;
+	/* call sites are whole functions: named without an offset */
+	bool functions_only;
+	/* call sites of several traces: names, their numbers no address */
+	bool merged;
 };
 
 #define KMEM_SYM_LEN 256

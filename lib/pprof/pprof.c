@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "base/hashtab.h"
+#include "base/strtab.h"
 #include "pprof.h"
 #include "pprof/profile.pb-c.h"
 
@@ -33,9 +34,7 @@ struct pp_label {
 
 struct kmem_pprof {
 	bool oom;
-	char **strs; /* the string table; [0] = "" */
-	size_t nr_strs, cap_strs;
-	struct u64_index str_ix; /* a string's hash -> strs[] */
+	struct strtab strs;	 /* the string table; [0] = "" */
 	int64_t *fn_name;	 /* function id - 1 -> its name */
 	size_t nr_fns, cap_fns;
 	struct u64_index fn_ix; /* a name's string -> fn_name[] */
@@ -74,39 +73,16 @@ static bool room(struct kmem_pprof *p, void *arr, size_t *cap, size_t len,
 	return !p->oom;
 }
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
 /* @s's index in the string table, added if new; -1: out of memory. */
 static int64_t str_id(struct kmem_pprof *p, const char *s)
 {
-	uint64_t h = str_hash(s);
-	size_t pos = SIZE_MAX;
-	uint32_t i;
-	char *copy;
+	uint32_t i = p->oom ? U64_INDEX_NONE : strtab_id(&p->strs, s);
 
-	if (!*s)
-		return 0;
-	while ((i = u64_index_next(&p->str_ix, h, &pos)) != U64_INDEX_NONE)
-		if (!strcmp(p->strs[i], s))
-			return i;
-	if (!room(p, &p->strs, &p->cap_strs, p->nr_strs, 1, sizeof(char *)))
-		return -1;
-	copy = strdup(s);
-	if (!copy || p->nr_strs >= U64_INDEX_NONE ||
-	    u64_index_insert(&p->str_ix, h, (uint32_t)p->nr_strs)) {
-		free(copy);
+	if (i == U64_INDEX_NONE) {
 		p->oom = true;
 		return -1;
 	}
-	p->strs[p->nr_strs] = copy;
-	return (int64_t)p->nr_strs++;
+	return i;
 }
 
 /**
@@ -120,14 +96,11 @@ struct kmem_pprof *kmem_pprof_new(void)
 
 	if (!p)
 		return NULL;
-	if (u64_index_init(&p->str_ix, 64) || u64_index_init(&p->fn_ix, 64) ||
-	    u64_index_init(&p->loc_ix, 64) ||
-	    !room(p, &p->strs, &p->cap_strs, 0, 1, sizeof(char *)) ||
-	    !(p->strs[0] = strdup(""))) {
+	if (strtab_init(&p->strs) || u64_index_init(&p->fn_ix, 64) ||
+	    u64_index_init(&p->loc_ix, 64) || str_id(p, "") != 0) {
 		kmem_pprof_free(p);
 		return NULL;
 	}
-	p->nr_strs = 1;
 	return p;
 }
 
@@ -137,14 +110,9 @@ struct kmem_pprof *kmem_pprof_new(void)
  */
 void kmem_pprof_free(struct kmem_pprof *p)
 {
-	size_t i;
-
 	if (!p)
 		return;
-	for (i = 0; i < p->nr_strs; i++)
-		free(p->strs[i]);
-	free(p->strs);
-	u64_index_free(&p->str_ix);
+	strtab_release(&p->strs);
 	u64_index_free(&p->fn_ix);
 	u64_index_free(&p->loc_ix);
 	free(p->fn_name);
@@ -485,8 +453,8 @@ static void msgs_fill(struct pp_msgs *m, const struct kmem_pprof *p,
 	pr->location = m->loc_ptr;
 	pr->n_function = p->nr_fns;
 	pr->function = m->fn_ptr;
-	pr->n_string_table = p->nr_strs;
-	pr->string_table = p->strs;
+	pr->n_string_table = p->strs.n;
+	pr->string_table = p->strs.s;
 	pr->n_comment = p->nr_comments;
 	pr->comment = p->comments;
 	pr->time_nanos = p->start_ns;

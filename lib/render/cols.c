@@ -360,6 +360,12 @@ static void json_field(const struct cols_ctx *c, const struct col_field *f,
 	case CF_ADDR:
 		json_str(j, f->key, fmt_addr(buf, cols_num(c, &f->a, row)));
 		break;
+	case CF_SITE_ADDR:
+		json_str(j, f->key,
+			 c->sym && c->sym->merged
+				 ? NULL
+				 : fmt_addr(buf, cols_num(c, &f->a, row)));
+		break;
 	case CF_STR:
 		json_str(j, f->key, f->str(c, row, buf));
 		break;

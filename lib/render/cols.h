@@ -85,6 +85,7 @@ enum col_type {
 			 */
 	CF_CALLSITE,	/* a as a call site: function+0xoff (or raw_ip) */
 	CF_ADDR,	/* a as an address: 0x... */
+	CF_SITE_ADDR,	/* a call site's address: null in a merged report */
 	CF_STR,		/* str(); NULL: null */
 	CF_JSON,	/* json() writes its members; CSV: str() or nothing */
 };

@@ -85,6 +85,13 @@ static void put_value(FILE *out, const struct cols_ctx *c,
 	case CF_ADDR:
 		put_field(out, fmt_addr(buf, cols_num(c, &f->a, row)), false);
 		break;
+	case CF_SITE_ADDR:
+		put_field(out,
+			  c->sym && c->sym->merged
+				  ? ""
+				  : fmt_addr(buf, cols_num(c, &f->a, row)),
+			  false);
+		break;
 	case CF_STR:
 	case CF_JSON:
 		s = f->str(c, row, buf);

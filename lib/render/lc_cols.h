@@ -48,7 +48,7 @@
  */
 #define LC_SITE_COUNTS(i)                                                      \
 	[(i)] = { .key = "address",                                            \
-		  .type = CF_ADDR,                                             \
+		  .type = CF_SITE_ADDR,                                        \
 		  .a = LC_SITE(call_site) },                                   \
 	[(i) + 1] = { .key = "hits", .type = CF_U64, .a = LC_SITE(hits) },     \
 	[(i) + 2] = { .key = "bytes", .type = CF_U64, .a = LC_SITE(bytes) }

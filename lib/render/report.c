@@ -10,6 +10,7 @@
 
 #include "base/numfmt.h"
 #include "report.h"
+#include "report_traces.h"
 #include "views.h"
 
 static void print_lost(const struct kmem_report_ctx *r, FILE *out)
@@ -199,7 +200,11 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 	if (r->in->merged)
 		fprintf(out, "\n kmem statistics: merged summary of %d inputs"
 			     "\n\n", r->in->merged);
-	else
+	else if (r->in->nr_parts) {
+		fprintf(out, "\n kmem statistics: %d traces merged\n\n",
+			r->in->nr_parts);
+		kmem_report_traces_text(r, out);
+	} else
 		fprintf(out, "\n kmem statistics: %s\n\n", r->in->label);
 	print_lost(r, out);
 	print_skipped(r->agg, out);
@@ -274,6 +279,8 @@ static void report_members(const struct kmem_report_ctx *r, struct json *j)
 	json_str(j, "file", r->in->label);
 	if (r->in->merged)
 		json_inputs(j, r->in);
+	if (r->in->nr_parts)
+		kmem_report_traces_json(r, j);
 	for (i = 0; i < KMEM_NR_STREAM_COUNTS; i++) {
 		if (i == KMEM_STREAM_TOP)
 			json_open(j, "input", '{');

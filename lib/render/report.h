@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "analysis/agg.h"
+#include "analysis/merge.h"
 #include "analysis/timeline.h"
 #include "base/json.h"
 #include "base/sortkey.h"
@@ -64,6 +65,10 @@ struct kmem_input {
 	/* the machine the trace was recorded on, where it says: */
 	const char *host;    /* its host name, or NULL */
 	const char *release; /* its kernel release, or NULL */
+	/* > 0: one report over this many inputs (stat --merge), every
+	 * table merged but those of addresses; each listed */
+	int nr_parts;
+	const struct kmem_merge_part *parts;
 };
 
 /*

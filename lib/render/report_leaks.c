@@ -108,7 +108,7 @@ enum { L_CALLSITE, L_ADDRESS, L_COUNT, L_BYTES, L_OLDEST, L_MEDIAN };
 static const struct col_field leak_fields[] = {
 	[L_CALLSITE] = { .key = "callsite", .type = CF_STR, .str = site_name },
 	[L_ADDRESS] = { .key = "address",
-			.type = CF_ADDR,
+			.type = CF_SITE_ADDR,
 			.a = LEAK(call_site) },
 	[L_COUNT] = { .key = "count", .type = CF_U64, .a = LEAK(count) },
 	[L_BYTES] = { .key = "bytes", .type = CF_U64, .a = LEAK(bytes) },

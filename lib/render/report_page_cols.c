@@ -88,7 +88,7 @@ static const struct col_field site_fields[] = {
 			 .type = CF_STR,
 			 .str = site_callsite },
 	[S_ADDRESS] = { .key = "address",
-			.type = CF_ADDR,
+			.type = CF_SITE_ADDR,
 			.a = SITE(callsite) },
 	[S_HITS] = { .key = "hits", .type = CF_U64, .a = COL_NUMFN(site_hits) },
 	[S_BYTES] = { .key = "bytes",

@@ -277,10 +277,39 @@ static int damage_comments(struct kmem_pprof *p, const char *label,
 	return ret;
 }
 
+/*
+ * An input's comments ("trace: FILE", its host, kernel and damage) and
+ * its time span.
+ */
+static int trace_comments(struct kmem_pprof *p, const char *label,
+			  const char *host, const char *release,
+			  const struct kmem_agg *a)
+{
+	char text[512];
+	int ret;
+
+	snprintf(text, sizeof(text), "trace: %s", label);
+	ret = kmem_pprof_comment(p, text);
+	ret |= damage_comments(p, label, a);
+	if (host) {
+		snprintf(text, sizeof(text), "%s: host: %s", label, host);
+		ret |= kmem_pprof_comment(p, text);
+	}
+	if (release) {
+		snprintf(text, sizeof(text), "%s: kernel release: %s", label,
+			 release);
+		ret |= kmem_pprof_comment(p, text);
+	}
+	if (a->last_ts)
+		kmem_pprof_span(p, clamp(a->first_ts), clamp(a->last_ts));
+	return ret;
+}
+
 /**
  * kmem_pprof_add_report - add a report's call-site rows as samples
  * @p: the profile (kmem_pprof_for_reports())
- * @r: the report, not a merged summary
+ * @r: the report, not a merged summary (a merged report's inputs each
+ *	have their comments and span)
  * @several: the profile holds several reports: each sample is labelled
  *	trace=its input's name
  * @labels: labels for every sample (checked by the options)
@@ -317,18 +346,17 @@ int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 	if (several)
 		l[nl++] = (struct kmem_pprof_label){ .key = "trace",
 						     .str = label };
-	snprintf(text, sizeof(text), "trace: %s", label);
-	ret = kmem_pprof_comment(p, text);
-	ret |= damage_comments(p, label, r->agg);
-	if (r->in->host) {
-		snprintf(text, sizeof(text), "%s: host: %s", label,
-			 r->in->host);
-		ret |= kmem_pprof_comment(p, text);
-	}
-	if (r->in->release) {
-		snprintf(text, sizeof(text), "%s: kernel release: %s", label,
-			 r->in->release);
-		ret |= kmem_pprof_comment(p, text);
+	if (r->in->nr_parts) {
+		ret = 0;
+		for (i = 0; i < (size_t)r->in->nr_parts; i++) {
+			const struct kmem_merge_part *pt = &r->in->parts[i];
+
+			ret |= trace_comments(p, pt->label, pt->host,
+					      pt->release, &pt->head);
+		}
+	} else {
+		ret = trace_comments(p, label, r->in->host, r->in->release,
+				     r->agg);
 	}
 	if (r->in->filters) {
 		int n = snprintf(text, sizeof(text), "%s: filtered by %s",
@@ -340,9 +368,6 @@ int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 				 r->in->filtered);
 		ret |= kmem_pprof_comment(p, text);
 	}
-	if (r->agg->last_ts)
-		kmem_pprof_span(p, clamp(r->agg->first_ts),
-				clamp(r->agg->last_ts));
 	with_stacks(&r->agg->folded, stk);
 	for (id = 0; !ret && id < KMEM_NR_ALLOC; id++) {
 		const struct jt_node *a = jt_get(j.root, kmem_allocs[id].name);
