@@ -4,7 +4,8 @@
 # other test dependencies are installed by their setup) loads the --rows
 # files of several traces with read_json_auto, and GROUP BY callsite, per
 # trace and across the traces, gives the sums that a short script gets
-# from the JSON reports of the same traces.
+# from the JSON reports of the same traces; across the traces, the rows
+# of trace-kmem stat --merge of them.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -26,11 +27,14 @@ if [ ! -d "$NPM/node_modules/@duckdb/node-api" ]; then
 fi
 cp "$TOP/tests/lib/duckdb_rows.mjs" "$NPM/"
 
-mkdir -p "$WORK/rows"
-for b in slab-fork-exec slab-pingpong page-extfrag percpu-netns vmalloc-fork; do
+mkdir -p "$WORK/rows" "$WORK/merged"
+set -- slab-fork-exec slab-pingpong page-extfrag percpu-netns vmalloc-fork
+for b; do
 	"$TK" stat --json="$WORK/$b.json" --rows="$WORK/rows/$b.rows" -o /dev/null \
 		"$TOP/sample-data/$b.dat" 2>/dev/null
 done
+"$TK" stat --merge --json="$WORK/merged/all.json" -o /dev/null \
+	$(for b; do echo "$TOP/sample-data/$b.dat"; done) 2>/dev/null
 node "$NPM/duckdb_rows.mjs" "$WORK/rows/*.rows" >"$WORK/duck.json" 2>"$WORK/duck.err"
 check duckdb-query test $? -eq 0 -a -s "$WORK/duck.json"
 check duckdb-equals-json python3 - "$WORK/duck.json" "$WORK"/*.json <<'PY'
@@ -62,5 +66,31 @@ assert +got_per == +per, (list((got_per - per).items())[:3], list((per - got_per
 assert +got_across == +across, (list((got_across - across).items())[:3],)
 # the traces share call sites: the second grouping is not the first
 assert len(duck["across"]) < len(duck["per_trace"]), (len(duck["across"]), len(duck["per_trace"]))
+PY
+# trace-kmem stat --merge of the same traces: its call-site rows are
+# DuckDB's groups across the traces, row by row (a page row is keyed by
+# order, migration type and GFP flags too: its groups are their sums)
+check duckdb-equals-merge python3 - "$WORK/duck.json" "$WORK/merged/all.json" <<'PY'
+import collections, json, sys
+duck = json.load(open(sys.argv[1]))
+merged = json.load(open(sys.argv[2]))
+want = {}
+for r in duck["across"]:
+    want[(r["allocator"], r["callsite"])] = tuple(int(r[k] or 0) for k in ("hits", "bytes", "live_bytes"))
+got = collections.defaultdict(lambda: [0, 0, 0])
+n = 0
+for a in ("slab", "page", "percpu", "vmalloc"):
+    rows = (merged.get(a) or {}).get("callsites") or []
+    if a != "page":
+        assert len({r["callsite"] for r in rows}) == len(rows), a
+    for r in rows:
+        g = got[(a, r["callsite"])]
+        for i, v in enumerate((r["hits"], r.get("bytes_alloc", r.get("bytes")), r["live_bytes"])):
+            g[i] += v or 0
+        n += 1
+got = {k: tuple(v) for k, v in got.items()}
+assert n > 50, n
+assert got == want, (sorted(set(got.items()) - set(want.items()))[:3],
+                     sorted(set(want.items()) - set(got.items()))[:3])
 PY
 finish
