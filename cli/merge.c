@@ -21,6 +21,7 @@
 #include "options/config.h"
 #include "options/output.h"
 #include "progress.h"
+#include "render/report_traces.h"
 #include "session.h"
 #include "tracecmd_read.h"
 
@@ -220,9 +221,7 @@ void tk_group_report_ctx(struct tk_group *g, FILE *tables,
 			 struct kmem_report_ctx *r)
 {
 	kmem_opts_render_cfg(&g->args.opts, tables, rc);
-	rc->text_tables &= ~(1U << KMEM_T_ALLOC);
-	rc->json_tables &= ~(1U << KMEM_T_ALLOC);
-	rc->merge_pids = true; /* pids of different machines */
+	kmem_merged_render_cfg(rc);
 	*in = (struct kmem_input){ .label = "(merged)",
 				   .nr_parts = g->m.nr_parts,
 				   .parts = g->m.parts,

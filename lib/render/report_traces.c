@@ -12,6 +12,20 @@ static uint64_t span_of(const struct kmem_agg *a)
 }
 
 /**
+ * kmem_merged_render_cfg - what a merged report shows of the options'
+ * @rc: the options' render configuration, adjusted
+ *
+ * The per-address tables are left out (no object is in two traces) and
+ * processes are shown by command (pids of different machines).
+ */
+void kmem_merged_render_cfg(struct kmem_render_cfg *rc)
+{
+	rc->text_tables &= ~(1U << KMEM_T_ALLOC);
+	rc->json_tables &= ~(1U << KMEM_T_ALLOC);
+	rc->merge_pids = true;
+}
+
+/**
  * kmem_report_traces_text - list a merged report's inputs
  * @r: the report (r->in->nr_parts > 0)
  * @out: where to

@@ -11,6 +11,7 @@
 #include "base/json.h"
 #include "report.h"
 
+void kmem_merged_render_cfg(struct kmem_render_cfg *rc);
 void kmem_report_traces_text(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_traces_json(const struct kmem_report_ctx *r, struct json *j);
 

@@ -45,6 +45,7 @@
 #include "render/plot_svg.h"
 #include "render/report.h"
 #include "render/report_pprof.h"
+#include "render/report_traces.h"
 #include "render/report_rows.h"
 
 #ifndef FUZZ_FORMATS
@@ -259,6 +260,33 @@ static void pprof_and_rows(const struct kmem_report_ctx *r, uint8_t flags)
 	kmem_report_rows(r, labels, 1, devnull);
 }
 
+/* stat --merge: the input added twice, as two traces; every output. */
+static void merged_report(const struct kmem_agg *agg,
+			  const struct kmem_symbolizer *sym,
+			  const struct kmem_opts *o, uint8_t flags)
+{
+	struct kmem_collect_cfg cc = kmem_opts_collect_cfg(o);
+	struct kmem_render_cfg rc;
+	struct kmem_report_ctx r;
+	struct kmem_input in;
+	struct kmem_merge m;
+
+	if (kmem_merge_init(&m, &cc, NULL, flags & 2) ||
+	    kmem_merge_add(&m, agg, sym, "a", "host", NULL) ||
+	    kmem_merge_add(&m, agg, sym, "b", NULL, "6.1"))
+		abort(); /* out of memory: not the input's doing */
+	kmem_opts_render_cfg(o, devnull, &rc);
+	kmem_merged_render_cfg(&rc);
+	in = (struct kmem_input){ .label = "(merged)",
+				  .nr_parts = m.nr_parts,
+				  .parts = m.parts };
+	r = (struct kmem_report_ctx){ &m.agg, &rc, &m.sym, &in, NULL };
+	kmem_report_tables(&r, devnull);
+	kmem_report_json(&r, devnull);
+	pprof_and_rows(&r, flags);
+	kmem_merge_release(&m);
+}
+
 static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 {
 	const char *labels[] = { "fuzz" };
@@ -288,6 +316,7 @@ static void report(struct kmem_agg *agg, struct tep_handle *tep, uint8_t flags)
 	kmem_report_json(&mr, devnull);
 	diff(&r, &mr, &o, flags);
 	kmem_agg_release(&merged);
+	merged_report(agg, &sym, &o, flags);
 	kmem_opts_release(&o);
 }
 
