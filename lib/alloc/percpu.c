@@ -210,15 +210,8 @@ int percpu_merge_tables(struct percpu_stats *t, const struct percpu_stats *f,
 {
 	size_t i;
 
-	for (i = 0; i < f->nr_sites; i++) {
-		uint32_t k = KMEM_SITE_ADD(
-			t, kmem_map_site(m, f->sites[i].call_site),
-			&f->sites[i]);
-
-		if (k == U64_INDEX_NONE ||
-		    kmem_life_merge(&t->life, k, &f->life, (uint32_t)i))
-			return -1;
-	}
+	if (KMEM_SITES_MERGE(t, f, m))
+		return -1;
 	for (i = 0; i < f->nr_fails; i++) {
 		const struct percpu_fail *x = &f->fails[i];
 		struct percpu_fail *d =

@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "base/hashtab.h"
+#include "lifetime.h"
+#include "site_map.h"
 
 /**
  * kmem_site_get - the row of a key, added (zeroed, the key stored) when new
@@ -66,13 +68,52 @@ static inline uint32_t kmem_site_add(struct u64_index *ix, void **rows,
 	return i;
 }
 
-/*
- * KMEM_SITE_ADD(st, key, row) - kmem_site_add() over st->sites, indexed
- * by st->site_ix
+/**
+ * kmem_sites_merge - add another input's call-site rows and their
+ *	lifetime histograms
+ * @ix: the rows' index
+ * @rows: the rows, each starting with its call site, then counters
+ * @cap: room in @rows
+ * @nr: rows in use
+ * @row_size: bytes a row, a multiple of 8
+ * @life: the rows' lifetime histograms
+ * @from: the other input's rows, of the same layout
+ * @nr_from: how many
+ * @from_life: their histograms
+ * @m: the other input's call sites in these rows' terms
+ *
+ * Return: 0, or -1 when memory ran out.
  */
-#define KMEM_SITE_ADD(st, key, row)                                            \
-	kmem_site_add(&(st)->site_ix, (void **)&(st)->sites, &(st)->cap_sites, \
-		      &(st)->nr_sites, sizeof(*(st)->sites), (key), (row))
+static inline int kmem_sites_merge(struct u64_index *ix, void **rows,
+				   size_t *cap, size_t *nr, size_t row_size,
+				   struct kmem_lifetimes *life,
+				   const void *from, size_t nr_from,
+				   const struct kmem_lifetimes *from_life,
+				   const struct kmem_site_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < nr_from; i++) {
+		const void *f = (const char *)from + i * row_size;
+		uint32_t k = kmem_site_add(
+			ix, rows, cap, nr, row_size,
+			kmem_map_site(m, *(const uint64_t *)f), f);
+
+		if (k == U64_INDEX_NONE ||
+		    kmem_life_merge(life, k, from_life, (uint32_t)i))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * KMEM_SITES_MERGE(t, f, m) - kmem_sites_merge() of f->sites into
+ * t->sites, with their histograms (t->life, f->life)
+ */
+#define KMEM_SITES_MERGE(t, f, m)                                              \
+	kmem_sites_merge(&(t)->site_ix, (void **)&(t)->sites, &(t)->cap_sites, \
+			 &(t)->nr_sites, sizeof(*(t)->sites), &(t)->life,      \
+			 (f)->sites, (f)->nr_sites, &(f)->life, (m))
 
 /*
  * KMEM_SITE_GET(st, key) - kmem_site_get() over st->sites, indexed by

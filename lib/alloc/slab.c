@@ -476,13 +476,8 @@ int slab_merge_tables(struct slab_stats *t, const struct slab_stats *f,
 	size_t i;
 	uint32_t k;
 
-	for (i = 0; i < f->nr_sites; i++) {
-		k = KMEM_SITE_ADD(t, kmem_map_site(m, f->sites[i].call_site),
-				  &f->sites[i]);
-		if (k == U64_INDEX_NONE ||
-		    kmem_life_merge(&t->life, k, &f->life, (uint32_t)i))
-			return -1;
-	}
+	if (KMEM_SITES_MERGE(t, f, m))
+		return -1;
 	for (i = 0; i < f->nr_caches; i++)
 		if (merge_cache(t, f, &f->caches[i]))
 			return -1;

@@ -311,16 +311,5 @@ void vmalloc_merge_summary(struct vmalloc_summary *to,
 int vmalloc_merge_tables(struct vmalloc_stats *t, const struct vmalloc_stats *f,
 			 const struct kmem_site_map *m)
 {
-	size_t i;
-
-	for (i = 0; i < f->nr_sites; i++) {
-		uint32_t k = KMEM_SITE_ADD(
-			t, kmem_map_site(m, f->sites[i].call_site),
-			&f->sites[i]);
-
-		if (k == U64_INDEX_NONE ||
-		    kmem_life_merge(&t->life, k, &f->life, (uint32_t)i))
-			return -1;
-	}
-	return 0;
+	return KMEM_SITES_MERGE(t, f, m);
 }

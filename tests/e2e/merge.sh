@@ -103,6 +103,29 @@ assert all(r["address"] is None for r in d["slab"]["callsites"])' "$WORK/fn.json
 check merge-other-kernel-said grep -qx "trace-kmem: --merge: [^ ]*/percpu-slab-netns.dat: kernel 6.18.44-fc-v669, not [^ ]*/slab-pingpong.dat's 6.18.44-fc-v782; call sites are matched by function+offset (--by-function matches functions)" "$WORK/five.err"
 check merge-same-kernel-not-said sh -c "! grep -q page-stacktrace '$WORK/five.err'"
 
+# the lifetime histograms add up bucket by bucket
+"$TK" stat --merge --lifetimes --json="$WORK/lt.json" -o /dev/null "$A" "$B"
+for f in "$A" "$B"; do
+	"$TK" stat --lifetimes --json="$WORK/lt-$(basename "$f")" -o /dev/null "$f"
+done
+check merge-lifetimes python3 - "$WORK/lt.json" "$WORK/lt-$(basename "$A")" "$WORK/lt-$(basename "$B")" <<'PY'
+import collections, json, sys
+def hist(d):
+    c = collections.Counter()
+    for a in ("slab", "percpu", "vmalloc"):
+        for r in (d.get(a) or {}).get("callsites") or []:
+            for b in r.get("lifetime_hist") or []:
+                c[(a, r["callsite"], b["lo_ns"])] += b["count"]
+    return c
+m, *docs = (json.load(open(p)) for p in sys.argv[1:])
+want = collections.Counter()
+for d in docs:
+    want.update(hist(d))
+got = hist(m)
+assert sum(got.values()) > 1000, sum(got.values())
+assert +got == +want, (sorted((got - want).items())[:3], sorted((want - got).items())[:3])
+PY
+
 # ---- crafted: one function at two addresses, hand-counted
 cat >"$WORK/k1.spec" <<'SPEC'
 [kallsyms]
