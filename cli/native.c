@@ -202,6 +202,23 @@ static uint64_t file_done(const void *f)
 	return tdat_done(f);
 }
 
+static const char *module_of(void *f, uint64_t addr)
+{
+	return tdat_symbol_module(f, addr);
+}
+
+/**
+ * tk_native_modules - module names for a symbolizer, from the file's
+ *	kallsyms ("[mod]" after a module's symbols)
+ * @sym: the symbolizer of a session reading @f
+ * @f: the file
+ */
+void tk_native_modules(struct kmem_symbolizer *sym, struct tdat_file *f)
+{
+	sym->module = module_of;
+	sym->mod_priv = f;
+}
+
 /**
  * tk_native_run - count one buffer of a file
  * @f: the file

@@ -13,6 +13,7 @@
 int tk_native_open(const char *path, struct tdat_file **f);
 int tk_native_validate(const char *path, struct tdat_scan **scan);
 int tk_native_check_aligned(const char *path);
+void tk_native_modules(struct kmem_symbolizer *sym, struct tdat_file *f);
 int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 		  struct tk_progress *progress);
 

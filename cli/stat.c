@@ -77,6 +77,7 @@ static int analyse(struct stat_run *run, const struct tk_input *in, int buffer,
 	if (f) {
 		s.host = tdat_host(f);
 		s.release = tdat_kernel_release(f);
+		tk_native_modules(&s.sym, f);
 	}
 	tk_progress_start(&progress, label);
 	if (f)

@@ -174,11 +174,15 @@ void tdat_kallsyms_release(struct tdat_file *f)
 		return;
 	if (f->tep)
 		tep_reset_function_resolver(f->tep);
-	for (i = 0; i < k->nres; i++)
+	for (i = 0; i < k->nres; i++) {
 		free(k->res[i].name);
+		free(k->res[i].mod);
+	}
 	free(k->res);
-	for (i = 0; k->syms && i < k->count; i++)
+	for (i = 0; k->syms && i < k->count; i++) {
 		free(k->syms[i].copy);
+		free(k->syms[i].mod);
+	}
 	free(k->syms);
 	free(k->owned);
 	free(k->hold);

@@ -19,6 +19,7 @@ struct ksym {
 	uint32_t line; /* the line's number, for the order */
 	uint32_t name; /* offset of the name in the text */
 	char *copy;    /* the name, once asked for */
+	char *mod;     /* its module, once asked for ("" for none) */
 };
 
 /* One address resolved: its symbol's address and name, or no name. */
@@ -26,6 +27,7 @@ struct kres {
 	uint64_t key;
 	uint64_t start;
 	char *name;
+	char *mod; /* its module ("[mod]" after the name), or NULL */
 };
 
 struct tdat_kallsyms {
@@ -126,6 +128,7 @@ int ksyms_each_symbol(const struct tdat_kallsyms *k, sym_fn fn, void *priv);
 /* ksyms_index.c: every symbol indexed */
 void ksyms_ensure_index(struct tdat_kallsyms *k);
 char *ksyms_index_lookup(struct tdat_kallsyms *k, unsigned long long *addrp);
+const char *ksyms_index_module(struct tdat_kallsyms *k, uint64_t addr);
 
 /* ksyms_resolve.c: the addresses asked for, resolved in one pass */
 char *ksyms_resolve(void *priv, unsigned long long *addrp, char **modp);

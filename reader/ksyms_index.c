@@ -116,6 +116,7 @@ static int build(struct tdat_kallsyms *k)
 		k->syms[k->count].line = (uint32_t)lines;
 		k->syms[k->count].name = (uint32_t)(name - k->text);
 		k->syms[k->count].copy = NULL;
+		k->syms[k->count].mod = NULL;
 		k->count++;
 	}
 	sort_syms(k->syms, k->count);
@@ -182,6 +183,45 @@ static char *name_of(const struct tdat_kallsyms *k, struct ksym *e)
 	if (!e->copy)
 		e->copy = strndup(s, (size_t)(p - s));
 	return e->copy;
+}
+
+/* The module after a symbol's name ("\t[mod]"), "" for none. */
+static const char *mod_of(const struct tdat_kallsyms *k, struct ksym *e)
+{
+	const char *end = k->text + k->len, *p = k->text + e->name, *q;
+
+	if (e->mod)
+		return e->mod;
+	while (p < end && !isspace((unsigned char)*p))
+		p++;
+	while (p < end && *p != '\n' && isspace((unsigned char)*p))
+		p++;
+	q = p < end && *p == '[' ? memchr(p, ']', (size_t)(end - p)) : NULL;
+	if (q && q > p + 1 && !memchr(p, '\n', (size_t)(q - p)))
+		e->mod = strndup(p + 1, (size_t)(q - p - 1));
+	else
+		e->mod = strdup("");
+	return e->mod;
+}
+
+/**
+ * ksyms_index_module - the module of an address's symbol in the index
+ * @k: the kallsyms section, indexed (ksyms_ensure_index())
+ * @addr: the address
+ *
+ * Return: the module's name (@k keeps it), NULL for the kernel itself,
+ * no symbol, or memory that ran out.
+ */
+const char *ksyms_index_module(struct tdat_kallsyms *k, uint64_t addr)
+{
+	struct ksym key = { .addr = addr }, *e;
+	const char *m;
+
+	if (!k->syms || !k->count)
+		return NULL;
+	e = bsearch(&key, k->syms, k->count, sizeof(*e), ksym_find);
+	m = e ? mod_of(k, e) : NULL;
+	return m && *m ? m : NULL;
 }
 
 /**

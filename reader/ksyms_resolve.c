@@ -41,6 +41,7 @@ struct slot {
 	char *buf;			  /* a copy (the buffer is reused) */
 	size_t buf_cap;
 	char *at_name; /* the first symbol at the address */
+	char *at_mod;  /* ... its module, or NULL */
 };
 
 struct pass {
@@ -66,6 +67,27 @@ static size_t lower_bound(const uint64_t *v, size_t n, uint64_t x)
 			hi = mid;
 	}
 	return lo;
+}
+
+/*
+ * The module of a kallsyms line's symbol, "[mod]" after the name, copied;
+ * NULL for none.  Sets *@oom when the copy could not be made.
+ */
+static char *mod_dup(const char *name, const char *eol, bool *oom)
+{
+	const char *p = name + name_len(name, eol), *q;
+	char *m;
+
+	while (p < eol && ks_space(*p))
+		p++;
+	if (p == eol || *p != '[')
+		return NULL;
+	q = memchr(p, ']', (size_t)(eol - p));
+	if (!q || q == p + 1)
+		return NULL;
+	m = strndup(p + 1, (size_t)(q - p - 1));
+	*oom |= !m;
+	return m;
 }
 
 static char *put_name(char **buf, size_t *cap, const char *s, size_t n)
@@ -102,13 +124,14 @@ static int pass_sym(void *priv, uint64_t addr, const char *name,
 		if (!sl->at++) {
 			sl->at_name = strndup(name, name_len(name, eol));
 			ps->oom |= !sl->at_name;
+			sl->at_mod = mod_dup(name, eol, &ps->oom);
 		}
 		return ps->oom;
 	}
 	sl->below++;
 	if (i < ps->n && (!sl->have_best || addr > sl->best)) {
-		if (!stable) {
-			size_t len = name_len(name, eol);
+		if (!stable) { /* the name and its module */
+			size_t len = (size_t)(eol - name);
 
 			name = put_name(&sl->buf, &sl->buf_cap, name, len);
 			if (!name) {
@@ -157,7 +180,7 @@ static uint64_t run_pick(uint64_t rank, uint64_t run, uint64_t total)
 /* The n-th symbol at one address (second pass, for duplicates). */
 struct nth {
 	uint64_t addr, n, seen;
-	char *name;
+	char *name, *mod;
 	bool oom;
 };
 
@@ -171,6 +194,7 @@ static int nth_sym(void *priv, uint64_t addr, const char *name, const char *eol,
 		return 0;
 	t->name = strndup(name, name_len(name, eol));
 	t->oom = !t->name;
+	t->mod = mod_dup(name, eol, &t->oom);
 	return 1;
 }
 
@@ -216,10 +240,20 @@ static int add_result(struct tdat_kallsyms *k, const struct kres *r)
  * exactly where several symbols are, when the index would not give the
  * first of them).
  */
+/* A copy of @m, or NULL for NULL; sets *@oom when it cannot be made. */
+static char *mod_copy(const char *m, bool *oom)
+{
+	char *c = m ? strdup(m) : NULL;
+
+	*oom |= m && !c;
+	return c;
+}
+
 static int resolve_set(struct tdat_kallsyms *k, const uint64_t *want, size_t n)
 {
 	struct pass ps = { .want = want, .n = n };
-	const char *below = NULL, *below_eol = NULL;
+	const char *below = NULL, *below_eol = NULL, *below_mod = NULL;
+	bool below_at = false, oom = false;
 	uint64_t below_addr = 0, rank = 0;
 	int ret = -1;
 	size_t i;
@@ -238,6 +272,7 @@ static int resolve_set(struct tdat_kallsyms *k, const uint64_t *want, size_t n)
 			below = sl->best_name;
 			below_eol = sl->best_eol;
 			below_addr = sl->best;
+			below_at = false;
 		}
 		if (sl->at) {
 			uint64_t nth = run_pick(rank, sl->at, ps.total);
@@ -246,25 +281,41 @@ static int resolve_set(struct tdat_kallsyms *k, const uint64_t *want, size_t n)
 			r.start = want[i];
 			if (!nth) {
 				r.name = strdup(sl->at_name);
+				r.mod = mod_copy(sl->at_mod, &oom);
 			} else if (!ksyms_each_symbol(k, nth_sym, &t) &&
 				   !t.oom) {
 				r.name = t.name;
+				r.mod = t.mod;
+			} else {
+				free(t.name);
+				free(t.mod);
 			}
-			if (!r.name)
+			if (!r.name || oom) {
+				free(r.name);
+				free(r.mod);
 				goto out;
+			}
 			/* above it, the first line at the address */
 			below = sl->at_name;
 			below_eol = below + strlen(below);
+			below_mod = sl->at_mod;
+			below_at = true;
 			below_addr = want[i];
 			rank += sl->at;
 		} else if (below && ps.max > want[i]) {
 			r.start = below_addr;
 			r.name = strndup(below, name_len(below, below_eol));
-			if (!r.name)
+			r.mod = below_at ? mod_copy(below_mod, &oom)
+					 : mod_dup(below, below_eol, &oom);
+			if (!r.name || oom) {
+				free(r.name);
+				free(r.mod);
 				goto out;
+			}
 		}
 		if (add_result(k, &r)) {
 			free(r.name);
+			free(r.mod);
 			goto out;
 		}
 	}
@@ -273,6 +324,7 @@ out:
 	for (i = 0; i <= n; i++) {
 		free(ps.slots[i].buf);
 		free(ps.slots[i].at_name);
+		free(ps.slots[i].at_mod);
 	}
 	free(ps.slots);
 	return ret;
@@ -354,6 +406,37 @@ char *ksyms_resolve(void *priv, unsigned long long *addrp, char **modp)
 	}
 	pthread_mutex_unlock(&k->lock);
 	return name;
+}
+
+/**
+ * tdat_symbol_module - the module of an address's symbol
+ * @f: the file
+ * @addr: an address resolved before (tdat_want_symbols(), or looked up)
+ *
+ * The text after the name in the kallsyms line, "[mod]" for a module's
+ * symbol.  No pass of its own: an address not resolved yet has none.
+ *
+ * Return: the module's name (the file keeps it until
+ * tdat_kallsyms_release()), NULL for the kernel itself or no symbol.
+ */
+const char *tdat_symbol_module(struct tdat_file *f, uint64_t addr)
+{
+	struct tdat_kallsyms *k = f->ksyms;
+	const char *mod = NULL;
+	size_t i;
+
+	if (!k)
+		return NULL;
+	pthread_mutex_lock(&k->lock);
+	if (k->indexed) {
+		mod = ksyms_index_module(k, addr);
+	} else {
+		i = res_pos(k, addr);
+		if (i < k->nres && k->res[i].key == addr)
+			mod = k->res[i].mod;
+	}
+	pthread_mutex_unlock(&k->lock);
+	return mod;
 }
 
 /**

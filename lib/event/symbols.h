@@ -31,6 +31,10 @@ struct kmem_symbolizer {
 	const char *(*comm)(void *priv, int pid);
 	/* before Linux 4.4: 1 = Reclaimable, 2 = Movable (swapped since) */
 	int old_migratetypes;
+	/* the module an address's symbol is in (NULL: the kernel, or
+	 * not known); NULL: no module names */
+	const char *(*module)(void *mod_priv, uint64_t addr);
+	void *mod_priv;
 	/* call sites are whole functions: named without an offset */
 	bool functions_only;
 	/* call sites of several traces: names, their numbers no address */

@@ -152,21 +152,29 @@ int kmem_pprof_add_type(struct kmem_pprof *p, const char *type,
 }
 
 /**
- * kmem_pprof_mapping - add a mapping: the kernel's text, a module
+ * kmem_pprof_mapping - the id of a mapping (the kernel's text, a module),
+ *	added if new
  * @p: the profile
  * @start: its first address
  * @limit: the address past its last
- * @file: its name, "[kernel.kallsyms]"
+ * @file: its name, "[kernel.kallsyms]", "[ext4]"
  *
- * Return: its id (from 1), 0 when out of memory.
+ * Return: its id (from 1; the same for the same three), 0 when out of
+ * memory.
  */
 uint64_t kmem_pprof_mapping(struct kmem_pprof *p, uint64_t start,
 			    uint64_t limit, const char *file)
 {
 	int64_t f = str_id(p, file);
+	size_t i;
 
-	if (f < 0 ||
-	    !room(p, &p->maps, &p->cap_maps, p->nr_maps, 1, sizeof(*p->maps)))
+	if (f < 0)
+		return 0;
+	for (i = 0; i < p->nr_maps; i++) /* a few: the kernel, modules */
+		if (p->maps[i].file == f && p->maps[i].start == start &&
+		    p->maps[i].limit == limit)
+			return i + 1;
+	if (!room(p, &p->maps, &p->cap_maps, p->nr_maps, 1, sizeof(*p->maps)))
 		return 0;
 	p->maps[p->nr_maps] = (struct pp_map){ start, limit, f };
 	return ++p->nr_maps;

@@ -93,17 +93,35 @@ static const char *str(const struct jt_node *row, const char *key)
 	return n && n->type == JT_STR ? n->v.s : NULL;
 }
 
+/* The mapping of an address: its symbol's module's, or the kernel's. */
+static uint64_t mapping_of(struct kmem_pprof *p,
+			   const struct kmem_symbolizer *sym, uint64_t addr)
+{
+	const char *mod = addr && sym && sym->module
+				  ? sym->module(sym->mod_priv, addr)
+				  : NULL;
+	char file[128];
+
+	if (!mod)
+		return KERNEL_MAPPING;
+	snprintf(file, sizeof(file), "[%s]", mod);
+	return kmem_pprof_mapping(p, 0, UINT64_MAX, file);
+}
+
 /*
  * A row's location: "sym+0xoff" is function sym, line off; anything
  * else ("0xffffffff81234567" unresolved or raw-ip=, "(no stack)") is a
  * function of that name, line 0.
  */
-static uint64_t row_location(struct kmem_pprof *p, const struct jt_node *row)
+static uint64_t row_location(struct kmem_pprof *p,
+			     const struct kmem_symbolizer *sym,
+			     const struct jt_node *row)
 {
 	const char *cs = str(row, "callsite"), *addr = str(row, "address");
 	const char *plus = cs ? strstr(cs, "+0x") : NULL;
 	char fn[256];
 	int64_t line = 0;
+	uint64_t a;
 
 	if (!cs)
 		cs = "(unknown)";
@@ -112,9 +130,8 @@ static uint64_t row_location(struct kmem_pprof *p, const struct jt_node *row)
 		fn[plus - cs] = '\0';
 		line = (int64_t)strtoull(plus + 3, NULL, 16);
 	}
-	return kmem_pprof_location(p, KERNEL_MAPPING,
-				   addr ? strtoull(addr, NULL, 16) : 0, fn,
-				   line);
+	a = addr ? strtoull(addr, NULL, 16) : 0;
+	return kmem_pprof_location(p, mapping_of(p, sym, a), a, fn, line);
 }
 
 /* A string label, when the row has the member. */
@@ -147,7 +164,8 @@ static int64_t rows_wasted(const struct jt_node *sites)
 }
 
 /* The samples of one allocator's call-site rows. */
-static int add_rows(struct kmem_pprof *p, const struct jt_node *sites,
+static int add_rows(struct kmem_pprof *p, const struct kmem_symbolizer *sym,
+		    const struct jt_node *sites,
 		    struct kmem_pprof_label *labels, size_t nr_common)
 {
 	size_t i;
@@ -182,7 +200,7 @@ static int add_rows(struct kmem_pprof *p, const struct jt_node *sites,
 		nl += label_str(&labels[nl], "migratetype",
 				str(row, "migratetype"));
 		nl += label_str(&labels[nl], "gfp", str(row, "gfp"));
-		loc = row_location(p, row);
+		loc = row_location(p, sym, row);
 		if (!loc || kmem_pprof_sample(p, &loc, 1, v, labels, nl))
 			return -1;
 	}
@@ -219,7 +237,7 @@ static uint64_t frame_location(struct kmem_pprof *p,
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
 		return kmem_pprof_location(p, KERNEL_MAPPING, addr, buf, 0);
 	}
-	return kmem_pprof_location(p, KERNEL_MAPPING, addr, name,
+	return kmem_pprof_location(p, mapping_of(p, sym, addr), addr, name,
 				   (int64_t)(addr - start));
 }
 
@@ -387,7 +405,7 @@ int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 			.key = "allocator", .str = kmem_allocs[id].name
 		};
 		if (!stk[id]) {
-			ret |= add_rows(p, sites, l, nl + 1);
+			ret |= add_rows(p, r->sym, sites, l, nl + 1);
 			continue;
 		}
 		snprintf(text, sizeof(text), "%s: %s: samples by kernel stack",

@@ -174,4 +174,36 @@ check pprof-no-temporary test "$(ls "$WORK" | grep -c 'keep.pb.gz.')" -eq 0
 check pprof-unwritable-exit test $? -ne 0
 check pprof-unwritable-one-line test "$(wc -l <"$WORK/nodir.err")" -eq 1
 
+# ---- modules: a module's call site is in the module's mapping, named
+# as kallsyms names it ("[ext4]" after the symbol), the kernel's in
+# [kernel.kallsyms]; an address above the last symbol has no function
+cat >"$WORK/mod.spec" <<'SPEC'
+[kallsyms]
+ffffffff81300000 T seq_open
+ffffffff81400000 T _etext
+ffffffffc0a00000 t ext4_alloc_inode	[ext4]
+ffffffffc0a00400 t ext4_free_inode	[ext4]
+ffffffffc0b00000 t nf_ct_alloc	[nf_conntrack]
+ffffffffc0b00400 t nf_ct_free	[nf_conntrack]
+[buffer]
+0 1.000000000 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000100 bytes_req=8 bytes_alloc=8 node=-1
+0 1.000001000 kmalloc call_site=0xffffffffc0a00010 ptr=0xffff888100000200 bytes_req=12 bytes_alloc=16 node=-1
+0 1.000002000 kmalloc call_site=0xffffffffc0a00010 ptr=0xffff888100000300 bytes_req=30 bytes_alloc=32 node=-1
+0 1.000003000 kmalloc call_site=0xffffffffc0b00020 ptr=0xffff888100000400 bytes_req=64 bytes_alloc=64 node=-1
+0 1.000004000 kmalloc call_site=0xffffffffc0c00000 ptr=0xffff888100000500 bytes_req=64 bytes_alloc=64 node=-1
+SPEC
+python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/mod.spec" -o "$WORK/mod.dat" \
+	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 6
+"$TK" stat -o /dev/null --pprof="$WORK/mod.pb.gz" "$WORK/mod.dat"
+raw "$WORK/mod.pb.gz" >"$WORK/mod.raw"
+check pprof-module-mappings python3 - "$WORK/mod.raw" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+maps = dict(re.findall(r"^(\d+): 0x0/0xffffffffffffffff/0x0 (\S+)", t, re.M))
+locs = {fn: maps[m] for m, fn in re.findall(r"^\s+\d+: 0x[0-9a-f]+ M=(\d+) (\S+) :", t, re.M)}
+want = {"seq_open": "[kernel.kallsyms]", "ext4_alloc_inode": "[ext4]",
+        "nf_ct_alloc": "[nf_conntrack]", "0xffffffffc0c00000": "[kernel.kallsyms]"}
+assert locs == want, locs
+assert sorted(maps.values()) == sorted(set(want.values())), maps
+PY
 finish

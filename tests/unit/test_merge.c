@@ -5,8 +5,10 @@
  * Expected values are counted by hand from the events fed in.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/agg.h"
+#include "analysis/merge.h"
 #include "agg_util.h"
 #include "unit.h"
 
@@ -105,9 +107,117 @@ static void test_old_migratetypes(void)
 	kmem_agg_release(&m);
 }
 
+/* A boot's symbols: "foo" at @priv (its base), "bar" 0x100 above. */
+static const char *boot_resolve(void *priv, uint64_t addr, uint64_t *start)
+{
+	uint64_t base = *(const uint64_t *)priv;
+
+	if (addr < base || addr >= base + 0x200)
+		return NULL;
+	*start = addr < base + 0x100 ? base : base + 0x100;
+	return addr < base + 0x100 ? "foo" : "bar";
+}
+
+static void slab_at(struct kmem_agg *a, uint64_t cs, uint64_t ptr,
+		    uint64_t bytes)
+{
+	struct kmem_event ev = { 0 };
+
+	ev.kind = KMEM_EV_SLAB_ALLOC;
+	ev.ptr = ptr;
+	ev.call_site = cs;
+	ev.bytes_req = bytes;
+	ev.bytes_alloc = bytes;
+	ev.node = KMEM_NO_NODE;
+	kmem_agg_event(a, &ev);
+}
+
+/* The row of a merged call site named @name, or NULL. */
+static const struct slab_site *named(const struct kmem_merge *m,
+				     const char *name)
+{
+	const struct slab_stats *st = agg_slab(&m->agg);
+	char buf[KMEM_SYM_LEN];
+	size_t i;
+
+	for (i = 0; i < st->nr_sites; i++)
+		if (!strcmp(fmt_callsite(buf, &m->sym, st->sites[i].call_site,
+					 0),
+			    name))
+			return &st->sites[i];
+	return NULL;
+}
+
+/*
+ * Two boots (KASLR: foo at other addresses): call sites join by
+ * function+offset, or by function; caches by name; an address no
+ * symbol covers keeps its value, one in the merged numbering is named
+ * by its digits; old migration types are renumbered in the page rows.
+ */
+static void test_tables(void)
+{
+	static const uint64_t base_a = 0xffffffff81000000ULL,
+			      base_b = 0xffffffff82000000ULL;
+	struct kmem_symbolizer sa = { .resolve = boot_resolve,
+				      .priv = (void *)&base_a },
+			       sb = { .resolve = boot_resolve,
+				      .priv = (void *)&base_b,
+				      .old_migratetypes = 1 };
+	struct kmem_collect_cfg cc = { 0 };
+	struct kmem_agg a, b;
+	struct kmem_merge m;
+	int fn;
+
+	kmem_agg_init(&a);
+	kmem_agg_init(&b);
+	slab_at(&a, base_a + 0x10, 0x1000, 64);
+	slab_at(&a, base_a + 0x10, 0x2000, 64);
+	slab_at(&a, base_a + 0x120, 0x3000, 128);
+	slab_at(&b, base_b + 0x10, 0x1000, 64);
+	slab_at(&b, base_b + 0x20, 0x2000, 32);
+	slab_at(&b, 0xffffffff83000000ULL, 0x3000, 8); /* no symbol */
+	slab_at(&b, 0x1000000000000010ULL, 0x4000, 8); /* in the range */
+	page_alloc(&b, 100, 1, 2);		       /* old MOVABLE */
+	page_alloc(&b, 102, 1, 2);
+	kmem_agg_finish(&a);
+	kmem_agg_finish(&b);
+	for (fn = 0; fn < 2; fn++) {
+		const struct slab_site *s;
+
+		CHECK(!kmem_merge_init(&m, &cc, NULL, fn));
+		CHECK(!kmem_merge_add(&m, &a, &sa, "a.dat", "h1", NULL));
+		CHECK(!kmem_merge_add(&m, &b, &sb, "b.dat", NULL, "6.1"));
+		CHECK_U64(agg_slab(&m.agg)->sum.allocs, 7);
+		CHECK_U64(m.nr_parts, 2);
+		CHECK_U64(m.parts[1].events, 6);
+		s = named(&m, fn ? "foo" : "foo+0x10");
+		CHECK(s != NULL);
+		CHECK_U64(s ? s->hits : 0, fn ? 4 : 3);
+		CHECK_U64(s ? s->bytes_alloc : 0, fn ? 224 : 192);
+		CHECK_U64(s ? s->live_count : 0, fn ? 4 : 3);
+		s = named(&m, fn ? "bar" : "bar+0x20");
+		CHECK_U64(s ? s->hits : 0, 1);
+		s = named(&m, "0xffffffff83000000");
+		CHECK_U64(s ? s->hits : 0, 1);
+		s = named(&m,
+			  fn ? "0x1000000000000010" : "0x1000000000000010+0x0");
+		CHECK_U64(s ? s->hits : 0, 1);
+		CHECK_U64(agg_slab(&m.agg)->nr_sites, fn ? 4 : 5);
+		/* kmalloc-64 (3), -128, -32, -8 (2) */
+		CHECK_U64(agg_slab(&m.agg)->nr_caches, 4);
+		CHECK_U64(agg_page(&m.agg)->nr_sites, 1);
+		CHECK_U64(agg_page(&m.agg)->sites[0].migratetype, 1);
+		CHECK_U64(agg_page(&m.agg)->sites[0].hits, 2);
+		kmem_merge_release(&m);
+	}
+	kmem_agg_release(&a);
+	kmem_agg_release(&b);
+}
+
 int main(void)
 {
 	RUN(test_sums);
 	RUN(test_old_migratetypes);
+	RUN(test_tables);
 	UNIT_EXIT();
 }
