@@ -210,7 +210,7 @@ int percpu_merge_tables(struct percpu_stats *t, const struct percpu_stats *f,
 {
 	size_t i;
 
-	if (KMEM_SITES_MERGE(t, f, m))
+	if (KMEM_SITES_MERGE(t, f, sizeof(*t->sites), m))
 		return -1;
 	for (i = 0; i < f->nr_fails; i++) {
 		const struct percpu_fail *x = &f->fails[i];

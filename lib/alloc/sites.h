@@ -45,7 +45,8 @@ static inline uint32_t kmem_site_get(struct u64_index *ix, void **rows,
  *	(uint64_t each, summed)
  * @cap: room in @rows
  * @nr: rows in use
- * @row_size: bytes a row, a multiple of 8
+ * @row_size: bytes a row
+ * @sum_size: the bytes of it summed (from its start, a multiple of 8)
  * @key: the row's key here (its call site in the merged report)
  * @from: the other input's row, of the same layout
  *
@@ -53,7 +54,8 @@ static inline uint32_t kmem_site_get(struct u64_index *ix, void **rows,
  */
 static inline uint32_t kmem_site_add(struct u64_index *ix, void **rows,
 				     size_t *cap, size_t *nr, size_t row_size,
-				     uint64_t key, const void *from)
+				     size_t sum_size, uint64_t key,
+				     const void *from)
 {
 	uint32_t i = kmem_site_get(ix, rows, cap, nr, row_size, key);
 	const uint64_t *f = from;
@@ -63,7 +65,7 @@ static inline uint32_t kmem_site_add(struct u64_index *ix, void **rows,
 	if (i == U64_INDEX_NONE)
 		return i;
 	t = (uint64_t *)((char *)*rows + (size_t)i * row_size);
-	for (w = 1; w < row_size / sizeof(uint64_t); w++)
+	for (w = 1; w < sum_size / sizeof(uint64_t); w++)
 		t[w] += f[w];
 	return i;
 }
@@ -75,7 +77,8 @@ static inline uint32_t kmem_site_add(struct u64_index *ix, void **rows,
  * @rows: the rows, each starting with its call site, then counters
  * @cap: room in @rows
  * @nr: rows in use
- * @row_size: bytes a row, a multiple of 8
+ * @row_size: bytes a row
+ * @sum_size: the bytes of a row summed (from its start, a multiple of 8)
  * @life: the rows' lifetime histograms
  * @from: the other input's rows, of the same layout
  * @nr_from: how many
@@ -86,7 +89,7 @@ static inline uint32_t kmem_site_add(struct u64_index *ix, void **rows,
  */
 static inline int kmem_sites_merge(struct u64_index *ix, void **rows,
 				   size_t *cap, size_t *nr, size_t row_size,
-				   struct kmem_lifetimes *life,
+				   size_t sum_size, struct kmem_lifetimes *life,
 				   const void *from, size_t nr_from,
 				   const struct kmem_lifetimes *from_life,
 				   const struct kmem_site_map *m)
@@ -96,7 +99,7 @@ static inline int kmem_sites_merge(struct u64_index *ix, void **rows,
 	for (i = 0; i < nr_from; i++) {
 		const void *f = (const char *)from + i * row_size;
 		uint32_t k = kmem_site_add(
-			ix, rows, cap, nr, row_size,
+			ix, rows, cap, nr, row_size, sum_size,
 			kmem_map_site(m, *(const uint64_t *)f), f);
 
 		if (k == U64_INDEX_NONE ||
@@ -107,13 +110,14 @@ static inline int kmem_sites_merge(struct u64_index *ix, void **rows,
 }
 
 /*
- * KMEM_SITES_MERGE(t, f, m) - kmem_sites_merge() of f->sites into
- * t->sites, with their histograms (t->life, f->life)
+ * KMEM_SITES_MERGE(t, f, sum_size, m) - kmem_sites_merge() of f->sites
+ * into t->sites, with their histograms (t->life, f->life)
  */
-#define KMEM_SITES_MERGE(t, f, m)                                              \
+#define KMEM_SITES_MERGE(t, f, sum_size, m)                                    \
 	kmem_sites_merge(&(t)->site_ix, (void **)&(t)->sites, &(t)->cap_sites, \
-			 &(t)->nr_sites, sizeof(*(t)->sites), &(t)->life,      \
-			 (f)->sites, (f)->nr_sites, &(f)->life, (m))
+			 &(t)->nr_sites, sizeof(*(t)->sites), (sum_size),      \
+			 &(t)->life, (f)->sites, (f)->nr_sites, &(f)->life,    \
+			 (m))
 
 /*
  * KMEM_SITE_GET(st, key) - kmem_site_get() over st->sites, indexed by

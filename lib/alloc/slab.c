@@ -7,6 +7,7 @@
  * to arrays that double when full: no per-event allocation, no string
  * formatting, no linear search.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,18 @@ static void make_live(struct slab_stats *st, uint32_t pi, uint32_t site,
 	kmem_lc_tell(&st->lc, KMEM_MATCH_ALLOC, pi, &p->h, p->bytes);
 }
 
+/* One more allocation of a call site from @cache. */
+static inline void site_cache(struct slab_site *s, uint32_t cache,
+			      uint32_t caches)
+{
+	if (!s->caches) {
+		s->cache = cache;
+		s->caches = caches;
+	} else if (s->cache != cache || caches > 1) {
+		s->caches = 2;
+	}
+}
+
 static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 {
 	uint32_t site = KMEM_SITE_GET(st, ev->call_site), cache, pi;
@@ -274,6 +287,7 @@ static void slab_alloc(struct slab_stats *st, const struct kmem_event *ev)
 	}
 	cache = get_cache(st, ev);
 	if (cache != SLAB_NO_CACHE) {
+		site_cache(&st->sites[site], cache, 1);
 		st->caches[cache].allocs++;
 		st->caches[cache].bytes_req += ev->bytes_req;
 		st->caches[cache].bytes_alloc += ev->bytes_alloc;
@@ -433,15 +447,15 @@ const char *slab_cache_name(const struct slab_stats *st,
 	return st->names + c->name_off;
 }
 
-/* Add another input's cache row to the row of its name. */
-static int merge_cache(struct slab_stats *t, const struct slab_stats *f,
-		       const struct slab_cache *c)
+/* Add another input's cache row to the row of its name: its number. */
+static uint32_t merge_cache(struct slab_stats *t, const struct slab_stats *f,
+			    const struct slab_cache *c)
 {
 	uint32_t k = get_named_cache(t, slab_cache_name(f, c), c->name_len);
 	struct slab_cache *d;
 
 	if (k == U64_INDEX_NONE)
-		return -1;
+		return k;
 	d = &t->caches[k];
 	if (c->unnamed) {
 		d->unnamed = true;
@@ -455,7 +469,7 @@ static int merge_cache(struct slab_stats *t, const struct slab_stats *f,
 	d->live_count += c->live_count;
 	d->live_bytes += c->live_bytes;
 	d->memcg_bytes += c->memcg_bytes;
-	return 0;
+	return k;
 }
 
 /**
@@ -466,28 +480,42 @@ static int merge_cache(struct slab_stats *t, const struct slab_stats *f,
  *
  * Rows of one key are summed, the peak live bytes too (the sum of each
  * input's peak: what they hold at most if their peaks coincide); caches
- * join by name.  Objects are not merged: no address is in two inputs.
+ * join by name, and a call site's one cache stays one if it is the same
+ * by name.  Objects are not merged: no address is in two inputs.
  *
  * Return: 0, or -1 when memory ran out.
  */
 int slab_merge_tables(struct slab_stats *t, const struct slab_stats *f,
 		      const struct kmem_site_map *m)
 {
+	uint32_t *to = calloc(f->nr_caches + 1, sizeof(*to));
+	int ret = -1;
 	size_t i;
 	uint32_t k;
 
-	if (KMEM_SITES_MERGE(t, f, m))
-		return -1;
+	if (!to || KMEM_SITES_MERGE(t, f, offsetof(struct slab_site, cache), m))
+		goto out;
 	for (i = 0; i < f->nr_caches; i++)
-		if (merge_cache(t, f, &f->caches[i]))
-			return -1;
+		if ((to[i] = merge_cache(t, f, &f->caches[i])) ==
+		    U64_INDEX_NONE)
+			goto out;
+	for (i = 0; i < f->nr_sites; i++) {
+		const struct slab_site *x = &f->sites[i];
+
+		k = u64_index_find(&t->site_ix, kmem_map_site(m, x->call_site));
+		if (k != U64_INDEX_NONE && x->caches && x->cache < f->nr_caches)
+			site_cache(&t->sites[k], to[x->cache], x->caches);
+	}
 	for (i = 0; i < f->nr_anoms; i++) {
 		k = kmem_site_add(
 			&t->anom_ix, (void **)&t->anoms, &t->cap_anoms,
-			&t->nr_anoms, sizeof(*t->anoms),
+			&t->nr_anoms, sizeof(*t->anoms), sizeof(*t->anoms),
 			kmem_map_site(m, f->anoms[i].call_site), &f->anoms[i]);
 		if (k == U64_INDEX_NONE)
-			return -1;
+			goto out;
 	}
-	return 0;
+	ret = 0;
+out:
+	free(to);
+	return ret;
 }

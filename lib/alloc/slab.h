@@ -37,6 +37,10 @@ struct slab_site {
 	KMEM_SITE_LIVE;
 	uint64_t peak_bytes;	/* highest live_bytes seen */
 	uint64_t memcg_bytes;	/* bytes_alloc charged to a memory cgroup */
+	/* the cache of its allocations: one (caches 1) or several (2);
+	 * not summed when inputs merge (kmem_sites_merge()'s sum_size) */
+	uint32_t cache;
+	uint32_t caches;
 };
 
 /*

@@ -311,5 +311,5 @@ void vmalloc_merge_summary(struct vmalloc_summary *to,
 int vmalloc_merge_tables(struct vmalloc_stats *t, const struct vmalloc_stats *f,
 			 const struct kmem_site_map *m)
 {
-	return KMEM_SITES_MERGE(t, f, m);
+	return KMEM_SITES_MERGE(t, f, sizeof(*t->sites), m);
 }

@@ -282,8 +282,9 @@ static int set_string(const struct kmem_opts *o, char **dst,
 /* The labels trace-kmem gives every sample itself. */
 static bool own_label(const char *key, size_t len)
 {
-	static const char *const own[] = { "allocator", "trace",       "order",
-					   "bytes",	"migratetype", "gfp" };
+	static const char *const own[] = { "allocator", "trace", "cache",
+					   "order",	"bytes", "migratetype",
+					   "gfp" };
 	size_t i;
 
 	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)

@@ -29,10 +29,10 @@ enum {
 /* The kernel's mapping: the first kmem_pprof_for_reports() adds. */
 #define KERNEL_MAPPING 1
 
-/* The labels of a sample: the user's, trace, allocator, order, bytes,
- * migratetype, gfp. */
+/* The labels of a sample: the user's, trace, allocator, cache, order,
+ * bytes, migratetype, gfp. */
 #define USER_LABELS 32
-#define MAX_LABELS (USER_LABELS + 6)
+#define MAX_LABELS (USER_LABELS + 7)
 
 /**
  * kmem_pprof_for_reports - an empty profile with kmem's sample types
@@ -185,6 +185,7 @@ static int add_rows(struct kmem_pprof *p, const struct kmem_symbolizer *sym,
 		v[PP_INUSE_OBJECTS] = num(row, "live_count");
 		v[PP_INUSE_SPACE] = num(row, "live_bytes");
 		v[PP_WASTED_SPACE] = row_wasted(row);
+		nl += label_str(&labels[nl], "cache", str(row, "cache"));
 		if (order && jt_is_num(order)) {
 			snprintf(order_s, sizeof(order_s), "%" PRId64,
 				 num(row, "order"));

@@ -36,6 +36,7 @@ static bool memcg_row(const struct cols_ctx *c, const void *row)
 enum {
 	S_CALLSITE,
 	S_ADDRESS,
+	S_CACHE,
 	S_HITS,
 	S_FAILURES,
 	S_BYTES_REQ,
@@ -64,6 +65,21 @@ static void site_hist(const struct cols_ctx *c, const void *row, struct json *j)
 		(uint32_t)((const struct slab_site *)row - st->sites));
 }
 
+/* The one cache a call site allocated from, by name; NULL: several, or
+ * none named ("(unnamed)": the events name no cache). */
+static const char *site_cache_name(const struct cols_ctx *c, const void *row,
+				   char *buf)
+{
+	const struct slab_stats *st = c->priv;
+	const struct slab_site *s = row;
+
+	(void)buf;
+	if (s->caches != 1 || s->cache >= st->nr_caches ||
+	    st->caches[s->cache].unnamed)
+		return NULL;
+	return slab_cache_name(st, &st->caches[s->cache]);
+}
+
 static const struct col_field site_fields[] = {
 	[S_CALLSITE] = { .key = "callsite",
 			 .type = CF_CALLSITE,
@@ -71,6 +87,7 @@ static const struct col_field site_fields[] = {
 	[S_ADDRESS] = { .key = "address",
 			.type = CF_SITE_ADDR,
 			.a = SITE(call_site) },
+	[S_CACHE] = { .key = "cache", .type = CF_STR, .str = site_cache_name },
 	[S_HITS] = { .key = "hits", .type = CF_U64, .a = SITE(hits) },
 	[S_FAILURES] = { .key = "failures",
 			 .type = CF_U64,

@@ -59,6 +59,17 @@ assert +got == +want, (sorted((got - want).items())[:3], sorted((want - got).ite
 for a in ("slab", "percpu", "vmalloc"):
     cs = [site(r["callsite"]) for r in (merged.get(a) or {}).get("callsites") or []]
     assert len(cs) == len(set(cs)), a
+# a slab call site's one cache stays one when every trace's rows of it
+# name the same
+caches = collections.defaultdict(set)
+for d in docs:
+    for r in (d.get("slab") or {}).get("callsites") or []:
+        if r["hits"]:   # a row of failed allocations only has no cache
+            caches[site(r["callsite"])].add(r["cache"])
+for r in (merged.get("slab") or {}).get("callsites") or []:
+    c = caches[site(r["callsite"])]
+    want = next(iter(c)) if len(c) == 1 else None
+    assert r["cache"] == want, (r["callsite"], r["cache"], c)
 # the summaries add up too
 for a in ("slab", "page", "percpu", "vmalloc"):
     for k, v in ((merged.get(a) or {}).get("summary") or {}).items():

@@ -96,6 +96,31 @@ got = int(re.search(r"Showing nodes accounting for (\d+)B?,", open(sys.argv[1]).
 assert want and got == want, (got, want)
 PY
 
+# the slab samples: cache, the one cache of a call site's allocations,
+# filtering to the JSON rows that name it; a call site of several caches
+# has no cache label
+f=$TOP/sample-data/slab-fork-exec.dat
+"$TK" stat --json="$WORK/c.json" --pprof="$WORK/c.pb.gz" -o /dev/null "$f"
+for cache in names_cache maple_node; do
+	top "$WORK/c.pb.gz" alloc_space "-tagfocus=cache=^$cache\$" >"$WORK/c.top"
+	check "pprof-tagfocus-cache-$cache" python3 - "$WORK/c.top" "$WORK/c.json" "$cache" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[2]))
+want = sum(r["bytes_alloc"] for r in d["slab"]["callsites"] if r["cache"] == sys.argv[3])
+got = int(re.search(r"Showing nodes accounting for (\d+)B?,", open(sys.argv[1]).read()).group(1))
+assert want and got == want, (got, want)
+PY
+done
+raw "$WORK/c.pb.gz" >"$WORK/c.raw"
+check pprof-cache-labels python3 - "$WORK/c.raw" "$WORK/c.json" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[2]))
+rows = d["slab"]["callsites"]
+t = open(sys.argv[1]).read()
+n = len(re.findall(r"cache:\[", t))
+assert n == sum(1 for r in rows if r["cache"]) and n > 10, n
+PY
+
 # ---- several traces: trace= on each sample, the user's labels on all
 a=$TOP/sample-data/slab-fork-exec.dat c=$TOP/sample-data/page-stacktrace.dat
 "$TK" stat --json="$WORK/two.json" --pprof="$WORK/two.pb.gz" --pprof-label host=h1,cluster=c1 \

@@ -92,7 +92,7 @@ SUMMARY_PAIRS = {"alloc_freed": ("count", "bytes"),
                  "memcg": ("count", "bytes", "by_accounted_field",
                            "by_gfp_account", "unknown")}
 
-CALLSITE_FIELDS = ["address", "hits", "failures", "bytes_req", "bytes_alloc",
+CALLSITE_FIELDS = ["address", "cache", "hits", "failures", "bytes_req", "bytes_alloc",
                    "frees", "pingpong", "frag_pct", "live_count",
                    "live_bytes", "peak_bytes", "memcg_bytes",
                    "mean_lifetime_ns"]

@@ -439,7 +439,8 @@ class Stats:
             r = self.callsites[addr] = dict(
                 address=addr, hits=0, failures=0, bytes_req=0,
                 bytes_alloc=0, frees=0, pingpong=0, live_count=0,
-                live_bytes=0, peak_bytes=0, lifetime=0, memcg_bytes=0)
+                live_bytes=0, peak_bytes=0, lifetime=0, memcg_bytes=0,
+                caches=set())
         return r
 
     def cache(self, name):
@@ -512,6 +513,7 @@ class Stats:
             cs["peak_bytes"] = max(cs["peak_bytes"], cs["live_bytes"])
             return
         c = self.cache(cname)
+        cs["caches"].add(cname)
         c["allocs"] += 1
         c["bytes_req"] += req
         c["bytes_alloc"] += got
@@ -877,6 +879,9 @@ def build(path, sort_keys, raw_ip, check_symbols, refree_free_only=False,
         row = {
             "callsite": names[0],
             "address": "0x%x" % r["address"],
+            # the one cache of its allocations, unless unnamed
+            "cache": (next(iter(r["caches"])) if len(r["caches"]) == 1
+                      and "(unnamed)" not in r["caches"] else None),
             "hits": r["hits"], "failures": r["failures"],
             "bytes_req": r["bytes_req"], "bytes_alloc": r["bytes_alloc"],
             "frees": r["frees"], "pingpong": r["pingpong"],
