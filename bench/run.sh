@@ -11,7 +11,14 @@
 #
 # Two recordings of one workload (BENCH_SIZES): "1m", about 1 million
 # events (BENCH_ITER_SMALL iterations), and "10m", about 10 million
-# (BENCH_ITER_BIG).  Each is timed as `trace-cmd extract` writes it
+# (BENCH_ITER_BIG).  Then the workloads users meet (BENCH_WORKLOADS,
+# issue 24), each at about 200k and 1M events, and a tiny trace for the
+# fixed cost: "tar" (tar of /usr/share/doc through gzip, ls -R of
+# /usr/lib), "fork" (sh -c true, again and again), "sock" (small files
+# made and removed in a tmpfs, 200-byte messages over a socketpair),
+# "page" (anonymous memory touched and unmapped, 1 MB at a time), and
+# "tiny" (the first workload, a few thousand events).  Each is timed as
+# `trace-cmd extract` writes it
 # (trace.dat version 7, zstd-compressed) and as its uncompressed version 6
 # copy (`trace-cmd convert --file-version 6`); perf kmem stat reads the
 # perf.data recorded at the same time.
@@ -49,6 +56,11 @@
 #                      27000: about 1.05 million events)
 #   BENCH_ITER_BIG     the same for "10m" (default 270000: about 10.1
 #                      million events; BENCH_ITER is the old name)
+#   BENCH_WORKLOADS    the workloads' recordings after BENCH_SIZES (default
+#                      "tiny tar-200k tar-1m fork-200k fork-1m sock-200k
+#                      sock-1m page-200k page-1m"; "" for none): each is
+#                      timed as the sizes are, and the worst ratio against
+#                      perf kmem stat over all recordings is the headline
 #   BENCH_BUFFER_KB    tracefs buffer per CPU in KB (default 600000)
 #   BENCH_RUNS         timed runs per contender (default 5)
 #   BENCH_PROFILE=0    no profiling: no valgrind (neither the plugin's
@@ -78,7 +90,8 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=${B:-build}
 case $B in /*) ;; *) B=$TOP/$B ;; esac
 RUNS=${BENCH_RUNS:-5}
-SIZES=${BENCH_SIZES:-1m 10m}
+SIZES=${BENCH_SIZES-1m 10m}
+WORKLOADS=${BENCH_WORKLOADS-tiny tar-200k tar-1m fork-200k fork-1m sock-200k sock-1m page-200k page-1m}
 ITER_SMALL=${BENCH_ITER_SMALL:-27000}
 ITER_BIG=${BENCH_ITER_BIG:-${BENCH_ITER:-270000}}
 BUFKB=${BENCH_BUFFER_KB:-600000}
@@ -92,6 +105,12 @@ EVENTS="kmalloc kfree kmem_cache_alloc kmem_cache_free mm_page_alloc mm_page_fre
 # targets (issue 8)
 PERF_X_V7=3
 PERF_X_V6=5
+# targets (issue 24): on every recording, and the fixed cost
+WL_X_V7=4
+WL_X_V6=6
+STARTUP_MS=15
+# instructions per record on v7 (run 13, bench/RESULTS.md): at most half
+IR_V7_BEFORE=1282
 RSS_LIMIT_MB=64
 BIG_EVENTS=9500000	# the RSS target is about a ~10M-event trace
 # the plugin's cost in trace-cmd report -O kmem:stat, as recorded in
@@ -111,14 +130,21 @@ for v in RUNS ITER_SMALL ITER_BIG BUFKB PROFILE_EVENTS SYS_FILES; do
 	case ${!v} in '' | *[!0-9]*) die "BENCH_$v must be a number" ;; esac
 done
 [ "$RUNS" -ge 1 ] || die "BENCH_RUNS must be at least 1"
-declare -A iter_of=([1m]=$ITER_SMALL [10m]=$ITER_BIG)
+# iterations per process of each recording, and its workload; those of
+# the workloads were counted so that each gives about its size in events
+declare -A iter_of=([1m]=$ITER_SMALL [10m]=$ITER_BIG [tiny]=150
+	[tar-200k]=22 [tar-1m]=68 [fork-200k]=307 [fork-1m]=1534
+	[sock-200k]=2364 [sock-1m]=11600 [page-200k]=191 [page-1m]=956)
+declare -A kind_of=([1m]=mixed [10m]=mixed [tiny]=mixed)
 sizes=()
-for s in $SIZES; do
-	[ -n "${iter_of[$s]:-}" ] || die "BENCH_SIZES: '$s' is not 1m or 10m"
-	for o in "${sizes[@]}"; do [ "$o" != "$s" ] || die "BENCH_SIZES: $s twice"; done
+for s in $SIZES $WORKLOADS; do
+	[ -n "${iter_of[$s]:-}" ] ||
+		die "BENCH_SIZES / BENCH_WORKLOADS: '$s' is not one of ${!iter_of[*]}"
+	[ -n "${kind_of[$s]:-}" ] || kind_of[$s]=${s%-*}
+	for o in "${sizes[@]}"; do [ "$o" != "$s" ] || die "BENCH_SIZES / BENCH_WORKLOADS: $s twice"; done
 	sizes+=("$s")
 done
-[ ${#sizes[@]} -ge 1 ] || die "BENCH_SIZES is empty"
+[ ${#sizes[@]} -ge 1 ] || die "BENCH_SIZES and BENCH_WORKLOADS are empty"
 
 # --- refuse early: root, tools, tracefs, nobody else on the top buffer
 [ "$(id -u)" -eq 0 ] ||
@@ -216,45 +242,91 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# --- the workload: two processes, each ITER iterations of: open, read
-# and close a file; a 200-byte message over a socketpair (an skb
-# allocated by one, freed by the other); every 16th iteration, 256 KB of
-# anonymous memory touched and unmapped (page allocations and frees).
-# Then "ready" and block in open(end) until both recorders are stopped.
+# --- the workloads: one process says "ready" once started (the
+# interpreter's own start is not recorded) and blocks in open(go) until
+# both recorders are enabled; then it forks (perf follows a child forked
+# while it is enabled, not one forked before), and the two processes run
+# ITER iterations each of their kind's step, say "ready" and block in
+# open(end) until both recorders are stopped.  mixed: open, read and close a file; a 200-byte message over
+# a socketpair (an skb allocated by one, freed by the other); every 16th
+# iteration, 256 KB of anonymous memory touched and unmapped.  tar: tar
+# of a directory of /usr/share/doc through gzip -1, and ls -R of a
+# directory of /usr/lib.  fork: sh -c true.  sock: a 1 KB file made in a
+# tmpfs directory of its own (all removed every 64), and 7 messages.
+# page: 1 MB of anonymous memory touched and unmapped.
 find /usr/share/doc /usr/share/common-licenses /etc -maxdepth 3 -type f \
 	-readable -size -64k 2>/dev/null | head -n 2000 >"$WORK/files"
 [ "$(wc -l <"$WORK/files")" -ge 100 ] || die "too few files for the workload"
+find /usr/share/doc -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -n 400 >"$WORK/docdirs"
+find /usr/lib -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -n 400 >"$WORK/libdirs"
+[ -s "$WORK/docdirs" ] && [ -s "$WORK/libdirs" ] || die "no directories under /usr/share/doc, /usr/lib"
 cat >"$WORK/workload.py" <<'EOF'
-import mmap, os, socket, sys
-n, ready, end = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-files = [l.rstrip("\n") for l in open(sys.argv[4])]
+import mmap, os, shutil, socket, subprocess, sys, tempfile
+kind, n, ready, end = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+go = sys.argv[5]
+files = [l.rstrip("\n") for l in open(sys.argv[6])]
+docdirs = [l.rstrip("\n") for l in open(sys.argv[7])]
+libdirs = [l.rstrip("\n") for l in open(sys.argv[8])]
 a, b = socket.socketpair()
 msg = b"x" * 200
-anon = 256 << 10
-def work(s, role):
-    nf = len(files)
-    for i in range(n):
-        try:
-            fd = os.open(files[(2 * i + role) % nf], os.O_RDONLY)
-            os.read(fd, 4096)
-            os.close(fd)
-        except OSError:
-            pass
-        if role == 0:
-            s.send(msg)
-            s.recv(4096)
-        else:
-            s.recv(4096)
-            s.send(msg)
-        if i % 16 == role * 8:
-            m = mmap.mmap(-1, anon, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-            for j in range(0, anon, mmap.PAGESIZE):
-                m[j] = 1
-            m.close()
-    with open(ready, "w") as f:
+null = subprocess.DEVNULL
+def ping(s, role):
+    if role == 0:
+        s.send(msg)
+        s.recv(4096)
+    else:
+        s.recv(4096)
+        s.send(msg)
+def touch(size):
+    m = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    for j in range(0, size, mmap.PAGESIZE):
+        m[j] = 1
+    m.close()
+def mixed(s, role, i):
+    try:
+        fd = os.open(files[(2 * i + role) % len(files)], os.O_RDONLY)
+        os.read(fd, 4096)
+        os.close(fd)
+    except OSError:
+        pass
+    ping(s, role)
+    if i % 16 == role * 8:
+        touch(256 << 10)
+def tar(s, role, i):
+    d = docdirs[(2 * i + role) % len(docdirs)]
+    subprocess.call("tar cf - -C / %s 2>/dev/null | gzip -1 >/dev/null" % d[1:],
+                    shell=True, stdout=null, stderr=null)
+    subprocess.call(["ls", "-R", libdirs[(2 * i + role) % len(libdirs)]],
+                    stdout=null, stderr=null)
+def fork(s, role, i):
+    subprocess.call(["/bin/sh", "-c", "true"])
+tmp = None
+def sock(s, role, i):
+    global tmp
+    if tmp is None or i % 64 == 0:
+        if tmp:
+            shutil.rmtree(tmp)
+        tmp = tempfile.mkdtemp(dir="/dev/shm")
+    with open("%s/f%d" % (tmp, i), "wb") as f:
+        f.write(b"y" * 1024)
+    for _ in range(7):
+        ping(s, role)
+def page(s, role, i):
+    touch(1 << 20)
+step = {"mixed": mixed, "tar": tar, "fork": fork, "sock": sock, "page": page}[kind]
+def say(fifo):
+    with open(fifo, "w") as f:
         f.write("r\n")
+def work(s, role):
+    for i in range(n):
+        step(s, role, i)
+    if tmp:
+        shutil.rmtree(tmp)
+    say(ready)
     open(end).close()
-if os.fork() == 0:
+say(ready)      # started: the recorders are enabled, then go
+open(go).close()
+if os.fork() == 0:  # after go: perf follows the child only from here
     a.close()
     work(b, 1)
     os._exit(0)
@@ -263,9 +335,10 @@ work(a, 0)
 os.wait()
 EOF
 
-# record ITER DIR: DIR/trace.dat and DIR/perf.data of the same process tree
+# record ITER DIR KIND: DIR/trace.dat and DIR/perf.data of the same
+# process tree, KIND's workload
 record() {
-	local iter=$1 d=$2 ev='' e f n lost plost ack t0 t1 got
+	local iter=$1 d=$2 kind=$3 ev='' e f n lost plost ack t0 t1 got
 
 	echo 0 >"$T/tracing_on"
 	for e in $EVENTS; do echo 0 >"$T/events/kmem/$e/enable"; done
@@ -277,13 +350,14 @@ record() {
 	esac
 	[ "$got" -ge "$BUFKB" ] || die "buffer_size_kb is $got, not $BUFKB (out of memory?)"
 	: >"$T/set_event_pid"
-	rm -f "$WORK/gate" "$WORK/ready" "$WORK/end" "$WORK/ctl" "$WORK/ack"
-	mkfifo "$WORK/gate" "$WORK/ready" "$WORK/end" "$WORK/ctl" "$WORK/ack"
+	rm -f "$WORK/gate" "$WORK/ready" "$WORK/go" "$WORK/end" "$WORK/ctl" "$WORK/ack"
+	mkfifo "$WORK/gate" "$WORK/ready" "$WORK/go" "$WORK/end" "$WORK/ctl" "$WORK/ack"
 	exec 8<>"$WORK/ready" 9<>"$WORK/ack"
 
 	set -m	# own process group: cleanup can kill it all
 	sh -c 'read -r _ <"$1"; shift; exec "$@"' gate "$WORK/gate" \
-		"$PY" "$WORK/workload.py" "$iter" "$WORK/ready" "$WORK/end" "$WORK/files" &
+		"$PY" "$WORK/workload.py" "$kind" "$iter" "$WORK/ready" "$WORK/end" "$WORK/go" \
+		"$WORK/files" "$WORK/docdirs" "$WORK/libdirs" &
 	wpid=$!
 	set +m
 	for e in $EVENTS; do ev=$ev${ev:+,}kmem:$e; done
@@ -292,18 +366,25 @@ record() {
 		>"$d/perf.log" 2>&1 &
 	ppid=$!
 
+	# tracefs follows the workload from its start (set_event_pid and
+	# event-fork), but records nothing until both its processes have
+	# started; perf, attached with its events off, is enabled then too
+	echo 1 >"$T/options/event-fork"
+	echo "$wpid" >"$T/set_event_pid"
+	for e in $EVENTS; do echo 1 >"$T/events/kmem/$e/enable"; done
+	echo go >"$WORK/gate"
+	read -r -t 120 _ <&8 || die "the workload did not start"
 	# shellcheck disable=SC2016
 	timeout 10 sh -c 'echo enable >"$1"' sh "$WORK/ctl" ||
 		die "perf did not open its control fifo: $(head -n 3 "$d/perf.log")"
 	read -r -t 10 ack <&9 || die "perf did not acknowledge enable: $(head -n 3 "$d/perf.log")"
 	[ "$ack" = ack ] || die "perf answered '$ack' to enable"
-	echo 1 >"$T/options/event-fork"
-	echo "$wpid" >"$T/set_event_pid"
-	for e in $EVENTS; do echo 1 >"$T/events/kmem/$e/enable"; done
 	echo 1 >"$T/tracing_on"
+	sleep 0.2	# having said "ready", it is in open(go) by now
 
 	t0=$EPOCHREALTIME
-	echo go >"$WORK/gate"
+	exec 6<>"$WORK/go"
+	exec 6>&-
 	for n in 1 2; do
 		read -r -t 1800 _ <&8 || die "the workload did not finish"
 	done
@@ -457,8 +538,8 @@ bench_size() {
 	local s=$1 d=$WORK/$1 iter=${iter_of[$1]} id r k c0 c1 t0 t1 la0 la1 dn
 	mkdir -p "$d"
 	echo
-	echo "=== $s: recording $((2 * iter)) workload iterations with tracefs and perf side by side"
-	record "$iter" "$d"
+	echo "=== $s: recording $((2 * iter)) ${kind_of[$s]} workload iterations with tracefs and perf side by side"
+	record "$iter" "$d" "${kind_of[$s]}"
 	trace-cmd convert -i "$d/trace.dat" -o "$d/trace-v6.dat" --file-version 6 \
 		>"$d/convert.log" 2>&1 || die "trace-cmd convert failed: $(tail -n 3 "$d/convert.log")"
 
@@ -559,6 +640,28 @@ print_table() {
 }
 
 for s in "${sizes[@]}"; do bench_size "$s"; done
+
+# --- every recording at a glance (issue 24): trace-kmem stat against
+# perf kmem stat in the same rounds; the worst ratio is the headline
+echo
+echo "Every recording (issue 24): trace-kmem stat, medians of $RUNS interleaved runs:"
+printf '  %-10s %9s %10s %7s %8s %10s %8s %8s\n' recording events "v7 wall s" "CPU s" \
+	"vs perf" "v6 wall s" "vs perf" "RSS MB"
+worst7='' worst6='' w7s='' w6s=''
+for s in "${sizes[@]}"; do
+	printf '  %-10s %9d %10.3f %7.2f %7.2fx %10.3f %7.2fx %8.1f\n' "$s" "${n_trace[$s]}" \
+		"${med[$s.tk]}" "${cpu[$s.tk]}" "${vsperf[$s.tk]}" "${med[$s.tk6]}" \
+		"${vsperf[$s.tk6]}" "$(kb2mb "${rss[$s.tk]}")"
+	[ "$s" != tiny ] || continue	# the fixed cost, not a rate
+	if [ -z "$worst7" ] || [ "$(le "${vsperf[$s.tk]}" "$worst7")" = 1 ]; then
+		worst7=${vsperf[$s.tk]} w7s=$s
+	fi
+	if [ -z "$worst6" ] || [ "$(le "${vsperf[$s.tk6]}" "$worst6")" = 1 ]; then
+		worst6=${vsperf[$s.tk6]} w6s=$s
+	fi
+done
+[ -z "$worst7" ] ||
+	echo "  worst against perf kmem stat: ${worst7}x ($w7s) on v7 zstd, ${worst6}x ($w6s) on v6"
 
 # --- system-wide recording (issue 9): memory per object.  Every process
 # is recorded while a workload makes many distinct objects: files in a
@@ -730,6 +833,21 @@ if [ "$SYSWIDE" = 1 ]; then
 else
 	verdict skip "system-wide: trace-kmem stat peak RSS under $SYS_RSS_LIMIT_MB MB: BENCH_SYSWIDE=1 not set"
 fi
+echo "Targets (issue 24):"
+for s in "${sizes[@]}"; do
+	if [ "$s" = tiny ]; then
+		ms=$(awk -v t="${med[tiny.tk]}" 'BEGIN { printf "%.1f", t * 1000 }')
+		verdict "$(le "$ms" $STARTUP_MS)" "tiny: the fixed cost, trace-kmem stat on ${n_trace[tiny]}" \
+			"events under $STARTUP_MS ms (v7 zstd): $ms ms (v6: $(awk -v t="${med[tiny.tk6]}" \
+			'BEGIN { printf "%.1f", t * 1000 }') ms)"
+		continue
+	fi
+	verdict "$(ge "${vsperf[$s.tk]}" $WL_X_V7)" "$s: trace-kmem stat >= ${WL_X_V7}x perf kmem stat's" \
+		"events/s, v7 zstd: ${vsperf[$s.tk]}x"
+	verdict "$(ge "${vsperf[$s.tk6]}" $WL_X_V6)" "$s: trace-kmem stat >= ${WL_X_V6}x perf kmem stat's" \
+		"events/s, v6: ${vsperf[$s.tk6]}x"
+done
+has_size tiny || verdict skip "tiny: the fixed cost under $STARTUP_MS ms: tiny not in BENCH_WORKLOADS"
 echo "Other checks (the libtracecmd path, kept from before the native reader):"
 for s in "${sizes[@]}"; do
 	r=$(ratio "${med[$s.tkl6]}" "${med[$s.bare6]}")
@@ -855,6 +973,7 @@ perf_threads() {	# perf_threads PERF.DATA TOTAL_CPU_S
 		}'
 }
 big=${sizes[$((${#sizes[@]} - 1))]}
+for s in "${sizes[@]}"; do [ "$s" != 1m ] || big=1m; done
 for s in "${sizes[@]}"; do [ "$s" != 10m ] || big=10m; done
 echo
 echo "Profile (perf record -e cpu-clock -F 999) of trace-kmem stat --slab --page, $big recording," \
@@ -954,6 +1073,9 @@ if [ "$HAVE_VALGRIND" -eq 1 ] && command -v callgrind_annotate >/dev/null; then
 			awk -F '\t' '{ k = $1 "|" $2; sub(/ \[[^]]*\]$/, "", k) } !seen[k]++' | head -n 16 |
 			awk -F '\t' -v t="${ir_per[tk.$v]}" '{ printf "    %7.1f %5.1f%%  %s\n", $1, $1 * 100 / t, $2 }'
 	done
+	echo "Targets (issue 24), instructions:"
+	verdict "$(le "${ir_per[tk.v7]}" $((IR_V7_BEFORE / 2)))" "trace-kmem stat (v7) at most half of" \
+		"the $IR_V7_BEFORE instructions per record of run 13: ${ir_per[tk.v7]}"
 	echo "  bare loop (v6): top functions by self cost per record:"
 	per_record "$WORK/cg.bare.v6.big" "$WORK/cg.bare.v6.small" "$nd" | head -n 8 |
 		awk -F '\t' -v t="${ir_per[bare.v6]}" '{ printf "    %7.1f %5.1f%%  %s\n", $1, $1 * 100 / t, $2 }'
