@@ -9,12 +9,6 @@
 
 #include "ksyms.h"
 
-/* isspace() in the C locale, which the tools run in */
-static inline bool ks_space(char c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
 static size_t name_len(const char *name, const char *eol)
 {
 	const char *p = name;
