@@ -68,7 +68,6 @@ int kmem_merge_init(struct kmem_merge *m, const struct kmem_collect_cfg *c,
 	struct kmem_collect_cfg cc = { .lifetimes = c->lifetimes };
 
 	memset(m, 0, sizeof(*m));
-	m->by_function = by_function;
 	m->sym.resolve = merged_resolve;
 	m->sym.gfp = merged_gfp;
 	m->sym.comm = merged_comm;
@@ -92,7 +91,7 @@ static uint64_t named_site(struct kmem_merge *m, const char *name, uint64_t off)
 		m->oom = true;
 		return 0;
 	}
-	if (m->by_function)
+	if (m->sym.functions_only)
 		off = 0;
 	return MERGE_BASE + ((uint64_t)fn << 32) +
 	       (off > MERGE_OFF_MASK ? MERGE_OFF_MASK : off);

@@ -31,7 +31,6 @@ struct kmem_merge_part {
 struct kmem_merge {
 	struct kmem_agg agg;	    /* the merged statistics */
 	struct kmem_symbolizer sym; /* names its call sites */
-	bool by_function;	    /* call sites are functions */
 	struct strtab fns;	    /* function names, by number */
 	struct strtab comms;	    /* command names: pid - 1 */
 	/* the first input's symbolizer names the GFP flags */
