@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tdat.h"
 
@@ -36,9 +37,21 @@ struct tcur {
 
 static inline uint64_t tdat_num(const uint8_t *p, int n, bool big)
 {
-	uint64_t v = 0;
+	bool swap = big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	uint64_t v = 0, v64;
+	uint32_t v32;
 	int i;
 
+	/* the ring buffer's words and stamps: one load, not a byte loop
+	 * (the loop was 5% of trace-kmem stat's instructions) */
+	if (n == 4) {
+		memcpy(&v32, p, 4);
+		return swap ? __builtin_bswap32(v32) : v32;
+	}
+	if (n == 8) {
+		memcpy(&v64, p, 8);
+		return swap ? __builtin_bswap64(v64) : v64;
+	}
 	for (i = 0; i < n; i++)
 		v |= (uint64_t)p[big ? n - 1 - i : i] << (8 * i);
 	return v;

@@ -26,6 +26,7 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	f->swap = tep_is_file_bigendian(event->tep) !=
 		  tep_is_local_bigendian(event->tep);
 	f->def->fields_init(f);
+	f->fit_end = kmem_fields_fit_end(f);
 }
 
 /**

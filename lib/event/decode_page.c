@@ -144,6 +144,48 @@ int kmem_stack_decode(const struct kmem_fields *f, const struct tep_record *rec,
 	return decode_stack(f, rec, ev);
 }
 
+/*
+ * kmem_page_decode()'s work, @all as for fits(): inlined twice, as
+ * slab_decode() is.
+ */
+static inline __attribute__((always_inline)) int
+page_decode(const struct kmem_fields *f, const struct tep_record *rec,
+	    struct kmem_event *ev, bool all)
+{
+	decode_common(f, rec, ev, all);
+	if (!f->usable)
+		return -1;
+	ev->kind = page_kind(f->slot);
+	if (!fits(all, f->page, rec) || (f->order && !fits(all, f->order, rec)))
+		return -1;
+	ev->pfn = rdf(f, all, f->page, rec, 0);
+	ev->page_ptr = f->page_ptr;
+	ev->page_valid = valid_page(f, ev->pfn);
+	ev->order = (int)rdf(f, all, f->order, rec, 0);
+	ev->migratetype =
+		(int)rdf(f, all, f->migratetype, rec, (unsigned long long)-1LL);
+	ev->gfp_flags = rdf(f, all, f->gfp_flags, rec, 0);
+	ev->batched = f->slot == KMEM_SLOT_PAGEVEC_FREE;
+	/* before the percpu_refill field, the print fmt said order == 0 */
+	ev->percpu_refill =
+		f->percpu_refill
+			? (int)rdf(f, all, f->percpu_refill, rec, 0) != 0
+			: ev->order == 0;
+	ev->fallback_order = (int)rdf(f, all, f->fallback_order, rec, 0);
+	ev->fallback_migratetype = (int)rdf(f, all, f->fallback_migratetype,
+					    rec, (unsigned long long)-1LL);
+	/* before the change_ownership field, the print fmt compared types */
+	ev->change_ownership =
+		f->change_ownership
+			? (int)rdf(f, all, f->change_ownership, rec, 0) != 0
+			: ev->migratetype == ev->fallback_migratetype;
+	ev->frag_known =
+		f->slot == KMEM_SLOT_PAGE_EXTFRAG && f->pageblock_order >= 0;
+	ev->fragmenting =
+		ev->frag_known && ev->fallback_order < f->pageblock_order;
+	return 0;
+}
+
 /**
  * kmem_page_decode - decode a page allocator record
  * @f: the fields of the record's event type
@@ -156,33 +198,7 @@ int kmem_stack_decode(const struct kmem_fields *f, const struct tep_record *rec,
 int kmem_page_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		     struct kmem_event *ev)
 {
-	kmem_decode_common(f, rec, ev);
-	if (!f->usable)
-		return -1;
-	ev->kind = page_kind(f->slot);
-	if (!in_record(f->page, rec) || (f->order && !in_record(f->order, rec)))
-		return -1;
-	ev->pfn = rd(f, f->page, rec);
-	ev->page_ptr = f->page_ptr;
-	ev->page_valid = valid_page(f, ev->pfn);
-	ev->order = rd_int(f, f->order, rec, 0);
-	ev->migratetype = rd_int(f, f->migratetype, rec, -1);
-	ev->gfp_flags = rd(f, f->gfp_flags, rec);
-	ev->batched = f->slot == KMEM_SLOT_PAGEVEC_FREE;
-	/* before the percpu_refill field, the print fmt said order == 0 */
-	ev->percpu_refill = f->percpu_refill
-				    ? rd_int(f, f->percpu_refill, rec, 0) != 0
-				    : ev->order == 0;
-	ev->fallback_order = rd_int(f, f->fallback_order, rec, 0);
-	ev->fallback_migratetype = rd_int(f, f->fallback_migratetype, rec, -1);
-	/* before the change_ownership field, the print fmt compared types */
-	ev->change_ownership =
-		f->change_ownership
-			? rd_int(f, f->change_ownership, rec, 0) != 0
-			: ev->migratetype == ev->fallback_migratetype;
-	ev->frag_known =
-		f->slot == KMEM_SLOT_PAGE_EXTFRAG && f->pageblock_order >= 0;
-	ev->fragmenting =
-		ev->frag_known && ev->fallback_order < f->pageblock_order;
-	return 0;
+	if (holds_all(f, rec))
+		return page_decode(f, rec, ev, true);
+	return page_decode(f, rec, ev, false);
 }

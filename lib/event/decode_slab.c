@@ -51,17 +51,17 @@ void kmem_slab_fields_init(struct kmem_fields *f)
 }
 
 static void read_name(const struct kmem_fields *f, const struct tep_record *rec,
-		      struct kmem_event *ev)
+		      struct kmem_event *ev, bool all)
 {
 	const struct tep_format_field *nf = f->name;
 	unsigned long long loc;
-	long long off, len, n;
-	const char *s;
+	long long off, len;
+	const char *s, *end;
 
 	if (nf->flags & TEP_FIELD_IS_DYNAMIC) {
-		if (!in_record(nf, rec))
+		if (!fits(all, nf, rec))
 			return;
-		loc = rd(f, nf, rec);
+		loc = rdf(f, all, nf, rec, 0);
 		off = loc & 0xffff;
 		len = (loc >> 16) & 0xffff;
 		if (nf->flags & TEP_FIELD_IS_RELATIVE)
@@ -73,13 +73,52 @@ static void read_name(const struct kmem_fields *f, const struct tep_record *rec,
 	if (!span_in(off, len, rec))
 		return;
 	s = (const char *)rec->data + off;
-	/* strings are NUL terminated in the record; never read past it
-	 * (a loop, not strnlen(): names are short, and this runs for every
-	 * slab record of kernels that name the cache) */
-	for (n = 0; n < len && s[n]; n++)
-		;
-	ev->name_len = (unsigned int)n;
+	/* strings are NUL terminated in the record; never read past it */
+	end = memchr(s, '\0', (size_t)len);
+	ev->name_len = (unsigned int)(end ? end - s : len);
 	ev->name = s;
+}
+
+/*
+ * kmem_slab_decode()'s work, @all as for fits(): inlined twice, once for
+ * records that hold every field (no bounds check a field) and once for
+ * the others.
+ */
+static inline __attribute__((always_inline)) int
+slab_decode(const struct kmem_fields *f, const struct tep_record *rec,
+	    struct kmem_event *ev, bool all)
+{
+	decode_common(f, rec, ev, all);
+	if (!f->usable || !fits(all, f->call_site, rec) ||
+	    !fits(all, f->ptr, rec))
+		return -1;
+	if (is_alloc(f->slot) &&
+	    (!fits(all, f->bytes_req, rec) || !fits(all, f->bytes_alloc, rec)))
+		return -1;
+	ev->kind = is_alloc(f->slot) ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
+	ev->is_cache = is_cache(f->slot);
+	ev->call_site = rdf(f, all, f->call_site, rec, 0);
+	ev->ptr = rdf(f, all, f->ptr, rec, 0);
+	if (f->name)
+		read_name(f, rec, ev, all);
+	if (ev->kind != KMEM_EV_SLAB_ALLOC)
+		return 0;
+	ev->bytes_req = rdf(f, all, f->bytes_req, rec, 0);
+	ev->bytes_alloc = rdf(f, all, f->bytes_alloc, rec, 0);
+	if (ev->bytes_req > KMEM_MAX_OBJECT ||
+	    ev->bytes_alloc > KMEM_MAX_OBJECT)
+		return -1;
+	ev->gfp_flags = rdf(f, all, f->gfp_flags, rec, 0);
+	ev->node = (int)rdf(f, all, f->node, rec,
+			    (unsigned long long)KMEM_NO_NODE);
+	if (f->accounted) {
+		ev->accounted = rdf(f, all, f->accounted, rec, 0) != 0;
+		ev->acct_how = KMEM_ACCT_FIELD;
+	} else if (f->account_bit) {
+		ev->accounted = (ev->gfp_flags & f->account_bit) != 0;
+		ev->acct_how = KMEM_ACCT_GFP;
+	}
+	return 0;
 }
 
 /**
@@ -95,35 +134,7 @@ static void read_name(const struct kmem_fields *f, const struct tep_record *rec,
 int kmem_slab_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		     struct kmem_event *ev)
 {
-	kmem_decode_common(f, rec, ev);
-	if (!f->usable || !in_record(f->call_site, rec) ||
-	    !in_record(f->ptr, rec))
-		return -1;
-	if (is_alloc(f->slot) &&
-	    (!in_record(f->bytes_req, rec) || !in_record(f->bytes_alloc, rec)))
-		return -1;
-	ev->kind = is_alloc(f->slot) ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
-	ev->is_cache = is_cache(f->slot);
-	ev->call_site = rd(f, f->call_site, rec);
-	ev->ptr = rd(f, f->ptr, rec);
-	if (f->name)
-		read_name(f, rec, ev);
-	if (ev->kind != KMEM_EV_SLAB_ALLOC)
-		return 0;
-	ev->bytes_req = rd(f, f->bytes_req, rec);
-	ev->bytes_alloc = rd(f, f->bytes_alloc, rec);
-	if (ev->bytes_req > KMEM_MAX_OBJECT ||
-	    ev->bytes_alloc > KMEM_MAX_OBJECT)
-		return -1;
-	ev->gfp_flags = rd(f, f->gfp_flags, rec);
-	ev->node =
-		(int)rd_or(f, f->node, rec, (unsigned long long)KMEM_NO_NODE);
-	if (f->accounted) {
-		ev->accounted = rd(f, f->accounted, rec) != 0;
-		ev->acct_how = KMEM_ACCT_FIELD;
-	} else if (f->account_bit) {
-		ev->accounted = (ev->gfp_flags & f->account_bit) != 0;
-		ev->acct_how = KMEM_ACCT_GFP;
-	}
-	return 0;
+	if (holds_all(f, rec))
+		return slab_decode(f, rec, ev, true);
+	return slab_decode(f, rec, ev, false);
 }

@@ -2,6 +2,8 @@
 /*
  * What every record of an event has (see field.h).
  */
+#include <limits.h>
+
 #include "field.h"
 
 /**
@@ -13,12 +15,58 @@
 void kmem_decode_common(const struct kmem_fields *f,
 			const struct tep_record *rec, struct kmem_event *ev)
 {
-	kmem_event_clear(ev);
-	ev->cpu = rec->cpu;
-	ev->ts = rec->ts;
-	ev->pid = (int)rd_or(f, f->pid, rec, (unsigned long long)-1);
-	ev->node = KMEM_NO_NODE;
-	ev->rec_offset = rec->offset;
-	ev->rec_size = (unsigned int)rec->size;
-	ev->after_loss = rec->missed_events != 0;
+	decode_common(f, rec, ev, false);
+}
+
+/**
+ * kmem_fields_fit_end - how long a record must be to hold every field
+ * @f: the fields of an event type, looked up
+ *
+ * Return: the largest end (offset + size) of the fields @f has, at least
+ * 1; LLONG_MAX when one of them has a negative offset or no size, so
+ * that no record holds it (in_record() says so of each record).
+ */
+long long kmem_fields_fit_end(const struct kmem_fields *f)
+{
+	const struct tep_format_field *const named[] = {
+		f->pid,
+		f->call_site,
+		f->ptr,
+		f->bytes_req,
+		f->bytes_alloc,
+		f->gfp_flags,
+		f->node,
+		f->accounted,
+		f->name,
+		f->page,
+		f->order,
+		f->migratetype,
+		f->percpu_refill,
+		f->fallback_order,
+		f->fallback_migratetype,
+		f->change_ownership,
+		f->stack_size,
+		f->caller,
+		f->align,
+		f->reserved,
+		f->is_atomic,
+	};
+	long long end = 1;
+	size_t i;
+
+	for (i = 0; i < sizeof(named) / sizeof(named[0]) + KMEM_OWN_FIELDS;
+	     i++) {
+		const struct tep_format_field *fl =
+			i < sizeof(named) / sizeof(named[0])
+				? named[i]
+				: f->own[i - sizeof(named) / sizeof(named[0])];
+
+		if (!fl)
+			continue;
+		if (fl->offset < 0 || fl->size <= 0)
+			return LLONG_MAX;
+		if ((long long)fl->offset + fl->size > end)
+			end = (long long)fl->offset + fl->size;
+	}
+	return end;
 }

@@ -59,6 +59,12 @@ struct kmem_fields {
 	/* fields that one allocator's decoder alone reads, by its own
 	 * indices (decode_vmalloc.c) */
 	struct tep_format_field *own[KMEM_OWN_FIELDS];
+	/*
+	 * A record at least this long holds every field above
+	 * (kmem_fields_fit_end()): the decoders of the busiest events then
+	 * read them with one bounds check for the record, not two a field.
+	 */
+	long long fit_end;
 };
 
 /* Do @len bytes at @off lie inside the record?  (No int overflow.) */
@@ -91,21 +97,39 @@ static inline uint64_t rd_word(const struct kmem_fields *f, const void *p,
 }
 
 /*
- * A field's value, or @def when the record is too short to hold it.
- * Inline rather than tep_read_number(): this is the per-record path, and
- * the call was 14% of trace-kmem stat's time (perf, 857k records).
+ * Does @field lie inside @rec?  @all: @rec is at least @f->fit_end long,
+ * so that every field the format has does.
  */
-static inline unsigned long long rd_or(const struct kmem_fields *f,
-				       const struct tep_format_field *field,
-				       const struct tep_record *rec,
-				       unsigned long long def)
+static inline bool fits(bool all, const struct tep_format_field *field,
+			const struct tep_record *rec)
+{
+	return all ? field != NULL : in_record(field, rec);
+}
+
+/* Is @rec long enough to hold every field of @f? */
+static inline bool holds_all(const struct kmem_fields *f,
+			     const struct tep_record *rec)
+{
+	return (long long)rec->size >= f->fit_end;
+}
+
+/*
+ * A field's value, or @def when the record is too short to hold it (@all
+ * as for fits()).  Inline rather than tep_read_number(): this is the
+ * per-record path, and the call was 14% of trace-kmem stat's time (perf,
+ * 857k records).
+ */
+static inline unsigned long long rdf(const struct kmem_fields *f, bool all,
+				     const struct tep_format_field *field,
+				     const struct tep_record *rec,
+				     unsigned long long def)
 {
 	const unsigned char *p;
 	uint16_t v16;
 	uint32_t v32;
 	uint64_t v64;
 
-	if (!in_record(field, rec))
+	if (!fits(all, field, rec))
 		return def;
 	p = (const unsigned char *)rec->data + field->offset;
 	switch (field->size) {
@@ -122,6 +146,14 @@ static inline unsigned long long rd_or(const struct kmem_fields *f,
 		return f->swap ? __builtin_bswap64(v64) : v64;
 	}
 	return def;
+}
+
+static inline unsigned long long rd_or(const struct kmem_fields *f,
+				       const struct tep_format_field *field,
+				       const struct tep_record *rec,
+				       unsigned long long def)
+{
+	return rdf(f, false, field, rec, def);
 }
 
 /**
@@ -152,8 +184,28 @@ static inline int rd_int(const struct kmem_fields *f,
 	return (int)rd_or(f, field, rec, (unsigned long long)(long long)def);
 }
 
+/*
+ * The part of an event every record has: @ev cleared (but for the stack
+ * frames) and filled in; @all as for fits().  Inline for the busiest
+ * decoders; kmem_decode_common() for the others.
+ */
+static inline void decode_common(const struct kmem_fields *f,
+				 const struct tep_record *rec,
+				 struct kmem_event *ev, bool all)
+{
+	kmem_event_clear(ev);
+	ev->cpu = rec->cpu;
+	ev->ts = rec->ts;
+	ev->pid = (int)rdf(f, all, f->pid, rec, (unsigned long long)-1);
+	ev->node = KMEM_NO_NODE;
+	ev->rec_offset = rec->offset;
+	ev->rec_size = (unsigned int)rec->size;
+	ev->after_loss = rec->missed_events != 0;
+}
+
 void kmem_decode_common(const struct kmem_fields *f,
 			const struct tep_record *rec, struct kmem_event *ev);
+long long kmem_fields_fit_end(const struct kmem_fields *f);
 
 /*
  * The decoders, one pair a kind of event, named by events.c's table (a
