@@ -13,6 +13,48 @@
 #include "internal.h"
 
 /**
+ * tdat_inflate_ctx - decompress one block with a context of the caller's
+ * @compress: the file's compression
+ * @zctx: the zstd context, made here the first time (free it with
+ *	ZSTD_freeDCtx()); one a thread
+ * @src: the compressed bytes
+ * @srclen: their number
+ * @dst: where to write
+ * @dstlen: room at @dst
+ * @out: the number of bytes written
+ *
+ * Return: 0, or -1 when the data does not decompress into @dstlen bytes.
+ */
+int tdat_inflate_ctx(enum tdat_compress compress, void **zctx,
+		     const uint8_t *src, size_t srclen, uint8_t *dst,
+		     size_t dstlen, size_t *out)
+{
+	if (compress == TDAT_Z_ZSTD) {
+		size_t n;
+
+		if (!*zctx)
+			*zctx = ZSTD_createDCtx();
+		if (!*zctx)
+			return -1;
+		n = ZSTD_decompressDCtx(*zctx, dst, dstlen, src, srclen);
+		if (ZSTD_isError(n))
+			return -1;
+		*out = n;
+		return 0;
+	}
+	if (compress == TDAT_Z_ZLIB) {
+		uLongf n = (uLongf)dstlen;
+
+		if (srclen > UINT32_MAX ||
+		    uncompress(dst, &n, src, (uLong)srclen) != Z_OK)
+			return -1;
+		*out = (size_t)n;
+		return 0;
+	}
+	return -1;
+}
+
+/**
  * tdat_inflate - decompress one block
  * @f: the file (its compression and decompression context)
  * @src: the compressed bytes
@@ -26,29 +68,12 @@
 int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
 		 uint8_t *dst, size_t dstlen, size_t *out)
 {
-	if (f->compress == TDAT_Z_ZSTD) {
-		size_t n;
+	void *ctx = f->zctx;
+	int ret = tdat_inflate_ctx(f->compress, &ctx, src, srclen, dst, dstlen,
+				   out);
 
-		if (!f->zctx)
-			f->zctx = ZSTD_createDCtx();
-		if (!f->zctx)
-			return -1;
-		n = ZSTD_decompressDCtx(f->zctx, dst, dstlen, src, srclen);
-		if (ZSTD_isError(n))
-			return -1;
-		*out = n;
-		return 0;
-	}
-	if (f->compress == TDAT_Z_ZLIB) {
-		uLongf n = (uLongf)dstlen;
-
-		if (srclen > UINT32_MAX ||
-		    uncompress(dst, &n, src, (uLong)srclen) != Z_OK)
-			return -1;
-		*out = (size_t)n;
-		return 0;
-	}
-	return -1;
+	f->zctx = ctx;
+	return ret;
 }
 
 /**

@@ -181,6 +181,9 @@ int tdat_cut_orphans(struct tdat_file *f, uint64_t from, uint64_t to);
 void tdat_cut_buffers(struct tdat_file *f);
 
 /* inflate.c */
+int tdat_inflate_ctx(enum tdat_compress compress, void **zctx,
+		     const uint8_t *src, size_t srclen, uint8_t *dst,
+		     size_t dstlen, size_t *out);
 int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
 		 uint8_t *dst, size_t dstlen, size_t *out);
 int tdat_section_head(struct tdat_file *f, struct tcur *c,
@@ -202,6 +205,7 @@ void tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 
 /* kallsyms.c, ksyms_resolve.c (the others: ksyms.h) */
 int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z);
+int tdat_kallsyms_wait(struct tdat_file *f);
 void tdat_kallsyms_release(struct tdat_file *f);
 void tdat_kallsyms_reading(struct tdat_file *f);
 

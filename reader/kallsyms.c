@@ -31,6 +31,8 @@
  */
 #include <stdlib.h>
 
+#include <zstd.h>
+
 #include "ksyms.h"
 
 /* The decompressed block's size and its first four bytes. */
@@ -71,26 +73,82 @@ static int check_block(struct tdat_file *f, struct tdat_kallsyms *k)
 	return TDAT_OK;
 }
 
-static int hold_block(struct tdat_file *f, struct tdat_kallsyms *k)
+/* What hold_block()'s thread found (struct tdat_kallsyms.inflate_err). */
+enum {
+	KS_INFLATE_OK,
+	KS_INFLATE_BAD,	  /* does not decompress */
+	KS_INFLATE_SHORT, /* its size word claims more than there is */
+};
+
+/* The block decompressed into k->hold, its text found (a thread's). */
+static void *inflate_block(void *arg)
 {
-	uint8_t *buf = malloc(k->zsize ? (size_t)k->zsize : 1);
+	struct tdat_kallsyms *k = arg;
+	void *zctx = NULL;
 	size_t len;
 	struct tcur c;
 
-	if (!buf)
+	if (tdat_inflate_ctx(k->z, &zctx, k->zsrc, k->zsrclen, k->hold,
+			     (size_t)k->zsize, &len)) {
+		k->inflate_err = KS_INFLATE_BAD;
+	} else {
+		tc_init(&c, k->hold, len, k->big);
+		k->tsize = tc_num(&c, 4);
+		k->src = tc_take(&c, k->tsize);
+		k->srclen = (size_t)k->tsize;
+		if (c.bad)
+			k->inflate_err = KS_INFLATE_SHORT;
+	}
+	if (zctx)
+		ZSTD_freeDCtx(zctx);
+	return NULL;
+}
+
+/*
+ * Decompress the block into memory of its own, on a thread: the file's
+ * other sections are read meanwhile, and tdat_kallsyms_wait() joins it
+ * before the file is said to be open.
+ */
+static int hold_block(struct tdat_file *f, struct tdat_kallsyms *k)
+{
+	k->hold = malloc(k->zsize ? (size_t)k->zsize : 1);
+	if (!k->hold)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
-	if (tdat_inflate(f, k->zsrc, k->zsrclen, buf, (size_t)k->zsize, &len)) {
-		free(buf);
+	if (pthread_create(&k->inflater, NULL, inflate_block, k)) {
+		inflate_block(k); /* no thread: here */
+		return TDAT_OK;
+	}
+	k->inflating = true;
+	return TDAT_OK;
+}
+
+/**
+ * tdat_kallsyms_wait - the end of the kallsyms section's decompression
+ * @f: the file
+ *
+ * A compressed kallsyms section is decompressed on a thread of its own
+ * from tdat_kallsyms_set() on; this waits for it.  Nothing reads the
+ * text before.
+ *
+ * Return: TDAT_OK, or TDAT_BAD after saying why (as when it was
+ * decompressed in tdat_kallsyms_set()).
+ */
+int tdat_kallsyms_wait(struct tdat_file *f)
+{
+	struct tdat_kallsyms *k = f->ksyms;
+
+	if (!k)
+		return TDAT_OK;
+	if (k->inflating)
+		pthread_join(k->inflater, NULL);
+	k->inflating = false;
+	switch (k->inflate_err) {
+	case KS_INFLATE_BAD:
 		return tdat_fail(f, TDAT_BAD,
 				 "a compressed section does not decompress");
-	}
-	k->hold = buf;
-	tc_init(&c, buf, len, k->big);
-	k->tsize = tc_num(&c, 4);
-	k->src = tc_take(&c, k->tsize);
-	k->srclen = (size_t)k->tsize;
-	if (c.bad)
+	case KS_INFLATE_SHORT:
 		return tdat_fail(f, TDAT_BAD, "kallsyms truncated");
+	}
 	return TDAT_OK;
 }
 
@@ -172,6 +230,8 @@ void tdat_kallsyms_release(struct tdat_file *f)
 
 	if (!k)
 		return;
+	if (k->inflating)
+		pthread_join(k->inflater, NULL);
 	if (f->tep)
 		tep_reset_function_resolver(f->tep);
 	for (i = 0; i < k->nres; i++) {

@@ -39,6 +39,10 @@ struct tdat_kallsyms {
 	const uint8_t *zsrc;
 	size_t zsrclen;
 	uint8_t *hold;	/* the block decompressed, until lookups are known */
+	/* hold's decompression, on a thread while the file is opened */
+	pthread_t inflater;
+	bool inflating;	 /* started, not joined yet */
+	int inflate_err; /* KS_INFLATE_*: what the thread found */
 	bool big;	/* the block's byte order (its size word) */
 	bool drop;	/* src is a file mapping: drop pages once read */
 	uint64_t zsize; /* the block's declared decompressed size */

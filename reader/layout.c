@@ -458,6 +458,67 @@ static int compression(struct tdat_file *f, struct tcur *c)
 	return TDAT_OK;
 }
 
+/*
+ * Run @fn on the sections of @s it reads, its failure's reason kept in
+ * @why (of @why_len bytes) instead of the file's: the sections are read
+ * out of order, and the reason said is that of the first in the file's
+ * order to fail.
+ */
+static int aside(struct tdat_file *f, const struct sections *s, int id,
+		 part_fn fn, char *why, size_t why_len)
+{
+	char *keep = f->why;
+	size_t keep_len = f->why_len;
+	int ret;
+
+	why[0] = '\0';
+	f->why = why;
+	f->why_len = why_len;
+	ret = v7_section(f, s, id, fn);
+	f->why = keep;
+	f->why_len = keep_len;
+	return ret;
+}
+
+/* A reason kept aside, said now (the file's says none yet). */
+static int say_aside(struct tdat_file *f, int ret, const char *why)
+{
+	return tdat_fail(f, ret, "%s", why);
+}
+
+/*
+ * The metadata sections.  A compressed kallsyms is decompressed on a
+ * thread of its own (tdat_kallsyms_set()) while the others are read, and
+ * joined before the file is said to be open; the reason of a failure is
+ * the one the sections read in the file's order would give.
+ */
+static int v7_meta(struct tdat_file *f, const struct sections *s)
+{
+	char kwhy[TDAT_WHY_LEN], lwhy[TDAT_WHY_LEN];
+	int kret, ret, wret;
+
+	kret = aside(f, s, OPT_KALLSYMS, NULL, kwhy, sizeof(kwhy));
+	ret = v7_section(f, s, OPT_HEADER_INFO, tdat_header_info);
+	if (!ret)
+		ret = v7_section(f, s, OPT_FTRACE_EVENTS, tdat_ftrace_formats);
+	if (!ret)
+		ret = v7_section(f, s, OPT_EVENT_FORMATS, tdat_event_formats);
+	if (ret) {
+		tdat_kallsyms_wait(f); /* its reason comes later */
+		return ret;
+	}
+	if (kret)
+		return say_aside(f, kret, kwhy);
+	ret = aside(f, s, OPT_PRINTK, tdat_printk, lwhy, sizeof(lwhy));
+	if (!ret)
+		ret = aside(f, s, OPT_CMDLINES, tdat_cmdlines, lwhy,
+			    sizeof(lwhy));
+	wret = tdat_kallsyms_wait(f);
+	if (wret)
+		return wret;
+	return ret ? say_aside(f, ret, lwhy) : TDAT_OK;
+}
+
 /**
  * tdat_read_v7 - the options chain and the sections of a version 7 file
  * @f: the file, its initial header read
@@ -510,16 +571,5 @@ int tdat_read_v7(struct tdat_file *f, struct tcur *c)
 				 (unsigned long long)f->size);
 	if (!s.have[OPT_HEADER_INFO])
 		return tdat_fail(f, TDAT_BAD, "no header page section");
-	ret = v7_section(f, &s, OPT_HEADER_INFO, tdat_header_info);
-	if (!ret)
-		ret = v7_section(f, &s, OPT_FTRACE_EVENTS, tdat_ftrace_formats);
-	if (!ret)
-		ret = v7_section(f, &s, OPT_EVENT_FORMATS, tdat_event_formats);
-	if (!ret)
-		ret = v7_section(f, &s, OPT_KALLSYMS, NULL);
-	if (!ret)
-		ret = v7_section(f, &s, OPT_PRINTK, tdat_printk);
-	if (!ret)
-		ret = v7_section(f, &s, OPT_CMDLINES, tdat_cmdlines);
-	return ret;
+	return v7_meta(f, &s);
 }

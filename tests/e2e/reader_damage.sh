@@ -141,6 +141,31 @@ expect_error options-offset-huge "$WORK/d.dat" "past the end of the file"
 $LAY --poke "$V7" "$WORK/d.dat" "$(val "$j" 'd["last_done_at"]')" "$(hex Q "$(val "$j" 'd["option_sections"][0]["at"]')")"
 expect_error options-loop "$WORK/d.dat" "a loop"
 
+# --- a compressed kallsyms is decompressed on a thread while the other
+# sections are read; the reason said is still that of the first section
+# in the file's order to fail.  sec ID: where section option ID puts its
+# section (16 header page ... 19 kallsyms, 21 cmdlines); its block is 16
+# bytes in (id, flags, string id, size), its data 8 more (the sizes).
+sec() {
+	python3 -c '
+import json, struct, sys
+d = json.load(open(sys.argv[1]))
+o = [o for o in d["options"] if o["id"] == int(sys.argv[2])][0]
+print(struct.unpack_from("<Q", open(sys.argv[3], "rb").read(), o["data_at"])[0])' "$j" "$1" "$V7"
+}
+ks=$(sec 19) ev=$(sec 18) cl=$(sec 21)
+$LAY --poke "$V7" "$WORK/d.dat" "$((ks + 16 + 8 + 40))" "deadbeefdeadbeefdeadbeefdeadbeef"
+expect_error kallsyms-corrupt "$WORK/d.dat" "a compressed section does not decompress"
+# an earlier section's reason first, a later one's after kallsyms'
+$LAY --poke "$V7" "$WORK/d.dat" "$((ks + 16 + 8 + 40))" "deadbeefdeadbeefdeadbeefdeadbeef" \
+	"$((ev + 16 + 4))" "$(hex I 0x7fffffff)"
+expect_error kallsyms-corrupt-formats-first "$WORK/d.dat" "compressed section claims 2147483647 bytes"
+$LAY --poke "$V7" "$WORK/d.dat" "$((ks + 16 + 8 + 40))" "deadbeefdeadbeefdeadbeefdeadbeef" \
+	"$((cl + 16 + 4))" "$(hex I 0x7fffffff)"
+expect_error kallsyms-corrupt-before-cmdlines "$WORK/d.dat" "a compressed section does not decompress"
+$LAY --poke "$V7" "$WORK/d.dat" "$((cl + 16 + 4))" "$(hex I 0x7fffffff)"
+expect_error cmdlines-claims "$WORK/d.dat" "compressed section claims 2147483647 bytes"
+
 # --- compressed chunks: zero and huge sizes, data that does not decompress
 c0=$(val "$j" 'd["cpus"][0]["chunks"][0]["at"]')
 $LAY --poke "$V7" "$WORK/d.dat" "$c0" "$(hex I 0)"
