@@ -186,6 +186,15 @@ int ksyms_each_piece(const struct tdat_kallsyms *k,
 		     int (*fn)(void *priv, const char *p, size_t n),
 		     void *priv);
 int ksyms_each_symbol(const struct tdat_kallsyms *k, sym_fn fn, void *priv);
+int ksyms_each_symbol_in(const struct tdat_kallsyms *k, size_t from, size_t to,
+			 sym_fn fn, void *priv, bool *ended);
+
+/* Is the text in memory (mapped, or held decompressed)?  Then names
+ * found in a pass stay where they are. */
+static inline bool ksyms_in_memory(const struct tdat_kallsyms *k)
+{
+	return k->z == TDAT_Z_NONE || k->hold;
+}
 
 /* ksyms_index.c: every symbol indexed */
 void ksyms_ensure_index(struct tdat_kallsyms *k);

@@ -4,6 +4,7 @@
  * text (tdat_want_symbols()), with the answers the index would give;
  * and the resolver libtraceevent calls (ksyms_resolve()).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +235,124 @@ static int add_result(struct tdat_kallsyms *k, const struct kres *r)
  * exactly where several symbols are, when the index would not give the
  * first of them).
  */
+/*
+ * A text in memory of at least this much is passed over in two halves,
+ * on two threads (the one pass was a third of trace-kmem stat's fixed
+ * cost on a small trace).
+ */
+#define KS_SPLIT (1U << 20)
+
+/* The second half's pass, on a thread of its own. */
+struct half {
+	const struct tdat_kallsyms *k;
+	size_t from, to;
+	struct pass ps;
+	bool ended;
+	int ret;
+};
+
+static void *half_pass(void *arg)
+{
+	struct half *h = arg;
+
+	h->ret = ksyms_each_symbol_in(h->k, h->from, h->to, pass_sym, &h->ps,
+				      &h->ended);
+	return NULL;
+}
+
+/* Free what a pass's slots hold. */
+static void free_slots(struct slot *slots, size_t n)
+{
+	size_t i;
+
+	for (i = 0; slots && i <= n; i++) {
+		free(slots[i].buf);
+		free(slots[i].at_name);
+		free(slots[i].at_mod);
+	}
+	free(slots);
+}
+
+/*
+ * The second half's findings added to the first's, as one pass over
+ * both would have found them: counts add up, the first symbol at an
+ * address is the first half's if it has one, a gap's highest symbol is
+ * the second half's only if higher (the first line of a run wins).
+ */
+static void merge_half(struct pass *a, struct pass *b)
+{
+	size_t i;
+
+	for (i = 0; i <= a->n; i++) {
+		struct slot *x = &a->slots[i], *y = &b->slots[i];
+
+		x->below += y->below;
+		if (y->at && !x->at) {
+			x->at_name = y->at_name;
+			x->at_mod = y->at_mod;
+			y->at_name = y->at_mod = NULL;
+		}
+		x->at += y->at;
+		if (y->have_best && (!x->have_best || y->best > x->best)) {
+			/* names of a text in memory stay in the text; one
+			 * from a cut line is in y's buffer: take it */
+			if (y->buf && y->best_name == y->buf) {
+				free(x->buf);
+				x->buf = y->buf;
+				x->buf_cap = y->buf_cap;
+				y->buf = NULL;
+			}
+			x->best = y->best;
+			x->best_name = y->best_name;
+			x->best_eol = y->best_eol;
+			x->have_best = true;
+		}
+	}
+	if (b->total && (!a->total || b->max > a->max))
+		a->max = b->max;
+	a->total += b->total;
+	a->oom |= b->oom;
+}
+
+/*
+ * The pass of resolve_set() over the whole text: in two halves on two
+ * threads when the text is in memory and long, the second half's
+ * findings dropped when the table ends in the first.
+ */
+static int pass_all(const struct tdat_kallsyms *k, struct pass *ps)
+{
+	struct half h = { .k = k };
+	const uint8_t *nl;
+	pthread_t t;
+	bool ended;
+	int ret;
+
+	if (!ksyms_in_memory(k) || k->srclen < KS_SPLIT)
+		return ksyms_each_symbol(k, pass_sym, ps);
+	nl = memchr(k->src + k->srclen / 2, '\n', k->srclen - k->srclen / 2);
+	if (!nl)
+		return ksyms_each_symbol(k, pass_sym, ps);
+	h.from = (size_t)(nl + 1 - k->src);
+	h.to = k->srclen;
+	h.ps.want = ps->want;
+	h.ps.n = ps->n;
+	h.ps.slots = calloc(ps->n + 1, sizeof(*h.ps.slots));
+	if (!h.ps.slots)
+		return ksyms_each_symbol(k, pass_sym, ps);
+	if (pthread_create(&t, NULL, half_pass, &h)) {
+		free(h.ps.slots);
+		return ksyms_each_symbol(k, pass_sym, ps);
+	}
+	ret = ksyms_each_symbol_in(k, 0, h.from, pass_sym, ps, &ended);
+	pthread_join(t, NULL);
+	if (!ret && !ended) {
+		ret = h.ret;
+		merge_half(ps, &h.ps);
+	}
+	free_slots(h.ps.slots, ps->n);
+	return ret;
+}
+
 /* A copy of @m, or NULL for NULL; sets *@oom when it cannot be made. */
 static char *mod_copy(const char *m, bool *oom)
 {
@@ -255,7 +374,7 @@ static int resolve_set(struct tdat_kallsyms *k, const uint64_t *want, size_t n)
 	ps.slots = calloc(n + 1, sizeof(*ps.slots));
 	if (!ps.slots)
 		return -1;
-	if (ksyms_each_symbol(k, pass_sym, &ps) || ps.oom)
+	if (pass_all(k, &ps) || ps.oom)
 		goto out;
 	for (i = 0; i < n; i++) {
 		struct slot *sl = &ps.slots[i];
@@ -315,12 +434,7 @@ static int resolve_set(struct tdat_kallsyms *k, const uint64_t *want, size_t n)
 	}
 	ret = 0;
 out:
-	for (i = 0; i <= n; i++) {
-		free(ps.slots[i].buf);
-		free(ps.slots[i].at_name);
-		free(ps.slots[i].at_mod);
-	}
-	free(ps.slots);
+	free_slots(ps.slots, n);
 	return ret;
 }
 

@@ -185,6 +185,33 @@ static int text_piece(void *priv, const uint8_t *p, size_t n)
 	return t->fn(t->priv, (const char *)p, n) || nul || t->seen >= end;
 }
 
+/*
+ * [@from, @to) of a text in memory through @fn, a window at a time (the
+ * pages of a file mapping dropped behind), up to a NUL.  Return: true
+ * when the text ended at a NUL or @fn stopped.
+ */
+static bool each_window(const struct tdat_kallsyms *k, size_t from, size_t to,
+			int (*fn)(void *priv, const char *p, size_t n),
+			void *priv)
+{
+	size_t at = from, n;
+
+	while (at < to) {
+		const uint8_t *p = k->src + at, *nul;
+		int stop;
+
+		n = to - at < KS_WINDOW ? to - at : KS_WINDOW;
+		nul = memchr(p, '\0', n);
+		stop = fn(priv, (const char *)p, nul ? (size_t)(nul - p) : n);
+		if (k->drop)
+			drop_pages(p, p + n);
+		if (stop || nul)
+			return true;
+		at += n;
+	}
+	return false;
+}
+
 /**
  * ksyms_each_piece - the kallsyms text, in pieces
  * @k: the kallsyms section
@@ -200,23 +227,10 @@ int ksyms_each_piece(const struct tdat_kallsyms *k,
 		     int (*fn)(void *priv, const char *p, size_t n), void *priv)
 {
 	struct text_sink t = { .k = k, .fn = fn, .priv = priv };
-	size_t at = 0, n;
 
-	if (k->z != TDAT_Z_NONE && !k->hold)
+	if (!ksyms_in_memory(k))
 		return ksyms_inflate_stream(k, text_piece, &t);
-	while (at < k->srclen) {
-		const uint8_t *p = k->src + at, *nul;
-		int stop;
-
-		n = k->srclen - at < KS_WINDOW ? k->srclen - at : KS_WINDOW;
-		nul = memchr(p, '\0', n);
-		stop = fn(priv, (const char *)p, nul ? (size_t)(nul - p) : n);
-		if (k->drop)
-			drop_pages(p, p + n);
-		if (stop || nul)
-			break;
-		at += n;
-	}
+	each_window(k, 0, k->srclen, fn, priv);
 	return 0;
 }
 
@@ -310,10 +324,37 @@ int ksyms_each_symbol(const struct tdat_kallsyms *k, sym_fn fn, void *priv)
 	struct lines l = { .fn = fn, .priv = priv };
 	int ret;
 
-	l.stable = k->z == TDAT_Z_NONE || k->hold;
+	l.stable = ksyms_in_memory(k);
 	ret = ksyms_each_piece(k, lines_piece, &l);
 	if (!ret && !l.stop && l.nc)
 		one_line(&l, l.carry, l.carry + l.nc, false);
 	free(l.carry);
 	return ret || l.oom ? -1 : 0;
+}
+
+/**
+ * ksyms_each_symbol_in - the symbols of a stretch of a text in memory
+ * @k: the kallsyms section, its text in memory (ksyms_in_memory())
+ * @from: where the stretch starts, at a line's start
+ * @to: where it ends, after a newline or at the text's end
+ * @fn: takes each symbol (see sym_fn); nonzero stops
+ * @priv: for @fn
+ * @ended: set when the text ends in the stretch: a NUL, a line that does
+ *	not parse, or @fn stopped
+ *
+ * As ksyms_each_symbol() over [@from, @to): two threads may each take a
+ * stretch of one text.
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int ksyms_each_symbol_in(const struct tdat_kallsyms *k, size_t from, size_t to,
+			 sym_fn fn, void *priv, bool *ended)
+{
+	struct lines l = { .fn = fn, .priv = priv, .stable = true };
+
+	*ended = each_window(k, from, to, lines_piece, &l) || l.stop;
+	if (!l.stop && l.nc)
+		*ended |= one_line(&l, l.carry, l.carry + l.nc, false) != 0;
+	free(l.carry);
+	return l.oom ? -1 : 0;
 }

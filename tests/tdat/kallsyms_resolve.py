@@ -13,8 +13,11 @@ addresses below the first symbol and past the last), between filler
 symbols so that the text crosses the readers' buffers, and one kmalloc
 record per address to resolve (call_site=ADDR, bytes_alloc unique).
 VARIANT: "main", "end" (a line that does not parse ends the table
-early), "nul" (a NUL ends the text early), "big" (20 MB of filler: a
-compressed section is read through a small buffer, not held).
+early), "nul" (a NUL ends the text early), "end1" and "nul1" (the same
+in the first half of the text), "big" (20 MB of filler: a compressed
+section is read through a small buffer, not held).  Every text has a
+run of 200 symbols at one address across its middle, where a text in
+memory is cut in two for two threads.
 
 check: every call site of trace-kmem stat --slab --caller -l 0 --json is
 what libtraceevent's rules give: the symbols are the lines up to the
@@ -38,6 +41,7 @@ WRITER = os.path.join(HERE, "tdat_writer.py")
 FORMATS = os.path.join(TOP, "tests", "formats", "linux-6.18-x86_64.txt")
 
 BASE = 0xffffffff81000000
+MIDRUN = BASE + 0x980000   # the run across the middle of the text
 
 
 def hard_lines():
@@ -87,12 +91,15 @@ def text_of(variant):
         lines.extend(fill[i * step:(i + 1) * step])
         lines.append(h)
     lines.extend(fill[len(hard) * step:])
-    if variant == "end":
-        at = len(lines) * 2 // 3
+    mid = len(lines) // 2
+    lines[mid:mid] = ["%016x %s mid_run_%d" % (MIDRUN, "tT"[j % 2], j)
+                      for j in range(200)]
+    if variant in ("end", "end1"):
+        at = len(lines) * (2 if variant == "end" else 1) // 3
         lines.insert(at, "this line does not parse")
     text = "\n".join(lines)		# no newline after the last line
-    if variant == "nul":
-        at = len(text) * 2 // 3
+    if variant in ("nul", "nul1"):
+        at = len(text) * (2 if variant == "nul" else 1) // 3
         text = text[:at] + "\0" + text[at:]
     return text
 
@@ -107,7 +114,8 @@ def queries(text):
     lo = min(a for a, _, _ in syms)
     hi = max(a for a, _, _ in syms)
     addrs.update((lo - 1, lo, hi, hi + 1, hi + 0x1000, BASE + 0x900080,
-                  BASE + 0x9000c0, BASE + 0x9000e0, 1))
+                  BASE + 0x9000c0, BASE + 0x9000e0, 1, MIDRUN - 1, MIDRUN,
+                  MIDRUN + 1, MIDRUN + 0x10))
     return sorted(a for a in addrs if 0 < a < 1 << 64)
 
 
