@@ -197,6 +197,7 @@ int tdat_header_info(struct tdat_file *f, struct tcur *c);
 int tdat_ftrace_formats(struct tdat_file *f, struct tcur *c);
 int tdat_event_formats(struct tdat_file *f, struct tcur *c);
 int tdat_cmdlines(struct tdat_file *f, struct tcur *c);
+int tdat_parse_cmdlines(struct tep_handle *tep, const char *text);
 int tdat_printk(struct tdat_file *f, struct tcur *c);
 
 /* fmtcheck.c */

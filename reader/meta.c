@@ -168,7 +168,7 @@ int tdat_cmdlines(struct tdat_file *f, struct tcur *c)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
 	memcpy(copy, p, (size_t)size);
 	copy[size] = '\0';
-	tep_parse_saved_cmdlines(f->tep, copy);
+	tdat_parse_cmdlines(f->tep, copy);
 	free(copy);
 	return TDAT_OK;
 }
