@@ -30,6 +30,8 @@
  * ksyms_resolve.c (with the resolver itself, ksyms_resolve()).
  */
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <zstd.h>
 
@@ -80,6 +82,22 @@ enum {
 	KS_INFLATE_SHORT, /* its size word claims more than there is */
 };
 
+/*
+ * Ask for transparent huge pages for the held block, a few MB written
+ * once: a 5.4 MB kallsyms took 1,300 page faults on the decompressing
+ * thread (1 ms of the 17 ms of trace-kmem stat on a small trace), 3
+ * with them.  Advice only: without THP nothing changes.
+ */
+static void huge_pages(void *p, size_t len)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
+	uintptr_t b = ((uintptr_t)p + len) & ~(pg - 1);
+
+	if (b > a)
+		madvise((void *)a, b - a, MADV_HUGEPAGE);
+}
+
 /* The block decompressed into k->hold, its text found (a thread's). */
 static void *inflate_block(void *arg)
 {
@@ -88,6 +106,7 @@ static void *inflate_block(void *arg)
 	size_t len;
 	struct tcur c;
 
+	huge_pages(k->hold, (size_t)k->zsize);
 	if (tdat_inflate_ctx(k->z, &zctx, k->zsrc, k->zsrclen, k->hold,
 			     (size_t)k->zsize, &len)) {
 		k->inflate_err = KS_INFLATE_BAD;
