@@ -25,6 +25,10 @@ export TOP=$PWD
 B=${B:-build}
 case $B in /*) ;; *) B=$TOP/$B ;; esac
 export PLUGIN_DIR=${PLUGIN_DIR:-$B/plugins}
+# a sanitized build: the leaks of the libraries, not ours, suppressed for
+# the unit programs too (the scripts set it again in tests/lib/common.sh);
+# test_cmdlines calls libtraceevent's own parser, which leaks a comm
+export LSAN_OPTIONS="suppressions=$TOP/tests/lsan.supp:print_suppressions=0"
 OUT=$TOP/tests/out
 mkdir -p "$OUT"
 # python3 itself, not a version manager's shim (pyenv's runs a few shell

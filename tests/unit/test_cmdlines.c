@@ -36,10 +36,8 @@ static const struct {
 	{ "no-number", "abc\n11 never\n", 0 },
 	{ "lone-sign", "- 12\n13 never\n", 0 },
 	{ "glued", "12x comm\n0x1f hex\n", 0 },
-	{ "nul",
-	  "13 a\0"
-	  "14 hidden\n",
-	  20 },
+	/* the NUL ends the text: what follows it is never read */
+	{ "nul", "13 a\0" "14 hidden\n", sizeof("13 a\0" "14 hidden\n") - 1 },
 	{ "duplicates", "15 first\n15 second\n15 third\n", 0 },
 	{ "long-comm",
 	  "17 "
