@@ -18,13 +18,23 @@ void kmem_decode_common(const struct kmem_fields *f,
 	decode_common(f, rec, ev, false);
 }
 
+/* Where @fl ends in a record: 0 when absent, LLONG_MAX when it lies
+ * nowhere a record can hold it (in_record() is false of every record). */
+static long long field_end(const struct tep_format_field *fl)
+{
+	if (!fl)
+		return 0;
+	if (fl->offset < 0 || fl->size <= 0)
+		return LLONG_MAX;
+	return (long long)fl->offset + fl->size;
+}
+
 /**
  * kmem_fields_fit_end - how long a record must be to hold every field
  * @f: the fields of an event type, looked up
  *
  * Return: the largest end (offset + size) of the fields @f has, at least
- * 1; LLONG_MAX when one of them has a negative offset or no size, so
- * that no record holds it (in_record() says so of each record).
+ * 1; LLONG_MAX when one of them has a negative offset or no size.
  */
 long long kmem_fields_fit_end(const struct kmem_fields *f)
 {
@@ -54,19 +64,9 @@ long long kmem_fields_fit_end(const struct kmem_fields *f)
 	long long end = 1;
 	size_t i;
 
-	for (i = 0; i < sizeof(named) / sizeof(named[0]) + KMEM_OWN_FIELDS;
-	     i++) {
-		const struct tep_format_field *fl =
-			i < sizeof(named) / sizeof(named[0])
-				? named[i]
-				: f->own[i - sizeof(named) / sizeof(named[0])];
-
-		if (!fl)
-			continue;
-		if (fl->offset < 0 || fl->size <= 0)
-			return LLONG_MAX;
-		if ((long long)fl->offset + fl->size > end)
-			end = (long long)fl->offset + fl->size;
-	}
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		end = field_end(named[i]) > end ? field_end(named[i]) : end;
+	for (i = 0; i < KMEM_OWN_FIELDS; i++)
+		end = field_end(f->own[i]) > end ? field_end(f->own[i]) : end;
 	return end;
 }
