@@ -108,11 +108,24 @@ void tk_close_input(struct tk_input *in)
 	in->f = NULL;
 }
 
+/*
+ * One file for trace-kmem stat: its kallsyms is decompressed while the
+ * session is set up, and stat calls tk_native_ready() before reading.
+ * Several files are all checked whole before the first one's report.
+ */
+static bool late_open(const struct tk_args *a)
+{
+	return a->cmd == TK_STAT && a->nr_inputs == 1 && !a->merge &&
+	       !a->instance;
+}
+
 /**
  * tk_open_inputs - check and open every input, before any output
  * @a: the command line
  *
- * A bad input costs one line on stderr and stops.
+ * A bad input costs one line on stderr and stops (for trace-kmem stat
+ * of one file, a damaged kallsyms section is found by tk_native_ready(),
+ * before any output).
  *
  * Return: an array of a->nr_inputs inputs (tk_close_input() each, then
  * free() it), or NULL.
@@ -129,7 +142,8 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 		if (tk_check_input(a->inputs[i]))
 			goto fail;
 		if (!a->libtracecmd) {
-			int ret = tk_native_open(a->inputs[i], &h[i].f);
+			int ret = tk_native_open(a->inputs[i], &h[i].f,
+						 late_open(a));
 
 			if (ret == TDAT_OK)
 				continue;

@@ -25,10 +25,18 @@ static const struct tdat_hooks hooks = {
 	.prepare = kmem_tep_register_functions,
 };
 
+static const struct tdat_hooks late_hooks = {
+	.want = wanted_event,
+	.prepare = kmem_tep_register_functions,
+	.late_kallsyms = true,
+};
+
 /**
  * tk_native_open - open a file with the native reader
  * @path: the file
  * @f: the handle, on TDAT_OK
+ * @late: its kallsyms may still be decompressed on return; the caller
+ *	calls tk_native_ready() before its first output
  *
  * A file the native reader leaves to libtracecmd gets one line saying
  * why; a damaged one gets one line naming the damage; a version 7 file
@@ -37,10 +45,11 @@ static const struct tdat_hooks hooks = {
  *
  * Return: TDAT_OK, TDAT_UNSUPPORTED or TDAT_BAD.
  */
-int tk_native_open(const char *path, struct tdat_file **f)
+int tk_native_open(const char *path, struct tdat_file **f, bool late)
 {
 	char why[TDAT_WHY_LEN];
-	int ret = tdat_open(path, &hooks, f, why, sizeof(why));
+	int ret = tdat_open(path, late ? &late_hooks : &hooks, f, why,
+			    sizeof(why));
 
 	if (ret == TDAT_OK && tdat_cut_note(*f, why, sizeof(why)))
 		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
@@ -50,6 +59,23 @@ int tk_native_open(const char *path, struct tdat_file **f)
 	else if (ret == TDAT_BAD)
 		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 	return ret;
+}
+
+/**
+ * tk_native_ready - the end of a late opening (tk_native_open())
+ * @f: the file
+ * @path: its name, for the message
+ *
+ * Return: 0, or -1 after one line naming the damage found.
+ */
+int tk_native_ready(struct tdat_file *f, const char *path)
+{
+	char why[TDAT_WHY_LEN];
+
+	if (tdat_ready(f, why, sizeof(why)) == TDAT_OK)
+		return 0;
+	fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
+	return -1;
 }
 
 /*

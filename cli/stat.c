@@ -30,6 +30,7 @@
 
 struct stat_run {
 	struct tk_args *a;
+	const char *path; /* the file being read */
 	struct kmem_numa numa;
 	bool have_numa;
 	struct tk_merged merged;
@@ -74,6 +75,11 @@ static int analyse(struct stat_run *run, const struct tk_input *in, int buffer,
 		return -1;
 	}
 	snprintf(s.label, sizeof(s.label), "%s", label);
+	/* a late opening ends here: the session was set up meanwhile */
+	if (f && tk_native_ready(f, run->path)) {
+		tk_session_release(&s);
+		return -1;
+	}
 	if (f) {
 		s.host = tdat_host(f);
 		s.release = tdat_kernel_release(f);
@@ -150,6 +156,7 @@ static int analyse_file(struct stat_run *run, const struct tk_input *in,
 	char label[PATH_MAX + 64], base[PATH_MAX];
 	int i, ret;
 
+	run->path = path;
 	kmem_path_label(base, sizeof(base), path);
 	/* with filters, "no record" may be theirs: every buffer says so */
 	run->keep_empty = flt->time || flt->pids || flt->comm || flt->cpus;

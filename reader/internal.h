@@ -149,6 +149,7 @@ struct tdat_file {
 	/* metadata */
 	struct tep_handle *tep;
 	tdat_want_fn want;
+	bool late_kallsyms; /* kallsyms joined by tdat_ready() */
 	struct tdat_kallsyms *ksyms;
 	struct tdat_buffer *buffers; /* [0] is the top buffer */
 	int nr_buffers;

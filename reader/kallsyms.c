@@ -142,6 +142,49 @@ static int hold_block(struct tdat_file *f, struct tdat_kallsyms *k)
 }
 
 /**
+ * ksyms_join - wait for the decompression of the held block, if any
+ * @k: the section, its lock held (or one thread only)
+ *
+ * A failed decompression leaves no text: a pass finds no symbol.
+ */
+void ksyms_join(struct tdat_kallsyms *k)
+{
+	if (!k->inflating)
+		return;
+	pthread_join(k->inflater, NULL);
+	k->inflating = false;
+}
+
+/**
+ * tdat_ready - the end of the file's opening, with late_kallsyms
+ * @f: the file
+ * @why: TDAT_WHY_LEN bytes for the reason of a failure
+ * @why_len: the size of @why
+ *
+ * With &tdat_hooks.late_kallsyms, tdat_open() returns while a compressed
+ * kallsyms section is still being decompressed; this waits for it and
+ * says whether it was whole.  Records are not read before it
+ * (tdat_iterate() calls it); without late_kallsyms, it has nothing to
+ * do.  May be called again.
+ *
+ * Return: TDAT_OK, or TDAT_BAD (then @why says why, as tdat_open()
+ * would have).
+ */
+int tdat_ready(struct tdat_file *f, char *why, size_t why_len)
+{
+	int ret;
+
+	if (why && why_len)
+		why[0] = '\0';
+	f->why = why;
+	f->why_len = why_len;
+	ret = tdat_kallsyms_wait(f);
+	f->why = NULL;
+	f->why_len = 0;
+	return ret;
+}
+
+/**
  * tdat_kallsyms_wait - the end of the kallsyms section's decompression
  * @f: the file
  *
@@ -158,9 +201,9 @@ int tdat_kallsyms_wait(struct tdat_file *f)
 
 	if (!k)
 		return TDAT_OK;
-	if (k->inflating)
-		pthread_join(k->inflater, NULL);
-	k->inflating = false;
+	pthread_mutex_lock(&k->lock);
+	ksyms_join(k);
+	pthread_mutex_unlock(&k->lock);
 	switch (k->inflate_err) {
 	case KS_INFLATE_BAD:
 		return tdat_fail(f, TDAT_BAD,
@@ -249,8 +292,7 @@ void tdat_kallsyms_release(struct tdat_file *f)
 
 	if (!k)
 		return;
-	if (k->inflating)
-		pthread_join(k->inflater, NULL);
+	ksyms_join(k);
 	if (f->tep)
 		tep_reset_function_resolver(f->tep);
 	for (i = 0; i < k->nres; i++) {

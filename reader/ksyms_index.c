@@ -135,6 +135,7 @@ void ksyms_ensure_index(struct tdat_kallsyms *k)
 {
 	if (k->indexed)
 		return;
+	ksyms_join(k);
 	if (build(k)) {
 		free(k->syms);
 		k->syms = NULL;

@@ -371,6 +371,7 @@ static int resolve_set(struct tdat_kallsyms *k, const uint64_t *want, size_t n)
 	int ret = -1;
 	size_t i;
 
+	ksyms_join(k);
 	ps.slots = calloc(n + 1, sizeof(*ps.slots));
 	if (!ps.slots)
 		return -1;

@@ -489,8 +489,9 @@ static int say_aside(struct tdat_file *f, int ret, const char *why)
 /*
  * The metadata sections.  A compressed kallsyms is decompressed on a
  * thread of its own (tdat_kallsyms_set()) while the others are read, and
- * joined before the file is said to be open; the reason of a failure is
- * the one the sections read in the file's order would give.
+ * joined before the file is said to be open, or with late_kallsyms by
+ * tdat_ready(); the reason of a failure is the one the sections read in
+ * the file's order would give.
  */
 static int v7_meta(struct tdat_file *f, const struct sections *s)
 {
@@ -513,6 +514,8 @@ static int v7_meta(struct tdat_file *f, const struct sections *s)
 	if (!ret)
 		ret = aside(f, s, OPT_CMDLINES, tdat_cmdlines, lwhy,
 			    sizeof(lwhy));
+	if (!ret && f->late_kallsyms)
+		return TDAT_OK; /* tdat_ready() joins it */
 	wret = tdat_kallsyms_wait(f);
 	if (wret)
 		return wret;

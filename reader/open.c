@@ -180,24 +180,29 @@ static bool any_data(const struct tdat_file *f)
 	return false;
 }
 
-static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
+/*
+ * A failure found after the metadata, with late_kallsyms: the kallsyms
+ * section, read before, has the first say, as without.
+ */
+static int kallsyms_first(struct tdat_file *f, int ret)
 {
-	struct tcur c;
+	char later[TDAT_WHY_LEN];
+
+	snprintf(later, sizeof(later), "%s", f->why ? f->why : "");
+	if (f->why && f->why_len)
+		f->why[0] = '\0';
+	if (tdat_kallsyms_wait(f))
+		return TDAT_BAD;
+	if (f->why && f->why_len)
+		snprintf(f->why, f->why_len, "%s", later);
+	return ret;
+}
+
+/* What the metadata leaves to check: support, buffers, a cut. */
+static int check_open(struct tdat_file *f)
+{
 	int ret;
 
-	f->want = hooks ? hooks->want : NULL;
-	tc_init(&c, f->map, f->size, false);
-	ret = read_header(f, &c);
-	if (ret)
-		return ret;
-	f->tep = new_tep(f);
-	if (!f->tep)
-		return tdat_fail(f, TDAT_BAD, "out of memory");
-	if (hooks && hooks->prepare)
-		hooks->prepare(f->tep);
-	ret = f->version == 6 ? tdat_read_v6(f, &c) : tdat_read_v7(f, &c);
-	if (ret)
-		return ret;
 	if (f->unsupported)
 		return tdat_fail(f, TDAT_UNSUPPORTED, "%s", f->unsupported);
 	tdat_cut_buffers(f);
@@ -213,6 +218,29 @@ static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
 	}
 	tep_set_cpus(f->tep, f->cpus);
 	return TDAT_OK;
+}
+
+static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
+{
+	struct tcur c;
+	int ret;
+
+	f->want = hooks ? hooks->want : NULL;
+	f->late_kallsyms = hooks && hooks->late_kallsyms;
+	tc_init(&c, f->map, f->size, false);
+	ret = read_header(f, &c);
+	if (ret)
+		return ret;
+	f->tep = new_tep(f);
+	if (!f->tep)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	if (hooks && hooks->prepare)
+		hooks->prepare(f->tep);
+	ret = f->version == 6 ? tdat_read_v6(f, &c) : tdat_read_v7(f, &c);
+	if (ret)
+		return ret;
+	ret = check_open(f);
+	return ret && f->late_kallsyms ? kallsyms_first(f, ret) : ret;
 }
 
 static int finish_open(struct tdat_file *f, const struct tdat_hooks *hooks,

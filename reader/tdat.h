@@ -45,6 +45,9 @@ typedef void (*tdat_prepare_fn)(struct tep_handle *tep);
 struct tdat_hooks {
 	tdat_want_fn want;		/* NULL: every format */
 	tdat_prepare_fn prepare;	/* or NULL */
+	/* tdat_open() returns before a compressed kallsyms is decompressed:
+	 * the caller calls tdat_ready() before its first output */
+	bool late_kallsyms;
 };
 
 /* One record, handed over in time order; return non-zero to stop. */
@@ -66,6 +69,7 @@ int tdat_open(const char *path, const struct tdat_hooks *hooks,
 int tdat_open_mem(const void *buf, size_t len, const struct tdat_hooks *hooks,
 		  struct tdat_file **out, char *why, size_t why_len);
 void tdat_close(struct tdat_file *f);
+int tdat_ready(struct tdat_file *f, char *why, size_t why_len);
 unsigned int tdat_header_page_size(const char *path);
 
 struct tep_handle *tdat_tep(const struct tdat_file *f);

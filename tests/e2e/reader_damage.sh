@@ -163,6 +163,13 @@ expect_error kallsyms-corrupt-formats-first "$WORK/d.dat" "compressed section cl
 $LAY --poke "$V7" "$WORK/d.dat" "$((ks + 16 + 8 + 40))" "deadbeefdeadbeefdeadbeefdeadbeef" \
 	"$((cl + 16 + 4))" "$(hex I 0x7fffffff)"
 expect_error kallsyms-corrupt-before-cmdlines "$WORK/d.dat" "a compressed section does not decompress"
+# stat of one file opens it without waiting for kallsyms (tdat_ready()):
+# a fault the opening finds after the sections still comes second
+$LAY --poke "$V7" "$WORK/d.dat" "$((ks + 16 + 8 + 40))" "deadbeefdeadbeefdeadbeefdeadbeef" \
+	"$(val "$j" 'd["cpus"][1]["table_at"] + 8')" "$(hex Q 0x7fffffff0000)"
+expect_error kallsyms-corrupt-before-buffers "$WORK/d.dat" "a compressed section does not decompress"
+$LAY --poke "$V7" "$WORK/d.dat" "$(val "$j" 'd["cpus"][1]["table_at"] + 8')" "$(hex Q 0x7fffffff0000)"
+expect_error v7-cpu-size-huge "$WORK/d.dat" "CPU 1 data of the top buffer ends past the end of the file"
 $LAY --poke "$V7" "$WORK/d.dat" "$((cl + 16 + 4))" "$(hex I 0x7fffffff)"
 expect_error cmdlines-claims "$WORK/d.dat" "compressed section claims 2147483647 bytes"
 
