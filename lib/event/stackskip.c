@@ -12,6 +12,8 @@
  * @err: set to the regex error, if any
  * @errlen: size of @err
  *
+ * A @regex is compiled now; @def, by the first kmem_stackskip_match().
+ *
  * Return: 0 on success, -1 if @regex does not compile (@def is used
  * then).
  */
@@ -20,6 +22,8 @@ int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex,
 {
 	int ret = 0, rc;
 
+	s->have = false;
+	s->def = NULL;
 	if (regex) {
 		rc = regcomp(&s->re, regex, KMEM_SKIP_REGFLAGS);
 		if (!rc) {
@@ -29,7 +33,7 @@ int kmem_stackskip_init(struct kmem_stackskip *s, const char *regex,
 		regerror(rc, &s->re, err, errlen);
 		ret = -1;
 	}
-	s->have = !regcomp(&s->re, def, KMEM_SKIP_REGFLAGS);
+	s->def = def; /* compiled when first needed */
 	return ret;
 }
 
@@ -42,4 +46,5 @@ void kmem_stackskip_release(struct kmem_stackskip *s)
 	if (s->have)
 		regfree(&s->re);
 	s->have = false;
+	s->def = NULL;
 }
