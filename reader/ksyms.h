@@ -199,6 +199,7 @@ static inline bool ksyms_in_memory(const struct tdat_kallsyms *k)
 /* ksyms_index.c: every symbol indexed */
 void ksyms_ensure_index(struct tdat_kallsyms *k);
 void ksyms_join(struct tdat_kallsyms *k);
+void ksyms_hold_free(struct tdat_kallsyms *k);
 char *ksyms_index_lookup(struct tdat_kallsyms *k, unsigned long long *addrp);
 const char *ksyms_index_module(struct tdat_kallsyms *k, uint64_t addr);
 

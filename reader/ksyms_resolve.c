@@ -571,8 +571,7 @@ static void unhold(struct tdat_kallsyms *k)
 {
 	if (!k->hold || k->indexed)
 		return;
-	free(k->hold);
-	k->hold = NULL;
+	ksyms_hold_free(k);
 	k->src = NULL;
 	k->srclen = 0;
 }
