@@ -71,6 +71,13 @@ typedef int (*sink_fn)(void *priv, const uint8_t *p, size_t n);
  * stays where it is until the pass ends when @stable (else only during
  * the call); return nonzero to stop.
  */
+/*
+ * A line taken whole before it is parsed, when its caller can (the
+ * line from @s to @eol, in a text that stays put during the pass);
+ * false: it is parsed and goes to the sym_fn.
+ */
+typedef bool (*line_fn)(void *priv, const char *s, const char *eol);
+
 typedef int (*sym_fn)(void *priv, uint64_t addr, const char *name,
 		      const char *eol, bool stable);
 
@@ -187,7 +194,7 @@ int ksyms_each_piece(const struct tdat_kallsyms *k,
 		     void *priv);
 int ksyms_each_symbol(const struct tdat_kallsyms *k, sym_fn fn, void *priv);
 int ksyms_each_symbol_in(const struct tdat_kallsyms *k, size_t from, size_t to,
-			 sym_fn fn, void *priv, bool *ended);
+			 line_fn quick, sym_fn fn, void *priv, bool *ended);
 
 /* Is the text in memory (mapped, or held decompressed)?  Then names
  * found in a pass stay where they are. */

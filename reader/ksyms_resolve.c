@@ -27,11 +27,22 @@ static size_t name_len(const char *name, const char *eol)
  * for each wanted address, the symbols exactly there (how many, the
  * first one's name) and how many symbols lie below it.
  */
+/*
+ * An address as the 16 lowercase hex digits of a kallsyms line, read
+ * big-endian: keys compare as the addresses do, and a line's is two
+ * loads, not a parse.
+ */
+struct ks_key {
+	uint64_t hi, lo;
+};
+
 struct slot {
 	uint64_t below; /* symbols in the gap below this address */
 	uint64_t at;	/* symbols at it */
 	uint64_t best;	/* the gap's highest symbol */
+	struct ks_key best_key; /* the same */
 	bool have_best;
+	bool best_stale; /* best is still to be read from best_key */
 	const char *best_name, *best_eol; /* its name, in the text or: */
 	char *buf;			  /* a copy (the buffer is reused) */
 	size_t buf_cap;
@@ -45,9 +56,86 @@ struct pass {
 	struct slot *slots; /* n + 1: the last gap is above the last */
 	uint64_t total;	    /* symbols */
 	uint64_t max;	    /* the highest */
+	bool have_max;
 	size_t last;	    /* the slot of the last symbol */
 	bool oom;
+	/* pass_line(): the gap of slot last, between keys no line has
+	 * below the first and above the last */
+	struct ks_key gap_lo, gap_hi;
 };
+
+static inline bool key_lt(struct ks_key a, struct ks_key b)
+{
+#ifdef __SIZEOF_INT128__
+	return ((unsigned __int128)a.hi << 64 | a.lo) <
+	       ((unsigned __int128)b.hi << 64 | b.lo);
+#else
+	return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
+#endif
+}
+
+static inline uint64_t be_load(const char *s)
+{
+	uint64_t x;
+
+	memcpy(&x, s, sizeof(x));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* Eight bytes of 0-9 and a-f only?  (SWAR, as ksyms_hex8() checks.) */
+static inline bool lower_hex8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x80 * ones;
+	uint64_t digit, alpha;
+
+	if (x & high)
+		return false;
+	digit = (x + (0x80 - '0') * ones) & ~(x + (0x80 - '9' - 1) * ones);
+	alpha = (x + (0x80 - 'a') * ones) & ~(x + (0x80 - 'f' - 1) * ones);
+	return ((digit | alpha) & high) == high;
+}
+
+static struct ks_key key_of(uint64_t v)
+{
+	char d[16];
+	struct ks_key k;
+	int i;
+
+	for (i = 15; i >= 0; i--, v >>= 4)
+		d[i] = "0123456789abcdef"[v & 15];
+	k.hi = be_load(d);
+	k.lo = be_load(d + 8);
+	return k;
+}
+
+static uint64_t key_value(struct ks_key k)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		unsigned int c =
+			(unsigned int)((i < 8 ? k.hi >> (56 - 8 * i)
+					      : k.lo >> (120 - 8 * i)) &
+				       0xff);
+
+		v = v << 4 | (c <= '9' ? c - '0' : c - 'a' + 10);
+	}
+	return v;
+}
+
+/* pass_line() takes the lines of slot @i's gap from now on. */
+static void set_gap(struct pass *ps, size_t i)
+{
+	static const struct ks_key none = { 0, 0 }, all = { ~0ULL, ~0ULL };
+
+	ps->last = i;
+	ps->gap_lo = i ? key_of(ps->want[i - 1]) : none;
+	ps->gap_hi = i < ps->n ? key_of(ps->want[i]) : all;
+}
 
 static size_t lower_bound(const uint64_t *v, size_t n, uint64_t x)
 {
@@ -109,11 +197,14 @@ static int pass_sym(void *priv, uint64_t addr, const char *name,
 
 	/* sorted text: most symbols fall where the last one did */
 	if (!((i == ps->n || addr < ps->want[i]) &&
-	      (!i || addr > ps->want[i - 1])))
-		i = ps->last = lower_bound(ps->want, ps->n, addr);
+	      (!i || addr > ps->want[i - 1]))) {
+		i = lower_bound(ps->want, ps->n, addr);
+		set_gap(ps, i);
+	}
 	sl = &ps->slots[i];
-	if (!ps->total || addr > ps->max)
+	if (!ps->have_max || addr > ps->max)
 		ps->max = addr;
+	ps->have_max = true;
 	ps->total++;
 	if (i < ps->n && ps->want[i] == addr) {
 		if (!sl->at++) {
@@ -124,7 +215,8 @@ static int pass_sym(void *priv, uint64_t addr, const char *name,
 		return ps->oom;
 	}
 	sl->below++;
-	if (i < ps->n && (!sl->have_best || addr > sl->best)) {
+	if (i < ps->n &&
+	    (!sl->have_best || key_lt(sl->best_key, key_of(addr)))) {
 		if (!stable) { /* the name and its module */
 			size_t len = (size_t)(eol - name);
 
@@ -138,9 +230,72 @@ static int pass_sym(void *priv, uint64_t addr, const char *name,
 		sl->best_name = name;
 		sl->best_eol = eol;
 		sl->best = addr;
+		sl->best_key = key_of(addr);
+		sl->best_stale = false;
 		sl->have_best = true;
 	}
 	return 0;
+}
+
+/*
+ * The common line taken on its text, unparsed: "ADDR T NAME" with 16
+ * lowercase hex digits, in the gap of the symbol before it, not A, a or
+ * $ (those it skips, as one_line() does).  What pass_sym() would do with
+ * it is done with keys; the addresses are read at the end
+ * (pass_finish()).  Two thirds of the pass's instructions went to
+ * parsing lines that only fall into the same gap.
+ */
+static bool pass_line(void *priv, const char *s, const char *eol)
+{
+	struct pass *ps = priv;
+	struct slot *sl;
+	struct ks_key k;
+
+	/* above ' ': neither white space nor what ksyms_slow_line() takes */
+	if (eol - s < 20 || s[16] != ' ' || s[18] != ' ' ||
+	    (unsigned char)s[17] <= ' ' || (unsigned char)s[19] <= ' ')
+		return false;
+	k.hi = be_load(s);
+	k.lo = be_load(s + 8);
+	if (!lower_hex8(k.hi) || !lower_hex8(k.lo))
+		return false;
+	if (s[19] == '$' || s[17] == 'A' || s[17] == 'a')
+		return true;
+	if (!key_lt(ps->gap_lo, k) || !key_lt(k, ps->gap_hi))
+		return false; /* another gap, or a wanted address */
+	ps->total++;
+	sl = &ps->slots[ps->last];
+	sl->below++;
+	/* above the last wanted address too: the highest symbol of all
+	 * is one of the gaps' (pass_finish()); a line's key is above
+	 * the zeroes of a slot with none */
+	if (key_lt(sl->best_key, k)) {
+		sl->best_name = s + 19;
+		sl->best_eol = eol;
+		sl->best_key = k;
+		sl->best_stale = true;
+		sl->have_best = true;
+	}
+	return true;
+}
+
+/* The addresses pass_line() kept as keys, read. */
+static void pass_finish(struct pass *ps)
+{
+	size_t i;
+
+	for (i = 0; i <= ps->n; i++) {
+		struct slot *sl = &ps->slots[i];
+
+		if (!sl->best_stale)
+			continue;
+		/* a symbol of pass_line()'s, the highest of its gap */
+		sl->best = key_value(sl->best_key);
+		sl->best_stale = false;
+		if (!ps->have_max || sl->best > ps->max)
+			ps->max = sl->best;
+		ps->have_max = true;
+	}
 }
 
 /*
@@ -255,8 +410,10 @@ static void *half_pass(void *arg)
 {
 	struct half *h = arg;
 
-	h->ret = ksyms_each_symbol_in(h->k, h->from, h->to, pass_sym, &h->ps,
-				      &h->ended);
+	set_gap(&h->ps, 0);
+	h->ret = ksyms_each_symbol_in(h->k, h->from, h->to, pass_line, pass_sym,
+				      &h->ps, &h->ended);
+	pass_finish(&h->ps);
 	return NULL;
 }
 
@@ -308,8 +465,9 @@ static void merge_half(struct pass *a, struct pass *b)
 			x->have_best = true;
 		}
 	}
-	if (b->total && (!a->total || b->max > a->max))
+	if (b->have_max && (!a->have_max || b->max > a->max))
 		a->max = b->max;
+	a->have_max |= b->have_max;
 	a->total += b->total;
 	a->oom |= b->oom;
 }
@@ -343,7 +501,10 @@ static int pass_all(const struct tdat_kallsyms *k, struct pass *ps)
 		free(h.ps.slots);
 		return ksyms_each_symbol(k, pass_sym, ps);
 	}
-	ret = ksyms_each_symbol_in(k, 0, h.from, pass_sym, ps, &ended);
+	set_gap(ps, ps->last);
+	ret = ksyms_each_symbol_in(k, 0, h.from, pass_line, pass_sym, ps,
+				   &ended);
+	pass_finish(ps);
 	pthread_join(t, NULL);
 	if (!ret && !ended) {
 		ret = h.ret;
