@@ -254,9 +254,11 @@ void tk_native_modules(struct kmem_symbolizer *sym, struct tdat_file *f)
  *
  * The reader runs on a second thread (pipeline.h).  Damaged pages and
  * chunks are skipped, counted and reported on stderr; the rest of the
- * buffer is counted.
+ * buffer is counted.  A file opened late (@s->path set) is made ready
+ * (tk_native_ready()) after counting, before anything is said.
  *
- * Return: 0, or -1 when memory ran out.
+ * Return: 0, -1 when memory ran out, or -2 when the file turned out
+ * damaged (said).
  */
 int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 		  struct tk_progress *progress)
@@ -271,6 +273,9 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	/* no frame looked up while counting: all of them after, at once */
 	kmem_agg_defer_callsites(&s->agg);
 	ret = tk_pipeline_run(produce, &src, s, progress);
+	/* a late opening ends here: the records were counted meanwhile */
+	if (s->path && tk_native_ready(f, s->path))
+		return -2;
 	want_symbols(f, &s->agg);
 	/* what a cut took: said when the file was opened, counted here */
 	s->agg.damaged_pages += d->pages + d->cut_pages;

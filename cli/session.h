@@ -34,6 +34,7 @@ struct tk_session {
 	struct kmem_timeline *timeline; /* plot: follows the events */
 	bool quiet;			/* plot's first pass: said once */
 	char label[PATH_MAX + 64];
+	const char *path; /* stat: made ready after counting */
 	/* the recording machine, where the trace says (else NULL) */
 	const char *host, *release;
 };

@@ -75,11 +75,7 @@ static int analyse(struct stat_run *run, const struct tk_input *in, int buffer,
 		return -1;
 	}
 	snprintf(s.label, sizeof(s.label), "%s", label);
-	/* a late opening ends here: the session was set up meanwhile */
-	if (f && tk_native_ready(f, run->path)) {
-		tk_session_release(&s);
-		return -1;
-	}
+	s.path = run->path;
 	if (f) {
 		s.host = tdat_host(f);
 		s.release = tdat_kernel_release(f);

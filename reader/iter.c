@@ -370,8 +370,7 @@ static void init_stream(struct iter *it, struct stream *s,
  * Damaged pages and chunks are skipped and counted, the rest is read;
  * what the end of a cut file took is counted too (tdat_cut_note()).
  *
- * Return: 0, @fn's non-zero result, or -1 when memory ran out or the
- * file was opened with late_kallsyms and turns out damaged (tdat_ready()).
+ * Return: 0, @fn's non-zero result, or -1 when memory ran out.
  */
 int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 		 size_t cpus_size, tdat_record_fn fn, void *priv,
@@ -384,8 +383,6 @@ int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 
 	memset(damage, 0, sizeof(*damage));
 	__atomic_store_n(&f->done, 0, __ATOMIC_RELAXED);
-	if (tdat_ready(f, why, why_len))
-		return -1; /* a file that did not open whole: not read */
 	tdat_kallsyms_reading(f);
 	it.s = calloc((size_t)b->nr_cpus + 1, sizeof(*it.s));
 	it.heap = calloc((size_t)b->nr_cpus + 1, sizeof(*it.heap));

@@ -203,8 +203,9 @@ void ksyms_join(struct tdat_kallsyms *k)
  *
  * With &tdat_hooks.late_kallsyms, tdat_open() returns while a compressed
  * kallsyms section is still being decompressed; this waits for it and
- * says whether it was whole.  Records are not read before it
- * (tdat_iterate() calls it); without late_kallsyms, it has nothing to
+ * says whether it was whole.  Records can be read before it (symbols
+ * looked up meanwhile wait for the text); nothing read from the file
+ * should be shown before it.  Without late_kallsyms, it has nothing to
  * do.  May be called again.
  *
  * Return: TDAT_OK, or TDAT_BAD (then @why says why, as tdat_open()

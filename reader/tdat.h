@@ -46,7 +46,8 @@ struct tdat_hooks {
 	tdat_want_fn want;		/* NULL: every format */
 	tdat_prepare_fn prepare;	/* or NULL */
 	/* tdat_open() returns before a compressed kallsyms is decompressed:
-	 * the caller calls tdat_ready() before its first output */
+	 * records can be read meanwhile; the caller calls tdat_ready()
+	 * before its first output */
 	bool late_kallsyms;
 };
 
