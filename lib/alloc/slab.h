@@ -137,6 +137,7 @@ struct slab_stats {
 	struct slab_cache *caches;
 	size_t nr_caches, cap_caches;
 	struct u64_index cache_ix;	/* name hash */
+	uint32_t name_memo[16];		/* recent names' caches, index + 1 */
 	struct u64_index kmalloc_ix;	/* kmalloc size -> its named cache */
 
 	struct slab_anomaly *anoms;
