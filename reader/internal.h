@@ -6,6 +6,7 @@
 #ifndef TDAT_INTERNAL_H
 #define TDAT_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -207,6 +208,9 @@ void tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 
 /* kallsyms.c, ksyms_resolve.c (the others: ksyms.h) */
 int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z);
+/* threads.c */
+pthread_attr_t *tdat_thread_attr(pthread_attr_t *attr);
+
 int tdat_kallsyms_wait(struct tdat_file *f);
 void tdat_kallsyms_release(struct tdat_file *f);
 void tdat_kallsyms_reading(struct tdat_file *f);

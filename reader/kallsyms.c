@@ -170,10 +170,17 @@ static void *inflate_block(void *arg)
  */
 static int hold_block(struct tdat_file *f, struct tdat_kallsyms *k)
 {
+	pthread_attr_t attr, *at;
+	int err;
+
 	k->hold = hold_map((size_t)k->zsize);
 	if (!k->hold)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
-	if (pthread_create(&k->inflater, NULL, inflate_block, k)) {
+	at = tdat_thread_attr(&attr);
+	err = pthread_create(&k->inflater, at, inflate_block, k);
+	if (at)
+		pthread_attr_destroy(at);
+	if (err) {
 		inflate_block(k); /* no thread: here */
 		return TDAT_OK;
 	}

@@ -480,10 +480,11 @@ static void merge_half(struct pass *a, struct pass *b)
 static int pass_all(const struct tdat_kallsyms *k, struct pass *ps)
 {
 	struct half h = { .k = k };
+	pthread_attr_t attr, *at;
 	const uint8_t *nl;
 	pthread_t t;
 	bool ended;
-	int ret;
+	int ret, err;
 
 	if (!ksyms_in_memory(k) || k->srclen < KS_SPLIT)
 		return ksyms_each_symbol(k, pass_sym, ps);
@@ -497,7 +498,11 @@ static int pass_all(const struct tdat_kallsyms *k, struct pass *ps)
 	h.ps.slots = calloc(ps->n + 1, sizeof(*h.ps.slots));
 	if (!h.ps.slots)
 		return ksyms_each_symbol(k, pass_sym, ps);
-	if (pthread_create(&t, NULL, half_pass, &h)) {
+	at = tdat_thread_attr(&attr);
+	err = pthread_create(&t, at, half_pass, &h);
+	if (at)
+		pthread_attr_destroy(at);
+	if (err) {
 		free(h.ps.slots);
 		return ksyms_each_symbol(k, pass_sym, ps);
 	}
