@@ -210,6 +210,7 @@ void tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z);
 /* threads.c */
 pthread_attr_t *tdat_thread_attr(pthread_attr_t *attr);
+void tdat_thread_started(void);
 
 int tdat_kallsyms_wait(struct tdat_file *f);
 void tdat_kallsyms_release(struct tdat_file *f);

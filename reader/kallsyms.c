@@ -146,6 +146,7 @@ static void *inflate_block(void *arg)
 	size_t len;
 	struct tcur c;
 
+	tdat_thread_started(); /* on the main thread (no thread): no change */
 	huge_pages(k->hold, (size_t)k->zsize);
 	if (tdat_inflate_ctx(k->z, &zctx, k->zsrc, k->zsrclen, k->hold,
 			     (size_t)k->zsize, &len)) {

@@ -410,6 +410,7 @@ static void *half_pass(void *arg)
 {
 	struct half *h = arg;
 
+	tdat_thread_started();
 	set_gap(&h->ps, 0);
 	h->ret = ksyms_each_symbol_in(h->k, h->from, h->to, pass_line, pass_sym,
 				      &h->ps, &h->ended);

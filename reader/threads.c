@@ -12,6 +12,7 @@
  */
 #include <pthread.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -39,4 +40,18 @@ pthread_attr_t *tdat_thread_attr(pthread_attr_t *attr)
 	if (CPU_COUNT(&cpus))
 		pthread_attr_setaffinity_np(attr, sizeof(cpus), &cpus);
 	return attr;
+}
+
+/**
+ * tdat_thread_started - what a thread of tdat_thread_attr() does first
+ *
+ * It may run on every CPU of the process again (those of its main
+ * thread, which the reader never restricts).
+ */
+void tdat_thread_started(void)
+{
+	cpu_set_t cpus;
+
+	if (!sched_getaffinity(getpid(), sizeof(cpus), &cpus))
+		sched_setaffinity(0, sizeof(cpus), &cpus);
 }
