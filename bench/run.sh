@@ -63,6 +63,9 @@
 #                      perf kmem stat over all recordings is the headline
 #   BENCH_BUFFER_KB    tracefs buffer per CPU in KB (default 600000)
 #   BENCH_RUNS         timed runs per contender (default 5)
+#   BENCH_TINY_RUNS    the same on the tiny trace (default 21: a run is
+#                      about 10 ms, and the machine's two speeds make a
+#                      median of 5 land on either)
 #   BENCH_PROFILE=0    no profiling: no valgrind (neither the plugin's
 #                      instruction count, whose target is then SKIPPED, nor
 #                      the per-record profile) and no perf record
@@ -90,6 +93,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=${B:-build}
 case $B in /*) ;; *) B=$TOP/$B ;; esac
 RUNS=${BENCH_RUNS:-5}
+TINY_RUNS=${BENCH_TINY_RUNS:-21}
 SIZES=${BENCH_SIZES-1m 10m}
 WORKLOADS=${BENCH_WORKLOADS-tiny tar-200k tar-1m fork-200k fork-1m sock-200k sock-1m page-200k page-1m}
 ITER_SMALL=${BENCH_ITER_SMALL:-27000}
@@ -126,10 +130,13 @@ die() {
 	exit 1
 }
 
-for v in RUNS ITER_SMALL ITER_BIG BUFKB PROFILE_EVENTS SYS_FILES; do
+for v in RUNS TINY_RUNS ITER_SMALL ITER_BIG BUFKB PROFILE_EVENTS SYS_FILES; do
 	case ${!v} in '' | *[!0-9]*) die "BENCH_$v must be a number" ;; esac
 done
 [ "$RUNS" -ge 1 ] || die "BENCH_RUNS must be at least 1"
+[ "$TINY_RUNS" -ge 1 ] || die "BENCH_TINY_RUNS must be at least 1"
+# runs_of S: the timed runs of each contender on recording S
+runs_of() { if [ "$1" = tiny ]; then echo "$TINY_RUNS"; else echo "$RUNS"; fi; }
 # iterations per process of each recording, and its workload; those of
 # the workloads were counted so that each gives about its size in events
 declare -A iter_of=([1m]=$ITER_SMALL [10m]=$ITER_BIG [tiny]=150
@@ -594,7 +601,7 @@ bench_size() {
 	for id in "${ids[@]}"; do nev[$s.$id]=${n_trace[$s]}; done
 	nev[$s.perf]=${n_perf[$s]}
 
-	echo "$prog: $s: timing ${#ids[@]} contenders, $RUNS runs each (after one warm-up round)"
+	echo "$prog: $s: timing ${#ids[@]} contenders, $(runs_of "$s") runs each (after one warm-up round)"
 	OUR_CPU=0
 	read -r c0 st0 < <(cpu_stat)
 	t0=$EPOCHREALTIME
@@ -602,7 +609,7 @@ bench_size() {
 	: >"$d/times"
 	for id in "${ids[@]}"; do run_one "$s" "$id"; done
 	: >"$d/times"
-	for ((r = 0; r < RUNS; r++)); do
+	for ((r = 0; r < $(runs_of "$s"); r++)); do
 		for ((k = 0; k < ${#ids[@]}; k++)); do
 			run_one "$s" "${ids[$(((k + r) % ${#ids[@]}))]}"
 		done
@@ -628,7 +635,7 @@ declare -A NOISE
 print_table() {
 	local s=$1 id
 	echo
-	echo "Timings, $s (${n_trace[$s]} events; $RUNS interleaved runs, medians):"
+	echo "Timings, $s (${n_trace[$s]} events; $(runs_of "$s") interleaved runs, medians):"
 	printf '  %-32s %-18s %9s %12s %8s %11s %8s %8s\n' tool input "wall s" "range s" "CPU s" \
 		"M events/s" "vs perf" "RSS MB"
 	for id in "${ids[@]}"; do
@@ -654,7 +661,7 @@ for s in "${sizes[@]}"; do bench_size "$s"; done
 # --- every recording at a glance (issue 24): trace-kmem stat against
 # perf kmem stat in the same rounds; the worst ratio is the headline
 echo
-echo "Every recording (issue 24): trace-kmem stat, medians of $RUNS interleaved runs:"
+echo "Every recording (issue 24): trace-kmem stat, medians of $RUNS interleaved runs ($TINY_RUNS on tiny):"
 printf '  %-10s %9s %10s %7s %8s %10s %8s %8s\n' recording events "v7 wall s" "CPU s" \
 	"vs perf" "v6 wall s" "vs perf" "RSS MB"
 worst7='' worst6='' w7s='' w6s=''
