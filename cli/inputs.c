@@ -110,8 +110,9 @@ void tk_close_input(struct tk_input *in)
 
 /*
  * One file for trace-kmem stat: its kallsyms is decompressed while the
- * session is set up, and stat calls tk_native_ready() before reading.
- * Several files are all checked whole before the first one's report.
+ * session is set up and the records counted; tk_native_run() calls
+ * tk_native_ready() after counting, before anything is said.  Several
+ * files are all checked whole before the first one's report.
  */
 static bool late_open(const struct tk_args *a)
 {
