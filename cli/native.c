@@ -25,12 +25,6 @@ static const struct tdat_hooks hooks = {
 	.prepare = kmem_tep_register_functions,
 };
 
-static const struct tdat_hooks late_hooks = {
-	.want = wanted_event,
-	.prepare = kmem_tep_register_functions,
-	.late_kallsyms = true,
-};
-
 /**
  * tk_native_open - open a file with the native reader
  * @path: the file
@@ -47,9 +41,12 @@ static const struct tdat_hooks late_hooks = {
  */
 int tk_native_open(const char *path, struct tdat_file **f, bool late)
 {
+	struct tdat_hooks h = hooks;
 	char why[TDAT_WHY_LEN];
-	int ret = tdat_open(path, late ? &late_hooks : &hooks, f, why,
-			    sizeof(why));
+	int ret;
+
+	h.late_kallsyms = late;
+	ret = tdat_open(path, &h, f, why, sizeof(why));
 
 	if (ret == TDAT_OK && tdat_cut_note(*f, why, sizeof(why)))
 		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
