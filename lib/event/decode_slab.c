@@ -23,6 +23,62 @@ static bool is_cache(enum kmem_slot slot)
 	       slot == KMEM_SLOT_CACHE_FREE;
 }
 
+/* Is @fl present with @size bytes at a place a record can hold? */
+static bool sized(const struct tep_format_field *fl, int size)
+{
+	return fl && fl->size == size && fl->offset > 0;
+}
+
+/* Absent, or as sized(). */
+static bool sized_or_none(const struct tep_format_field *fl, int size)
+{
+	return !fl || sized(fl, size);
+}
+
+static uint32_t offset_of(const struct tep_format_field *fl)
+{
+	return fl ? (uint32_t)fl->offset : 0;
+}
+
+/*
+ * The straight path (struct kmem_fields' slab): the layout of 64-bit
+ * kernels in our byte order.  Any other (32-bit, the other byte order,
+ * a static name) decodes through rdf().
+ */
+static void slab_plan(struct kmem_fields *f)
+{
+	bool alloc = is_alloc(f->slot);
+
+	f->slab.on = false;
+	if (!f->usable || f->swap || !sized(f->pid, 4) ||
+	    !sized(f->call_site, 8) || !sized(f->ptr, 8))
+		return;
+	if (f->name &&
+	    (!(f->name->flags & TEP_FIELD_IS_DYNAMIC) || !sized(f->name, 4)))
+		return;
+	if (alloc &&
+	    (!sized(f->bytes_req, 8) || !sized(f->bytes_alloc, 8) ||
+	     !(sized(f->gfp_flags, 4) || sized(f->gfp_flags, 8)) ||
+	     !sized_or_none(f->node, 4) || !sized_or_none(f->accounted, 1)))
+		return;
+	f->slab.alloc = alloc;
+	f->slab.cache = is_cache(f->slot);
+	f->slab.pid = offset_of(f->pid);
+	f->slab.call_site = offset_of(f->call_site);
+	f->slab.ptr = offset_of(f->ptr);
+	f->slab.name = offset_of(f->name);
+	f->slab.name_rel = f->name && (f->name->flags & TEP_FIELD_IS_RELATIVE);
+	if (alloc) {
+		f->slab.bytes_req = offset_of(f->bytes_req);
+		f->slab.bytes_alloc = offset_of(f->bytes_alloc);
+		f->slab.gfp = offset_of(f->gfp_flags);
+		f->slab.gfp64 = f->gfp_flags->size == 8;
+		f->slab.node = offset_of(f->node);
+		f->slab.accounted = offset_of(f->accounted);
+	}
+	f->slab.on = true;
+}
+
 /**
  * kmem_slab_fields_init - look up the fields of a slab event
  * @f: set up by kmem_fields_init() with event and slot
@@ -38,8 +94,10 @@ void kmem_slab_fields_init(struct kmem_fields *f)
 	    !(f->name->flags & TEP_FIELD_IS_STRING))
 		f->name = NULL;
 	f->usable = f->call_site && f->ptr;
-	if (!is_alloc(f->slot))
+	if (!is_alloc(f->slot)) {
+		slab_plan(f);
 		return;
+	}
 	f->bytes_req = tep_find_field(event, "bytes_req");
 	f->bytes_alloc = tep_find_field(event, "bytes_alloc");
 	f->gfp_flags = tep_find_field(event, "gfp_flags");
@@ -48,6 +106,7 @@ void kmem_slab_fields_init(struct kmem_fields *f)
 	if (!f->accounted && f->gfp_flags)
 		f->account_bit = fmt_account_bit(event);
 	f->usable = f->usable && f->bytes_req && f->bytes_alloc;
+	slab_plan(f);
 }
 
 static void read_name(const struct kmem_fields *f, const struct tep_record *rec,
@@ -121,6 +180,88 @@ slab_decode(const struct kmem_fields *f, const struct tep_record *rec,
 	return 0;
 }
 
+static inline uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/*
+ * Any other record: read through rdf(), with one bounds check for a
+ * record that holds every field.  Out of line, so that the straight path
+ * saves no registers for it.
+ */
+static __attribute__((noinline)) int
+slab_decode_checked(const struct kmem_fields *f, const struct tep_record *rec,
+		    struct kmem_event *ev)
+{
+	if (holds_all(f, rec))
+		return slab_decode(f, rec, ev, true);
+	return slab_decode(f, rec, ev, false);
+}
+
+/*
+ * The straight path: @rec holds every field (holds_all()) and f->slab.on.
+ * The same event as slab_decode() gives.
+ */
+static int slab_decode_straight(const struct kmem_fields *f,
+				const struct tep_record *rec,
+				struct kmem_event *ev)
+{
+	const uint8_t *d = rec->data;
+	uint64_t gfp;
+
+	decode_place(rec, ev);
+	ev->pid = (int)ld32(d + f->slab.pid);
+	ev->kind = f->slab.alloc ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
+	ev->is_cache = f->slab.cache;
+	ev->call_site = ld64(d + f->slab.call_site);
+	ev->ptr = ld64(d + f->slab.ptr);
+	if (f->slab.name) {
+		uint32_t loc = ld32(d + f->slab.name);
+		long long off = loc & 0xffff, len = loc >> 16;
+
+		if (f->slab.name_rel)
+			off += (long long)f->slab.name + 4;
+		if (span_in(off, len, rec)) {
+			const char *s = (const char *)d + off;
+			const char *end = memchr(s, '\0', (size_t)len);
+
+			ev->name_len = (unsigned int)(end ? end - s : len);
+			ev->name = s;
+		}
+	}
+	if (!f->slab.alloc)
+		return 0;
+	ev->bytes_req = ld64(d + f->slab.bytes_req);
+	ev->bytes_alloc = ld64(d + f->slab.bytes_alloc);
+	if (ev->bytes_req > KMEM_MAX_OBJECT ||
+	    ev->bytes_alloc > KMEM_MAX_OBJECT)
+		return -1;
+	gfp = f->slab.gfp64 ? ld64(d + f->slab.gfp) : ld32(d + f->slab.gfp);
+	ev->gfp_flags = gfp;
+	if (f->slab.node)
+		ev->node = (int)ld32(d + f->slab.node);
+	if (f->slab.accounted) {
+		ev->accounted = d[f->slab.accounted] != 0;
+		ev->acct_how = KMEM_ACCT_FIELD;
+	} else if (f->account_bit) {
+		ev->accounted = (gfp & f->account_bit) != 0;
+		ev->acct_how = KMEM_ACCT_GFP;
+	}
+	return 0;
+}
+
 /**
  * kmem_slab_decode - decode one slab allocator record
  * @f: the fields of the record's event type
@@ -134,7 +275,7 @@ slab_decode(const struct kmem_fields *f, const struct tep_record *rec,
 int kmem_slab_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		     struct kmem_event *ev)
 {
-	if (holds_all(f, rec))
-		return slab_decode(f, rec, ev, true);
-	return slab_decode(f, rec, ev, false);
+	if (f->slab.on && holds_all(f, rec))
+		return slab_decode_straight(f, rec, ev);
+	return slab_decode_checked(f, rec, ev);
 }

@@ -60,6 +60,20 @@ struct kmem_fields {
 	 * indices (decode_vmalloc.c) */
 	struct tep_format_field *own[KMEM_OWN_FIELDS];
 	/*
+	 * The slab decoder's straight path (kmem_slab_fields_init()): the
+	 * file's byte order is ours and every field has the size of a
+	 * 64-bit kernel's, so that a record holding every field (@fit_end)
+	 * is read at these offsets with no check a field.  0: absent.
+	 */
+	struct {
+		bool on;
+		bool alloc, cache;
+		bool gfp64;    /* gfp_flags is 8 bytes, else 4 */
+		bool name_rel; /* __rel_loc: after the field */
+		uint32_t pid, call_site, ptr, bytes_req, bytes_alloc, gfp;
+		uint32_t node, accounted, name;
+	} slab;
+	/*
 	 * A record at least this long holds every field above
 	 * (kmem_fields_fit_end()): the decoders of the busiest events then
 	 * read them with one bounds check for the record, not two a field.
@@ -184,6 +198,19 @@ static inline int rd_int(const struct kmem_fields *f,
 	return (int)rd_or(f, field, rec, (unsigned long long)(long long)def);
 }
 
+/* @ev cleared (but for the stack frames), and where @rec lies. */
+static inline void decode_place(const struct tep_record *rec,
+				struct kmem_event *ev)
+{
+	kmem_event_clear(ev);
+	ev->cpu = rec->cpu;
+	ev->ts = rec->ts;
+	ev->node = KMEM_NO_NODE;
+	ev->rec_offset = rec->offset;
+	ev->rec_size = (unsigned int)rec->size;
+	ev->after_loss = rec->missed_events != 0;
+}
+
 /*
  * The part of an event every record has: @ev cleared (but for the stack
  * frames) and filled in; @all as for fits().  Inline for the busiest
@@ -193,14 +220,8 @@ static inline void decode_common(const struct kmem_fields *f,
 				 const struct tep_record *rec,
 				 struct kmem_event *ev, bool all)
 {
-	kmem_event_clear(ev);
-	ev->cpu = rec->cpu;
-	ev->ts = rec->ts;
+	decode_place(rec, ev);
 	ev->pid = (int)rdf(f, all, f->pid, rec, (unsigned long long)-1);
-	ev->node = KMEM_NO_NODE;
-	ev->rec_offset = rec->offset;
-	ev->rec_size = (unsigned int)rec->size;
-	ev->after_loss = rec->missed_events != 0;
 }
 
 void kmem_decode_common(const struct kmem_fields *f,

@@ -254,6 +254,27 @@ static void check_stream_stats(const struct layout *L,
 	}
 }
 
+/*
+ * The straight path (64-bit layouts in our byte order) and the checked
+ * one (every other) give the same event, to the byte: @ev decoded again
+ * with the straight path off.
+ */
+static void check_paths(const struct layout *L, const struct kmem_fields *f,
+			const struct tep_record *tr,
+			const struct kmem_event *ev)
+{
+	struct kmem_fields checked = *f;
+	struct kmem_event again;
+	bool native = L->long_size == 8 &&
+		      L->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+
+	CHECK(f->slab.on == native);
+	checked.slab.on = false;
+	memset(&again, 0xa5, sizeof(again));
+	CHECK(kmem_decode(&checked, tr, &again) == 0);
+	CHECK(!memcmp(&again, ev, offsetof(struct kmem_event, frames)));
+}
+
 static void run_layout(const struct layout *L)
 {
 	struct kmem_fields fields[KMEM_NR_SLOTS];
@@ -286,6 +307,7 @@ static void run_layout(const struct layout *L)
 		set_record(&tr, copy, r.len, o);
 		CHECK(kmem_decode(&fields[slot], &tr, &ev) == 0);
 		check_decoded(L, slot, o, &ev);
+		check_paths(L, &fields[slot], &tr, &ev);
 		if (unit_failed != before)
 			printf("  ... in record #%d (%s)\n", i + 1,
 			       kmem_slot_event_name(slot));
