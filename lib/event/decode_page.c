@@ -41,6 +41,8 @@ void kmem_stack_fields_init(struct kmem_fields *f)
 	f->usable = f->caller != NULL;
 }
 
+static void page_plan(struct kmem_fields *f);
+
 /**
  * kmem_page_fields_init - look up the fields of a page allocator event
  * @f: set up by kmem_fields_init() with event and slot
@@ -67,6 +69,7 @@ void kmem_page_fields_init(struct kmem_fields *f)
 		f->pageblock_order = fmt_pageblock_order(ev);
 	}
 	f->usable = f->page != NULL;
+	page_plan(f);
 }
 
 static enum kmem_ev_kind page_kind(enum kmem_slot slot)
@@ -88,6 +91,33 @@ static enum kmem_ev_kind page_kind(enum kmem_slot slot)
 	default:
 		return KMEM_EV_PAGE_EXTFRAG;
 	}
+}
+
+/*
+ * The straight path (struct kmem_fields' pages): the layout of 64-bit
+ * kernels in our byte order, for every event but mm_page_alloc_extfrag
+ * (rare, and its fields read through rdf()).
+ */
+static void page_plan(struct kmem_fields *f)
+{
+	f->pages.on = false;
+	if (!f->usable || f->swap || f->slot == KMEM_SLOT_PAGE_EXTFRAG ||
+	    !field_sized(f->pid, 4) || !field_sized(f->page, 8) ||
+	    !field_sized_or_none(f->order, 4) ||
+	    !field_sized_or_none(f->migratetype, 4) ||
+	    !field_sized_or_none(f->percpu_refill, 4) ||
+	    !(field_sized_or_none(f->gfp_flags, 4) ||
+	      field_sized(f->gfp_flags, 8)))
+		return;
+	f->pages.kind = page_kind(f->slot);
+	f->pages.pid = field_at(f->pid);
+	f->pages.page = field_at(f->page);
+	f->pages.order = field_at(f->order);
+	f->pages.migratetype = field_at(f->migratetype);
+	f->pages.gfp = field_at(f->gfp_flags);
+	f->pages.gfp64 = f->gfp_flags && f->gfp_flags->size == 8;
+	f->pages.percpu_refill = field_at(f->percpu_refill);
+	f->pages.on = true;
 }
 
 /* pfn -1 (all ones in the field's size) or page NULL: no page. */
@@ -186,6 +216,49 @@ page_decode(const struct kmem_fields *f, const struct tep_record *rec,
 	return 0;
 }
 
+/* Any other record, out of line (as slab_decode_checked()). */
+static __attribute__((noinline)) int
+page_decode_checked(const struct kmem_fields *f, const struct tep_record *rec,
+		    struct kmem_event *ev)
+{
+	if (holds_all(f, rec))
+		return page_decode(f, rec, ev, true);
+	return page_decode(f, rec, ev, false);
+}
+
+/*
+ * The straight path: @rec holds every field (holds_all()) and
+ * f->pages.on.  The same event as page_decode() gives: no extfrag
+ * fields, so fallback_migratetype -1 and change_ownership when the
+ * migration type is -1 too.
+ */
+static int page_decode_straight(const struct kmem_fields *f,
+				const struct tep_record *rec,
+				struct kmem_event *ev)
+{
+	const uint8_t *d = rec->data;
+
+	decode_place(rec, ev);
+	ev->pid = (int)ld32(d + f->pages.pid);
+	ev->kind = f->pages.kind;
+	ev->pfn = ld64(d + f->pages.page);
+	ev->page_ptr = f->page_ptr;
+	ev->page_valid = f->page_ptr ? ev->pfn != 0 : ev->pfn != ~0ULL;
+	ev->order = f->pages.order ? (int)ld32(d + f->pages.order) : 0;
+	ev->migratetype =
+		f->pages.migratetype ? (int)ld32(d + f->pages.migratetype) : -1;
+	if (f->pages.gfp)
+		ev->gfp_flags = f->pages.gfp64 ? ld64(d + f->pages.gfp)
+					       : ld32(d + f->pages.gfp);
+	ev->batched = f->slot == KMEM_SLOT_PAGEVEC_FREE;
+	ev->percpu_refill = f->pages.percpu_refill
+				    ? ld32(d + f->pages.percpu_refill) != 0
+				    : ev->order == 0;
+	ev->fallback_migratetype = -1;
+	ev->change_ownership = ev->migratetype == -1;
+	return 0;
+}
+
 /**
  * kmem_page_decode - decode a page allocator record
  * @f: the fields of the record's event type
@@ -198,7 +271,7 @@ page_decode(const struct kmem_fields *f, const struct tep_record *rec,
 int kmem_page_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		     struct kmem_event *ev)
 {
-	if (holds_all(f, rec))
-		return page_decode(f, rec, ev, true);
-	return page_decode(f, rec, ev, false);
+	if (f->pages.on && holds_all(f, rec))
+		return page_decode_straight(f, rec, ev);
+	return page_decode_checked(f, rec, ev);
 }

@@ -23,23 +23,6 @@ static bool is_cache(enum kmem_slot slot)
 	       slot == KMEM_SLOT_CACHE_FREE;
 }
 
-/* Is @fl present with @size bytes at a place a record can hold? */
-static bool sized(const struct tep_format_field *fl, int size)
-{
-	return fl && fl->size == size && fl->offset > 0;
-}
-
-/* Absent, or as sized(). */
-static bool sized_or_none(const struct tep_format_field *fl, int size)
-{
-	return !fl || sized(fl, size);
-}
-
-static uint32_t offset_of(const struct tep_format_field *fl)
-{
-	return fl ? (uint32_t)fl->offset : 0;
-}
-
 /*
  * The straight path (struct kmem_fields' slab): the layout of 64-bit
  * kernels in our byte order.  Any other (32-bit, the other byte order,
@@ -50,31 +33,32 @@ static void slab_plan(struct kmem_fields *f)
 	bool alloc = is_alloc(f->slot);
 
 	f->slab.on = false;
-	if (!f->usable || f->swap || !sized(f->pid, 4) ||
-	    !sized(f->call_site, 8) || !sized(f->ptr, 8))
+	if (!f->usable || f->swap || !field_sized(f->pid, 4) ||
+	    !field_sized(f->call_site, 8) || !field_sized(f->ptr, 8))
 		return;
-	if (f->name &&
-	    (!(f->name->flags & TEP_FIELD_IS_DYNAMIC) || !sized(f->name, 4)))
+	if (f->name && (!(f->name->flags & TEP_FIELD_IS_DYNAMIC) ||
+			!field_sized(f->name, 4)))
 		return;
 	if (alloc &&
-	    (!sized(f->bytes_req, 8) || !sized(f->bytes_alloc, 8) ||
-	     !(sized(f->gfp_flags, 4) || sized(f->gfp_flags, 8)) ||
-	     !sized_or_none(f->node, 4) || !sized_or_none(f->accounted, 1)))
+	    (!field_sized(f->bytes_req, 8) || !field_sized(f->bytes_alloc, 8) ||
+	     !(field_sized(f->gfp_flags, 4) || field_sized(f->gfp_flags, 8)) ||
+	     !field_sized_or_none(f->node, 4) ||
+	     !field_sized_or_none(f->accounted, 1)))
 		return;
 	f->slab.alloc = alloc;
 	f->slab.cache = is_cache(f->slot);
-	f->slab.pid = offset_of(f->pid);
-	f->slab.call_site = offset_of(f->call_site);
-	f->slab.ptr = offset_of(f->ptr);
-	f->slab.name = offset_of(f->name);
+	f->slab.pid = field_at(f->pid);
+	f->slab.call_site = field_at(f->call_site);
+	f->slab.ptr = field_at(f->ptr);
+	f->slab.name = field_at(f->name);
 	f->slab.name_rel = f->name && (f->name->flags & TEP_FIELD_IS_RELATIVE);
 	if (alloc) {
-		f->slab.bytes_req = offset_of(f->bytes_req);
-		f->slab.bytes_alloc = offset_of(f->bytes_alloc);
-		f->slab.gfp = offset_of(f->gfp_flags);
+		f->slab.bytes_req = field_at(f->bytes_req);
+		f->slab.bytes_alloc = field_at(f->bytes_alloc);
+		f->slab.gfp = field_at(f->gfp_flags);
 		f->slab.gfp64 = f->gfp_flags->size == 8;
-		f->slab.node = offset_of(f->node);
-		f->slab.accounted = offset_of(f->accounted);
+		f->slab.node = field_at(f->node);
+		f->slab.accounted = field_at(f->accounted);
 	}
 	f->slab.on = true;
 }
@@ -178,22 +162,6 @@ slab_decode(const struct kmem_fields *f, const struct tep_record *rec,
 		ev->acct_how = KMEM_ACCT_GFP;
 	}
 	return 0;
-}
-
-static inline uint32_t ld32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint64_t ld64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
 }
 
 /*

@@ -73,6 +73,13 @@ struct kmem_fields {
 		uint32_t pid, call_site, ptr, bytes_req, bytes_alloc, gfp;
 		uint32_t node, accounted, name;
 	} slab;
+	/* ... and the page allocator's (kmem_page_fields_init()) */
+	struct {
+		bool on;
+		bool gfp64; /* gfp_flags is 8 bytes, else 4 */
+		enum kmem_ev_kind kind;
+		uint32_t pid, page, order, migratetype, gfp, percpu_refill;
+	} pages;
 	/*
 	 * A record at least this long holds every field above
 	 * (kmem_fields_fit_end()): the decoders of the busiest events then
@@ -196,6 +203,43 @@ static inline int rd_int(const struct kmem_fields *f,
 			 const struct tep_record *rec, int def)
 {
 	return (int)rd_or(f, field, rec, (unsigned long long)(long long)def);
+}
+
+/*
+ * The straight paths of the decoders: a field of @size bytes, at an
+ * offset past common_type; its offset (0: absent); words read in our
+ * byte order.
+ */
+static inline bool field_sized(const struct tep_format_field *fl, int size)
+{
+	return fl && fl->size == size && fl->offset > 0;
+}
+
+static inline bool field_sized_or_none(const struct tep_format_field *fl,
+				       int size)
+{
+	return !fl || field_sized(fl, size);
+}
+
+static inline uint32_t field_at(const struct tep_format_field *fl)
+{
+	return fl ? (uint32_t)fl->offset : 0;
+}
+
+static inline uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
 }
 
 /* @ev cleared (but for the stack frames), and where @rec lies. */

@@ -5,6 +5,7 @@
  * the formats themselves tell: pageblock order, GFP names, migration
  * type numbering.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,80 @@ out:
 	tep_free(tep);
 }
 
+/*
+ * The straight path (64-bit layouts in our byte order) against the
+ * checked one, on every page allocator event of a format file: records
+ * of pseudo-random bytes, with the page field also all ones and zero
+ * (a failed allocation), decode the same, to the byte.  @straight: the
+ * events the straight path takes (every one but extfrag).
+ */
+static int straight_vs_checked(const char *file, bool straight)
+{
+	struct tep_handle *tep = load(file);
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	int slot, n, i, seen = 0;
+
+	for (slot = KMEM_SLOT_PAGE_ALLOC; tep && slot <= KMEM_SLOT_PAGE_EXTFRAG;
+	     slot++) {
+		struct tep_event *e = event(tep, kmem_slot_event_name(slot));
+		struct kmem_fields f, checked;
+		unsigned char rec[128];
+
+		if (!e)
+			continue;
+		seen++;
+		kmem_fields_init(&f, e, (enum kmem_slot)slot);
+		CHECK(f.pages.on ==
+		      (straight && slot != KMEM_SLOT_PAGE_EXTFRAG));
+		checked = f;
+		checked.pages.on = false;
+		CHECK(f.fit_end > 0 && f.fit_end <= (long long)sizeof(rec));
+		for (n = 0; n < 12 && f.fit_end <= (long long)sizeof(rec);
+		     n++) {
+			struct tep_record tr = { .data = rec,
+						 .size = (int)f.fit_end,
+						 .cpu = n % 3,
+						 .ts = 1000 + n };
+			struct kmem_event a, b;
+			int ra, rb;
+
+			for (i = 0; i < (int)sizeof(rec); i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				rec[i] = (unsigned char)x;
+			}
+			if (n % 4 == 1)
+				memset(rec + f.page->offset, 0xff,
+				       (size_t)f.page->size);
+			if (n % 4 == 2)
+				memset(rec + f.page->offset, 0,
+				       (size_t)f.page->size);
+			memset(&a, 0x5a, sizeof(a));
+			memset(&b, 0xa5, sizeof(b));
+			ra = kmem_decode(&f, &tr, &a);
+			rb = kmem_decode(&checked, &tr, &b);
+			CHECK(ra == rb);
+			CHECK(!memcmp(&a, &b,
+				      offsetof(struct kmem_event, frames)));
+		}
+	}
+	tep_free(tep);
+	return seen;
+}
+
+static void test_straight_path(void)
+{
+	bool le = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
+	/* alloc, extfrag; free, free_batched, zone_locked, pcpu_drain */
+	CHECK(straight_vs_checked("page-linux-6.18-x86_64.txt", le) +
+		      straight_vs_checked("../tdat/formats/"
+					  "page-free-linux-6.18-x86_64.txt",
+					  le) ==
+	      6);
+	/* alloc, free_direct, pagevec_free, extfrag */
+	CHECK(straight_vs_checked("page-linux-2.6.32-x86_64.txt", le) == 4);
+}
+
 /* Without a flag table, the events tell the numbering. */
 static void test_numbering_from_events(void)
 {
@@ -194,6 +269,7 @@ int main(void)
 {
 	RUN(test_2_6_32);
 	RUN(test_6_18);
+	RUN(test_straight_path);
 	RUN(test_numbering_from_events);
 	UNIT_EXIT();
 }
