@@ -228,7 +228,9 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 				kmem_allocs[id].account(kmem_agg_stats(a, id),
 							ev);
 	}
-	kmem_folded_event(&a->folded, kmem_agg_stats(a, KMEM_ALLOC_PAGE), ev);
+	if (a->folded.on) /* a call a record otherwise */
+		kmem_folded_event(&a->folded,
+				  kmem_agg_stats(a, KMEM_ALLOC_PAGE), ev);
 }
 
 /**

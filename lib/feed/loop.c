@@ -112,30 +112,6 @@ struct kmem_fields *kmem_feed_fields(struct kmem_feed *fd, enum kmem_slot slot,
 }
 
 /**
- * kmem_feed_step - decode one record of ours and account it
- * @fd: the feed
- * @slot: the record's slot, its fields set up (kmem_feed_slot(), or
- *	kmem_feed_fields())
- * @rec: the record
- * @ev: filled in
- *
- * Return: 0: accounted; 1: decoded but left out by @fd->keep; -1:
- * undecodable (counted in the aggregate).
- */
-int kmem_feed_step(struct kmem_feed *fd, enum kmem_slot slot,
-		   const struct tep_record *rec, struct kmem_event *ev)
-{
-	if (kmem_decode(&fd->fields[slot], rec, ev)) {
-		fd->agg->undecodable++;
-		return -1;
-	}
-	if (fd->keep && !fd->keep(fd->keep_arg, ev))
-		return 1;
-	kmem_agg_event(fd->agg, ev);
-	return 0;
-}
-
-/**
  * kmem_feed_missed - the ring buffer lost events before a record
  * @fd: the feed
  * @missed: the record's missed_events (-1: an unknown number)

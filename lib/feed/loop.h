@@ -62,8 +62,6 @@ int kmem_feed_init(struct kmem_feed *fd, struct tep_handle *tep,
 void kmem_feed_release(struct kmem_feed *fd);
 struct kmem_fields *kmem_feed_fields(struct kmem_feed *fd, enum kmem_slot slot,
 				     struct tep_event *event);
-int kmem_feed_step(struct kmem_feed *fd, enum kmem_slot slot,
-		   const struct tep_record *rec, struct kmem_event *ev);
 void kmem_feed_missed(struct kmem_feed *fd, long long missed);
 
 /* The event id of @rec, its common_type read here (the per-record path). */
@@ -106,6 +104,33 @@ static inline int kmem_feed_slot(const struct kmem_feed *fd,
 		return id >= 0 && id < fd->nr_ids ? fd->slot_of[id] : -1;
 	v = u64_index_find(&fd->id_ix, (uint64_t)(unsigned int)id);
 	return v == U64_INDEX_NONE ? -1 : (int)v;
+}
+
+/**
+ * kmem_feed_step - decode one record of ours and account it
+ * @fd: the feed
+ * @slot: the record's slot, its fields set up (kmem_feed_slot(), or
+ *	kmem_feed_fields())
+ * @rec: the record
+ * @ev: filled in
+ *
+ * Inline: the per-record path.
+ *
+ * Return: 0: accounted; 1: decoded but left out by @fd->keep; -1:
+ * undecodable (counted in the aggregate).
+ */
+static inline int kmem_feed_step(struct kmem_feed *fd, enum kmem_slot slot,
+				 const struct tep_record *rec,
+				 struct kmem_event *ev)
+{
+	if (kmem_decode(&fd->fields[slot], rec, ev)) {
+		fd->agg->undecodable++;
+		return -1;
+	}
+	if (fd->keep && !fd->keep(fd->keep_arg, ev))
+		return 1;
+	kmem_agg_event(fd->agg, ev);
+	return 0;
 }
 
 #endif
