@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pipeline.h"
 
@@ -33,21 +34,78 @@ struct block {
 	char buf[];
 };
 
+/*
+ * Cache-line aligned, the reading side's members on a line of their own:
+ * the reading thread reads them at every record, apart from the members
+ * both threads change and from the counting thread's locals, which lie
+ * next to this structure (a local of tk_pipeline_run()).
+ */
 struct tk_pipe {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct block *full, *full_tail;	/* queued, oldest first */
 	struct block *empty;		/* given back */
-	int allocated;
 	bool done;			/* the reader has finished */
 	bool stop;			/* the counting side gave up */
 	int ret;			/* the reader's result */
-	/* reader side */
-	tk_produce_fn produce;
-	void *src;
-	struct block *cur;
-	size_t max_rec;
-};
+	/* changed under the lock, read by spin() without it: atomics */
+	int queued; /* full blocks not taken yet */
+	int spare;  /* blocks given back, not taken yet */
+	/* the reading side's */
+	struct {
+		tk_produce_fn produce;
+		void *src;
+		struct block *cur;
+		size_t max_rec;
+		int allocated;
+	} __attribute__((aligned(64)));
+} __attribute__((aligned(64)));
+
+/*
+ * Before it sleeps on the condition, a side that waits for the other
+ * spins this long: on a virtual machine, a thread woken on a vCPU gone
+ * idle starts tens of microseconds late.  On the bench's 1m recording
+ * (v6), 41.5 -> 37.5 ms wall for 60.6 -> 68.2 ms of CPU (perf stat -r 10).
+ */
+#define TK_SPIN_NS 200000
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield" ::: "memory");
+#else
+	__asm__ volatile("" ::: "memory");
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/* Spin until *@v is above 0 or TK_SPIN_NS passed. */
+static void spin(const int *v)
+{
+	uint64_t until = 0;
+	unsigned int i;
+
+	for (i = 0; __atomic_load_n(v, __ATOMIC_ACQUIRE) <= 0; i++) {
+		if (!(i & 63)) {
+			uint64_t t = now_ns();
+
+			if (!until)
+				until = t + TK_SPIN_NS;
+			else if (t > until)
+				return;
+		}
+		cpu_relax();
+	}
+}
 
 static size_t padded(size_t n)
 {
@@ -59,13 +117,16 @@ static struct block *take_empty(struct tk_pipe *p)
 {
 	struct block *b;
 
+	if (p->allocated >= TK_BLOCKS)
+		spin(&p->spare);
 	pthread_mutex_lock(&p->lock);
 	while (!p->empty && p->allocated >= TK_BLOCKS && !p->stop)
 		pthread_cond_wait(&p->cond, &p->lock);
 	b = p->empty;
-	if (b)
+	if (b) {
 		p->empty = b->next;
-	else if (!p->stop)
+		__atomic_fetch_sub(&p->spare, 1, __ATOMIC_RELEASE);
+	} else if (!p->stop)
 		p->allocated++;
 	pthread_mutex_unlock(&p->lock);
 	if (!b && !p->stop) {
@@ -87,6 +148,7 @@ static void queue_full(struct tk_pipe *p, struct block *b)
 	else
 		p->full = b;
 	p->full_tail = b;
+	__atomic_fetch_add(&p->queued, 1, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 }
@@ -148,11 +210,13 @@ static struct block *take_full(struct tk_pipe *p)
 {
 	struct block *b;
 
+	spin(&p->queued);
 	pthread_mutex_lock(&p->lock);
 	while (!p->full && !p->done)
 		pthread_cond_wait(&p->cond, &p->lock);
 	b = p->full;
 	if (b) {
+		__atomic_fetch_sub(&p->queued, 1, __ATOMIC_RELEASE);
 		p->full = b->next;
 		if (!p->full)
 			p->full_tail = NULL;
@@ -166,6 +230,7 @@ static void give_back(struct tk_pipe *p, struct block *b)
 	pthread_mutex_lock(&p->lock);
 	b->next = p->empty;
 	p->empty = b;
+	__atomic_fetch_add(&p->spare, 1, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 }
