@@ -46,10 +46,10 @@ struct tk_pipe {
 	pthread_cond_t cond;
 	struct block *full, *full_tail;	/* queued, oldest first */
 	struct block *empty;		/* given back */
-	bool done;			/* the reader has finished */
 	bool stop;			/* the counting side gave up */
 	int ret;			/* the reader's result */
 	/* changed under the lock, read by spin() without it: atomics */
+	bool done;  /* the reader has finished */
 	int queued; /* full blocks not taken yet */
 	int spare;  /* blocks given back, not taken yet */
 	int cpu[2]; /* where each side ran last: SIDE_READER, SIDE_COUNTER */
@@ -101,8 +101,8 @@ static void ran(struct tk_pipe *p, int side)
 }
 
 /*
- * Spin until *@v is above 0, TK_SPIN_NS passed, or the other side of
- * @side is seen on our CPU.
+ * Spin until *@v is above 0, the reader is done, TK_SPIN_NS passed, or
+ * the other side of @side is seen on our CPU.
  */
 static void spin(struct tk_pipe *p, const int *v, int side)
 {
@@ -110,14 +110,15 @@ static void spin(struct tk_pipe *p, const int *v, int side)
 	uint64_t until = 0;
 	unsigned int i;
 
-	for (i = 0; __atomic_load_n(v, __ATOMIC_ACQUIRE) <= 0; i++) {
+	for (i = 0; __atomic_load_n(v, __ATOMIC_ACQUIRE) <= 0 &&
+		    !__atomic_load_n(&p->done, __ATOMIC_ACQUIRE);
+	     i++) {
 		if (!(i & 63)) {
 			uint64_t t = now_ns();
 
 			if (sched_getcpu() ==
 			    __atomic_load_n(other, __ATOMIC_RELAXED))
 				return;
-
 			if (!until)
 				until = t + TK_SPIN_NS;
 			else if (t > until)
@@ -221,7 +222,7 @@ static void *reader(void *arg)
 	p->cur = NULL;
 	pthread_mutex_lock(&p->lock);
 	p->ret = ret;
-	p->done = true;
+	__atomic_store_n(&p->done, true, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
@@ -234,7 +235,7 @@ static struct block *take_full(struct tk_pipe *p)
 
 	spin(p, &p->queued, SIDE_COUNTER);
 	pthread_mutex_lock(&p->lock);
-	while (!p->full && !p->done)
+	while (!p->full && !__atomic_load_n(&p->done, __ATOMIC_RELAXED))
 		pthread_cond_wait(&p->cond, &p->lock);
 	b = p->full;
 	if (b) {
