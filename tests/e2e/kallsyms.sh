@@ -7,7 +7,7 @@
 # runs of symbols at one address, lines out of order, modules, left-out
 # types, empty lines, lines only sscanf() reads, a line ending the
 # table, a NUL ending the text, addresses below the first symbol and past
-# the last), v6, v7 zstd and zlib, held and (20 MB) streamed, cut in two
+# the last, none wanted in the last two thirds), v6, v7 zstd and zlib, held and (20 MB) streamed, cut in two
 # for two threads with the table ending in either half; every call
 # site against the script's own computation of libtraceevent's rules,
 # with the native reader and with --reader=libtracecmd (libtraceevent
@@ -30,7 +30,7 @@ export TRACE_KMEM_CONVERT=never
 KR=$TOP/tests/tdat/kallsyms_resolve.py
 
 for c in "main 6" "main 7 zstd" "main 7 zlib" "end 6" "nul 7 zstd" "end1 7 zstd" \
-	"nul1 6" "big 7 zstd"; do
+	"nul1 6" "big 7 zstd" "low 6" "low 7 zstd"; do
 	read -r v ver z <<<"$c"
 	z=${z:-none}
 	f=$WORK/$v-v$ver-$z.dat

@@ -15,7 +15,9 @@ record per address to resolve (call_site=ADDR, bytes_alloc unique).
 VARIANT: "main", "end" (a line that does not parse ends the table
 early), "nul" (a NUL ends the text early), "end1" and "nul1" (the same
 in the first half of the text), "big" (20 MB of filler: a compressed
-section is read through a small buffer, not held).  Every text has a
+section is read through a small buffer, not held), "low" (the text of
+"main", but no address wanted above a third of the filler: the symbol
+after the last one wanted must bound it, not the text's last).  Every text has a
 run of 200 symbols at one address across its middle, where a text in
 memory is cut in two for two threads.
 
@@ -104,8 +106,11 @@ def text_of(variant):
     return text
 
 
-def queries(text):
-    """The addresses to resolve: at, around and between the symbols."""
+def queries(text, variant="main"):
+    """The addresses to resolve: at, around and between the symbols;
+    for "low", only those below a third of the filler's addresses, so
+    that most symbols (the whole second half of the text) lie above the
+    last address wanted."""
     syms = symbols(text)
     hard = set(a for a, _, _ in symbols("\n".join(hard_lines())))
     addrs = set()
@@ -116,7 +121,8 @@ def queries(text):
     addrs.update((lo - 1, lo, hi, hi + 1, hi + 0x1000, BASE + 0x900080,
                   BASE + 0x9000c0, BASE + 0x9000e0, 1, MIDRUN - 1, MIDRUN,
                   MIDRUN + 1, MIDRUN + 0x10))
-    return sorted(a for a in addrs if 0 < a < 1 << 64)
+    top = BASE + 0x1000000 + 20000 * 0x40 if variant == "low" else 1 << 64
+    return sorted(a for a in addrs if 0 < a < top)
 
 
 LINE = re.compile(r"^[ \t\n\v\f\r]*([0-9a-fA-F]{1,16}+)[ \t\n\v\f\r]*"
@@ -189,7 +195,7 @@ def write(variant, path, args):
     tw.read_spec = read_spec
     rec = ["[buffer]"]
     ts = 1000
-    for i, a in enumerate(queries(text)):
+    for i, a in enumerate(queries(text, variant)):
         rec.append("%d %d kmalloc pid=100 call_site=%#x ptr=%#x bytes_req=8 "
                    "bytes_alloc=%d gfp_flags=0xcc0 node=-1"
                    % (i % 2, ts, a, 0xffff888100000000 + i * 64, 8 + i))
@@ -205,7 +211,7 @@ def write(variant, path, args):
 
 def check(variant, doc):
     text = text_of(variant)
-    want = resolve_all(text, queries(text))
+    want = resolve_all(text, queries(text, variant))
     got = {}
     for row in json.load(open(doc))["slab"]["callsites"]:
         got[int(row["address"], 16)] = row["callsite"]
