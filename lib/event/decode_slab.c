@@ -45,8 +45,6 @@ static void slab_plan(struct kmem_fields *f)
 	     !field_sized_or_none(f->node, 4) ||
 	     !field_sized_or_none(f->accounted, 1)))
 		return;
-	f->slab.alloc = alloc;
-	f->slab.cache = is_cache(f->slot);
 	f->slab.pid = field_at(f->pid);
 	f->slab.call_site = field_at(f->call_site);
 	f->slab.ptr = field_at(f->ptr);
@@ -93,13 +91,27 @@ void kmem_slab_fields_init(struct kmem_fields *f)
 	slab_plan(f);
 }
 
+/* The name of @len bytes at @off, when they lie inside @rec. */
+static inline void name_at(const struct tep_record *rec, long long off,
+			   long long len, struct kmem_event *ev)
+{
+	const char *s, *end;
+
+	if (!span_in(off, len, rec))
+		return;
+	s = (const char *)rec->data + off;
+	/* strings are NUL terminated in the record; never read past it */
+	end = memchr(s, '\0', (size_t)len);
+	ev->name_len = (unsigned int)(end ? end - s : len);
+	ev->name = s;
+}
+
 static void read_name(const struct kmem_fields *f, const struct tep_record *rec,
 		      struct kmem_event *ev, bool all)
 {
 	const struct tep_format_field *nf = f->name;
 	unsigned long long loc;
 	long long off, len;
-	const char *s, *end;
 
 	if (nf->flags & TEP_FIELD_IS_DYNAMIC) {
 		if (!fits(all, nf, rec))
@@ -113,13 +125,7 @@ static void read_name(const struct kmem_fields *f, const struct tep_record *rec,
 		off = nf->offset;
 		len = nf->size;
 	}
-	if (!span_in(off, len, rec))
-		return;
-	s = (const char *)rec->data + off;
-	/* strings are NUL terminated in the record; never read past it */
-	end = memchr(s, '\0', (size_t)len);
-	ev->name_len = (unsigned int)(end ? end - s : len);
-	ev->name = s;
+	name_at(rec, off, len, ev);
 }
 
 /*
@@ -191,8 +197,8 @@ static int slab_decode_straight(const struct kmem_fields *f,
 
 	decode_place(rec, ev);
 	ev->pid = (int)ld32(d + f->slab.pid);
-	ev->kind = f->slab.alloc ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
-	ev->is_cache = f->slab.cache;
+	ev->kind = is_alloc(f->slot) ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
+	ev->is_cache = is_cache(f->slot);
 	ev->call_site = ld64(d + f->slab.call_site);
 	ev->ptr = ld64(d + f->slab.ptr);
 	if (f->slab.name) {
@@ -201,15 +207,9 @@ static int slab_decode_straight(const struct kmem_fields *f,
 
 		if (f->slab.name_rel)
 			off += (long long)f->slab.name + 4;
-		if (span_in(off, len, rec)) {
-			const char *s = (const char *)d + off;
-			const char *end = memchr(s, '\0', (size_t)len);
-
-			ev->name_len = (unsigned int)(end ? end - s : len);
-			ev->name = s;
-		}
+		name_at(rec, off, len, ev);
 	}
-	if (!f->slab.alloc)
+	if (!is_alloc(f->slot))
 		return 0;
 	ev->bytes_req = ld64(d + f->slab.bytes_req);
 	ev->bytes_alloc = ld64(d + f->slab.bytes_alloc);

@@ -67,7 +67,6 @@ struct kmem_fields {
 	 */
 	struct {
 		bool on;
-		bool alloc, cache;
 		bool gfp64;    /* gfp_flags is 8 bytes, else 4 */
 		bool name_rel; /* __rel_loc: after the field */
 		uint32_t pid, call_site, ptr, bytes_req, bytes_alloc, gfp;
