@@ -62,7 +62,7 @@ struct tep_handle *tk_buffer_tep(const struct tk_input *in, int buffer)
 }
 
 /* Stop at the first kmem record. */
-static int probe_native(void *priv, struct tep_record *rec)
+static int probe_native(void *priv, const struct tep_record *rec)
 {
 	return kmem_feed_slot(priv, rec) >= 0;
 }

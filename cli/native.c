@@ -187,7 +187,7 @@ struct src {
 	char why[TDAT_WHY_LEN];
 };
 
-static int one_record(void *priv, struct tep_record *rec)
+static int one_record(void *priv, const struct tep_record *rec)
 {
 	struct src *src = priv;
 

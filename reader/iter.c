@@ -204,31 +204,52 @@ static bool open_page(struct iter *it, struct stream *s)
 }
 
 /* The stream's next record into s->rec; false when the CPU is done. */
-static bool advance(struct iter *it, struct stream *s)
+/*
+ * The first record of the pages after the open one, whose
+ * rb_page_next() gave @ret (0: its end, -1: damaged), or of the first
+ * page when none is open.  Out of line: once a page.
+ */
+static __attribute__((noinline)) bool
+next_page(struct iter *it, struct stream *s, int ret, struct rb_record *r)
+{
+	for (;;) {
+		if (s->page_open) {
+			if (ret < 0)
+				damaged(it, s,
+					s->base + s->pos + s->pg.hdr +
+						s->pg.next,
+					s->base + s->pos + it->b->page_size,
+					false);
+			s->page_open = false;
+			s->pos += it->b->page_size;
+			if (!it->b->compressed)
+				__atomic_fetch_add(&it->f->done,
+						   it->b->page_size,
+						   __ATOMIC_RELAXED);
+			drop_behind(it, s);
+		}
+		if (!open_page(it, s))
+			return false;
+		s->page_open = true;
+		ret = rb_page_next(&s->pg, r);
+		if (ret > 0)
+			return true;
+	}
+}
+
+/*
+ * The stream's next record into @s->rec; false at its end.  Inline: the
+ * per-record path (the page's records too, rb_page_next()).
+ */
+static inline __attribute__((always_inline)) bool advance(struct iter *it,
+							  struct stream *s)
 {
 	struct rb_record r;
-	int ret;
+	int ret = 0;
 
-	for (;;) {
-		if (!s->page_open) {
-			if (!open_page(it, s))
-				return false;
-			s->page_open = true;
-		}
-		ret = rb_page_next(&s->pg, &r);
-		if (ret > 0)
-			break;
-		if (ret < 0)
-			damaged(it, s,
-				s->base + s->pos + s->pg.hdr + s->pg.next,
-				s->base + s->pos + it->b->page_size, false);
-		s->page_open = false;
-		s->pos += it->b->page_size;
-		if (!it->b->compressed)
-			__atomic_fetch_add(&it->f->done, it->b->page_size,
-					   __ATOMIC_RELAXED);
-		drop_behind(it, s);
-	}
+	if ((!s->page_open || (ret = rb_page_next(&s->pg, &r)) <= 0) &&
+	    !next_page(it, s, ret, &r))
+		return false;
 	s->rec.ts = tdat_ts(it->f, r.ts);
 	s->rec.offset = s->base + s->pos + r.offset;
 	s->rec.size = (int)r.size;
@@ -335,6 +356,7 @@ static void init_stream(struct iter *it, struct stream *s,
 
 	memset(s, 0, sizeof(*s));
 	s->cpu = cpu;
+	s->rec.cpu = cpu->cpu;
 	if (!it->b->compressed) {
 		s->bytes = f->map + cpu->offset;
 		s->len = cpu->size;
@@ -413,11 +435,18 @@ int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 	while (it.nheap && !ret) {
 		struct stream *s = it.heap[0];
 
-		s->rec.cpu = s->cpu->cpu;
 		ret = fn(priv, &s->rec);
-		if (!advance(&it, s))
+		if (!advance(&it, s)) {
 			it.heap[0] = it.heap[--it.nheap];
-		sift_down(&it, 0);
+			sift_down(&it, 0);
+		} else if (it.nheap == 2) { /* most files: one comparison */
+			if (before(it.heap[1], s)) {
+				it.heap[0] = it.heap[1];
+				it.heap[1] = s;
+			}
+		} else {
+			sift_down(&it, 0);
+		}
 	}
 out:
 	for (i = 0; it.s && i < it.n; i++)

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 struct rb_page {
 	const uint8_t *data; /* the first event */
@@ -25,6 +26,7 @@ struct rb_page {
 	uint64_t ts;	     /* the running timestamp */
 	int lost;	     /* missed events before the page, -1: unknown */
 	bool big;
+	bool swap; /* @big is not the host's byte order */
 };
 
 struct rb_record {
@@ -37,6 +39,104 @@ struct rb_record {
 
 int rb_page_load(struct rb_page *pg, const uint8_t *page, uint32_t avail,
 		 int long_size, bool big);
-int rb_page_next(struct rb_page *pg, struct rb_record *rec);
+
+#define RB_TS_SHIFT 27
+#define RB_TS_MSB (0xf8ULL << 56)
+
+enum {
+	RB_TYPE_DATA_LEN = 0, /* length in the next word */
+	RB_TYPE_PADDING = 29,
+	RB_TYPE_TIME_EXTEND = 30,
+	RB_TYPE_TIME_STAMP = 31,
+};
+
+/* The 32-bit word at @at of the page's data, in the file's byte order. */
+static inline uint32_t rb_word(const struct rb_page *pg, uint32_t at)
+{
+	uint32_t v;
+
+	memcpy(&v, pg->data + at, 4);
+	return pg->swap ? __builtin_bswap32(v) : v;
+}
+
+/**
+ * rb_page_next - the next data record of the page
+ * @pg: the decoder, after rb_page_load()
+ * @rec: filled in
+ *
+ * Inline: the per-record path of the reader.
+ *
+ * Return: 1 with @rec, 0 at the end of the page, -1 when the page is
+ * damaged from here on (the rest of it cannot be trusted).
+ */
+static inline __attribute__((always_inline)) int
+rb_page_next(struct rb_page *pg, struct rb_record *rec)
+{
+	uint32_t curr, x, type, delta, index;
+	uint64_t end;
+	int64_t len;
+
+	for (;;) {
+		curr = pg->next;
+		if (curr >= pg->size)
+			return 0;
+		if (pg->size - curr < 4)
+			return -1;
+		x = rb_word(pg, curr);
+		if (pg->big) {
+			type = x >> 27;
+			delta = x & ((1U << 27) - 1);
+		} else {
+			type = x & 0x1f;
+			delta = x >> 5;
+		}
+		if (type >= RB_TYPE_PADDING || type == RB_TYPE_DATA_LEN) {
+			if (pg->size - curr < 8)
+				return type == RB_TYPE_PADDING ? 0 : -1;
+		}
+		switch (type) {
+		case RB_TYPE_PADDING:
+			len = (int32_t)rb_word(pg, curr + 4);
+			if (len < 0)
+				return -1;
+			pg->ts += delta;
+			end = (uint64_t)curr + 4 + (uint64_t)len;
+			pg->next = end > pg->size ? pg->size : (uint32_t)end;
+			continue;
+		case RB_TYPE_TIME_EXTEND:
+			pg->ts += ((uint64_t)rb_word(pg, curr + 4)
+				   << RB_TS_SHIFT) +
+				  delta;
+			pg->next = curr + 8;
+			continue;
+		case RB_TYPE_TIME_STAMP:
+			pg->ts = (((uint64_t)rb_word(pg, curr + 4)
+				   << RB_TS_SHIFT) +
+				  delta) |
+				 (pg->ts & RB_TS_MSB);
+			pg->next = curr + 8;
+			continue;
+		case RB_TYPE_DATA_LEN:
+			len = (int32_t)(rb_word(pg, curr + 4) - 4);
+			len = (len + 3) & ~(int64_t)3;
+			index = curr + 8;
+			break;
+		default:
+			len = (int64_t)type * 4;
+			index = curr + 4;
+			break;
+		}
+		if (len < 0 || (uint64_t)index + (uint64_t)len > pg->size)
+			return -1;
+		pg->ts += delta;
+		pg->next = index + (uint32_t)len;
+		rec->data = pg->data + index;
+		rec->size = (uint32_t)len;
+		rec->offset = pg->hdr + curr;
+		rec->ts = pg->ts;
+		rec->missed = curr ? 0 : pg->lost;
+		return 1;
+	}
+}
 
 #endif

@@ -52,7 +52,7 @@ struct tdat_hooks {
 };
 
 /* One record, handed over in time order; return non-zero to stop. */
-typedef int (*tdat_record_fn)(void *priv, struct tep_record *rec);
+typedef int (*tdat_record_fn)(void *priv, const struct tep_record *rec);
 
 /* Ring-buffer pages that could not be trusted, per buffer read. */
 struct tdat_damage {

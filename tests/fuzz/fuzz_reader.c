@@ -94,7 +94,7 @@ static int slot_of(const struct ctx *c, int id)
 	return -1;
 }
 
-static int one_record(void *priv, struct tep_record *rec)
+static int one_record(void *priv, const struct tep_record *rec)
 {
 	struct ctx *c = priv;
 	const volatile uint8_t *p = rec->data;

@@ -83,7 +83,7 @@ static int load(struct rb_page *pg, struct pagebuf *p)
 static void test_event_types(void)
 {
 	static const int longs[] = { 8, 4 };
-	struct rb_record r;
+	struct rb_record r = { 0 };
 	struct rb_page pg;
 	struct pagebuf p;
 	int l, big;
@@ -129,7 +129,7 @@ static void test_event_types(void)
 
 static void test_lost_events(void)
 {
-	struct rb_record r;
+	struct rb_record r = { 0 };
 	struct rb_page pg;
 	struct pagebuf p;
 
@@ -165,7 +165,7 @@ static void test_lost_events(void)
 
 static void test_lying_pages(void)
 {
-	struct rb_record r;
+	struct rb_record r = { 0 };
 	struct rb_page pg;
 	struct pagebuf p;
 	int n, steps;
