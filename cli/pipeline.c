@@ -58,6 +58,8 @@ struct tk_pipe {
 		tk_produce_fn produce;
 		void *src;
 		struct block *cur;
+		char *w;     /* where the next record goes in @cur */
+		size_t room; /* bytes left from @w */
 		size_t max_rec;
 		int allocated;
 	} __attribute__((aligned(64)));
@@ -175,6 +177,32 @@ static void queue_full(struct tk_pipe *p, struct block *b)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* The filled part of the current block, queued. */
+static void queue_cur(struct tk_pipe *p)
+{
+	p->cur->used = (size_t)(p->w - p->cur->buf);
+	queue_full(p, p->cur);
+	p->cur = NULL;
+	p->room = 0;
+}
+
+/*
+ * Queue the current block and take an empty one for a record of @need
+ * bytes.  Return: 0, or -1 when the counting side stopped, memory ran
+ * out or the record is larger than a block.
+ */
+static int next_block(struct tk_pipe *p, size_t need)
+{
+	if (p->cur)
+		queue_cur(p);
+	p->cur = take_empty(p);
+	if (!p->cur)
+		return -1;
+	p->w = p->cur->buf;
+	p->room = p->cur->cap;
+	return need > p->room ? -1 : 0;
+}
+
 /**
  * tk_pipe_push - the reading side hands over one record (copied)
  * @p: the pipe
@@ -192,21 +220,17 @@ int tk_pipe_push(struct tk_pipe *p, const struct tep_record *rec)
 	if (rec->size < 0)
 		return -1;
 	need = sizeof(struct rec_hdr) + padded((size_t)rec->size);
-	if (!p->cur || p->cur->used + need > p->cur->cap) {
-		if (p->cur)
-			queue_full(p, p->cur);
-		p->cur = take_empty(p);
-		if (!p->cur || need > p->cur->cap)
-			return -1;	/* stopped, out of memory, or huge */
-	}
-	r = (struct rec_hdr *)(p->cur->buf + p->cur->used);
+	if (need > p->room && next_block(p, need))
+		return -1;
+	r = (struct rec_hdr *)p->w;
 	r->ts = rec->ts;
 	r->offset = rec->offset;
 	r->missed = rec->missed_events;
 	r->cpu = rec->cpu;
 	r->size = (unsigned int)rec->size;
 	memcpy(r + 1, rec->data, (size_t)rec->size);
-	p->cur->used += need;
+	p->w += need;
+	p->room -= need;
 	return 0;
 }
 
@@ -218,8 +242,7 @@ static void *reader(void *arg)
 	ran(p, SIDE_READER);
 	ret = p->produce(p, p->src);
 	if (p->cur)
-		queue_full(p, p->cur);
-	p->cur = NULL;
+		queue_cur(p);
 	pthread_mutex_lock(&p->lock);
 	p->ret = ret;
 	__atomic_store_n(&p->done, true, __ATOMIC_RELEASE);
