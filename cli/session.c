@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * One input's analysis (see session.h).  tk_session_record() is the
- * per-record path: the filters around lib/'s loop (feed/loop.h: an array
- * lookup by event id, the decoder, the aggregator); no allocation, no
- * formatting, no search.
+ * One input's analysis (see session.h, where tk_session_record(), the
+ * per-record path, is inline).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -93,47 +91,6 @@ void tk_session_comms_changed(struct tk_session *s)
 		return;
 	u64_index_free(&s->comm_ix);
 	u64_index_init(&s->comm_ix, 64);
-}
-
-/**
- * tk_session_record - account one record
- * @s: the session
- * @rec: the record, in time order across CPUs
- *
- * Losses count for every record of a selected CPU and time, whatever
- * its event; kmem events count when they pass the task filters too.
- */
-void tk_session_record(struct tk_session *s, struct tep_record *rec)
-{
-	const struct tk_filter *f = &s->args->filter;
-	struct kmem_event ev;
-	int slot;
-
-	s->records++;
-	if ((f->cpus &&
-	     !CPU_ISSET_S((size_t)rec->cpu, f->cpus_size, f->cpus)) ||
-	    (f->time && (rec->ts < f->start || rec->ts > f->end))) {
-		s->filtered += kmem_feed_slot(&s->feed, rec) >= 0;
-		return;
-	}
-	if (rec->missed_events) {
-		kmem_feed_missed(&s->feed, rec->missed_events);
-		if (s->timeline)
-			kmem_timeline_loss(s->timeline, rec->ts,
-					   rec->missed_events);
-	}
-	slot = kmem_feed_slot(&s->feed, rec);
-	if (slot < 0)
-		return;
-	switch (kmem_feed_step(&s->feed, slot, rec, &ev)) {
-	case 0:
-		if (s->timeline)
-			kmem_timeline_event(s->timeline, &s->agg, &ev);
-		break;
-	case 1:
-		s->filtered++; /* --pid, --comm */
-		break;
-	}
 }
 
 /**
