@@ -203,7 +203,6 @@ static bool open_page(struct iter *it, struct stream *s)
 	}
 }
 
-/* The stream's next record into s->rec; false when the CPU is done. */
 /*
  * The first record of the pages after the open one, whose
  * rb_page_next() gave @ret (0: its end, -1: damaged), or of the first
