@@ -150,6 +150,7 @@ struct page_stats {
 	struct page_proc *procs;
 	size_t nr_procs, cap_procs;
 	struct u64_index proc_ix;
+	uint32_t last_proc; /* index + 1 of the last one looked up */
 
 	struct page_pending *pending;	/* per CPU */
 	size_t nr_pending;
