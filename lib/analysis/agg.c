@@ -206,6 +206,40 @@ void kmem_agg_follow(struct kmem_agg *a, struct kmem_match *m)
 	}
 }
 
+/* An event of allocator @id: its counters, then the allocator's. */
+static inline void count_event(struct kmem_agg *a, const struct kmem_event *ev,
+			       enum kmem_alloc_id id)
+{
+	saw(a, ev->ts);
+	a->events[id]++;
+	a->kinds[ev->kind]++;
+	a->idle_records += !ev->pid;
+	kmem_allocs[id].account(kmem_agg_stats(a, id), ev);
+}
+
+/*
+ * kmem_agg_event() for a stack record, or for any event while folded
+ * stacks are collected.  Out of line: the common case's call to the
+ * allocator's account() is then its last, a jump.
+ */
+static __attribute__((noinline)) void
+agg_event_other(struct kmem_agg *a, const struct kmem_event *ev,
+		enum kmem_alloc_id id)
+{
+	if (id != KMEM_NR_ALLOC) {
+		count_event(a, ev, id);
+	} else if (ev->kind == KMEM_EV_STACK) {
+		a->stack_records++;
+		for (id = 0; id < KMEM_NR_ALLOC; id++)
+			if (kmem_allocs[id].caps & KMEM_CAP_STACKS)
+				kmem_allocs[id].account(kmem_agg_stats(a, id),
+							ev);
+	}
+	if (a->folded.on)
+		kmem_folded_event(&a->folded,
+				  kmem_agg_stats(a, KMEM_ALLOC_PAGE), ev);
+}
+
 /**
  * kmem_agg_event - account one decoded event
  * @a: the aggregate
@@ -215,22 +249,11 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 {
 	enum kmem_alloc_id id = kmem_alloc_of(ev->kind);
 
-	if (id != KMEM_NR_ALLOC) {
-		saw(a, ev->ts);
-		a->events[id]++;
-		a->kinds[ev->kind]++;
-		a->idle_records += !ev->pid;
-		kmem_allocs[id].account(kmem_agg_stats(a, id), ev);
-	} else if (ev->kind == KMEM_EV_STACK) {
-		a->stack_records++;
-		for (id = 0; id < KMEM_NR_ALLOC; id++)
-			if (kmem_allocs[id].caps & KMEM_CAP_STACKS)
-				kmem_allocs[id].account(kmem_agg_stats(a, id),
-							ev);
+	if (id == KMEM_NR_ALLOC || a->folded.on) {
+		agg_event_other(a, ev, id);
+		return;
 	}
-	if (a->folded.on) /* a call a record otherwise */
-		kmem_folded_event(&a->folded,
-				  kmem_agg_stats(a, KMEM_ALLOC_PAGE), ev);
+	count_event(a, ev, id);
 }
 
 /**
