@@ -188,10 +188,11 @@ static void queue_cur(struct tk_pipe *p)
 
 /*
  * Queue the current block and take an empty one for a record of @need
- * bytes.  Return: 0, or -1 when the counting side stopped, memory ran
- * out or the record is larger than a block.
+ * bytes.  Out of line: once a block.  Return: 0, or -1 when the
+ * counting side stopped, memory ran out or the record is larger than a
+ * block.
  */
-static int next_block(struct tk_pipe *p, size_t need)
+static __attribute__((noinline)) int next_block(struct tk_pipe *p, size_t need)
 {
 	if (p->cur)
 		queue_cur(p);
