@@ -143,6 +143,7 @@ struct page_stats {
 	struct page_site *sites;
 	size_t nr_sites, cap_sites;
 	struct u64_index site_ix;	/* hash of (callsite, order, mt, gfp) */
+	uint32_t last_site; /* index + 1 of page_site_get()'s last */
 
 	bool rows;			/* keep the per-page table */
 	KMEM_LC;			/* objs: page_obj or page_obj_row */

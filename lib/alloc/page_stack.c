@@ -26,6 +26,14 @@ static uint64_t site_key(uint64_t cs, int order, int mt, uint64_t gfp)
 	return h;
 }
 
+/* Is @s the row of these call site, order, migration type and flags? */
+static bool site_is(const struct page_site *s, uint64_t cs, int order, int mt,
+		    uint64_t gfp)
+{
+	return s->callsite == cs && s->order == order && s->migratetype == mt &&
+	       s->gfp == gfp;
+}
+
 /**
  * page_site_get - the call-site row of a call site, order, migration type
  *	and GFP flags, added when new
@@ -35,31 +43,37 @@ static uint64_t site_key(uint64_t cs, int order, int mt, uint64_t gfp)
  * @mt: the migration type
  * @gfp: the GFP flags
  *
+ * The row given last is tried first: allocations come in runs of one
+ * kind.  Rows are one a key while counting, so that row is the index's.
+ *
  * Return: the row's number, or U64_INDEX_NONE when memory ran out.
  */
 uint32_t page_site_get(struct page_stats *st, uint64_t cs, int order, int mt,
 		       uint64_t gfp)
 {
-	uint64_t key = site_key(cs, order, mt, gfp);
+	uint64_t key;
 	size_t pos = SIZE_MAX;
 	uint32_t i;
 
+	if (st->last_site &&
+	    site_is(&st->sites[st->last_site - 1], cs, order, mt, gfp))
+		return st->last_site - 1;
+	key = site_key(cs, order, mt, gfp);
 	while ((i = u64_index_next(&st->site_ix, key, &pos)) !=
 	       U64_INDEX_NONE) {
-		const struct page_site *s = &st->sites[i];
-
-		if (s->callsite == cs && s->order == order &&
-		    s->migratetype == mt && s->gfp == gfp)
-			return i;
+		if (site_is(&st->sites[i], cs, order, mt, gfp))
+			goto found;
 	}
 	i = index_append(&st->site_ix, (void **)&st->sites, &st->cap_sites,
 			 &st->nr_sites, sizeof(*st->sites), key);
-	if (i != U64_INDEX_NONE) {
-		st->sites[i].callsite = cs;
-		st->sites[i].order = order;
-		st->sites[i].migratetype = mt;
-		st->sites[i].gfp = gfp;
-	}
+	if (i == U64_INDEX_NONE)
+		return i;
+	st->sites[i].callsite = cs;
+	st->sites[i].order = order;
+	st->sites[i].migratetype = mt;
+	st->sites[i].gfp = gfp;
+found:
+	st->last_site = i + 1;
 	return i;
 }
 
@@ -231,10 +245,8 @@ static uint32_t find_row(const struct page_stats *st,
 	uint32_t j;
 
 	while ((j = u64_index_next(ix, key, &pos)) != U64_INDEX_NONE) {
-		const struct page_site *t = &st->sites[j];
-
-		if (t->callsite == s->callsite && t->order == s->order &&
-		    t->migratetype == s->migratetype && t->gfp == s->gfp)
+		if (site_is(&st->sites[j], s->callsite, s->order,
+			    s->migratetype, s->gfp))
 			return j;
 	}
 	return U64_INDEX_NONE;
@@ -248,6 +260,7 @@ static void merge_rows(struct page_stats *st)
 	size_t i, k = 0;
 	uint32_t j;
 
+	st->last_site = 0; /* rows move, and may stay two a key */
 	u64_index_free(&st->site_ix);
 	if (!map || u64_index_init(&ix, 64)) {
 		/* rows stay apart; new ones are found again */
