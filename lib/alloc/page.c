@@ -76,20 +76,16 @@ void page_stats_release(struct page_stats *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/*
- * The row of a process.  The last one looked up is tried first: page
- * events come in runs of one task (99% of the bench's 1m recording).
- */
-static struct page_proc *get_proc(struct page_stats *st, int pid)
+/* get_proc() when the process is not the last one: out of line. */
+static __attribute__((noinline)) struct page_proc *
+find_proc(struct page_stats *st, int pid)
 {
 	bool added;
-	uint32_t i;
+	uint32_t i =
+		index_get(&st->proc_ix, (void **)&st->procs, &st->cap_procs,
+			  &st->nr_procs, sizeof(*st->procs),
+			  (uint64_t)(uint32_t)pid, &added);
 
-	if (st->last_proc && st->procs[st->last_proc - 1].pid == pid)
-		return &st->procs[st->last_proc - 1];
-	i = index_get(&st->proc_ix, (void **)&st->procs, &st->cap_procs,
-		      &st->nr_procs, sizeof(*st->procs),
-		      (uint64_t)(uint32_t)pid, &added);
 	if (i == U64_INDEX_NONE) {
 		st->oom++;
 		return NULL;
@@ -97,6 +93,17 @@ static struct page_proc *get_proc(struct page_stats *st, int pid)
 	st->procs[i].pid = pid;
 	st->last_proc = i + 1;
 	return &st->procs[i];
+}
+
+/*
+ * The row of a process.  The last one looked up is tried first: page
+ * events come in runs of one task (99% of the bench's 1m recording).
+ */
+static inline struct page_proc *get_proc(struct page_stats *st, int pid)
+{
+	if (st->last_proc && st->procs[st->last_proc - 1].pid == pid)
+		return &st->procs[st->last_proc - 1];
+	return find_proc(st, pid);
 }
 
 static uint64_t bytes_of(const struct page_stats *st, int order)
