@@ -201,6 +201,26 @@ static int slab_decode_straight(const struct kmem_fields *f,
 	ev->is_cache = is_cache(f->slot);
 	ev->call_site = ld64(d + f->slab.call_site);
 	ev->ptr = ld64(d + f->slab.ptr);
+	if (is_alloc(f->slot)) {
+		ev->bytes_req = ld64(d + f->slab.bytes_req);
+		ev->bytes_alloc = ld64(d + f->slab.bytes_alloc);
+		if (ev->bytes_req > KMEM_MAX_OBJECT ||
+		    ev->bytes_alloc > KMEM_MAX_OBJECT)
+			return -1;
+		gfp = f->slab.gfp64 ? ld64(d + f->slab.gfp)
+				    : ld32(d + f->slab.gfp);
+		ev->gfp_flags = gfp;
+		if (f->slab.node)
+			ev->node = (int)ld32(d + f->slab.node);
+		if (f->slab.accounted) {
+			ev->accounted = d[f->slab.accounted] != 0;
+			ev->acct_how = KMEM_ACCT_FIELD;
+		} else if (f->account_bit) {
+			ev->accounted = (gfp & f->account_bit) != 0;
+			ev->acct_how = KMEM_ACCT_GFP;
+		}
+	}
+	/* last, its memchr() the only call: little kept across it */
 	if (f->slab.name) {
 		uint32_t loc = ld32(d + f->slab.name);
 		long long off = loc & 0xffff, len = loc >> 16;
@@ -208,24 +228,6 @@ static int slab_decode_straight(const struct kmem_fields *f,
 		if (f->slab.name_rel)
 			off += (long long)f->slab.name + 4;
 		name_at(rec, off, len, ev);
-	}
-	if (!is_alloc(f->slot))
-		return 0;
-	ev->bytes_req = ld64(d + f->slab.bytes_req);
-	ev->bytes_alloc = ld64(d + f->slab.bytes_alloc);
-	if (ev->bytes_req > KMEM_MAX_OBJECT ||
-	    ev->bytes_alloc > KMEM_MAX_OBJECT)
-		return -1;
-	gfp = f->slab.gfp64 ? ld64(d + f->slab.gfp) : ld32(d + f->slab.gfp);
-	ev->gfp_flags = gfp;
-	if (f->slab.node)
-		ev->node = (int)ld32(d + f->slab.node);
-	if (f->slab.accounted) {
-		ev->accounted = d[f->slab.accounted] != 0;
-		ev->acct_how = KMEM_ACCT_FIELD;
-	} else if (f->account_bit) {
-		ev->accounted = (gfp & f->account_bit) != 0;
-		ev->acct_how = KMEM_ACCT_GFP;
 	}
 	return 0;
 }
