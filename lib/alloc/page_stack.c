@@ -34,6 +34,32 @@ static bool site_is(const struct page_site *s, uint64_t cs, int order, int mt,
 	       s->gfp == gfp;
 }
 
+/* page_site_get() when the row is not the last one given: out of line. */
+static __attribute__((noinline)) uint32_t
+find_site(struct page_stats *st, uint64_t cs, int order, int mt, uint64_t gfp)
+{
+	uint64_t key = site_key(cs, order, mt, gfp);
+	size_t pos = SIZE_MAX;
+	uint32_t i;
+
+	while ((i = u64_index_next(&st->site_ix, key, &pos)) !=
+	       U64_INDEX_NONE) {
+		if (site_is(&st->sites[i], cs, order, mt, gfp))
+			goto found;
+	}
+	i = index_append(&st->site_ix, (void **)&st->sites, &st->cap_sites,
+			 &st->nr_sites, sizeof(*st->sites), key);
+	if (i == U64_INDEX_NONE)
+		return i;
+	st->sites[i].callsite = cs;
+	st->sites[i].order = order;
+	st->sites[i].migratetype = mt;
+	st->sites[i].gfp = gfp;
+found:
+	st->last_site = i + 1;
+	return i;
+}
+
 /**
  * page_site_get - the call-site row of a call site, order, migration type
  *	and GFP flags, added when new
@@ -51,30 +77,10 @@ static bool site_is(const struct page_site *s, uint64_t cs, int order, int mt,
 uint32_t page_site_get(struct page_stats *st, uint64_t cs, int order, int mt,
 		       uint64_t gfp)
 {
-	uint64_t key;
-	size_t pos = SIZE_MAX;
-	uint32_t i;
-
 	if (st->last_site &&
 	    site_is(&st->sites[st->last_site - 1], cs, order, mt, gfp))
 		return st->last_site - 1;
-	key = site_key(cs, order, mt, gfp);
-	while ((i = u64_index_next(&st->site_ix, key, &pos)) !=
-	       U64_INDEX_NONE) {
-		if (site_is(&st->sites[i], cs, order, mt, gfp))
-			goto found;
-	}
-	i = index_append(&st->site_ix, (void **)&st->sites, &st->cap_sites,
-			 &st->nr_sites, sizeof(*st->sites), key);
-	if (i == U64_INDEX_NONE)
-		return i;
-	st->sites[i].callsite = cs;
-	st->sites[i].order = order;
-	st->sites[i].migratetype = mt;
-	st->sites[i].gfp = gfp;
-found:
-	st->last_site = i + 1;
-	return i;
+	return find_site(st, cs, order, mt, gfp);
 }
 
 /**
