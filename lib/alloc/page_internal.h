@@ -8,7 +8,7 @@
 
 #include "page.h"
 
-struct page_pending *page_pending_of(struct page_stats *st, int cpu);
+struct page_pending *page_pending_grow(struct page_stats *st, int cpu);
 void page_attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
 		      const struct page_pending *a);
 void page_pending_done(struct page_stats *st, struct page_pending *pd,
@@ -16,6 +16,24 @@ void page_pending_done(struct page_stats *st, struct page_pending *pd,
 void page_stack(struct page_stats *st, const struct kmem_event *ev);
 uint32_t page_site_get(struct page_stats *st, uint64_t cs, int order, int mt,
 		       uint64_t gfp);
+
+/**
+ * page_pending_of - the allocation waiting for a stack on a CPU
+ * @st: the statistics
+ * @cpu: the CPU
+ *
+ * Inline: every page allocation asks.
+ *
+ * Return: its slot (grown as needed), or NULL: a CPU out of range, or
+ * memory ran out.
+ */
+static inline struct page_pending *page_pending_of(struct page_stats *st,
+						   int cpu)
+{
+	if (cpu >= 0 && (size_t)cpu < st->nr_pending)
+		return &st->pending[cpu];
+	return page_pending_grow(st, cpu);
+}
 
 /**
  * page_finish_pending - the allocation waiting on a CPU gets its call site

@@ -84,14 +84,13 @@ uint32_t page_site_get(struct page_stats *st, uint64_t cs, int order, int mt,
 }
 
 /**
- * page_pending_of - the allocation waiting for a stack on a CPU
+ * page_pending_grow - page_pending_of() for a CPU beyond the slots
  * @st: the statistics
  * @cpu: the CPU
  *
- * Return: its slot (grown as needed), or NULL: a CPU out of range, or
- * memory ran out.
+ * Return: its slot, or NULL: a CPU out of range, or memory ran out.
  */
-struct page_pending *page_pending_of(struct page_stats *st, int cpu)
+struct page_pending *page_pending_grow(struct page_stats *st, int cpu)
 {
 	return kmem_cpu_slot((void **)&st->pending, &st->nr_pending,
 			     sizeof(*st->pending), cpu);
