@@ -2,10 +2,10 @@
 /*
  * The reading thread and the block queue (see pipeline.h).
  *
- * A block holds records one after another: a struct rec_hdr, then the
- * record's data, padded to 8 bytes.  The reader fills a block, queues
- * it, and takes an empty one (waiting when TK_BLOCKS are in flight);
- * the counting side takes queued blocks in order and gives them back.
+ * A block holds records one after another (block.h).  The reader fills
+ * a block, queues it, and takes an empty one (waiting when TK_BLOCKS
+ * are in flight); the counting side takes queued blocks in order, hands
+ * each to the session (tk_session_block()) and gives it back.
  * The order of records is libtracecmd's, so the statistics are exactly
  * those of a single thread.
  */
@@ -15,18 +15,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "block.h"
 #include "pipeline.h"
 
 #define TK_BLOCK_SIZE (256U << 10)
 #define TK_BLOCKS 4
-
-struct rec_hdr {
-	uint64_t ts;
-	uint64_t offset;
-	long long missed;
-	int cpu;
-	unsigned int size;
-};
 
 struct block {
 	struct block *next;
@@ -130,11 +123,6 @@ static void spin(struct tk_pipe *p, const int *v, int side)
 	}
 }
 
-static size_t padded(size_t n)
-{
-	return (n + 7) & ~(size_t)7;
-}
-
 /* An empty block for the reader: a given-back one, a new one, or wait. */
 static struct block *take_empty(struct tk_pipe *p)
 {
@@ -216,14 +204,14 @@ static __attribute__((noinline)) int next_block(struct tk_pipe *p, size_t need)
 int tk_pipe_push(struct tk_pipe *p, const struct tep_record *rec)
 {
 	size_t need;
-	struct rec_hdr *r;
+	struct tk_rec_hdr *r;
 
 	if (rec->size < 0)
 		return -1;
-	need = sizeof(struct rec_hdr) + padded((size_t)rec->size);
+	need = tk_rec_bytes((size_t)rec->size);
 	if (need > p->room && next_block(p, need))
 		return -1;
-	r = (struct rec_hdr *)p->w;
+	r = (struct tk_rec_hdr *)p->w;
 	r->ts = rec->ts;
 	r->offset = rec->offset;
 	r->missed = rec->missed_events;
@@ -283,29 +271,6 @@ static void give_back(struct tk_pipe *p, struct block *b)
 	pthread_mutex_unlock(&p->lock);
 }
 
-static void count_block(struct tk_session *s, struct tk_progress *progress,
-			const struct block *b)
-{
-	struct tep_record rec;
-	size_t pos = 0;
-
-	memset(&rec, 0, sizeof(rec));
-	while (pos < b->used) {
-		const struct rec_hdr *r = (const void *)(b->buf + pos);
-
-		rec.ts = r->ts;
-		rec.offset = r->offset;
-		rec.missed_events = r->missed;
-		rec.cpu = r->cpu;
-		rec.size = (int)r->size;
-		rec.data = (void *)(r + 1);
-		tk_session_record(s, &rec);
-		if (!(s->records % TK_PROGRESS_EVERY))
-			tk_progress_tick(progress, s->records);
-		pos += sizeof(*r) + padded(r->size);
-	}
-}
-
 static void free_blocks(struct block *b)
 {
 	struct block *next;
@@ -344,7 +309,7 @@ int tk_pipeline_run(tk_produce_fn produce, void *src, struct tk_session *s,
 	ran(&p, SIDE_COUNTER);
 	ret = pthread_create(&t, NULL, reader, &p) ? -1 : 0;
 	while (!ret && (b = take_full(&p))) {
-		count_block(s, progress, b);
+		tk_session_block(s, progress, b->buf, b->used);
 		give_back(&p, b);
 	}
 	if (!ret) {

@@ -9,7 +9,9 @@
 #include "base/msg.h"
 #include "event/tep_names.h"
 #include "feed/feed.h"
+#include "block.h"
 #include "options/config.h"
+#include "progress.h"
 #include "session.h"
 
 /* Is @pid's command the --comm name?  Cached once the comm is known. */
@@ -91,6 +93,27 @@ void tk_session_comms_changed(struct tk_session *s)
 		return;
 	u64_index_free(&s->comm_ix);
 	u64_index_init(&s->comm_ix, 64);
+}
+
+/**
+ * tk_session_block - account a block of records, in order
+ * @s: the session
+ * @progress: ticked every TK_PROGRESS_EVERY records (may be NULL)
+ * @buf: the block's records (block.h), as the pipeline hands them over
+ * @used: their bytes
+ */
+void tk_session_block(struct tk_session *s, struct tk_progress *progress,
+		      const char *buf, size_t used)
+{
+	struct tk_block_reader b = { buf, buf + used };
+	struct tep_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	while (tk_block_next(&b, &rec)) {
+		tk_session_record(s, &rec);
+		if (!(s->records % TK_PROGRESS_EVERY))
+			tk_progress_tick(progress, s->records);
+	}
 }
 
 /**

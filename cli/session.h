@@ -46,6 +46,10 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 		      FILE *err);
 void tk_session_release(struct tk_session *s);
 
+struct tk_progress;
+void tk_session_block(struct tk_session *s, struct tk_progress *progress,
+		      const char *buf, size_t used);
+
 /**
  * tk_session_record - account one record
  * @s: the session

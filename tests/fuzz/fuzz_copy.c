@@ -4,9 +4,9 @@
  * through the code that copies them out of libtracecmd's buffers:
  * trace-kmem's (cli/tracecmd_push.c tk_tc_push(), what
  * --reader=libtracecmd's one_record() calls, then cli/pipeline.c's
- * tk_pipe_push() and the counting thread) and the KernelShark plugin's
- * (kernelshark/copies.c kmem_ks_copy(), what its event handler calls,
- * and kmem_ks_copy_read()).
+ * tk_pipe_push() and the counting thread's blocks, block.h) and the
+ * KernelShark plugin's (kernelshark/copies.c kmem_ks_copy(), what its
+ * event handler calls, and kmem_ks_copy_read()).
  *
  * The model is libtracecmd's: a CPU's data is read a page of the file's
  * page size P at a time, into a buffer that holds one or more pages (a
@@ -56,6 +56,7 @@
 
 #include <event-parse.h>
 
+#include "block.h"
 #include "event/extent.h"
 #include "fuzz_copy.h"
 #include "tracecmd_push.h"
@@ -74,18 +75,20 @@ void fz_read(const void *data, int size)
 	memcpy(scratch, data, (size_t)size);
 }
 
-void tk_session_record(struct tk_session *s, struct tep_record *rec)
+void tk_session_block(struct tk_session *s, struct tk_progress *progress,
+		      const char *buf, size_t used)
 {
-	s->records++;
-	fz_read(rec->data, rec->size);
-	counted++;
-	counted_bytes += (uint64_t)rec->size;
-}
+	struct tk_block_reader b = { buf, buf + used };
+	struct tep_record rec;
 
-void tk_progress_tick(struct tk_progress *p, uint64_t records)
-{
-	(void)p;
-	(void)records;
+	(void)progress;
+	memset(&rec, 0, sizeof(rec));
+	while (tk_block_next(&b, &rec)) {
+		s->records++;
+		fz_read(rec.data, rec.size);
+		counted++;
+		counted_bytes += (uint64_t)rec.size;
+	}
 }
 
 /* --- the input ------------------------------------------------------ */

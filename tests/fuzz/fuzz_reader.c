@@ -111,8 +111,9 @@ static int one_record(void *priv, const struct tep_record *rec)
 		return ++c->records >= MAX_RECORDS;
 	if (rec->missed_events)
 		kmem_agg_missed(&c->agg, rec->missed_events);
-	id = tep_data_type(c->tep, rec);
-	tep_data_pid(c->tep, rec);
+	/* libtraceevent's getters take no const record */
+	id = tep_data_type(c->tep, (struct tep_record *)rec);
+	tep_data_pid(c->tep, (struct tep_record *)rec);
 	slot = slot_of(c, id);
 	if (slot >= 0) {
 		if (kmem_decode(&c->fields[slot], rec, &ev)) {
