@@ -84,7 +84,7 @@
 #
 # Needs root, tracefs, trace-cmd, perf, python3, cc, pkg-config; valgrind
 # for the instruction counts; with the defaults ~1.2 GB of RAM for the ring
-# buffers and ~1.9 GB in ${TMPDIR:-/tmp}.  tracefs state is saved and
+# buffers (and 128 MB a CPU for perf's) and ~1.9 GB in ${TMPDIR:-/tmp}.  tracefs state is saved and
 # restored on every exit path.  Takes about 9 minutes on 2 idle cores
 # (more on a busy machine; 4 with BENCH_SIZES=1m BENCH_PROFILE=0).
 # Results and their analysis: bench/RESULTS.md.
