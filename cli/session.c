@@ -98,7 +98,7 @@ void tk_session_comms_changed(struct tk_session *s)
 /**
  * tk_session_block - account a block of records, in order
  * @s: the session
- * @progress: ticked every TK_PROGRESS_EVERY records (may be NULL)
+ * @progress: ticked every TK_PROGRESS_EVERY records
  * @buf: the block's records (block.h), as the pipeline hands them over
  * @used: their bytes
  */
