@@ -33,66 +33,13 @@ void addr_table_release(struct addr_table *t)
 	addr_table_init(t, t->size);
 }
 
-/* Fibonacci hashing: kernel pointers and pfns have few random bits. */
-static uint64_t hash(uint64_t key)
-{
-	return key * 0x9E3779B97F4A7C15ULL;
-}
-
-static uint64_t key_at(const struct addr_table *t, uint32_t i)
-{
-	uint64_t k;
-
-	memcpy(&k, t->ents + (size_t)i * t->size, sizeof(k));
-	return k;
-}
-
-/*
- * The slot's tag: the hash bits just below the @bits that chose the
- * slot, moved above the @bits of the entry number.
- */
-static uint32_t tag_of(uint64_t h, unsigned int bits)
-{
-	return (uint32_t)(h >> 32) << bits;
-}
-
-static size_t first_slot(uint64_t h, unsigned int bits)
-{
-	return (size_t)(h >> (64 - bits));
-}
-
-/**
- * addr_table_find - the entry of a key
- * @t: the table
- * @key: the key
- *
- * Return: the entry number, or ADDR_NONE.
- */
-uint32_t addr_table_find(const struct addr_table *t, uint64_t key)
-{
-	uint64_t h = hash(key);
-	uint32_t mask, tag, s;
-	size_t i;
-
-	if (!t->slots)
-		return ADDR_NONE;
-	mask = (uint32_t)((1ULL << t->bits) - 1);
-	tag = tag_of(h, t->bits);
-	for (i = first_slot(h, t->bits); (s = t->slots[i]);
-	     i = (i + 1) & mask) {
-		if ((s & ~mask) == tag && key_at(t, (s & mask) - 1) == key)
-			return (s & mask) - 1;
-	}
-	return ADDR_NONE;
-}
-
 static void place(uint32_t *slots, unsigned int bits, uint64_t h, uint32_t i)
 {
-	size_t mask = ((size_t)1 << bits) - 1, p = first_slot(h, bits);
+	size_t mask = ((size_t)1 << bits) - 1, p = addr_first_slot(h, bits);
 
 	while (slots[p])
 		p = (p + 1) & mask;
-	slots[p] = tag_of(h, bits) | (i + 1);
+	slots[p] = addr_tag(h, bits) | (i + 1);
 }
 
 /* Twice the slots, rebuilt from the entries' keys. */
@@ -107,7 +54,7 @@ static int grow_index(struct addr_table *t)
 	if (!slots)
 		return -1;
 	for (i = 0; i < t->len; i++)
-		place(slots, bits, hash(key_at(t, i)), i);
+		place(slots, bits, addr_hash(addr_key_at(t, i)), i);
 	free(t->slots);
 	t->slots = slots;
 	t->bits = bits;
@@ -146,6 +93,6 @@ uint32_t addr_table_add(struct addr_table *t, uint64_t key)
 	memset(t->ents + (size_t)i * t->size, 0, t->size);
 	memcpy(t->ents + (size_t)i * t->size, &key, sizeof(key));
 	t->len++;
-	place(t->slots, t->bits, hash(key), i);
+	place(t->slots, t->bits, addr_hash(key), i);
 	return i;
 }

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define ADDR_NONE UINT32_MAX
 
@@ -31,7 +32,6 @@ struct addr_table {
 
 void addr_table_init(struct addr_table *t, size_t entry_size);
 void addr_table_release(struct addr_table *t);
-uint32_t addr_table_find(const struct addr_table *t, uint64_t key);
 uint32_t addr_table_add(struct addr_table *t, uint64_t key);
 
 /**
@@ -44,6 +44,63 @@ uint32_t addr_table_add(struct addr_table *t, uint64_t key);
 static inline void *addr_table_at(const struct addr_table *t, uint32_t i)
 {
 	return t->ents + (size_t)i * t->size;
+}
+
+/* Fibonacci hashing: kernel pointers and pfns have few random bits. */
+static inline uint64_t addr_hash(uint64_t key)
+{
+	return key * 0x9E3779B97F4A7C15ULL;
+}
+
+/*
+ * The slot's tag: the hash bits just below the @bits that chose the
+ * slot, moved above the @bits of the entry number.
+ */
+static inline uint32_t addr_tag(uint64_t h, unsigned int bits)
+{
+	return (uint32_t)(h >> 32) << bits;
+}
+
+/* The slot a hash probes first. */
+static inline size_t addr_first_slot(uint64_t h, unsigned int bits)
+{
+	return (size_t)(h >> (64 - bits));
+}
+
+/* The key of entry @i. */
+static inline uint64_t addr_key_at(const struct addr_table *t, uint32_t i)
+{
+	uint64_t k;
+
+	memcpy(&k, t->ents + (size_t)i * t->size, sizeof(k));
+	return k;
+}
+
+/**
+ * addr_table_find - the entry of a key
+ * @t: the table
+ * @key: the key
+ *
+ * Inline: every slab and page event looks its address up.
+ *
+ * Return: the entry number, or ADDR_NONE.
+ */
+static inline uint32_t addr_table_find(const struct addr_table *t, uint64_t key)
+{
+	uint64_t h = addr_hash(key);
+	uint32_t mask, tag, s;
+	size_t i;
+
+	if (!t->slots)
+		return ADDR_NONE;
+	mask = (uint32_t)((1ULL << t->bits) - 1);
+	tag = addr_tag(h, t->bits);
+	for (i = addr_first_slot(h, t->bits); (s = t->slots[i]);
+	     i = (i + 1) & mask) {
+		if ((s & ~mask) == tag && addr_key_at(t, (s & mask) - 1) == key)
+			return (s & mask) - 1;
+	}
+	return ADDR_NONE;
 }
 
 #endif

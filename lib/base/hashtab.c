@@ -7,12 +7,6 @@
 
 #include "hashtab.h"
 
-static size_t slot_of(const struct u64_index *ix, uint64_t key)
-{
-	/* Fibonacci hashing: kernel pointers have zero low bits. */
-	return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 17) & ix->mask;
-}
-
 static struct u64_slot *alloc_slots(size_t n)
 {
 	struct u64_slot *s = malloc(n * sizeof(*s));
@@ -73,7 +67,7 @@ uint32_t u64_index_next(const struct u64_index *ix, uint64_t key, size_t *pos)
 
 	if (!ix->slots)
 		return U64_INDEX_NONE;
-	i = *pos == SIZE_MAX ? slot_of(ix, key) : ((*pos + 1) & ix->mask);
+	i = *pos == SIZE_MAX ? u64_slot_of(ix, key) : ((*pos + 1) & ix->mask);
 	for (;; i = (i + 1) & ix->mask) {
 		if (ix->slots[i].idx == U64_INDEX_NONE) {
 			*pos = i;
@@ -84,20 +78,6 @@ uint32_t u64_index_next(const struct u64_index *ix, uint64_t key, size_t *pos)
 			return ix->slots[i].idx;
 		}
 	}
-}
-
-/**
- * u64_index_find - look a key up
- * @ix: the index
- * @key: the key
- *
- * Return: the entry number stored under @key, or U64_INDEX_NONE.
- */
-uint32_t u64_index_find(const struct u64_index *ix, uint64_t key)
-{
-	size_t pos = SIZE_MAX;
-
-	return u64_index_next(ix, key, &pos);
 }
 
 static void place(struct u64_slot *slots, size_t mask, size_t start,
@@ -123,7 +103,7 @@ static int rehash(struct u64_index *ix)
 		struct u64_slot *o = &ix->slots[i];
 
 		if (o->idx != U64_INDEX_NONE)
-			place(s, n - 1, slot_of(&bigger, o->key), o->key,
+			place(s, n - 1, u64_slot_of(&bigger, o->key), o->key,
 			      o->idx);
 	}
 	free(ix->slots);
@@ -148,7 +128,7 @@ int u64_index_insert(struct u64_index *ix, uint64_t key, uint32_t idx)
 		return -1;
 	if ((ix->count + 1) * 2 > ix->mask + 1 && rehash(ix))
 		return -1;
-	place(ix->slots, ix->mask, slot_of(ix, key), key, idx);
+	place(ix->slots, ix->mask, u64_slot_of(ix, key), key, idx);
 	ix->count++;
 	return 0;
 }
@@ -203,29 +183,5 @@ uint32_t index_append(struct u64_index *ix, void **arr, size_t *cap,
 		return U64_INDEX_NONE;
 	memset((char *)*arr + (size_t)i * elem, 0, elem);
 	(*len)++;
-	return i;
-}
-
-/**
- * index_get - the element stored under a key, appended if there is none
- * @ix: the index (one element per key)
- * @arr: pointer to the array pointer (updated on growth)
- * @cap: pointer to the capacity in elements
- * @len: pointer to the number of elements in use
- * @elem: size of one element
- * @key: the key
- * @added: set to whether the element was appended (zeroed) just now
- *
- * Return: the element's number, or U64_INDEX_NONE when memory is
- * exhausted.
- */
-uint32_t index_get(struct u64_index *ix, void **arr, size_t *cap,
-		   size_t *len, size_t elem, uint64_t key, bool *added)
-{
-	uint32_t i = u64_index_find(ix, key);
-
-	*added = i == U64_INDEX_NONE;
-	if (*added)
-		i = index_append(ix, arr, cap, len, elem, key);
 	return i;
 }
