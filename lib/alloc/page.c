@@ -113,7 +113,7 @@ static uint64_t bytes_of(const struct page_stats *st, int order)
 	return (uint64_t)st->page_size << order;
 }
 
-static void drop_live(struct page_stats *st, uint32_t pi)
+static inline void drop_live(struct page_stats *st, uint32_t pi)
 {
 	struct page_obj *p = page_obj_at(st, pi);
 
@@ -129,8 +129,8 @@ static void drop_live(struct page_stats *st, uint32_t pi)
 }
 
 /* Is the page on another node than the CPU?  (Known nodes only.) */
-static bool cross_node(const struct page_stats *st,
-		       const struct kmem_event *ev)
+static inline bool cross_node(const struct page_stats *st,
+			      const struct kmem_event *ev)
 {
 	int pn, cn;
 

@@ -109,33 +109,63 @@ static int intern(struct slab_stats *st, const char *name, unsigned int len,
 }
 
 /*
- * The slot of a name in name_memo: its length and first bytes.  A
- * record names its cache each time: hashing the whole name and walking
- * the index was a tenth of the counting of a slab-heavy trace.
+ * A name's words for name_memo: with its length they are the whole name
+ * up to 16 bytes (the first and last 8 bytes, or 4, or three bytes), and
+ * its first and last 8 bytes beyond that.  A record names its cache each
+ * time: hashing the whole name and walking the index was a tenth of the
+ * counting of a slab-heavy trace, and a memcmp() call per record the
+ * most of what was left.
  */
-static unsigned int memo_slot(const char *name, unsigned int len)
+static inline void name_words(const char *name, unsigned int len, uint64_t w[2])
 {
-	uint64_t w = 0;
+	uint32_t x, y;
 
-	memcpy(&w, name, len < sizeof(w) ? len : sizeof(w));
-	return (unsigned int)(((w ^ len) * 0x9e3779b97f4a7c15ULL) >> 60);
+	if (len >= 8) {
+		memcpy(&w[0], name, 8);
+		memcpy(&w[1], name + len - 8, 8);
+	} else if (len >= 4) {
+		memcpy(&x, name, 4);
+		memcpy(&y, name + len - 4, 4);
+		w[0] = x;
+		w[1] = y;
+	} else {
+		w[0] = len ? (unsigned char)name[0] |
+				       (unsigned char)name[len / 2] << 8 |
+				       (unsigned char)name[len - 1] << 16
+			   : 0;
+		w[1] = 0;
+	}
 }
 
-static uint32_t get_named_cache(struct slab_stats *st, const char *name,
-				unsigned int len)
+static inline bool memo_is(const struct slab_stats *st,
+			   const struct slab_name_memo *e, const char *name,
+			   unsigned int len, const uint64_t w[2])
 {
-	unsigned int m = memo_slot(name, len);
-	uint32_t i = st->name_memo[m] - 1;
-	uint64_t key;
-	uint32_t off;
+	return e->idx1 && e->len == len && e->w[0] == w[0] && e->w[1] == w[1] &&
+	       (len <= 16 ||
+		!memcmp(st->names + st->caches[e->idx1 - 1].name_off + 8,
+			name + 8, len - 16));
+}
 
-	if (i < st->nr_caches && st->caches[i].name_len == len &&
-	    !memcmp(st->names + st->caches[i].name_off, name, len))
-		return i;
-	key = name_hash(name, len);
-	i = find_named(st, key, name, len);
+static void memo_set(struct slab_name_memo *e, unsigned int len,
+		     const uint64_t w[2], uint32_t i)
+{
+	e->w[0] = w[0];
+	e->w[1] = w[1];
+	e->len = len;
+	e->idx1 = i + 1;
+}
+
+/* A name not in name_memo: its cache, found or added, memoized. */
+static __attribute__((noinline)) uint32_t
+named_cache_slow(struct slab_stats *st, struct slab_name_memo *e,
+		 const char *name, unsigned int len, const uint64_t w[2])
+{
+	uint64_t key = name_hash(name, len);
+	uint32_t i = find_named(st, key, name, len), off;
+
 	if (i != U64_INDEX_NONE) {
-		st->name_memo[m] = i + 1;
+		memo_set(e, len, w, i);
 		return i;
 	}
 	if (intern(st, name, len, &off))
@@ -145,9 +175,24 @@ static uint32_t get_named_cache(struct slab_stats *st, const char *name,
 	if (i != U64_INDEX_NONE) {
 		st->caches[i].name_off = off;
 		st->caches[i].name_len = len;
-		st->name_memo[m] = i + 1;
+		memo_set(e, len, w, i);
 	}
 	return i;
+}
+
+static inline uint32_t get_named_cache(struct slab_stats *st, const char *name,
+				       unsigned int len)
+{
+	struct slab_name_memo *e;
+	uint64_t w[2];
+
+	name_words(name, len, w);
+	e = &st->name_memo[((w[0] ^ (w[1] << 29 | w[1] >> 35) ^ len) *
+			    0x9e3779b97f4a7c15ULL) >>
+			   (64 - SLAB_NAME_MEMO_BITS)];
+	if (memo_is(st, e, name, len, w))
+		return e->idx1 - 1;
+	return named_cache_slow(st, e, name, len, w);
 }
 
 /* kmalloc events name no cache: "kmalloc-SIZE", built once per size. */
@@ -213,7 +258,7 @@ static uint32_t obj_cache(const struct slab_stats *st,
 }
 
 /* The object at @p stops being live (freed, or its free was missed). */
-static void drop_live(struct slab_stats *st, struct slab_obj *p)
+static inline void drop_live(struct slab_stats *st, struct slab_obj *p)
 {
 	uint32_t cache = obj_cache(st, p);
 

@@ -107,6 +107,14 @@ struct slab_cache {
 	uint64_t memcg_bytes;
 };
 
+/* A recent name and its cache (slab.c: get_named_cache()). */
+#define SLAB_NAME_MEMO_BITS 6
+struct slab_name_memo {
+	uint64_t w[2]; /* the name's words (name_words()) */
+	uint32_t len;
+	uint32_t idx1; /* its cache + 1; 0: empty */
+};
+
 struct slab_summary {
 	KMEM_LC_COUNTS;		/* alloc_freed_bytes: bytes freed */
 	uint64_t bytes_req;
@@ -137,7 +145,8 @@ struct slab_stats {
 	struct slab_cache *caches;
 	size_t nr_caches, cap_caches;
 	struct u64_index cache_ix;	/* name hash */
-	uint32_t name_memo[16];		/* recent names' caches, index + 1 */
+	/* recent names' caches, by a hash of their words */
+	struct slab_name_memo name_memo[1 << SLAB_NAME_MEMO_BITS];
 	struct u64_index kmalloc_ix;	/* kmalloc size -> its named cache */
 
 	struct slab_anomaly *anoms;
