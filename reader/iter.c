@@ -84,11 +84,12 @@ static void damaged(struct iter *it, struct stream *s, uint64_t offset,
 static void drop_to(const struct tdat_file *f, uintptr_t *dropped,
 		    const uint8_t *at)
 {
-	uintptr_t here = (uintptr_t)at;
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t here = (uintptr_t)at, pg;
 
-	if (!f->owned)
+	/* called for every page: sysconf() only when there is work */
+	if (!f->owned || (*dropped && here - *dropped < 2 * DROP_STEP))
 		return;
+	pg = (uintptr_t)sysconf(_SC_PAGESIZE);
 	if (!*dropped)
 		*dropped = here & ~(pg - 1);
 	if (here - *dropped < 2 * DROP_STEP)
