@@ -60,6 +60,16 @@ found:
 	return i;
 }
 
+/* page_site_get(), inline in the steps of page_pending_done() */
+static inline uint32_t site_get(struct page_stats *st, uint64_t cs, int order,
+				int mt, uint64_t gfp)
+{
+	if (st->last_site &&
+	    site_is(&st->sites[st->last_site - 1], cs, order, mt, gfp))
+		return st->last_site - 1;
+	return find_site(st, cs, order, mt, gfp);
+}
+
 /**
  * page_site_get - the call-site row of a call site, order, migration type
  *	and GFP flags, added when new
@@ -77,10 +87,7 @@ found:
 uint32_t page_site_get(struct page_stats *st, uint64_t cs, int order, int mt,
 		       uint64_t gfp)
 {
-	if (st->last_site &&
-	    site_is(&st->sites[st->last_site - 1], cs, order, mt, gfp))
-		return st->last_site - 1;
-	return find_site(st, cs, order, mt, gfp);
+	return site_get(st, cs, order, mt, gfp);
 }
 
 /**
@@ -96,17 +103,11 @@ struct page_pending *page_pending_grow(struct page_stats *st, int cpu)
 			     sizeof(*st->pending), cpu);
 }
 
-/**
- * page_attach_site - an allocation gets its call site, its site the counts
- * @st: the statistics
- * @pfn: the allocation's entry in st->objs
- * @cs: its call site (PAGE_NO_STACK: none)
- * @a: its order, migration type and GFP flags
- */
-void page_attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
-		      const struct page_pending *a)
+/* page_attach_site(), inline in page_pending_done(): one call a page */
+static inline void attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
+			       const struct page_pending *a)
 {
-	uint32_t si = page_site_get(st, cs, a->order, a->migratetype, a->gfp);
+	uint32_t si = site_get(st, cs, a->order, a->migratetype, a->gfp);
 	struct page_obj *p = page_obj_at(st, pfn);
 	struct page_site *s;
 
@@ -127,6 +128,19 @@ void page_attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
 }
 
 /**
+ * page_attach_site - an allocation gets its call site, its site the counts
+ * @st: the statistics
+ * @pfn: the allocation's entry in st->objs
+ * @cs: its call site (PAGE_NO_STACK: none)
+ * @a: its order, migration type and GFP flags
+ */
+void page_attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
+		      const struct page_pending *a)
+{
+	attach_site(st, pfn, cs, a);
+}
+
+/**
  * page_pending_done - a waiting allocation gets its call site
  * @st: the statistics
  * @pd: its CPU's slot, active
@@ -136,7 +150,7 @@ void page_pending_done(struct page_stats *st, struct page_pending *pd,
 		       uint64_t cs)
 {
 	pd->active = false;
-	page_attach_site(st, pd->pfn, cs, pd);
+	attach_site(st, pd->pfn, cs, pd);
 }
 
 /**
