@@ -95,6 +95,22 @@ void tk_session_comms_changed(struct tk_session *s)
 	u64_index_init(&s->comm_ix, 64);
 }
 
+/* tk_session_block()'s loop, made twice: @plain is a constant. */
+static inline __attribute__((always_inline)) void
+count_block(struct tk_session *s, struct tk_progress *progress, const char *buf,
+	    size_t used, bool plain)
+{
+	struct tk_block_reader b = { buf, buf + used };
+	struct tep_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	while (tk_block_next(&b, &rec)) {
+		tk_session_record_as(s, &rec, plain);
+		if (!(s->records % TK_PROGRESS_EVERY))
+			tk_progress_tick(progress, s->records);
+	}
+}
+
 /**
  * tk_session_block - account a block of records, in order
  * @s: the session
@@ -105,15 +121,10 @@ void tk_session_comms_changed(struct tk_session *s)
 void tk_session_block(struct tk_session *s, struct tk_progress *progress,
 		      const char *buf, size_t used)
 {
-	struct tk_block_reader b = { buf, buf + used };
-	struct tep_record rec;
-
-	memset(&rec, 0, sizeof(rec));
-	while (tk_block_next(&b, &rec)) {
-		tk_session_record(s, &rec);
-		if (!(s->records % TK_PROGRESS_EVERY))
-			tk_progress_tick(progress, s->records);
-	}
+	if (tk_session_plain(s))
+		count_block(s, progress, buf, used, true);
+	else
+		count_block(s, progress, buf, used, false);
 }
 
 /**

@@ -51,9 +51,11 @@ void tk_session_block(struct tk_session *s, struct tk_progress *progress,
 		      const char *buf, size_t used);
 
 /**
- * tk_session_record - account one record
+ * tk_session_record_as - account one record
  * @s: the session
  * @rec: the record, in time order across CPUs
+ * @plain: a constant: true when tk_session_plain(s), which leaves the
+ *	filter and timeline tests out of that instance of the loop
  *
  * Losses count for every record of a selected CPU and time, whatever
  * its event; kmem events count when they pass the task filters too.
@@ -61,23 +63,24 @@ void tk_session_block(struct tk_session *s, struct tk_progress *progress,
  * array lookup by event id, the decoder, the aggregator); no
  * allocation, no formatting, no search.  Inline, in the counting loops.
  */
-static inline void tk_session_record(struct tk_session *s,
-				     const struct tep_record *rec)
+static inline __attribute__((always_inline)) void
+tk_session_record_as(struct tk_session *s, const struct tep_record *rec,
+		     bool plain)
 {
 	const struct tk_filter *f = &s->args->filter;
 	struct kmem_event ev;
 	int slot;
 
 	s->records++;
-	if ((f->cpus &&
-	     !CPU_ISSET_S((size_t)rec->cpu, f->cpus_size, f->cpus)) ||
-	    (f->time && (rec->ts < f->start || rec->ts > f->end))) {
+	if (!plain && ((f->cpus && !CPU_ISSET_S((size_t)rec->cpu, f->cpus_size,
+						f->cpus)) ||
+		       (f->time && (rec->ts < f->start || rec->ts > f->end)))) {
 		s->filtered += kmem_feed_slot(&s->feed, rec) >= 0;
 		return;
 	}
 	if (rec->missed_events) {
 		kmem_feed_missed(&s->feed, rec->missed_events);
-		if (s->timeline)
+		if (!plain && s->timeline)
 			kmem_timeline_loss(s->timeline, rec->ts,
 					   rec->missed_events);
 	}
@@ -86,13 +89,36 @@ static inline void tk_session_record(struct tk_session *s,
 		return;
 	switch (kmem_feed_step(&s->feed, slot, rec, &ev)) {
 	case 0:
-		if (s->timeline)
+		if (!plain && s->timeline)
 			kmem_timeline_event(s->timeline, &s->agg, &ev);
 		break;
 	case 1:
 		s->filtered++; /* --pid, --comm */
 		break;
 	}
+}
+
+/**
+ * tk_session_plain - does a session count every record, follow none?
+ * @s: the session
+ *
+ * Return: true without --cpu, --time and a timeline: its records take
+ * tk_session_record_as(s, rec, true).
+ */
+static inline bool tk_session_plain(const struct tk_session *s)
+{
+	return !s->args->filter.cpus && !s->args->filter.time && !s->timeline;
+}
+
+/**
+ * tk_session_record - account one record (tk_session_record_as())
+ * @s: the session
+ * @rec: the record, in time order across CPUs
+ */
+static inline void tk_session_record(struct tk_session *s,
+				     const struct tep_record *rec)
+{
+	tk_session_record_as(s, rec, false);
 }
 
 /* The merged summary of several sessions. */
