@@ -82,37 +82,27 @@ enum {
 	KS_INFLATE_SHORT, /* its size word claims more than there is */
 };
 
-/* The size of a transparent huge page on x86-64 and arm64 (4K pages). */
-#define KS_HUGE (2UL << 20)
-
 /*
- * Memory for the held block, a few MB written once: mapped at a 2 MB
- * boundary with transparent huge pages asked for, and its pages made
- * in one call (MADV_POPULATE_WRITE, Linux 5.14).  A 5.4 MB kallsyms in
- * malloc()ed memory took 830 page faults on the decompressing thread,
- * one huge page covering the rest.  Advice only: without THP or the
- * populate call, pages come as they are written.
+ * Memory for the held block, a few MB written once, its pages made in
+ * one call on the decompressing thread (populate()).  Not transparent
+ * huge pages: on a virtual machine, after other processes had freed
+ * memory, a run that asked for them took 30 to 130 ms more, in system
+ * time, in 13 of 40 runs of a 200,000-event v7 recording timed as the
+ * bench does (none of 40 without).  Likely the host: virtio-balloon's
+ * free page reporting gives it free huge pages, which it must then
+ * fault in again.  On a quiet machine they saved 0.2 ms of 9.
  */
 static uint8_t *hold_map(size_t len)
 {
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), n, over;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), n;
 	uint8_t *p;
-	uintptr_t a;
 
 	n = (len + pg - 1) & ~(pg - 1);
 	if (!n)
 		n = pg;
-	over = n >= KS_HUGE ? KS_HUGE : 0;
-	p = mmap(NULL, n + over, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	a = over ? ((uintptr_t)p + KS_HUGE - 1) & ~(KS_HUGE - 1) : (uintptr_t)p;
-	if (a > (uintptr_t)p)
-		munmap(p, a - (uintptr_t)p);
-	if ((uintptr_t)p + n + over > a + n)
-		munmap((void *)(a + n), (uintptr_t)p + n + over - (a + n));
-	return (uint8_t *)a;
+	p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	return p == MAP_FAILED ? NULL : p;
 }
 
 /**
@@ -129,12 +119,19 @@ void ksyms_hold_free(struct tdat_kallsyms *k)
 	k->hold = NULL;
 }
 
-/* The advice of hold_map(), given on the decompressing thread. */
-static void huge_pages(void *p, size_t len)
+/*
+ * The held block's pages, made in one call (MADV_POPULATE_WRITE, Linux
+ * 5.14) rather than a fault a page: the 5.4 MB kallsyms of a tiny trace
+ * took 0.7 ms less (9.0 against 9.7 ms).  Advice only: without it, pages
+ * come as they are written.
+ */
+static void populate(void *p, size_t len)
 {
-	madvise(p, len, MADV_HUGEPAGE);
 #ifdef MADV_POPULATE_WRITE
 	madvise(p, len, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)len;
 #endif
 }
 
@@ -147,7 +144,7 @@ static void *inflate_block(void *arg)
 	struct tcur c;
 
 	tdat_thread_started(); /* on the main thread (no thread): no change */
-	huge_pages(k->hold, (size_t)k->zsize);
+	populate(k->hold, (size_t)k->zsize);
 	if (tdat_inflate_ctx(k->z, &zctx, k->zsrc, k->zsrclen, k->hold,
 			     (size_t)k->zsize, &len)) {
 		k->inflate_err = KS_INFLATE_BAD;
