@@ -210,6 +210,64 @@ static void test_caches(void)
 }
 
 /*
+ * Cache names of every length the name memo treats apart (1-3, 4-7,
+ * 8-16 bytes: whole in its words; longer: its middle compared), each
+ * name next to names one byte away from it, fed twice, in an order
+ * that makes the memo's 64 slots collide: every name is its own row,
+ * with its two allocations.  Names of length L: "aaa..." and L
+ * variants with a 'b' at one position, so 1 + L names.
+ */
+static void test_cache_names(void)
+{
+	static const unsigned int lens[] = { 1, 2,  3,	4,  5,	7,  8,
+					     9, 15, 16, 17, 18, 24, 40 };
+	char names[400][48];
+	unsigned int n = 0, i, j, k, p;
+	struct kmem_agg a;
+	struct kmem_event e;
+	uint64_t ptr = 0x10000;
+
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		for (p = 0; p <= lens[i]; p++, n++) {
+			memset(names[n], 'a', lens[i]);
+			/* bytes past name_len that must not count */
+			strcpy(names[n] + lens[i], "ZZZZZZZZ");
+			if (p < lens[i])
+				names[n][p] = 'b';
+		}
+	}
+	/* 1+2+3+4+5+7+8+9+15+16+17+18+24+40 = 169 positions, + 14 bases */
+	CHECK_U64(n, 183);
+	kmem_agg_init(&a);
+	for (k = 0; k < 2; k++) {
+		for (j = 0; j < n; j++) {
+			i = (j * 37 + k * 11) % n; /* 37 and 183 coprime */
+			e = ev_alloc(j + 1, 0, 0xA, ptr, 8, 8);
+			ptr += 0x40;
+			e.is_cache = true;
+			e.name = names[i];
+			e.name_len = (unsigned int)(strchr(names[i], 'Z') -
+						    names[i]);
+			feed(&a, e);
+		}
+	}
+	CHECK_U64(agg_slab(&a)->nr_caches, 183);
+	for (j = 0; j < agg_slab(&a)->nr_caches; j++) {
+		const struct slab_cache *c = &agg_slab(&a)->caches[j];
+		const char *s = slab_cache_name(agg_slab(&a), c);
+		unsigned int hits = 0;
+
+		for (i = 0; i < n; i++)
+			hits += strlen(s) == (size_t)(strchr(names[i], 'Z') -
+						      names[i]) &&
+				!strncmp(s, names[i], strlen(s));
+		CHECK_U64(hits, 1);
+		CHECK_U64(c->allocs, 2);
+	}
+	kmem_agg_release(&a);
+}
+
+/*
  * One row per cache name: a kmem_cache event naming "kmalloc-64" joins
  * the kmalloc events of size 64; zero-size allocations have no row; an
  * unnamed allocation (5.12-6.17) moves to the cache its free names.
@@ -359,6 +417,7 @@ int main(void)
 	RUN(test_anomalies);
 	RUN(test_caches);
 	RUN(test_cache_rows);
+	RUN(test_cache_names);
 	RUN(test_many);
 	RUN(test_lost);
 	UNIT_EXIT();
