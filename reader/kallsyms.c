@@ -90,7 +90,7 @@ enum {
  * time, in 13 of 40 runs of a 200,000-event v7 recording timed as the
  * bench does (none of 40 without).  Likely the host: virtio-balloon's
  * free page reporting gives it free huge pages, which it must then
- * fault in again.  On a quiet machine they saved 0.2 ms of 9.
+ * fault in again.  On a quiet machine they saved 0.2 to 1 ms a run.
  */
 static uint8_t *hold_map(size_t len)
 {
