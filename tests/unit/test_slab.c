@@ -215,13 +215,18 @@ static void test_caches(void)
  * name next to names one byte away from it, fed twice, in an order
  * that makes the memo's 64 slots collide: every name is its own row,
  * with its two allocations.  Names of length L: "aaa..." and L
- * variants with a 'b' at one position, so 1 + L names.
+ * variants with a 'b' at one position, so 1 + L names.  Then two
+ * families of 100 that only one word tells apart, more than the slots,
+ * so that some share one (the second family all do): 12 bytes, the
+ * first 8 the same (only the second word differs); 20 bytes, the first
+ * and last 8 the same (only the middle differs).
  */
 static void test_cache_names(void)
 {
 	static const unsigned int lens[] = { 1, 2,  3,	4,  5,	7,  8,
 					     9, 15, 16, 17, 18, 24, 40 };
 	char names[400][48];
+	char mid[5];
 	unsigned int n = 0, i, j, k, p;
 	struct kmem_agg a;
 	struct kmem_event e;
@@ -238,10 +243,19 @@ static void test_cache_names(void)
 	}
 	/* 1+2+3+4+5+7+8+9+15+16+17+18+24+40 = 169 positions, + 14 bases */
 	CHECK_U64(n, 183);
+	for (i = 0; i < 100; i++, n++) {
+		snprintf(mid, sizeof(mid), "%04u", i);
+		snprintf(names[n], sizeof(names[n]), "aaaaaaaa%sZZ", mid);
+	}
+	for (i = 0; i < 100; i++, n++) {
+		snprintf(mid, sizeof(mid), "%04u", i);
+		snprintf(names[n], sizeof(names[n]), "aaaaaaaa%saaaaaaaaZZ",
+			 mid);
+	}
 	kmem_agg_init(&a);
 	for (k = 0; k < 2; k++) {
 		for (j = 0; j < n; j++) {
-			i = (j * 37 + k * 11) % n; /* 37 and 183 coprime */
+			i = (j * 37 + k * 11) % n; /* n = 383, a prime */
 			e = ev_alloc(j + 1, 0, 0xA, ptr, 8, 8);
 			ptr += 0x40;
 			e.is_cache = true;
@@ -251,7 +265,7 @@ static void test_cache_names(void)
 			feed(&a, e);
 		}
 	}
-	CHECK_U64(agg_slab(&a)->nr_caches, 183);
+	CHECK_U64(agg_slab(&a)->nr_caches, 383);
 	for (j = 0; j < agg_slab(&a)->nr_caches; j++) {
 		const struct slab_cache *c = &agg_slab(&a)->caches[j];
 		const char *s = slab_cache_name(agg_slab(&a), c);
