@@ -104,11 +104,8 @@ count_block(struct tk_session *s, struct tk_progress *progress, const char *buf,
 	struct tep_record rec;
 
 	memset(&rec, 0, sizeof(rec));
-	while (tk_block_next(&b, &rec)) {
-		tk_session_record_as(s, &rec, plain);
-		if (!(s->records % TK_PROGRESS_EVERY))
-			tk_progress_tick(progress, s->records);
-	}
+	while (tk_block_next(&b, &rec))
+		tk_session_count_as(s, progress, &rec, plain);
 }
 
 /**
