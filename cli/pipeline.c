@@ -8,6 +8,11 @@
  * each to the session (tk_session_block()) and gives it back.
  * The order of records is libtracecmd's, so the statistics are exactly
  * those of a single thread.
+ *
+ * When the process may run on one CPU only, the two threads would take
+ * turns on it, and the copy would be all they add: the reading thread
+ * is then the calling one, and tk_pipe_push() counts each record where
+ * it lies (count_here()).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -55,6 +60,10 @@ struct tk_pipe {
 		size_t room; /* bytes left from @w */
 		size_t max_rec;
 		int allocated;
+		/* counting here, on one thread: the session, else NULL */
+		struct tk_session *here;
+		struct tk_progress *progress;
+		bool plain; /* tk_session_plain(@here) */
 	} __attribute__((aligned(64)));
 } __attribute__((aligned(64)));
 
@@ -192,10 +201,23 @@ static __attribute__((noinline)) int next_block(struct tk_pipe *p, size_t need)
 	return need > p->room ? -1 : 0;
 }
 
+/* One thread: @rec counted at once, where it lies.  Out of line. */
+static __attribute__((noinline)) void count_here(struct tk_pipe *p,
+						 const struct tep_record *rec)
+{
+	if (p->plain)
+		tk_session_count_as(p->here, p->progress, rec, true);
+	else
+		tk_session_count_as(p->here, p->progress, rec, false);
+}
+
 /**
  * tk_pipe_push - the reading side hands over one record (copied)
  * @p: the pipe
  * @rec: the record; its data may be reused once this returns
+ *
+ * On one thread (tk_pipeline_run()), the record is counted before this
+ * returns, with no copy.
  *
  * Return: 0, or -1 when the counting side stopped, memory ran out or the
  * record is larger than a block (damaged sizes are the reader's to
@@ -208,6 +230,10 @@ int tk_pipe_push(struct tk_pipe *p, const struct tep_record *rec)
 
 	if (rec->size < 0)
 		return -1;
+	if (p->here) {
+		count_here(p, rec);
+		return 0;
+	}
 	need = tk_rec_bytes((size_t)rec->size);
 	if (need > p->room && next_block(p, need))
 		return -1;
@@ -281,6 +307,35 @@ static void free_blocks(struct block *b)
 	}
 }
 
+/*
+ * Read and count on one thread?  $TRACE_KMEM_THREADS=1 or 2 says; else
+ * yes when the process may run on one CPU only (taskset, a cpuset).  On
+ * one CPU the two threads take turns, and counting where the records lie
+ * saves the copy: bench/RESULTS.md, "One CPU": under taskset -c 1, the 1m
+ * recording 49.4 -> 41.4 ms (v6) and 69.0 -> 65.0 ms (v7).  A CPU quota
+ * (cgroup cpu.max) does not show in the affinity: there, say 1.
+ */
+static bool one_thread(void)
+{
+	const char *v = getenv("TRACE_KMEM_THREADS");
+	cpu_set_t cpus;
+
+	if (v && (!strcmp(v, "1") || !strcmp(v, "2")))
+		return *v == '1';
+	return !sched_getaffinity(0, sizeof(cpus), &cpus) &&
+	       CPU_COUNT(&cpus) == 1;
+}
+
+/* tk_pipeline_run() on one thread: @produce's records counted as pushed. */
+static int run_here(struct tk_pipe *p, struct tk_session *s,
+		    struct tk_progress *progress)
+{
+	p->here = s;
+	p->progress = progress;
+	p->plain = tk_session_plain(s);
+	return p->produce(p, p->src) < 0 ? -1 : 0;
+}
+
 /**
  * tk_pipeline_run - read on a second thread, count here
  * @produce: the reading side: pushes each record with tk_pipe_push(), in
@@ -288,6 +343,9 @@ static void free_blocks(struct block *b)
  * @src: what @produce reads
  * @s: the session the records go to, in the order pushed
  * @progress: ticked as records are counted
+ *
+ * On one CPU (one_thread()), or when no thread can be made, @produce
+ * runs here and its records are counted as it pushes them.
  *
  * Return: 0, or -1 when reading failed or memory ran out.
  */
@@ -300,6 +358,8 @@ int tk_pipeline_run(tk_produce_fn produce, void *src, struct tk_session *s,
 	pthread_t t;
 	int ret;
 
+	if (one_thread())
+		return run_here(&p, s, progress);
 	p.max_rec = TK_BLOCK_SIZE;
 	if (page > 0 && (size_t)page * 2 > p.max_rec)
 		p.max_rec = (size_t)page * 2;
@@ -307,12 +367,14 @@ int tk_pipeline_run(tk_produce_fn produce, void *src, struct tk_session *s,
 	pthread_cond_init(&p.cond, NULL);
 	p.cpu[SIDE_READER] = -1;
 	ran(&p, SIDE_COUNTER);
-	ret = pthread_create(&t, NULL, reader, &p) ? -1 : 0;
-	while (!ret && (b = take_full(&p))) {
-		tk_session_block(s, progress, b->buf, b->used);
-		give_back(&p, b);
-	}
-	if (!ret) {
+	if (pthread_create(&t, NULL, reader, &p)) {
+		/* no second thread (a limit on threads): one will do */
+		ret = run_here(&p, s, progress);
+	} else {
+		while ((b = take_full(&p))) {
+			tk_session_block(s, progress, b->buf, b->used);
+			give_back(&p, b);
+		}
 		pthread_join(t, NULL);
 		ret = p.ret < 0 ? -1 : 0;
 	}
