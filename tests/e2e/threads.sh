@@ -1,0 +1,132 @@
+#!/bin/bash
+# test: slow
+# trace-kmem stat reads on a second thread and counts on the first, or,
+# when the process may run on one CPU only, reads and counts on one
+# (cli/pipeline.c; $TRACE_KMEM_THREADS=1 or 2 decides instead).  Both
+# give the same report, byte for byte: every sample trace, with both
+# readers, with and without the --cpu, --time and --pid filters (the
+# counting loop's two instances), plot's timeline, a merged summary of
+# two files, a damaged copy and a cut one (their stderr lines too).
+# Under taskset -c 0 the choice is one thread: strace counts one clone
+# less than with TRACE_KMEM_THREADS=2 (SKIP without strace).  The
+# sanitizers run it too: counting where the records lie must read
+# nothing of them after the reader moves on.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+
+TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
+[ -x "$TK" ] || { fail threads "no $TK (run make)"; finish; }
+export TRACE_KMEM_CONVERT=never
+unset TRACE_KMEM_THREADS
+
+# same NAME ARGS...: `trace-kmem ARGS` with one thread and with two give
+# the same exit status, stdout, stderr and -o/--json files; the files
+# named in ARGS as @OUT@ and @JSON@ are made per run.
+same() {
+	local name=$1 n a args
+	shift
+	for n in 1 2; do
+		args=()
+		for a in "$@"; do
+			a=${a//@OUT@/$WORK/$name.$n.out}
+			args+=("${a//@JSON@/$WORK/$name.$n.json}")
+		done
+		TRACE_KMEM_THREADS=$n timeout 120 "$TK" "${args[@]}" \
+			>"$WORK/$name.$n.stdout" 2>"$WORK/$name.$n.stderr"
+		echo $? >"$WORK/$name.$n.rc"
+		# the reports name no run: the file names differ only here
+		sed -i "s|$WORK/$name\.$n\.|OUT.|g" "$WORK/$name.$n.stdout" \
+			"$WORK/$name.$n.stderr"
+	done
+	for a in rc stdout stderr out json; do
+		[ -e "$WORK/$name.1.$a" ] || [ -e "$WORK/$name.2.$a" ] || continue
+		if ! cmp -s "$WORK/$name.1.$a" "$WORK/$name.2.$a"; then
+			fail "threads-$name" "$a differs between one thread and two:" \
+				"$(diff "$WORK/$name.1.$a" "$WORK/$name.2.$a" 2>&1 | head -5)"
+			return
+		fi
+	done
+	pass "threads-$name"
+}
+# ran NAME RC [PATTERN]: the runs of same() exited RC, stderr matching
+# PATTERN
+ran() {
+	local rc
+	rc=$(cat "$WORK/$1.1.rc")
+	if [ "$rc" != "$2" ] ||
+		{ [ -n "${3:-}" ] && ! grep -q -- "$3" "$WORK/$1.1.stderr"; }; then
+		fail "threads-$1-ran" "exit $rc, wanted $2${3:+ and '$3'}: $(head -2 "$WORK/$1.1.stderr")"
+	else
+		pass "threads-$1-ran"
+	fi
+}
+
+# the first and last timestamps of a trace, and a task of it
+window() {
+	trace-cmd report -i "$1" 2>/dev/null |
+		awk '$3 ~ /^[0-9]+\.[0-9]+:$/ { t = $3 + 0; if (!n++) a = t; b = t
+			if (!pid && $1 ~ /-[0-9]+$/) { pid = $1; sub(/.*-/, "", pid) } }
+			END { printf "%.6f %.6f %s\n", a + (b - a) / 4, b - (b - a) / 4, pid }'
+}
+
+for f in $(samples); do
+	b=$(basename "$f" .dat)
+	read -r t0 t1 pid < <(window "$f")
+	for r in native libtracecmd; do
+		same "$b.$r" stat --reader=$r --slab --page -o @OUT@ --json=@JSON@ "$f"
+		ran "$b.$r" 0
+		same "$b.$r.filters" stat --reader=$r --slab --page --cpu 0 \
+			--time "$t0,$t1" --pid "${pid:-1}" -o @OUT@ --json=@JSON@ "$f"
+		ran "$b.$r.filters" 0
+	done
+	same "$b.plot" plot -o @OUT@ "$f"
+	ran "$b.plot" 0
+done
+
+first=$(samples | head -n 1)
+second=$(samples | sed -n 2p)
+same merged stat --slab --page -o @OUT@ --json=@JSON@ "$first" "$second"
+
+# damaged copies: a v6 copy with a page's commit word past the page, and
+# a v7 copy cut in its data (tests/e2e/reader_damage.sh has the others)
+v6=$WORK/v6.dat
+if trace-cmd convert -i "$first" -o "$v6" --file-version 6 >/dev/null 2>&1 &&
+	python3 "$TOP/tests/lib/tdat_layout.py" "$v6" >"$WORK/v6.json"; then
+	off=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=[c for c in d['cpus'] if c['size'] and not c['buffer']][0]; print(c['offset'] + 8)" "$WORK/v6.json")
+	cp "$v6" "$WORK/bad.dat"
+	printf '\xff\xff\x00\x00' | dd of="$WORK/bad.dat" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	same damaged stat -o @OUT@ --json=@JSON@ "$WORK/bad.dat"
+	ran damaged 0 "damaged data skipped: 1 ring-buffer page"
+else
+	fail threads-damaged "trace-cmd convert or tdat_layout.py failed"
+fi
+# cut in the middle of the last CPU's chunks: its whole chunks are read
+if python3 "$TOP/tests/lib/tdat_layout.py" "$first" >"$WORK/v7.json"; then
+	at=$(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cpus'][-1]['chunks']; print(c[len(c) // 2]['at'] + 10)" "$WORK/v7.json")
+	head -c "$at" "$first" >"$WORK/cut.dat"
+	same cut stat -o @OUT@ --json=@JSON@ "$WORK/cut.dat"
+	ran cut 0 "file cut at"
+else
+	fail threads-cut "tdat_layout.py failed on $first"
+fi
+
+# the choice: one thread on one CPU
+clones() { # clones ENV...: the clones of one run under taskset -c 0
+	env "$@" taskset -c 0 strace -f -qq -e trace=clone,clone3 -o "$WORK/st" \
+		"$TK" stat -o /dev/null "$first" >/dev/null 2>&1
+	grep -c 'clone' "$WORK/st"
+}
+if ! command -v strace >/dev/null || ! command -v taskset >/dev/null; then
+	skip threads-one-cpu "no strace or taskset (apt-get install strace util-linux)"
+elif ! strace -f -qq -o /dev/null true 2>/dev/null; then
+	skip threads-one-cpu "strace cannot trace here (ptrace refused)"
+else
+	auto=$(clones) one=$(clones TRACE_KMEM_THREADS=1) two=$(clones TRACE_KMEM_THREADS=2)
+	if [ "$auto" = "$one" ] && [ "$two" = $((one + 1)) ]; then
+		pass threads-one-cpu
+	else
+		fail threads-one-cpu "clones under taskset -c 0: $auto by itself," \
+			"$one with TRACE_KMEM_THREADS=1, $two with 2 (want $one, $one, $((one + 1)))"
+	fi
+fi
+finish
