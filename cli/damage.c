@@ -52,3 +52,32 @@ void tk_say_damage(const char *label, uint64_t records,
 			(unsigned long long)unread, s(unread));
 	fputc('\n', stderr);
 }
+
+/**
+ * tk_refused_line - the line for a damaged file libtracecmd refuses
+ * @buf: where to
+ * @len: its size
+ * @label: the file
+ * @d: the damage the native reader's scan found in it
+ *
+ * libtracecmd refuses a file whose first page of a CPU it cannot read
+ * (tracecmd_init_data(); libtracecmd 3.1.6 then faults in
+ * tracecmd_close(), which the fault guard catches); the native reader
+ * skips that damage and reads the rest, and the line says so.  Without
+ * its newline: the fault guard's line (tk_fault_guard_line()).
+ */
+void tk_refused_line(char *buf, size_t len, const char *label,
+		     const struct tdat_damage *d)
+{
+	unsigned long long p = d->pages, c = d->chunks;
+
+	snprintf(buf, len,
+		 TK_NAME ": %s: cannot read the trace: libtracecmd refused "
+			 "it, and the native reader found damaged data (%llu "
+			 "ring-buffer page%s, %llu compressed chunk%s; the "
+			 "first on CPU %d at offset %#llx): without "
+			 "--reader=libtracecmd the damage is skipped and the "
+			 "rest read",
+		 label, p, s(p), c, s(c), d->first_cpu,
+		 (unsigned long long)d->first_offset);
+}

@@ -4,6 +4,7 @@
  * risky calls; the handler only write()s it and _exit()s.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,14 +15,16 @@
 #include "fault.h"
 #include "memlimit.h"
 
-static char fault_msg[512], fault_msg_mem[700];
+/* a line naming a file of up to PATH_MAX bytes, and the damage */
+static char fault_msg[PATH_MAX + 512], fault_msg_mem[PATH_MAX + 700];
 /* the handler's own stack: libtracecmd's endless recursion on options
  * sections that point to themselves ends in a stack overflow */
 static char alt_stack[64 << 10];
 static size_t fault_len, fault_len_mem;
 static int saved_stderr = -1;	/* while tk_stderr_quiet() */
 
-static void on_fault(int sig)
+/* The guard's line, with the memory limit's words if it was hit. */
+static void say(void)
 {
 	bool mem = tk_memlimit_hit();
 	ssize_t n = write(saved_stderr >= 0 ? saved_stderr : STDERR_FILENO,
@@ -29,8 +32,24 @@ static void on_fault(int sig)
 			  mem ? fault_len_mem : fault_len);
 
 	(void)n;
+}
+
+static void on_fault(int sig)
+{
 	(void)sig;
+	say();
 	_exit(TK_ENV);
+}
+
+/* @line (no newline) is what the guard says, and tk_fault_say(). */
+static void set_line(const char *line)
+{
+	snprintf(fault_msg, sizeof(fault_msg), "%.*s\n",
+		 (int)sizeof(fault_msg) - 2, line);
+	fault_len = strlen(fault_msg);
+	/* the limit's words, if it is hit (tk_memlimit_note()) */
+	tk_memlimit_hit_note(fault_msg_mem, sizeof(fault_msg_mem), fault_msg);
+	fault_len_mem = strlen(fault_msg_mem);
 }
 
 /**
@@ -47,16 +66,15 @@ void tk_fault_guard(const char *file)
 		sa.sa_handler = SIG_DFL;
 	} else {
 		stack_t st = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
+		char line[sizeof(fault_msg)];
 
 		sigaltstack(&st, NULL);	/* this thread's: libtracecmd opens here */
 		sa.sa_flags = SA_ONSTACK;
-		snprintf(fault_msg, sizeof(fault_msg), TK_NAME ": %s: cannot "
-			 "read the trace (truncated or corrupt file)\n", file);
-		fault_len = strlen(fault_msg);
-		/* the limit's words, if it is hit (tk_memlimit_note()) */
-		tk_memlimit_hit_note(fault_msg_mem, sizeof(fault_msg_mem),
-				     fault_msg);
-		fault_len_mem = strlen(fault_msg_mem);
+		snprintf(line, sizeof(line),
+			 TK_NAME ": %s: cannot read the trace (truncated or "
+				 "corrupt file)",
+			 file);
+		set_line(line);
 		sa.sa_handler = on_fault;
 	}
 	/* SIGFPE: a page size of 0 divides by zero in libtracecmd;
@@ -65,6 +83,29 @@ void tk_fault_guard(const char *file)
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGFPE, &sa, NULL);
 	sigaction(SIGABRT, &sa, NULL);
+}
+
+/**
+ * tk_fault_guard_line - what the guard says instead, for this file
+ * @line: the whole line, without its newline
+ *
+ * After tk_fault_guard(file): a line that knows more of the file (the
+ * damage the native reader's scan found in it).
+ */
+void tk_fault_guard_line(const char *line)
+{
+	set_line(line);
+}
+
+/**
+ * tk_fault_say - say the guard's line, for a failure without a fault
+ *
+ * libtracecmd refused the file the guard was set for: the line it
+ * would have said, with the memory limit's words if it was hit.
+ */
+void tk_fault_say(void)
+{
+	say();
 }
 
 /**

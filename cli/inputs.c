@@ -5,11 +5,13 @@
  * (--reader=libtracecmd, and the files the native reader leaves to it)
  * under the memory limit and the fault guard.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "damage.h"
 #include "fault.h"
 #include "input_check.h"
 #include "inputs.h"
@@ -158,14 +160,19 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 		if (tk_memlimit_apply(inputs_size(a)))
 			goto fail;
 		tk_fault_guard(a->inputs[i]);
+		if (damaged(h[i].scan)) {
+			char line[PATH_MAX + 512];
+
+			tk_refused_line(line, sizeof(line), a->inputs[i],
+					tdat_scan_damage(h[i].scan, NULL));
+			tk_fault_guard_line(line);
+		}
 		tk_stderr_quiet(true);
 		h[i].h = tk_open_input(a->inputs[i], damaged(h[i].scan));
 		tk_stderr_quiet(false);
 		if (!h[i].h) {
 			tk_fault_guard(NULL);
-			fprintf(stderr, TK_NAME ": %s: cannot read the trace "
-					"(truncated or corrupt file)%s\n",
-				a->inputs[i], tk_memlimit_note());
+			tk_fault_say();
 			goto fail;
 		}
 		if (open_instances(&h[i], a->inputs[i])) {

@@ -376,6 +376,16 @@ def main():
 
     files.update(silent_damage(tmp))
 
+    # v6, the commit size of CPU 0's first page 0xffffff: libtracecmd's
+    # tracecmd_init_data() fails (trace-cmd report: "failed to init
+    # data"), and tracecmd_close() after it faults (upstream defect 1);
+    # the native reader skips the page.  --reader=libtracecmd said only
+    # "truncated or corrupt file"; now the line names the damage
+    d = write(os.path.join(tmp, "f6.dat"), spec(n=600), FORMATS, "--version", "6")
+    first = tdat_layout.layout(bytes(d))["cpus"][0]["offset"]
+    d[first + 8:first + 16] = le("Q", 0xffffff)
+    files["page-commit-first-page.dat"] = d
+
     # v6, CPU 0's data moved to 64 bytes short of a page boundary (the
     # CPU table says so): libtracecmd cannot mmap there, reads each page
     # into a buffer of a page, and gives records offsets whose low bits
