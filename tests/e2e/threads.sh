@@ -4,7 +4,8 @@
 # when the process may run on one CPU only, reads and counts on one
 # (cli/pipeline.c; $TRACE_KMEM_THREADS=1 or 2 decides instead).  Both
 # give the same report, byte for byte: every sample trace, with both
-# readers, with and without the --cpu, --time and --pid filters (the
+# readers, without filters and with each of --time (the middle half of
+# the listing, read by tests/ref/listing.py), --cpu 0 and --pid (the
 # counting loop's two instances), plot's timeline, a merged summary of
 # two files, a damaged copy and a cut one (their stderr lines too).
 # Under taskset -c 0 the choice is one thread: strace counts one clone
@@ -61,11 +62,11 @@ ran() {
 	fi
 }
 
-# the first and last timestamps of a trace, and a task of it
+# a window of a trace's middle half and its first task, from its listing
+# (tests/ref/listing.py: trace-cmd 3.1's and 3.3's alike)
 window() {
-	trace-cmd report -i "$1" 2>/dev/null |
-		awk '$3 ~ /^[0-9]+\.[0-9]+:$/ { t = $3 + 0; if (!n++) a = t; b = t
-			if (!pid && $1 ~ /-[0-9]+$/) { pid = $1; sub(/.*-/, "", pid) } }
+	trace-cmd report -i "$1" 2>/dev/null | python3 "$TOP/tests/ref/listing.py" tsv |
+		awk -F'\t' '{ t = $4 + 0; if (!n++) { a = t; pid = $2 } b = t }
 			END { printf "%.6f %.6f %s\n", a + (b - a) / 4, b - (b - a) / 4, pid }'
 }
 
@@ -75,9 +76,15 @@ for f in $(samples); do
 	for r in native libtracecmd; do
 		same "$b.$r" stat --reader=$r --slab --page -o @OUT@ --json=@JSON@ "$f"
 		ran "$b.$r" 0
-		same "$b.$r.filters" stat --reader=$r --slab --page --cpu 0 \
-			--time "$t0,$t1" --pid "${pid:-1}" -o @OUT@ --json=@JSON@ "$f"
-		ran "$b.$r.filters" 0
+		same "$b.$r.window" stat --reader=$r --slab --page \
+			--time "$t0,$t1" -o @OUT@ --json=@JSON@ "$f"
+		ran "$b.$r.window" 0
+		same "$b.$r.cpu" stat --reader=$r --slab --page --cpu 0 \
+			-o @OUT@ --json=@JSON@ "$f"
+		ran "$b.$r.cpu" 0
+		same "$b.$r.pid" stat --reader=$r --slab --page --pid "${pid:-1}" \
+			-o @OUT@ --json=@JSON@ "$f"
+		ran "$b.$r.pid" 0
 	done
 	same "$b.plot" plot -o @OUT@ "$f"
 	ran "$b.plot" 0
