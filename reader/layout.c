@@ -71,6 +71,8 @@ struct tdat_buffer *tdat_add_buffer(struct tdat_file *f, const char *name)
 			f->nr_buffers--;
 			return NULL;
 		}
+		/* said in labels and reasons: one line */
+		tdat_plain_text(b->name);
 	}
 	name = b->name;
 	memset(b, 0, sizeof(*b));

@@ -23,12 +23,28 @@ static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r',
 				   'a',	 'c',  'i',  'n', 'g' };
 
 /**
+ * tdat_plain_text - a string from the file made fit for one line of text
+ * @s: changed in place: each control character (below 0x20, and 0x7f)
+ *	becomes '?'
+ *
+ * What the reader says goes on one line of a terminal: a name or a
+ * version string from the file must not break it (a newline) or drive
+ * the terminal (an escape sequence).
+ */
+void tdat_plain_text(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+/**
  * tdat_fail - say why the file cannot be read here
  * @f: the file being opened
  * @ret: TDAT_BAD or TDAT_UNSUPPORTED
  * @fmt: the reason, printf-style
  *
- * Only the first reason is kept.
+ * Only the first reason is kept, on one line (tdat_plain_text()).
  *
  * Return: @ret.
  */
@@ -40,6 +56,7 @@ int tdat_fail(struct tdat_file *f, int ret, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(f->why, f->why_len, fmt, ap);
 		va_end(ap);
+		tdat_plain_text(f->why);
 	}
 	return ret;
 }
