@@ -38,8 +38,10 @@ const char *tk_buffer_name(const struct tk_input *in, int buffer)
 
 	if (!buffer)
 		return "";
-	n = in->f ? tdat_buffer_name(in->f, buffer) :
-		    tracecmd_buffer_instance_name(in->h, buffer - 1);
+	if (in->f)
+		n = tdat_buffer_name(in->f, buffer);
+	else
+		n = buffer <= in->nnames ? in->names[buffer - 1] : NULL;
 	return n ? n : "";
 }
 

@@ -72,20 +72,33 @@ static int open_instances(struct tk_input *in, const char *path)
 	if (n <= 0)
 		return 0;
 	in->inst = calloc((size_t)n, sizeof(*in->inst));
-	if (!in->inst)
-		return -1;
+	in->names = calloc((size_t)n, sizeof(*in->names));
+	if (!in->inst || !in->names)
+		goto oom;
+	/* said in titles and lines, as the native reader says them */
+	for (; in->nnames < n; in->nnames++) {
+		const char *name =
+			tracecmd_buffer_instance_name(in->h, in->nnames);
+
+		in->names[in->nnames] = strdup(name ? name : "");
+		if (!in->names[in->nnames])
+			goto oom;
+		tdat_plain_text(in->names[in->nnames]);
+	}
 	for (i = 0; i < n; i++) {
 		in->inst[i] = tracecmd_buffer_instance_handle(in->h, i);
 		if (!in->inst[i]) {
 			fprintf(stderr, TK_NAME ": %s: cannot read buffer "
-				"instance %s\n", path,
-				tracecmd_buffer_instance_name(in->h, i));
+				"instance %s\n", path, in->names[i]);
 			return -1;
 		}
 		set_page_size(in->inst[i], page_size);
 		in->ninst++;
 	}
 	return 0;
+oom:
+	fprintf(stderr, TK_NAME ": %s: out of memory\n", path);
+	return -1;
 }
 
 /**
@@ -101,6 +114,11 @@ void tk_close_input(struct tk_input *in)
 	free(in->inst);
 	in->inst = NULL;
 	in->ninst = 0;
+	for (i = 0; i < in->nnames; i++)
+		free(in->names[i]);
+	free(in->names);
+	in->names = NULL;
+	in->nnames = 0;
 	if (in->h)
 		tracecmd_close(in->h);
 	tdat_close(in->f);

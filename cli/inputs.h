@@ -15,6 +15,8 @@ struct tk_input {
 	struct tracecmd_input *h;	/* libtracecmd */
 	struct tracecmd_input **inst;	/* ... its buffer instances */
 	int ninst;
+	char **names; /* ... their names, made plain */
+	int nnames;
 	struct tdat_file *f;		/* native */
 	struct tdat_scan *scan;		/* libtracecmd: the damage, or NULL */
 };

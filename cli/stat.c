@@ -176,9 +176,8 @@ static int analyse_file(struct stat_run *run, const struct tk_input *in,
 	ret = analyse(run, in, 0, base, "");
 	for (i = 0; i < in->ninst && !ret; i++) {
 		snprintf(label, sizeof(label), "%s (instance %s)", base,
-			 tracecmd_buffer_instance_name(in->h, i));
-		ret = analyse(run, in, i + 1, label,
-			      tracecmd_buffer_instance_name(in->h, i));
+			 tk_buffer_name(in, i + 1));
+		ret = analyse(run, in, i + 1, label, tk_buffer_name(in, i + 1));
 	}
 	return ret ? ret : finish_file(run, in, base);
 }

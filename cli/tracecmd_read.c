@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 
+#include "buffers.h"
 #include "damage.h"
 #include "tracecmd_push.h"
 #include "tracecmd_read.h"
@@ -93,7 +94,7 @@ int tk_tracecmd_run(const struct tk_input *in, int buffer,
 
 	src.h = buffer ? in->inst[buffer - 1] : in->h;
 	if (buffer)
-		name = tracecmd_buffer_instance_name(in->h, buffer - 1);
+		name = tk_buffer_name(in, buffer); /* as the scan names it */
 	if (in->scan && name)
 		found = tdat_scan_damage(in->scan, name);
 	if (found) {

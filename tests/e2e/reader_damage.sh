@@ -306,18 +306,37 @@ else
 	fail compression-name-newline "exit $rc: $(head -c 300 "$WORK/compression-name-newline.err" | od -c | head -5)"
 fi
 # an instance named "kmem<ESC><newline>ab" (instance-mixed.dat's
-# "kmemslab"): its report's title says "kmem??ab"
+# "kmemslab"): its report's title says "kmem??ab", with either reader
 I7=$WORK/inst.dat
 cp "$TOP/sample-data/instance-mixed.dat" "$I7"
 $LAY "$I7" >"$WORK/inst.json"
 at=$(val "$WORK/inst.json" '[o["data_at"] for o in d["options"] if o["id"] == 3][-1] + 8 + 4')
 $LAY --poke "$I7" "$WORK/i.dat" "$at" 1b0a
-run instance-name-controls "$WORK/i.dat"
-if sane instance-name-controls && [ "$rc" -eq 0 ] &&
-	grep -q "kmem statistics: $WORK/i.dat (instance kmem??ab)" "$WORK/instance-name-controls.out" &&
-	no_controls instance-name-controls; then
-	pass instance-name-controls
-else
-	fail instance-name-controls "exit $rc: $(grep -a -m1 instance "$WORK/instance-name-controls.out" | od -c | head -3)"
-fi
+for r in native libtracecmd; do
+	run instance-name-controls-$r "$WORK/i.dat" --reader=$r
+	if sane instance-name-controls-$r && [ "$rc" -eq 0 ] &&
+		grep -q "kmem statistics: $WORK/i.dat (instance kmem??ab)" \
+			"$WORK/instance-name-controls-$r.out" &&
+		no_controls instance-name-controls-$r; then
+		pass instance-name-controls-$r
+	else
+		fail instance-name-controls-$r "exit $rc: $(grep -a -m1 instance "$WORK/instance-name-controls-$r.out" | od -c | head -3)"
+	fi
+done
+# and a chunk of that instance damaged: both readers find it under the
+# plain name (libtracecmd's reader asks the check's scan by name)
+$LAY "$WORK/i.dat" >"$WORK/i.json"
+at=$(val "$WORK/i.json" '[c for c in d["cpus"] if c["buffer"]][0]["chunks"][1]["at"] + 8 + 100')
+$LAY --poke "$WORK/i.dat" "$WORK/id.dat" "$at" ffffffffffffffffffffffffffffffff
+for r in native libtracecmd; do
+	run instance-name-controls-damage-$r "$WORK/id.dat" --reader=$r
+	if sane instance-name-controls-damage-$r && [ "$rc" -eq 0 ] &&
+		grep -q "^trace-kmem: $WORK/id.dat (instance kmem??ab): damaged data skipped: " \
+			"$WORK/instance-name-controls-damage-$r.err" &&
+		no_controls instance-name-controls-damage-$r; then
+		pass instance-name-controls-damage-$r
+	else
+		fail instance-name-controls-damage-$r "exit $rc: $(head -c 300 "$WORK/instance-name-controls-damage-$r.err")"
+	fi
+done
 finish
