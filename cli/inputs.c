@@ -88,8 +88,10 @@ static int open_instances(struct tk_input *in, const char *path)
 	for (i = 0; i < n; i++) {
 		in->inst[i] = tracecmd_buffer_instance_handle(in->h, i);
 		if (!in->inst[i]) {
-			fprintf(stderr, TK_NAME ": %s: cannot read buffer "
-				"instance %s\n", path, in->names[i]);
+			fprintf(stderr,
+				TK_NAME ": %s: cannot read buffer "
+					"instance %s\n",
+				path, in->names[i]);
 			return -1;
 		}
 		set_page_size(in->inst[i], page_size);

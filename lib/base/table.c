@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "table.h"
+#include "utf8.h"
 
 /**
  * table_init - start an empty table
@@ -231,8 +232,9 @@ static size_t col_width(const struct table *t, int c,
 	return t->cols[c].align == TBL_PAIR ? w->w[0] + 1 + w->w[1] : w->w[0];
 }
 
-static void put_cell(FILE *out, const struct table *t, int c,
-		     const struct table_width *w, const char *s, bool last)
+static void put_cell_as_is(FILE *out, const struct table *t, int c,
+			   const struct table_width *w, const char *s,
+			   bool last)
 {
 	size_t width = col_width(t, c, w), l, r;
 
@@ -255,6 +257,44 @@ static void put_cell(FILE *out, const struct table *t, int c,
 		fprintf(out, "%-*s", last ? 0 : (int)width, s);
 		return;
 	}
+}
+
+/* Does @s hold a control character (a name from a trace can)? */
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if (utf8_is_control((unsigned char)*s))
+			return true;
+	return false;
+}
+
+/* @s, its control characters as '?' (utf8_plain_line()) */
+static void put_plain(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc(utf8_is_control((unsigned char)*s) ? '?' : *s, out);
+}
+
+/*
+ * A cell, its control characters as '?': a symbol, cache or command name
+ * from a trace must not break the line or drive the terminal.  (Such a
+ * cell is a name, never a pair of numbers.)
+ */
+static void put_cell(FILE *out, const struct table *t, int c,
+		     const struct table_width *w, const char *s, bool last)
+{
+	size_t width = col_width(t, c, w), n;
+
+	if (!has_control(s) || t->cols[c].align == TBL_PAIR) {
+		put_cell_as_is(out, t, c, w, s, last);
+		return;
+	}
+	n = strlen(s);
+	if (t->cols[c].align == TBL_RIGHT)
+		fprintf(out, "%*s", n < width ? (int)(width - n) : 0, "");
+	put_plain(out, s);
+	if (t->cols[c].align != TBL_RIGHT && !last && n < width)
+		fprintf(out, "%*s", (int)(width - n), "");
 }
 
 static const char *sep_of(const struct table *t)

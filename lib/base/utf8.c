@@ -132,3 +132,19 @@ void utf8_put_folded(FILE *out, const char *s)
 			fwrite(s, 1, (size_t)len, out);
 	}
 }
+
+/**
+ * utf8_plain_line - a trace's string made fit for one line of text
+ * @s: changed in place: each control character (utf8_is_control())
+ *	becomes '?'
+ *
+ * For the text reports: a symbol, cache or command name from a trace
+ * must not break its line or drive the terminal.  The documents keep
+ * the bytes and escape them their own way.
+ */
+void utf8_plain_line(char *s)
+{
+	for (; *s; s++)
+		if (utf8_is_control((unsigned char)*s))
+			*s = '?';
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/numfmt.h"
+#include "base/utf8.h"
 #include "report_lifetimes.h"
 #include "tables.h"
 #include "views.h"
@@ -119,6 +120,7 @@ void lifetimes_print(const struct kmem_report_ctx *r, FILE *out,
 			strcpy(cs, d->no_site);
 		else
 			fmt_callsite(cs, r->sym, cs_addr, r->cfg->raw_ip);
+		utf8_plain_line(cs);
 		if (!h) {
 			fprintf(out, " %s: not counted (out of memory)\n\n", cs);
 			continue;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/numfmt.h"
+#include "base/utf8.h"
 #include "lc_cols.h"
 #include "recorded.h"
 #include "report_slab.h"
@@ -214,6 +215,7 @@ static void anomaly_reading(const struct kmem_report_ctx *r, FILE *out,
 	if (total < 2 || !top || anomaly_of(top, k) * 2 <= total)
 		return;
 	fmt_callsite(cs, r->sym, top->call_site, false);
+	utf8_plain_line(cs);
 	doubt = k == A_DOUBLE
 			? kmem_free_doubt(r, KMEM_ALLOC_SLAB, why, sizeof(why))
 			: NULL;

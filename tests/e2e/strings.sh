@@ -5,7 +5,9 @@
 # characters and markup.  The JSON (trace-kmem stat --json, the plugin's
 # -O kmem:json), the SVG (trace-kmem plot) and the folded stacks
 # (--folded) must pass Python's strict UTF-8, JSON and XML parsers, keep
-# the valid characters and say U+FFFD for each bad byte.
+# the valid characters and say U+FFFD for each bad byte.  The text
+# reports (trace-kmem stat's tables and lines, the plugin's) keep the
+# bytes but write each control character as '?'.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -33,6 +35,10 @@ def xml(b):			# and control characters U+FFFD
 
 def frame(b):			# ';' ':', control characters '_'
     return "".join(":" if c == ";" else "_" if ord(c) < 0x20 else c for c in text(b))
+
+
+def line(b):			# the text reports: bytes, control characters '?'
+    return bytes(63 if c < 0x20 or c == 0x7f else c for c in b)
 PY
 
 # placeholders of the damaged strings' lengths, patched in after writing
@@ -82,7 +88,8 @@ import jsondocs
 kind, path = sys.argv[1], sys.argv[2]
 want = [getattr(damaged, n, b"t\xe5<&>.dat") for n in sys.argv[3:]]
 raw = open(path, "rb").read()
-text = raw.decode("utf-8")		# strict: fails on any bad byte
+# strict: fails on any bad byte (text reports keep the trace's bytes)
+text = raw.decode("utf-8") if kind != "text" else None
 if kind == "json":
     strings = []
 
@@ -100,6 +107,11 @@ if kind == "json":
         walk(d)
     for w in map(damaged.text, want):
         assert any(w in s for s in strings), (w, [s for s in strings if "\ufffd" in s])
+elif kind == "text":		# bytes as they are, control characters '?'
+    assert not any(c < 0x20 and c not in b"\n" or c == 0x7f for c in raw), \
+        [l for l in raw.splitlines() if any(c < 0x20 or c == 0x7f for c in l)]
+    for w in map(damaged.line, want):
+        assert w in raw, (w, raw[:2000])
 elif kind == "svg":
     texts = ["".join(e.itertext()) for e in ET.fromstring(raw).iter()]
     for w in map(damaged.xml, want):
@@ -126,4 +138,9 @@ check strings-plugin-json valid json "$WORK/p.json" CACHE SYM
 check strings-plot-svg valid svg "$WORK/o.svg" SYM
 "$TK" stat --folded="$WORK/o.folded" -o /dev/null "$T" 2>"$WORK/e"
 check strings-folded valid folded "$WORK/o.folded" SYM
+# the text reports: the tables, the lifetimes' and the anomalies' lines
+"$TK" stat --all --per-process --lifetimes --caller --lines 0 -o "$WORK/o.txt" "$T" 2>"$WORK/e"
+check strings-stat-text valid text "$WORK/o.txt" CACHE SYM COMM
+report -i "$T" -O kmem:stat -O kmem:all -O kmem:lifetimes -O kmem:output="$WORK/p.txt" >/dev/null 2>&1
+check strings-plugin-text valid text "$WORK/p.txt" CACHE SYM
 finish
