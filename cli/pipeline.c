@@ -12,7 +12,7 @@
  * When the process may run on one CPU only, the two threads would take
  * turns on it, and the copy would be all they add: the reading thread
  * is then the calling one, and tk_pipe_push() counts each record where
- * it lies (count_here()).
+ * it lies (tk_session_count()).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -63,7 +63,6 @@ struct tk_pipe {
 		/* counting here, on one thread: the session, else NULL */
 		struct tk_session *here;
 		struct tk_progress *progress;
-		bool plain; /* tk_session_plain(@here) */
 	} __attribute__((aligned(64)));
 } __attribute__((aligned(64)));
 
@@ -201,16 +200,6 @@ static __attribute__((noinline)) int next_block(struct tk_pipe *p, size_t need)
 	return need > p->room ? -1 : 0;
 }
 
-/* One thread: @rec counted at once, where it lies.  Out of line. */
-static __attribute__((noinline)) void count_here(struct tk_pipe *p,
-						 const struct tep_record *rec)
-{
-	if (p->plain)
-		tk_session_count_as(p->here, p->progress, rec, true);
-	else
-		tk_session_count_as(p->here, p->progress, rec, false);
-}
-
 /**
  * tk_pipe_push - the reading side hands over one record (copied)
  * @p: the pipe
@@ -231,7 +220,7 @@ int tk_pipe_push(struct tk_pipe *p, const struct tep_record *rec)
 	if (rec->size < 0)
 		return -1;
 	if (p->here) {
-		count_here(p, rec);
+		tk_session_count(p->here, p->progress, rec);
 		return 0;
 	}
 	need = tk_rec_bytes((size_t)rec->size);
@@ -332,7 +321,6 @@ static int run_here(struct tk_pipe *p, struct tk_session *s,
 {
 	p->here = s;
 	p->progress = progress;
-	p->plain = tk_session_plain(s);
 	return p->produce(p, p->src) < 0 ? -1 : 0;
 }
 

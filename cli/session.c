@@ -95,6 +95,21 @@ void tk_session_comms_changed(struct tk_session *s)
 	u64_index_init(&s->comm_ix, 64);
 }
 
+/*
+ * One record accounted, the progress ticked: the body of the counting
+ * loops, tk_session_block()'s and tk_session_count()'s.  @plain is a
+ * constant: true when tk_session_plain(s), which leaves the filter and
+ * timeline tests out of that instance.
+ */
+static inline __attribute__((always_inline)) void
+count_as(struct tk_session *s, struct tk_progress *progress,
+	 const struct tep_record *rec, bool plain)
+{
+	tk_session_record_as(s, rec, plain);
+	if (!(s->records % TK_PROGRESS_EVERY))
+		tk_progress_tick(progress, s->records);
+}
+
 /* tk_session_block()'s loop, made twice: @plain is a constant. */
 static inline __attribute__((always_inline)) void
 count_block(struct tk_session *s, struct tk_progress *progress, const char *buf,
@@ -105,7 +120,7 @@ count_block(struct tk_session *s, struct tk_progress *progress, const char *buf,
 
 	memset(&rec, 0, sizeof(rec));
 	while (tk_block_next(&b, &rec))
-		tk_session_count_as(s, progress, &rec, plain);
+		count_as(s, progress, &rec, plain);
 }
 
 /**
@@ -122,6 +137,24 @@ void tk_session_block(struct tk_session *s, struct tk_progress *progress,
 		count_block(s, progress, buf, used, true);
 	else
 		count_block(s, progress, buf, used, false);
+}
+
+/**
+ * tk_session_count - account one record where it lies
+ * @s: the session
+ * @progress: ticked every TK_PROGRESS_EVERY records
+ * @rec: the record, in time order across CPUs
+ *
+ * The pipeline's one-thread path (pipeline.c): the reader's own record,
+ * not a copy in a block.
+ */
+void tk_session_count(struct tk_session *s, struct tk_progress *progress,
+		      const struct tep_record *rec)
+{
+	if (tk_session_plain(s))
+		count_as(s, progress, rec, true);
+	else
+		count_as(s, progress, rec, false);
 }
 
 /**

@@ -20,7 +20,6 @@
 #include "event/symbols.h"
 #include "feed/loop.h"
 #include "options/render_cfg.h"
-#include "progress.h"
 #include "render/report.h"
 
 struct tk_session {
@@ -47,8 +46,11 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 		      FILE *err);
 void tk_session_release(struct tk_session *s);
 
+struct tk_progress;
 void tk_session_block(struct tk_session *s, struct tk_progress *progress,
 		      const char *buf, size_t used);
+void tk_session_count(struct tk_session *s, struct tk_progress *progress,
+		      const struct tep_record *rec);
 
 /**
  * tk_session_record_as - account one record
@@ -108,25 +110,6 @@ tk_session_record_as(struct tk_session *s, const struct tep_record *rec,
 static inline bool tk_session_plain(const struct tk_session *s)
 {
 	return !s->args->filter.cpus && !s->args->filter.time && !s->timeline;
-}
-
-/**
- * tk_session_count_as - account one record, ticking the progress
- * @s: the session
- * @progress: ticked every TK_PROGRESS_EVERY records
- * @rec: the record, in time order across CPUs
- * @plain: a constant, as for tk_session_record_as()
- *
- * The body of every counting loop: a block's (tk_session_block()) and
- * the reading thread's own when it counts (pipeline.c).
- */
-static inline __attribute__((always_inline)) void
-tk_session_count_as(struct tk_session *s, struct tk_progress *progress,
-		    const struct tep_record *rec, bool plain)
-{
-	tk_session_record_as(s, rec, plain);
-	if (!(s->records % TK_PROGRESS_EVERY))
-		tk_progress_tick(progress, s->records);
 }
 
 /**

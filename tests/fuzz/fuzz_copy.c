@@ -4,7 +4,8 @@
  * through the code that copies them out of libtracecmd's buffers:
  * trace-kmem's (cli/tracecmd_push.c tk_tc_push(), what
  * --reader=libtracecmd's one_record() calls, then cli/pipeline.c's
- * tk_pipe_push() and the counting thread's blocks, block.h) and the
+ * tk_pipe_push() and the counting thread's blocks, block.h, or on one
+ * thread the record itself, tk_session_count()) and the
  * KernelShark plugin's (kernelshark/copies.c kmem_ks_copy(), what its
  * event handler calls, and kmem_ks_copy_read()).
  *
@@ -28,7 +29,9 @@
  *			to the sub-buffer size or refuse everything)
  *	byte 1		bits 0-3: the sub-buffer size (header_page's data
  *			field's end), 0: none, else 256 << (v - 1)
- *	byte 2		bits 0-1: pages in the buffer - 1; bits 2-4: CPUs - 1
+ *	byte 2		bits 0-1: pages in the buffer - 1; bits 2-4: CPUs - 1;
+ *			bit 5: one thread (the pipeline's path on one CPU:
+ *			each record counted where it lies, not copied)
  *	bytes 3-10	the file offset of the buffer's first page (rounded
  *			down to a multiple of P)
  *	then records of 8 bytes:
@@ -75,20 +78,26 @@ void fz_read(const void *data, int size)
 	memcpy(scratch, data, (size_t)size);
 }
 
+/* the one-thread path's: the record where libtracecmd keeps it */
+void tk_session_count(struct tk_session *s, struct tk_progress *progress,
+		      const struct tep_record *rec)
+{
+	(void)progress;
+	s->records++;
+	fz_read(rec->data, rec->size);
+	counted++;
+	counted_bytes += (uint64_t)rec->size;
+}
+
 void tk_session_block(struct tk_session *s, struct tk_progress *progress,
 		      const char *buf, size_t used)
 {
 	struct tk_block_reader b = { buf, buf + used };
 	struct tep_record rec;
 
-	(void)progress;
 	memset(&rec, 0, sizeof(rec));
-	while (tk_block_next(&b, &rec)) {
-		s->records++;
-		fz_read(rec.data, rec.size);
-		counted++;
-		counted_bytes += (uint64_t)rec.size;
-	}
+	while (tk_block_next(&b, &rec))
+		tk_session_count(s, progress, &rec);
 }
 
 /* --- the input ------------------------------------------------------ */
@@ -296,6 +305,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	/* as kernelshark/plugin.c sets them */
 	r.ks = fz_ks_new(r.cpus, src.tp.max_size, kmem_page_bound(tep));
 #endif
+	setenv("TRACE_KMEM_THREADS", b2 & 0x20 ? "1" : "2", 1);
 	if (tk_pipeline_run(produce, &src, &s, NULL))
 		abort();
 	if (counted != r.pushed || counted_bytes != r.pushed_bytes) {
