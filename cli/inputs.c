@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/utf8.h"
 #include "damage.h"
 #include "fault.h"
 #include "input_check.h"
@@ -83,7 +84,7 @@ static int open_instances(struct tk_input *in, const char *path)
 		in->names[in->nnames] = strdup(name ? name : "");
 		if (!in->names[in->nnames])
 			goto oom;
-		tdat_plain_text(in->names[in->nnames]);
+		utf8_plain_line(in->names[in->nnames]);
 	}
 	for (i = 0; i < n; i++) {
 		in->inst[i] = tracecmd_buffer_instance_handle(in->h, i);

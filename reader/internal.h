@@ -164,6 +164,7 @@ struct tdat_file {
 };
 
 /* open.c */
+void tdat_plain_text(char *s);
 int tdat_fail(struct tdat_file *f, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

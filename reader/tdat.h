@@ -75,7 +75,6 @@ unsigned int tdat_header_page_size(const char *path);
 
 struct tep_handle *tdat_tep(const struct tdat_file *f);
 int tdat_nr_buffers(const struct tdat_file *f);
-void tdat_plain_text(char *s);
 const char *tdat_buffer_name(const struct tdat_file *f, int buffer);
 uint64_t tdat_buffer_bytes(const struct tdat_file *f, int buffer);
 const char *tdat_host(const struct tdat_file *f);
