@@ -22,6 +22,7 @@
 
 #include "block.h"
 #include "pipeline.h"
+#include "tdat.h"
 
 #define TK_BLOCK_SIZE (256U << 10)
 #define TK_BLOCKS 4
@@ -298,21 +299,19 @@ static void free_blocks(struct block *b)
 
 /*
  * Read and count on one thread?  $TRACE_KMEM_THREADS=1 or 2 says; else
- * yes when the process may run on one CPU only (taskset, a cpuset).  On
- * one CPU the two threads take turns, and counting where the records lie
- * saves the copy: bench/RESULTS.md, "One CPU": under taskset -c 1, the 1m
- * recording 49.4 -> 41.4 ms (v6) and 69.0 -> 65.0 ms (v7).  A CPU quota
- * (cgroup cpu.max) does not show in the affinity: there, say 1.
+ * yes when the process may keep one CPU busy only (taskset, a cpuset, a
+ * cgroup CPU limit of one CPU or less: tdat_usable_cpus()).  On one CPU
+ * the two threads take turns, and counting where the records lie saves
+ * the copy: bench/RESULTS.md, "One CPU": under taskset -c 1, the 1m
+ * recording 49.4 -> 41.4 ms (v6) and 69.0 -> 65.0 ms (v7).
  */
 static bool one_thread(void)
 {
 	const char *v = getenv("TRACE_KMEM_THREADS");
-	cpu_set_t cpus;
 
 	if (v && (!strcmp(v, "1") || !strcmp(v, "2")))
 		return *v == '1';
-	return !sched_getaffinity(0, sizeof(cpus), &cpus) &&
-	       CPU_COUNT(&cpus) == 1;
+	return tdat_usable_cpus() == 1;
 }
 
 /* tk_pipeline_run() on one thread: @produce's records counted as pushed. */

@@ -174,6 +174,10 @@ static int hold_block(struct tdat_file *f, struct tdat_kallsyms *k)
 	k->hold = hold_map((size_t)k->zsize);
 	if (!k->hold)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
+	if (tdat_usable_cpus() < 2) {
+		inflate_block(k); /* one CPU: a thread would only take turns */
+		return TDAT_OK;
+	}
 	at = tdat_thread_attr(&attr);
 	err = pthread_create(&k->inflater, at, inflate_block, k);
 	if (at)

@@ -487,7 +487,8 @@ static int pass_all(const struct tdat_kallsyms *k, struct pass *ps)
 	bool ended;
 	int ret, err;
 
-	if (!ksyms_in_memory(k) || k->srclen < KS_SPLIT)
+	if (!ksyms_in_memory(k) || k->srclen < KS_SPLIT ||
+	    tdat_usable_cpus() < 2)
 		return ksyms_each_symbol(k, pass_sym, ps);
 	nl = memchr(k->src + k->srclen / 2, '\n', k->srclen - k->srclen / 2);
 	if (!nl)
