@@ -11,12 +11,14 @@
  * /proc/self/mountinfo; a limit of 1.5 CPUs counts as 2 (two threads
  * still gain there).  What cannot be read is no limit.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -170,17 +172,19 @@ static bool read_num(const char *dir, const char *file, long long *a,
 		     long long *b)
 {
 	char name[PATH_MAX], buf[64], *end;
-	FILE *f;
-	size_t n;
+	ssize_t n;
+	int fd;
 
 	if ((size_t)snprintf(name, sizeof(name), "%s/%s", dir, file) >=
 	    sizeof(name))
 		return false;
-	f = fopen(name, "re");
-	if (!f)
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
 	buf[n] = '\0';
 	*a = strtoll(buf, &end, 10);
 	if (end == buf)
@@ -200,6 +204,7 @@ static long long dir_limit(const struct hier *h, const char *dir)
 
 	if (h->v2 ? !read_num(dir, "cpu.max", &quota, &period)
 		  : !read_num(dir, "cpu.cfs_quota_us", &quota, NULL) ||
+			    quota <= 0 || /* -1: none; period unread */
 			    !read_num(dir, "cpu.cfs_period_us", &period, NULL))
 		return 0;
 	if (quota <= 0 || period <= 0)
@@ -220,6 +225,8 @@ static long long hier_limit(const char *root, const struct hier *h)
 		return 0;
 	rel = strcmp(h->mnt_root, "/") ? h->path + strlen(h->mnt_root)
 				       : h->path;
+	if (!strcmp(rel, "/"))
+		rel = ""; /* the mount point itself */
 	if ((size_t)snprintf(dir, sizeof(dir), "%s%s", root, h->mnt_point) >=
 	    sizeof(dir))
 		return 0;
