@@ -64,42 +64,45 @@ static void unescape(char *s)
 	*d = '\0';
 }
 
-static FILE *open_in(const char *root, const char *path)
+/* Each line of @root@path, its newline cut, to @fn with @v2 and @v1. */
+static void each_line(const char *root, const char *path,
+		      void (*fn)(char *line, struct hier *v2, struct hier *v1),
+		      struct hier *v2, struct hier *v1)
 {
-	char name[PATH_MAX];
+	char name[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
 
 	if ((size_t)snprintf(name, sizeof(name), "%s%s", root, path) >=
 	    sizeof(name))
-		return NULL;
-	return fopen(name, "re");
-}
-
-/* The v2 cgroup and the v1 one of the cpu controller, of /proc/self/cgroup. */
-static void read_cgroups(const char *root, struct hier *v2, struct hier *v1)
-{
-	FILE *f = open_in(root, "/proc/self/cgroup");
-	char *line = NULL, *ctl, *path;
-	size_t cap = 0;
-	ssize_t n;
-
+		return;
+	f = fopen(name, "re");
 	if (!f)
 		return;
 	while ((n = getline(&line, &cap, f)) > 0) {
 		if (line[n - 1] == '\n')
 			line[n - 1] = '\0';
-		ctl = strchr(line, ':');
-		path = ctl ? strchr(ctl + 1, ':') : NULL;
-		if (!path || path[1] != '/')
-			continue;
-		*path++ = '\0';
-		*ctl++ = '\0';
-		if (!strcmp(line, "0") && !*ctl && !v2->path)
-			v2->path = strdup(path);
-		else if (has_word(ctl, "cpu") && !v1->path)
-			v1->path = strdup(path);
+		fn(line, v2, v1);
 	}
 	free(line);
 	fclose(f);
+}
+
+/* A line of /proc/self/cgroup: the v2 cgroup, or v1's of the cpu controller. */
+static void cgroup_line(char *line, struct hier *v2, struct hier *v1)
+{
+	char *ctl = strchr(line, ':'), *path;
+
+	path = ctl ? strchr(ctl + 1, ':') : NULL;
+	if (!path || path[1] != '/')
+		return;
+	*path++ = '\0';
+	*ctl++ = '\0';
+	if (!strcmp(line, "0") && !*ctl && !v2->path)
+		v2->path = strdup(path);
+	else if (has_word(ctl, "cpu") && !v1->path)
+		v1->path = strdup(path);
 }
 
 /* Is @path the mount root @r or under it? */
@@ -119,49 +122,42 @@ static void take_mount(struct hier *h, char *const *fld)
 		return;
 	h->mnt_root = strdup(fld[3]);
 	h->mnt_point = strdup(fld[4]);
+	if (!h->mnt_root || !h->mnt_point) { /* out of memory: no limit */
+		free(h->mnt_root);
+		free(h->mnt_point);
+		h->mnt_root = h->mnt_point = NULL;
+	}
 }
 
-/* Where the hierarchies of @v2 and @v1 are mounted. */
-static void read_mounts(const char *root, struct hier *v2, struct hier *v1)
+/* A line of /proc/self/mountinfo: where @v2's or @v1's hierarchy is. */
+static void mount_line(char *line, struct hier *v2, struct hier *v1)
 {
-	FILE *f = open_in(root, "/proc/self/mountinfo");
-	char *line = NULL, *fld[5], *p, *type, *opts;
-	size_t cap = 0;
-	ssize_t n;
+	char *fld[5], *p = line, *type, *opts;
 	int i;
 
-	if (!f)
-		return;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] == '\n')
-			line[n - 1] = '\0';
-		/* id parent dev root point opts [tags] - type source super */
-		p = line;
-		for (i = 0; i < 5 && p; i++) {
-			fld[i] = p;
-			p = strchr(p, ' ');
-			if (p)
-				*p++ = '\0';
-		}
-		p = p ? strstr(p, " - ") : NULL;
-		if (i < 5 || !p)
-			continue;
-		type = p + 3;
-		p = strchr(type, ' ');
-		opts = p ? strchr(p + 1, ' ') : NULL;
-		if (!opts)
-			continue;
-		*p = '\0';
-		opts++;
-		unescape(fld[3]);
-		unescape(fld[4]);
-		if (!strcmp(type, "cgroup2"))
-			take_mount(v2, fld);
-		else if (!strcmp(type, "cgroup") && has_word(opts, "cpu"))
-			take_mount(v1, fld);
+	/* id parent dev root point opts [tags] - type source super */
+	for (i = 0; i < 5 && p; i++) {
+		fld[i] = p;
+		p = strchr(p, ' ');
+		if (p)
+			*p++ = '\0';
 	}
-	free(line);
-	fclose(f);
+	p = p ? strstr(p, " - ") : NULL;
+	if (i < 5 || !p)
+		return;
+	type = p + 3;
+	p = strchr(type, ' ');
+	opts = p ? strchr(p + 1, ' ') : NULL;
+	if (!opts)
+		return;
+	*p = '\0';
+	opts++;
+	unescape(fld[3]);
+	unescape(fld[4]);
+	if (!strcmp(type, "cgroup2"))
+		take_mount(v2, fld);
+	else if (!strcmp(type, "cgroup") && has_word(opts, "cpu"))
+		take_mount(v1, fld);
 }
 
 /*
@@ -268,9 +264,9 @@ long long tdat_cpu_limit(const char *root)
 	struct hier v2 = { .v2 = true }, v1 = { .v2 = false };
 	long long a, b;
 
-	read_cgroups(root, &v2, &v1);
+	each_line(root, "/proc/self/cgroup", cgroup_line, &v2, &v1);
 	if (v2.path || v1.path)
-		read_mounts(root, &v2, &v1);
+		each_line(root, "/proc/self/mountinfo", mount_line, &v2, &v1);
 	a = hier_limit(root, &v2);
 	b = hier_limit(root, &v1);
 	hier_free(&v2);
