@@ -1,9 +1,11 @@
 #!/bin/bash
 # test: slow
 # trace-kmem stat reads on a second thread and counts on the first, or,
-# when the process may run on one CPU only, reads and counts on one
-# (cli/pipeline.c; $TRACE_KMEM_THREADS=1 or 2 decides instead).  Both
-# give the same report, byte for byte: every sample trace, with both
+# when the process may keep one CPU busy only (reader/cpus.c: affinity,
+# cgroup CPU limit), reads and counts on one (cli/pipeline.c;
+# $TRACE_KMEM_THREADS=1 or 2 decides instead).  Both
+# give the same report, byte for byte (one thread run on one CPU, where
+# the reader makes no thread either): every sample trace, with both
 # readers, without filters and with each of --time (the middle half of
 # the listing, read by tests/ref/listing.py), --cpu 0 and --pid (the
 # counting loop's two instances), plot's timeline, a merged summary of
@@ -12,8 +14,7 @@
 # less than with TRACE_KMEM_THREADS=2 (SKIP without strace); in a new
 # cgroup given 1 or 0.5 CPUs' time (the cpu controller, v1 or v2), as
 # many as under taskset; given 1.5 CPUs', as many as with no limit (SKIP
-# where no cgroup can be made).  The
-# sanitizers run it too: counting where the records lie must read
+# where no cgroup can be made).  The sanitizers run it too: counting where the records lie must read
 # nothing of them after the reader moves on.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
@@ -23,11 +24,16 @@ TK=${TK:-$(dirname "$PLUGIN_DIR")/trace-kmem}
 export TRACE_KMEM_CONVERT=never
 unset TRACE_KMEM_THREADS
 
-# same NAME ARGS...: `trace-kmem ARGS` with one thread and with two give
-# the same exit status, stdout, stderr and -o/--json files; the files
-# named in ARGS as @OUT@ and @JSON@ are made per run.
+# one CPU for the one-thread runs: the reader then makes no thread of its
+# own either (kallsyms decompressed and resolved in one pass, in line)
+one_cpu=()
+command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null && one_cpu=(taskset -c 0)
+
+# same NAME ARGS...: `trace-kmem ARGS` with one thread (on one CPU) and
+# with two give the same exit status, stdout, stderr and -o/--json files;
+# the files named in ARGS as @OUT@ and @JSON@ are made per run.
 same() {
-	local name=$1 n a args
+	local name=$1 n a args pre
 	shift
 	for n in 1 2; do
 		args=()
@@ -35,7 +41,9 @@ same() {
 			a=${a//@OUT@/$WORK/$name.$n.out}
 			args+=("${a//@JSON@/$WORK/$name.$n.json}")
 		done
-		TRACE_KMEM_THREADS=$n timeout 120 "$TK" "${args[@]}" \
+		pre=()
+		[ $n = 1 ] && pre=("${one_cpu[@]}")
+		TRACE_KMEM_THREADS=$n timeout 120 "${pre[@]}" "$TK" "${args[@]}" \
 			>"$WORK/$name.$n.stdout" 2>"$WORK/$name.$n.stderr"
 		echo $? >"$WORK/$name.$n.rc"
 		# the reports name no run: the file names differ only here
