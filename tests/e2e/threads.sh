@@ -14,8 +14,9 @@
 # less than with TRACE_KMEM_THREADS=2 (SKIP without strace); in a new
 # cgroup given 1 or 0.5 CPUs' time (the cpu controller, v1 or v2), as
 # many as under taskset; given 1.5 CPUs', as many as with no limit (SKIP
-# where no cgroup can be made).  The sanitizers run it too: counting where the records lie must read
-# nothing of them after the reader moves on.
+# where no cgroup can be made).  The sanitizers run it too: counting
+# where the records lie must read nothing of them after the reader moves
+# on.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 
