@@ -209,10 +209,11 @@ void tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 
 /* kallsyms.c, ksyms_resolve.c (the others: ksyms.h) */
 int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z);
-/* threads.c, cpus.c */
+/* threads.c */
 pthread_attr_t *tdat_thread_attr(pthread_attr_t *attr);
-long long tdat_cpu_limit(const char *root);
 void tdat_thread_started(void);
+/* cpus.c (tdat_usable_cpus() in tdat.h) */
+long long tdat_cpu_limit(const char *root);
 
 int tdat_kallsyms_wait(struct tdat_file *f);
 void tdat_kallsyms_release(struct tdat_file *f);
