@@ -31,15 +31,20 @@ static int record_size(const struct tep_event *ev)
 	return size;
 }
 
+/*
+ * @v into the @size bytes at @p in the file's byte order: its low 8 bytes
+ * where a number of @size would have them, any more bytes 0 (a format
+ * may give a number 9 bytes: big-endian, its first byte is beyond v's).
+ */
 static void put_number(struct tep_handle *tep, unsigned char *p, int size,
 		       unsigned long long v)
 {
 	int i;
 
-	for (i = 0; i < size && i < 8; i++) {
+	for (i = 0; i < size; i++) {
 		int shift = tep_is_file_bigendian(tep) ? size - 1 - i : i;
 
-		p[i] = (unsigned char)(v >> (8 * shift));
+		p[i] = shift < 8 ? (unsigned char)(v >> (8 * shift)) : 0;
 	}
 }
 

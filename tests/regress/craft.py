@@ -34,6 +34,17 @@ ffffffff81400000 T _etext
 """
 
 
+# page and slab records for the ppc32 formats (format-number-size-9-be.dat)
+PAGE_SIZE9_SPEC = """[cmdlines]
+100 worker
+[buffer]
+0 1000 mm_page_alloc pid=100 pfn=0x1000 order=0 gfp_flags=0xcc0 migratetype=0
+1 2000 mm_page_alloc pid=100 pfn=0x1001 order=1 gfp_flags=0x400dc0 migratetype=1
+0 3000 mm_page_free pid=100 pfn=0x1000 order=0
+1 4000 kmalloc pid=100 call_site=0xc0100000 ptr=0xc1000000 bytes_req=40 bytes_alloc=64 gfp_flags=0xcc0
+"""
+
+
 def spec(cmdlines=("100 worker", "101 helper"), instance=False, n=40):
     out = ["[kallsyms]", KALLSYMS.rstrip("\n"), "[cmdlines]"] + list(cmdlines)
     out.append("[buffer]")
@@ -385,6 +396,20 @@ def main():
     first = tdat_layout.layout(bytes(d))["cpus"][0]["offset"]
     d[first + 8:first + 16] = le("Q", 0xffffff)
     files["page-commit-first-page.dat"] = d
+
+    # v6 big-endian ppc32, mm_page_alloc's gfp_flags given "size:9" (a
+    # mutation found it): probing the print format for __GFP_ACCOUNT and
+    # friends wrote a 9-byte number with a shift of 64 bits (UBSan); the
+    # field is read as absent, as libtraceevent reads it (gfp "none")
+    ppc = os.path.join(TOP, "tests", "formats", "linux-6.1-ppc32.txt")
+    ppc_page = os.path.join(TOP, "tests", "tdat", "formats", "page-linux-6.1-ppc32.txt")
+    d = write(os.path.join(tmp, "p9.dat"), PAGE_SIZE9_SPEC, ppc, ppc_page, "--version", "6",
+              "--endian", "big", "--long-size", "4", "--uname", "Linux tdat 6.1.0 ppc")
+    key = b"\tfield:unsigned long gfp_flags;\toffset:16;\tsize:4;"
+    at = bytes(d).index(b"name: mm_page_alloc\n")
+    at = bytes(d).index(key, at) + len(key) - 2
+    d[at:at + 1] = b"9"
+    files["format-number-size-9-be.dat"] = d
 
     # v6, CPU 0's data moved to 64 bytes short of a page boundary (the
     # CPU table says so): libtracecmd cannot mmap there, reads each page
