@@ -299,11 +299,12 @@ static void free_blocks(struct block *b)
 
 /*
  * Read and count on one thread?  $TRACE_KMEM_THREADS=1 or 2 says; else
- * yes when the process may keep one CPU busy only (taskset, a cpuset, a
- * cgroup CPU limit of one CPU or less: tdat_usable_cpus()).  On one CPU
- * the two threads take turns, and counting where the records lie saves
- * the copy: bench/RESULTS.md, "One CPU": under taskset -c 1, the 1m
- * recording 49.4 -> 41.4 ms (v6) and 69.0 -> 65.0 ms (v7).
+ * yes when the process may run on one CPU only (taskset, a cpuset:
+ * tdat_usable_cpus()).  On one CPU the two threads take turns, and
+ * counting where the records lie saves the copy: bench/RESULTS.md, "One
+ * CPU": under taskset -c 1, the 1m recording 49.4 -> 41.4 ms (v6) and
+ * 69.0 -> 65.0 ms (v7).  Not under a cgroup CPU limit: two threads share
+ * its time in parallel within each period (same section).
  */
 static bool one_thread(void)
 {

@@ -212,8 +212,6 @@ int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z);
 /* threads.c */
 pthread_attr_t *tdat_thread_attr(pthread_attr_t *attr);
 void tdat_thread_started(void);
-/* cpus.c (tdat_usable_cpus() in tdat.h) */
-long long tdat_cpu_limit(const char *root);
 
 int tdat_kallsyms_wait(struct tdat_file *f);
 void tdat_kallsyms_release(struct tdat_file *f);

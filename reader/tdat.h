@@ -70,7 +70,7 @@ int tdat_open(const char *path, const struct tdat_hooks *hooks,
 int tdat_open_mem(const void *buf, size_t len, const struct tdat_hooks *hooks,
 		  struct tdat_file **out, char *why, size_t why_len);
 void tdat_close(struct tdat_file *f);
-/* CPUs the process may keep busy: affinity and cgroup CPU limit */
+/* CPUs the process may run on (its affinity mask) */
 int tdat_usable_cpus(void);
 int tdat_ready(struct tdat_file *f, char *why, size_t why_len);
 unsigned int tdat_header_page_size(const char *path);

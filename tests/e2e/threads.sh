@@ -1,9 +1,8 @@
 #!/bin/bash
 # test: slow
 # trace-kmem stat reads on a second thread and counts on the first, or,
-# when the process may keep one CPU busy only (reader/cpus.c: affinity,
-# cgroup CPU limit), reads and counts on one (cli/pipeline.c;
-# $TRACE_KMEM_THREADS=1 or 2 decides instead).  Both
+# when the process may run on one CPU only, reads and counts on one
+# (cli/pipeline.c; $TRACE_KMEM_THREADS=1 or 2 decides instead).  Both
 # give the same report, byte for byte (one thread run on one CPU, where
 # the reader makes no thread either): every sample trace, with both
 # readers, without filters and with each of --time (the middle half of
@@ -11,12 +10,10 @@
 # counting loop's two instances), plot's timeline, a merged summary of
 # two files, a damaged copy and a cut one (their stderr lines too).
 # Under taskset -c 0 the choice is one thread: strace counts one clone
-# less than with TRACE_KMEM_THREADS=2 (SKIP without strace); in a new
-# cgroup given 1 or 0.5 CPUs' time (the cpu controller, v1 or v2), as
-# many as under taskset; given 1.5 CPUs', as many as with no limit (SKIP
-# where no cgroup can be made).  The sanitizers run it too: counting
-# where the records lie must read nothing of them after the reader moves
-# on.
+# less than with TRACE_KMEM_THREADS=2, and fewer than on every CPU with
+# TRACE_KMEM_THREADS=1 (the reader makes no kallsyms thread on one CPU;
+# SKIP without strace).  The sanitizers run it too: counting where the
+# records lie must read nothing of them after the reader moves on.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -139,41 +136,10 @@ clones() { # clones [ENV...] [-- CMD...]: the clones of one run (under CMD)
 		"$TK" stat -o /dev/null "$first" >/dev/null 2>&1
 	grep -c 'clone' "$WORK/st"
 }
-# what runs CMD... in the cgroup DIR: "${in_cgroup[@]}" DIR CMD...
-in_cgroup=(sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh)
-# a new cgroup of the cpu controller (v1, else v2) in $cg; false if none
-cg=
-cg_make() {
-	local m v2=
-	m=$(awk '{ split($0, h, " - "); split(h[2], t, " "); n = split(t[3], o, ",")
-		for (i = 1; i <= n; i++) if (t[1] == "cgroup" && o[i] == "cpu") { print $5; exit } }' \
-		/proc/self/mountinfo)
-	if [ -z "$m" ]; then
-		m=$(awk '{ split($0, h, " - "); split(h[2], t, " ") }
-			t[1] == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-		[ -n "$m" ] && grep -qw cpu "$m/cgroup.controllers" 2>/dev/null || return 1
-		grep -qw cpu "$m/cgroup.subtree_control" ||
-			echo +cpu >"$m/cgroup.subtree_control" 2>/dev/null || return 1
-		v2=1
-	fi
-	cg=$m/trace-kmem-test.$$
-	mkdir "$cg" 2>/dev/null || { cg=; return 1; }
-	[ -z "$v2" ] || [ -e "$cg/cpu.max" ] || return 1
-}
-# cg_limit QUOTA: QUOTA microseconds of CPU time every 100 ms
-cg_limit() {
-	if [ -e "$cg/cpu.max" ]; then
-		echo "$1 100000" >"$cg/cpu.max"
-	else
-		echo 100000 >"$cg/cpu.cfs_period_us" && echo "$1" >"$cg/cpu.cfs_quota_us"
-	fi
-}
 if ! command -v strace >/dev/null || ! command -v taskset >/dev/null; then
 	skip threads-one-cpu "no strace or taskset (apt-get install strace util-linux)"
-	skip threads-cpu-limit "no strace or taskset (apt-get install strace util-linux)"
 elif ! strace -f -qq -o /dev/null true 2>/dev/null; then
 	skip threads-one-cpu "strace cannot trace here (ptrace refused)"
-	skip threads-cpu-limit "strace cannot trace here (ptrace refused)"
 else
 	auto=$(clones -- taskset -c 0) one=$(clones TRACE_KMEM_THREADS=1 -- taskset -c 0)
 	two=$(clones TRACE_KMEM_THREADS=2 -- taskset -c 0)
@@ -183,26 +149,14 @@ else
 		fail threads-one-cpu "clones under taskset -c 0: $auto by itself," \
 			"$one with TRACE_KMEM_THREADS=1, $two with 2 (want $one, $one, $((one + 1)))"
 	fi
-	# a cgroup CPU limit (reader/cpus.c): 1 CPU's time is one CPU; 1.5
-	# CPUs' (counted as 2) and no limit are what the affinity allows
-	if ! cg_make; then
-		skip threads-cpu-limit "no cgroup of the cpu controller can be made here (not root?)"
+	# the reader's kallsyms threads (a compressed section, a long text):
+	# made on two CPUs, not on one
+	free=$(clones TRACE_KMEM_THREADS=1)
+	if [ "$free" -gt "$one" ]; then
+		pass threads-one-cpu-reader
 	else
-		free=$(clones) lim=
-		for q in 100000 50000 150000; do
-			if cg_limit $q; then
-				lim+=" $(clones -- "${in_cgroup[@]}" "$cg")"
-			else
-				lim+=" ?"
-			fi
-		done
-		if [ "$lim" = " $one $one $free" ] && [ "$free" -gt "$one" ]; then
-			pass threads-cpu-limit
-		else
-			fail threads-cpu-limit "clones under a cgroup limit of 1, 0.5 and 1.5 CPUs:$lim" \
-				"(want $one $one $free; $one under taskset -c 0, $free unlimited)"
-		fi
-		rmdir "$cg"
+		fail threads-one-cpu-reader "clones with TRACE_KMEM_THREADS=1: $free on every CPU," \
+			"$one under taskset -c 0 (want fewer there)"
 	fi
 fi
 finish
