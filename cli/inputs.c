@@ -87,12 +87,20 @@ static int open_instances(struct tk_input *in, const char *path)
 		utf8_plain_line(in->names[in->nnames]);
 	}
 	for (i = 0; i < n; i++) {
+		/* opens the instance's CPU data as tracecmd_init_data() does:
+		 * its perror() lines on damage are not trace-kmem's line */
+		tk_stderr_quiet(true);
 		in->inst[i] = tracecmd_buffer_instance_handle(in->h, i);
+		tk_stderr_quiet(false);
 		if (!in->inst[i]) {
-			fprintf(stderr,
-				TK_NAME ": %s: cannot read buffer "
-					"instance %s\n",
-				path, in->names[i]);
+			/* the damage the scan found, as for the top buffer */
+			if (damaged(in->scan))
+				tk_fault_say();
+			else
+				fprintf(stderr,
+					TK_NAME ": %s: cannot read buffer "
+						"instance %s\n",
+					path, in->names[i]);
 			return -1;
 		}
 		set_page_size(in->inst[i], page_size);

@@ -431,6 +431,16 @@ def main():
     d[first:first] = bytes(shift)
     files["cpu-data-not-page-aligned.dat"] = d
 
+    # v7 zstd, the first chunk of the instance's CPU 0 garbled (its zstd
+    # magic; a mutation found it): --reader=libtracecmd said libtracecmd's
+    # own "mmap: Unknown error -22" and "Can not mmap file, will read
+    # instead" above its line (tracecmd_buffer_instance_handle())
+    d = write(os.path.join(tmp, "zi.dat"), spec(instance=True), FORMATS,
+              "--version", "7", "--compression", "zstd")
+    inst = [c for c in tdat_layout.layout(bytes(d))["cpus"] if c["buffer"]][0]
+    d[inst["chunks"][0]["at"] + 8:inst["chunks"][0]["at"] + 16] = b"\xff" * 8
+    files["instance-chunk-garbled.dat"] = d
+
     files.update(upstream(tmp))
 
     for name, data in files.items():
