@@ -2,9 +2,10 @@
 # test: slow
 # Damaged files, many of them: tests/mutate/mutate.py makes $MUTATIONS
 # (default 200) seeded, reproducible damaged copies of small whole
-# traces (tests/tdat/make_cases.sh: v6, v7 zstd, big-endian 32-bit, an
-# instance, 2.6.32 formats) and each goes through trace-kmem stat with
-# both readers and through the plugin inside trace-cmd report.
+# traces (tests/tdat/make_cases.sh: v6, v7 zstd, big-endian 32-bit,
+# instances in v6, v7 zstd and big-endian v7 zlib, 2.6.32 formats) and
+# each goes through trace-kmem stat with both readers and through the
+# plugin inside trace-cmd report.
 #
 # trace-kmem must end with 0 and a report, or 2 and one line; never a
 # crash, a hang, a sanitizer report, or a half report (exit 2 with
@@ -31,7 +32,8 @@ export TRACE_KMEM_CONVERT=never
 bash "$TOP/tests/tdat/make_cases.sh" "$WORK/cases" >"$WORK/cases.log" 2>&1 ||
 	{ fail mutations "make_cases.sh failed: $(tail -3 "$WORK/cases.log")"; finish; }
 seeds=()
-for c in le64-v6 le64-v7-zstd be32-ppc32-v6 le64-instance-v6 le64-2.6.32 le64-lost; do
+for c in le64-v6 le64-v7-zstd be32-ppc32-v6 le64-instance-v6 le64-2.6.32 le64-lost \
+	le64-empty-top be64-instance-v7; do
 	[ -f "$WORK/cases/$c.dat" ] && seeds+=("$WORK/cases/$c.dat")
 done
 [ ${#seeds[@]} -ge 3 ] || { fail mutations "too few seed traces"; finish; }
