@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Before libtracecmd sees a file: is it there, readable, non-empty and
- * a trace-cmd data file?  One line naming the file and the problem.
+ * Before libtracecmd sees a file: is it there, a file (not a pipe),
+ * readable, non-empty and a trace-cmd data file?  One line naming the
+ * file and the problem.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +45,30 @@ bool tk_is_trace(const char *path)
 	return yes;
 }
 
+/*
+ * What is wrong with @path before it is opened, or NULL.  A trace.dat is
+ * read with seeks, and opened more than once: a pipe would be opened
+ * again after its writer has gone (and wait for ever), a device or a
+ * socket read as a stream.  stat() does not wait as open() on a FIFO
+ * does.
+ */
+static const char *not_a_file(const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return "standard input is not read: a trace.dat is read "
+		       "with seeks; give its file";
+	if (stat(path, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+		return NULL; /* said below, with open()'s error */
+	if (S_ISFIFO(st.st_mode))
+		return "a pipe, not a file: a trace.dat is read with seeks; "
+		       "save it to a file first";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket, not a trace-cmd data file";
+	return "a device, not a trace-cmd data file";
+}
+
 /**
  * tk_check_input - can @path be a trace.dat?
  * @path: the file
@@ -53,11 +78,15 @@ bool tk_is_trace(const char *path)
 int tk_check_input(const char *path)
 {
 	char magic[sizeof(perf_magic) - 1];
-	const char *why = NULL;
+	const char *why = not_a_file(path);
 	struct stat st;
 	ssize_t n;
 	int fd;
 
+	if (why) {
+		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
+		return -1;
+	}
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
 		fprintf(stderr, TK_NAME ": %s: %s\n", path,

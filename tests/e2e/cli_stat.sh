@@ -491,6 +491,13 @@ bad_input empty "$WORK/empty.dat" "empty file"
 bad_input text "$WORK/text.dat" "not a trace-cmd data file"
 bad_input perf-data "$WORK/perf.data" "perf.data file"
 bad_input directory "$WORK/dir.dat" "directory"
+# a pipe was opened again after its writer had gone: a hang
+mkfifo "$WORK/fifo.dat"
+(timeout 20 cat "$A" >"$WORK/fifo.dat" 2>/dev/null &)
+bad_input fifo "$WORK/fifo.dat" "a pipe, not a file"
+rm -f "$WORK/fifo.dat"
+bad_input device /dev/null "a device, not a trace-cmd data file"
+bad_input stdin - "standard input is not read"
 bad_input truncated-v7 "$WORK/half.dat" "past the end of the file"
 bad_input magic-only "$WORK/magic-only.dat" "truncated file header"
 # the libtracecmd reader: the native reader checks the file first ...
