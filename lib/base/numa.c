@@ -95,6 +95,12 @@ int kmem_numa_load(struct kmem_numa *n, const char *path, FILE *err)
 		lineno++;
 		rc = parse_line(n, line);
 	}
+	if (!rc && ferror(f)) { /* a directory: EISDIR */
+		fprintf(err, "%s: cannot read topology '%s': %s\n", kmem_prog,
+			path, strerror(errno));
+		fclose(f);
+		goto bad;
+	}
 	fclose(f);
 	if (rc) {
 		fprintf(err, "%s: %s:%d: %s (expected 'cpu N node M' or "

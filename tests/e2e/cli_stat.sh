@@ -671,6 +671,10 @@ check bad-topology-plugin-one-line test "$(cat "$WORK/bp.err")" = \
 	"kmem: $WORK/bad.topo:2: bad line (expected 'cpu N node M' or 'mem START-END node M')"
 check bad-topology-plugin-tables grep -q "^ SUMMARY (page allocator)" "$WORK/bp.out"
 check bad-topology-plugin-no-cross-node sh -c "! grep -q '^ Remote allocations:' '$WORK/bp.out'"
+# a directory opens, and its first read fails (EISDIR): said, not "no cpu lines"
+"$TK" stat --numa "$WORK/dir.dat" "$P" >"$WORK/bt.out" 2>"$WORK/bt.err"
+check bad-topology-directory test $? -eq 2 -a ! -s "$WORK/bt.out" -a \
+	"$(cat "$WORK/bt.err")" = "trace-kmem: cannot read topology '$WORK/dir.dat': Is a directory"
 # the topology hint: once, and only when the trace asked for a node (a
 # slab allocation with a node; page events have none)
 for f in page-stacktrace page-trigger; do
