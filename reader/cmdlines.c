@@ -18,6 +18,7 @@
  *    table ends.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,7 +96,10 @@ int tdat_parse_cmdlines(struct tep_handle *tep, const char *text)
 			q++;
 		if (q == eol)
 			return -1;
+		/* q < eol <= end; the bound said for GCC 14's ASan build */
 		len = (size_t)(eol - q);
+		if (len >= (size_t)PTRDIFF_MAX)
+			return -1;
 		comm = len < sizeof(stack) ? stack : malloc(len + 1);
 		if (!comm)
 			return -1;
