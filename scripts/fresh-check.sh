@@ -11,6 +11,9 @@
 #   demo    make demo (as root: installs what it needs)
 #   check   make check (ends "N passed, N failed, N skipped")
 #   clang   make CC=clang all tests (-Werror)
+#   asan    the SANITIZE=1 build (-Werror; GCC 14 warns where GCC 12
+#           does not), and under it the damaged files: tests/regress
+#           and the mutations, read by this release's libtracecmd
 #   deb     tests/deb/check.sh: make deb, lintian, install, use, purge
 #
 # Options:
@@ -177,8 +180,10 @@ for s in $steps; do
 	demo) in_chroot "make demo" || rc=$? ;;
 	check) in_chroot "make check" || rc=$? ;;
 	clang) in_chroot "make clean >/dev/null && make CC=clang all tests" || rc=$? ;;
+	asan) in_chroot "make B=/tmp/asan SANITIZE=1 all tests &&
+		B=/tmp/asan tests/run.sh regress mutations" || rc=$? ;;
 	deb) in_chroot "bash tests/deb/check.sh" || rc=$? ;;
-	*) echo "fresh-check: unknown step '$s' (user demo check clang deb)"; rc=2 ;;
+	*) echo "fresh-check: unknown step '$s' (user demo check clang asan deb)"; rc=2 ;;
 	esac
 	if [ "$rc" -eq 0 ]; then end "$s" ok; else end "$s" "FAILED (exit $rc)"; failed=1; fi
 done
