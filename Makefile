@@ -11,7 +11,8 @@
 # make install-user   the same under ~/.local
 # make uninstall, make uninstall-user
 #
-# CC=clang, SANITIZE=1 (AddressSanitizer + UBSan), V=1 work as usual.
+# CC=clang, SANITIZE=1 (AddressSanitizer + UBSan, with gcc), V=1 work as
+# usual.
 
 # Dependencies first: every target that builds, tests, installs or
 # packages runs scripts/deps.sh for what it needs (as root it installs
@@ -75,6 +76,12 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wno-unused-parameter
 CFLAGS ?= -O2 -g
 ifeq ($(SANITIZE),1)
+# clang links its sanitizer runtime into executables only: the plugins
+# (-Wl,--no-undefined) and trace-cmd, which loads them, would need its
+# shared runtime, and the KernelShark plugin a clang++ to match
+ifneq ($(findstring clang,$(shell $(CC) --version 2>/dev/null | head -n 1)),)
+$(error SANITIZE=1 is a gcc build (clang links no sanitizer runtime into the plugins): make SANITIZE=1, without CC=clang)
+endif
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 endif
