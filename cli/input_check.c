@@ -46,7 +46,8 @@ bool tk_is_trace(const char *path)
 }
 
 /*
- * What is wrong with @path before it is opened, or NULL.  A trace.dat is
+ * What is wrong with @path before it is opened, or NULL when it is a
+ * regular file (or cannot be stat()ed: open() says why).  A trace.dat is
  * read with seeks, and opened more than once: a pipe would be opened
  * again after its writer has gone (and wait for ever), a device or a
  * socket read as a stream.  stat() does not wait as open() on a FIFO
@@ -59,8 +60,10 @@ static const char *not_a_file(const char *path)
 	if (!strcmp(path, "-"))
 		return "standard input is not read: a trace.dat is read "
 		       "with seeks; give its file";
-	if (stat(path, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+	if (stat(path, &st) || S_ISREG(st.st_mode))
 		return NULL; /* said below, with open()'s error */
+	if (S_ISDIR(st.st_mode))
+		return "is a directory, not a trace-cmd data file";
 	if (S_ISFIFO(st.st_mode))
 		return "a pipe, not a file: a trace.dat is read with seeks; "
 		       "save it to a file first";
@@ -95,9 +98,7 @@ int tk_check_input(const char *path)
 			close(fd);
 		return -1;
 	}
-	if (S_ISDIR(st.st_mode))
-		why = "is a directory, not a trace-cmd data file";
-	else if (S_ISREG(st.st_mode) && !st.st_size)
+	if (!st.st_size)
 		why = "empty file, not a trace-cmd data file";
 	if (!why) {
 		n = pread(fd, magic, sizeof(magic), 0);

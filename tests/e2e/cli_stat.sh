@@ -493,8 +493,11 @@ bad_input perf-data "$WORK/perf.data" "perf.data file"
 bad_input directory "$WORK/dir.dat" "directory"
 # a pipe was opened again after its writer had gone: a hang
 mkfifo "$WORK/fifo.dat"
-(timeout 20 cat "$A" >"$WORK/fifo.dat" 2>/dev/null &)
+timeout 70 sh -c 'exec cat "$1" >"$2"' sh "$A" "$WORK/fifo.dat" </dev/null >/dev/null 2>&1 &
+writer=$!
 bad_input fifo "$WORK/fifo.dat" "a pipe, not a file"
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
 rm -f "$WORK/fifo.dat"
 bad_input device /dev/null "a device, not a trace-cmd data file"
 bad_input stdin - "standard input is not read"
