@@ -4,7 +4,8 @@
 # (default 200) seeded, reproducible damaged copies of small whole
 # traces (tests/tdat/make_cases.sh: v6, v7 zstd, big-endian 32-bit,
 # instances in v6, v7 zstd and big-endian v7 zlib, 2.6.32 formats) and
-# each goes through trace-kmem stat with both readers and through the
+# each goes through trace-kmem stat with both readers (every table, and
+# JSON, pprof, rows, CSV and folded stacks at once) and through the
 # plugin inside trace-cmd report.
 #
 # trace-kmem must end with 0 and a report, or 2 and one line; never a
@@ -49,6 +50,11 @@ keep() {	# keep FILE WHY
 	grep "^$(basename "$1") " "$WORK/m.list" >>"$KEEP/README"
 	echo "    $2" >>"$KEEP/README"
 }
+# every table and every output file of stat at once: what a damaged
+# file reaches goes through each of them
+outputs=(--all --page --percpu --vmalloc --lifetimes --leaks --json="$WORK/j"
+	--json-rows all --pprof "$WORK/pb" --rows "$WORK/rows" --csv "$WORK/csv"
+	--folded="$WORK/fo")
 # run_tk FILE READER [ASAN_OPTIONS...]: one run; its stdout in $WORK/o,
 # stderr in $WORK/e, status in $rc, and a sanitizer's report in
 # $WORK/san.* (log_path: libtracecmd opens files while stderr goes to
@@ -59,7 +65,7 @@ run_tk() {
 	rm -f "$WORK"/san.*
 	timeout 60 env ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$WORK/san${1:+:$1}" \
 		UBSAN_OPTIONS="${UBSAN_OPTIONS:-}:log_path=$WORK/san" \
-		"$TK" stat --reader="$r" --json="$WORK/j" "$f" >"$WORK/o" 2>"$WORK/e"
+		"$TK" stat --reader="$r" "${outputs[@]}" "$f" >"$WORK/o" 2>"$WORK/e"
 	rc=$?
 	cat "$WORK"/san.* >>"$WORK/e" 2>/dev/null
 }
@@ -107,7 +113,11 @@ for f in "$WORK"/m/*.dat; do
 	trace_kmem "$f" native
 	trace_kmem "$f" libtracecmd
 	# the plugin: trace-cmd's own fate is not ours, the plugin's frames are
-	plugin_run report -i "$f" -O kmem:stat -O kmem:output=/dev/null \
+	plugin_run report -i "$f" -O kmem:stat -O kmem:all -O kmem:page \
+		-O kmem:percpu -O kmem:vmalloc -O kmem:lifetimes -O kmem:leaks \
+		-O kmem:output=/dev/null -O kmem:json="$WORK/pj" \
+		-O kmem:pprof="$WORK/ppb" -O kmem:rows="$WORK/prows" \
+		-O kmem:csv="$WORK/pcsv" -O kmem:folded="$WORK/pfo" \
 		>/dev/null 2>"$WORK/pe"
 	rc=$?
 	if grep -q 'Sanitizer\|runtime error:' "$WORK/pe" &&
