@@ -76,9 +76,13 @@ shot() {
 		python3 "$TOP/tests/kshark/xwd_png.py" "$WORK/fb/Xvfb_screen0" \
 			"$WORK/$name.png" --crop 0,0,1200,640 \
 			--count $COLOURS >"$WORK/$name.counts"
-		# drawn: and, without the plugin, the window is up (10 s)
+		# drawn: and, without the plugin (no colour of its own to
+		# wait for), 10 s passed and the window is drawn: its picture
+		# as large as the check below wants (a loaded machine, make
+		# check beside it, took longer than 13 s once)
 		if awk '$2 > 0 { n++ } END { exit n < 2 }' "$WORK/$name.counts" ||
-		   { [ "$name" = without ] && [ "$i" -ge 10 ]; }; then
+		   { [ "$name" = without ] && [ "$i" -ge 10 ] &&
+		     [ "$(stat -c %s "$WORK/$name.png" 2>/dev/null || echo 0)" -gt 20000 ]; }; then
 			break
 		fi
 	done
