@@ -31,6 +31,7 @@ struct stream {
 	struct tcur chunks;
 	uint64_t nchunks;
 	uint64_t span; /* the current chunk's room in the virtual file */
+	bool no_chunks; /* a count of no chunk, then the CPU's bytes */
 	uint8_t *zbuf;
 	size_t zcap;
 	struct rb_page pg;
@@ -148,8 +149,12 @@ static bool next_chunk(struct iter *it, struct stream *s)
 			s->nchunks = 0;
 			return false;
 		}
-		if (!size)
-			continue; /* no page, and no buffer to inflate into */
+		if (!size) {
+			/* no page; compressed bytes that make none: damage */
+			if (zsize)
+				damaged(it, s, s->base, s->base, true);
+			continue;
+		}
 		if (size > s->zcap) {
 			free(s->zbuf);
 			it->held -= s->zcap;
@@ -191,6 +196,11 @@ static bool open_page(struct iter *it, struct stream *s)
 		uint64_t left;
 
 		while (s->pos >= s->len) {
+			if (s->no_chunks) { /* damage: the bytes make no chunk
+					     */
+				s->no_chunks = false;
+				damaged(it, s, s->base, s->end, true);
+			}
 			if (!s->nchunks || !next_chunk(it, s))
 				return false;
 		}
@@ -368,6 +378,8 @@ static void init_stream(struct iter *it, struct stream *s,
 	s->nchunks = tc_num(&s->chunks, 4);
 	if (cpu->cut) /* the whole chunks before the end of the file */
 		s->nchunks = cpu->nchunks;
+	else
+		s->no_chunks = !s->nchunks;
 	/* the virtual file: this CPU's uncompressed size, from the table */
 	t = s->chunks;
 	total = walk_chunks(f, &t, s->nchunks);
