@@ -152,6 +152,74 @@ static struct tep_handle *new_tep(const struct tdat_file *f)
 	return tep;
 }
 
+/* Where a CPU's data lies (check_overlap()). */
+struct extent {
+	uint64_t start, end;
+	int buffer, cpu;
+};
+
+static int extent_cmp(const void *a, const void *b)
+{
+	const struct extent *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* "the top buffer" or "instance NAME", for a reason. */
+static const char *buffer_label(const struct tdat_file *f, int b,
+				const char **name)
+{
+	*name = f->buffers[b].name;
+	return **name ? "instance " : "the top buffer";
+}
+
+/*
+ * No two CPUs' data, of one buffer or of two, may share a byte: a CPU
+ * table that points two CPUs (or an instance described twice) at the
+ * same data would have their records counted twice.
+ */
+static int check_overlap(struct tdat_file *f)
+{
+	struct extent *e, *last = NULL;
+	size_t n = 0, k;
+	int b, i, ret = TDAT_OK;
+
+	for (b = 0; b < f->nr_buffers; b++)
+		n += (size_t)f->buffers[b].nr_cpus;
+	e = malloc((n ? n : 1) * sizeof(*e));
+	if (!e)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	n = 0;
+	for (b = 0; b < f->nr_buffers; b++)
+		for (i = 0; i < f->buffers[b].nr_cpus; i++) {
+			const struct tdat_cpu *c = &f->buffers[b].cpus[i];
+
+			if (c->size)
+				e[n++] = (struct extent){ c->offset,
+							  c->offset + c->size,
+							  b, c->cpu };
+		}
+	qsort(e, n, sizeof(*e), extent_cmp);
+	for (k = 0; k < n; k++) {
+		if (last && e[k].start < last->end) {
+			const char *n1, *n2;
+			const char *l1 = buffer_label(f, last->buffer, &n1);
+			const char *l2 = buffer_label(f, e[k].buffer, &n2);
+
+			ret = tdat_fail(f, TDAT_BAD,
+					"the data of CPU %d of %s%s and of "
+					"CPU %d of %s%s overlap (a damaged "
+					"CPU table)",
+					last->cpu, l1, n1, e[k].cpu, l2, n2);
+			break;
+		}
+		if (!last || e[k].end > last->end)
+			last = &e[k];
+	}
+	free(e);
+	return ret;
+}
+
 /* Check the top buffer and instances against the file. */
 static int check_buffers(struct tdat_file *f)
 {
@@ -182,8 +250,14 @@ static int check_buffers(struct tdat_file *f)
 						 buf->name);
 			buf->bytes += cpu->size;
 		}
+		for (i = 1; i < b; i++)
+			if (!strcmp(f->buffers[i].name, buf->name))
+				return tdat_fail(f, TDAT_BAD,
+						 "instance %s is described "
+						 "twice",
+						 buf->name);
 	}
-	return TDAT_OK;
+	return check_overlap(f);
 }
 
 /* Is there CPU data left to read (in a cut file)? */
