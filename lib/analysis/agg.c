@@ -307,6 +307,8 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->damaged_pages += from->damaged_pages;
 	to->damaged_chunks += from->damaged_chunks;
 	to->unread_records += from->unread_records;
+	if (!to->id_clash[0])
+		memcpy(to->id_clash, from->id_clash, sizeof(to->id_clash));
 }
 
 /**

@@ -27,6 +27,9 @@ struct kmem_collect_cfg {
 	const char *skip;	/* stack frames to skip, NULL: default */
 };
 
+/* Room for struct kmem_agg's id_clash */
+#define KMEM_ID_CLASH_LEN 288
+
 struct kmem_agg {
 	/* each allocator's statistics (kmem_agg_stats()), in one block */
 	void *stats[KMEM_NR_ALLOC];
@@ -47,6 +50,9 @@ struct kmem_agg {
 	uint64_t damaged_pages;		/* ring-buffer pages (or their rest) */
 	uint64_t damaged_chunks;	/* compressed chunks */
 	uint64_t unread_records;	/* left unread by libtracecmd */
+	/* "SYS:A and SYS:B share event id N": two formats of one id (the
+	 * records of that id are undecodable), or "" */
+	char id_clash[KMEM_ID_CLASH_LEN];
 };
 
 /**

@@ -26,7 +26,37 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	f->swap = tep_is_file_bigendian(event->tep) !=
 		  tep_is_local_bigendian(event->tep);
 	f->def->fields_init(f);
+	if (!kmem_fields_readable(f))
+		f->usable = false; /* a damaged format: said, not read as 0 */
+	f->clash = kmem_event_id_clash(event);
+	if (f->clash)
+		f->usable = false; /* its records may be either event's */
+	if (!f->usable)		   /* and no straight path around the test */
+		f->slab.on = f->pages.on = false;
 	f->fit_end = kmem_fields_fit_end(f);
+}
+
+/**
+ * kmem_event_id_clash - another event of the same id
+ * @event: an event of its tep handle
+ *
+ * Two formats that give one id (a damaged file) leave a record of that
+ * id either event's: its records are not decoded (counted, and said).
+ * A walk over the handle's events, once per event type looked up.
+ *
+ * Return: the other event, or NULL.
+ */
+struct tep_event *kmem_event_id_clash(const struct tep_event *event)
+{
+	int i, n = tep_get_events_count(event->tep);
+
+	for (i = 0; i < n; i++) {
+		struct tep_event *e = tep_get_event(event->tep, i);
+
+		if (e && e != event && e->id == event->id)
+			return e;
+	}
+	return NULL;
 }
 
 /**

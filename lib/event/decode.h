@@ -39,6 +39,7 @@ static inline int kmem_decode(const struct kmem_fields *f,
 	return f->def->decode(f, rec, ev);
 }
 
+struct tep_event *kmem_event_id_clash(const struct tep_event *event);
 int kmem_read_call_site(const struct kmem_fields *f,
 			const struct tep_record *rec, unsigned long long *val);
 

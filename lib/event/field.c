@@ -29,6 +29,58 @@ static long long field_end(const struct tep_format_field *fl)
 	return (long long)fl->offset + fl->size;
 }
 
+/* Can rdf() read @fl: absent, or of 1, 2, 4 or 8 bytes? */
+static bool readable(const struct tep_format_field *fl)
+{
+	return !fl || fl->size == 1 || fl->size == 2 || fl->size == 4 ||
+	       fl->size == 8;
+}
+
+/**
+ * kmem_fields_readable - can every number field of an event be read?
+ * @f: the fields of an event type, looked up
+ *
+ * The decoders read a number of 1, 2, 4 or 8 bytes; a format that gives
+ * one of another size is damaged, and its records would be read as if
+ * the field held 0.  The name (a string) and the stack's caller (an
+ * array) are not numbers.
+ *
+ * Return: true when each number field @f has is of a size read.
+ */
+bool kmem_fields_readable(const struct kmem_fields *f)
+{
+	const struct tep_format_field *const nums[] = {
+		f->pid,
+		f->call_site,
+		f->ptr,
+		f->bytes_req,
+		f->bytes_alloc,
+		f->gfp_flags,
+		f->node,
+		f->accounted,
+		f->page,
+		f->order,
+		f->migratetype,
+		f->percpu_refill,
+		f->fallback_order,
+		f->fallback_migratetype,
+		f->change_ownership,
+		f->stack_size,
+		f->align,
+		f->reserved,
+		f->is_atomic,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (!readable(nums[i]))
+			return false;
+	for (i = 0; i < KMEM_OWN_FIELDS; i++)
+		if (!readable(f->own[i]))
+			return false;
+	return true;
+}
+
 /**
  * kmem_fields_fit_end - how long a record must be to hold every field
  * @f: the fields of an event type, looked up

@@ -26,6 +26,7 @@ struct kmem_fields {
 	enum kmem_slot slot;
 	const struct kmem_event_def *def; /* kmem_event_defs[slot] */
 	bool usable;			  /* all required fields present */
+	struct tep_event *clash;	  /* another event of its id, or NULL */
 	bool swap;		      /* the file's byte order is not ours */
 	struct tep_format_field *pid; /* common_pid */
 	/* slab */
@@ -270,6 +271,7 @@ static inline void decode_common(const struct kmem_fields *f,
 void kmem_decode_common(const struct kmem_fields *f,
 			const struct tep_record *rec, struct kmem_event *ev);
 long long kmem_fields_fit_end(const struct kmem_fields *f);
+bool kmem_fields_readable(const struct kmem_fields *f);
 
 /*
  * The decoders, one pair a kind of event, named by events.c's table (a

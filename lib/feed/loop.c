@@ -3,10 +3,22 @@
  * The front ends' loop (see loop.h): no allocation, no formatting, no
  * search per record.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "alloc/registry.h"
 #include "loop.h"
+
+/* Note in the aggregate that @f's event shares its id with another. */
+static void note_clash(struct kmem_feed *fd, const struct kmem_fields *f)
+{
+	const struct tep_event *a = f->event, *b = f->clash;
+
+	if (b && !fd->agg->id_clash[0])
+		snprintf(fd->agg->id_clash, sizeof(fd->agg->id_clash),
+			 "%.60s:%.60s and %.60s:%.60s share event id %d",
+			 a->system, a->name, b->system, b->name, a->id);
+}
 
 /*
  * Which events are ours: event id -> slot, filled once per input.  Only
@@ -50,6 +62,7 @@ static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
 		if (slot < 0 || evs[i]->id < 0)
 			continue;
 		kmem_fields_init(&fd->fields[slot], evs[i], slot);
+		note_clash(fd, &fd->fields[slot]);
 		if (fd->slot_of)
 			fd->slot_of[evs[i]->id] = (int8_t)slot;
 		else if (u64_index_insert(&fd->id_ix, (uint64_t)evs[i]->id,
@@ -106,8 +119,10 @@ struct kmem_fields *kmem_feed_fields(struct kmem_feed *fd, enum kmem_slot slot,
 {
 	struct kmem_fields *f = &fd->fields[slot];
 
-	if (f->event != event)
+	if (f->event != event) {
 		kmem_fields_init(f, event, slot);
+		note_clash(fd, f);
+	}
 	return f;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/numfmt.h"
+#include "base/utf8.h"
 #include "report.h"
 #include "report_traces.h"
 #include "views.h"
@@ -229,12 +230,25 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 			print_alloc(r, id, out);
 	}
 	if (r->agg->undecodable)
-		fprintf(out, "\n WARNING: %s records could not be decoded "
-			     "(a field this tool needs is\n          missing "
-			     "from their event format or cut off, or they hold "
-			     "a CPU\n          or size no kernel records); they "
-			     "are not counted.\n",
+		fprintf(out,
+			"\n WARNING: %s records could not be decoded "
+			"(a field this tool needs is\n          missing "
+			"from their event format, of a size it cannot "
+			"read or\n          cut off, or they hold a CPU or "
+			"size no kernel records);\n          they are not "
+			"counted.\n",
 			fmt_count(buf, r->agg->undecodable));
+	if (r->agg->id_clash[0]) {
+		char clash[KMEM_ID_CLASH_LEN];
+
+		memcpy(clash, r->agg->id_clash, sizeof(clash));
+		utf8_plain_line(clash);
+		fprintf(out,
+			"\n WARNING: the event formats are damaged:\n"
+			"          %s;\n          the records of that "
+			"id are not counted.\n",
+			clash);
+	}
 }
 
 /**
