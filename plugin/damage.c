@@ -12,8 +12,10 @@
  * left out of the statistics, and the records of our events that the
  * scan read and trace-cmd never printed are reported as unread (unless
  * trace-cmd was asked to leave records out: -F, --cpu and the like).
- * A file the native reader cannot read is not scanned.
+ * A file the native reader cannot read is not scanned; when it refuses
+ * one as damaged, one line on stderr says so.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,16 +44,29 @@ static bool counted(void *priv, const struct tep_record *rec)
  * @path: the input, or "" when it is not known
  *
  * Without a file, memory, or one the native reader reads, nothing is
- * scanned and nothing is said: the statistics are libtracecmd's.
+ * scanned: the statistics are libtracecmd's.  A file it refuses as
+ * damaged is said, in one line on stderr.
  */
 void plugin_damage_scan(struct kmem_plugin *kp, const char *path)
 {
 	struct tdat_hooks hooks = { .want = wanted };
 	char why[TDAT_WHY_LEN];
 	struct tdat_file *f;
+	int ret;
 
-	if (!*path || tdat_open(path, &hooks, &f, why, sizeof(why)) != TDAT_OK)
+	if (!*path)
 		return;
+	ret = tdat_open(path, &hooks, &f, why, sizeof(why));
+	if (ret != TDAT_OK) {
+		/* damage the native reader refuses (a CPU table pointing
+		 * two CPUs at one place): libtracecmd reads on, unchecked */
+		if (ret == TDAT_BAD)
+			fprintf(stderr,
+				"kmem: %s: %s; the statistics are "
+				"libtracecmd's reading, unchecked\n",
+				path, why);
+		return;
+	}
 	kp->scan = tdat_scan(f, counted, tdat_tep(f));
 	tdat_close(f);
 	if (!kp->scan)
