@@ -29,6 +29,13 @@ expect() {
 		else
 			fail "$name" "exit $rc, wanted a report and nothing on stderr: $(head -c 300 "$WORK/e")"
 		fi ;;
+	table:*)
+		if [ "$rc" -eq 0 ] && grep -q "kmem statistics" "$WORK/o" && [ "$lines" -eq 0 ] &&
+			grep -qF -- "${want#table:}" "$WORK/o"; then
+			pass "$name"
+		else
+			fail "$name" "exit $rc, wanted a report holding '${want#table:}' and nothing on stderr: $(head -c 300 "$WORK/e")"
+		fi ;;
 	warn:*)
 		if [ "$rc" -eq 0 ] && grep -q "kmem statistics" "$WORK/o" && [ "$lines" -eq 1 ] &&
 			grep -qF -- "${want#warn:}" "$WORK/e"; then
