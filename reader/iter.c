@@ -196,8 +196,8 @@ static bool open_page(struct iter *it, struct stream *s)
 		uint64_t left;
 
 		while (s->pos >= s->len) {
-			if (s->no_chunks) { /* damage: the bytes make no chunk
-					     */
+			/* damage: a count of no chunk before the bytes */
+			if (s->no_chunks) {
 				s->no_chunks = false;
 				damaged(it, s, s->base, s->end, true);
 			}
