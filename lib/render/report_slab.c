@@ -11,6 +11,7 @@
 #include "report_leaks.h"
 #include "report_lifetimes.h"
 #include "report_slab.h"
+#include "recorded.h"
 #include "report_slab_int.h"
 #include "sort.h"
 #include "tables.h"
@@ -30,10 +31,18 @@ static void slab_table(const struct kmem_report_ctx *r, struct cols_ctx *c,
 		report_cols(r, c, &slab_cache_cols, st->caches,
 			    (uint32_t)st->nr_caches, st);
 		break;
-	case KMEM_T_ANOMALY:
-		report_cols(r, c, &slab_anomaly_cols, st->anoms,
-			    (uint32_t)st->nr_anoms, st);
+	case KMEM_T_ANOMALY: {
+		char why[KMEM_DOUBT_LEN];
+
+		/* "Repeated frees" or "Double frees", as the summary says */
+		report_cols(
+			r, c,
+			kmem_free_doubt(r, KMEM_ALLOC_SLAB, why, sizeof(why))
+				? &slab_anomaly_cols
+				: &slab_anomaly_double_cols,
+			st->anoms, (uint32_t)st->nr_anoms, st);
 		break;
+	}
 	default:
 		report_cols(r, c, &slab_site_cols, st->sites,
 			    (uint32_t)st->nr_sites, st);

@@ -33,6 +33,7 @@ void slab_sites(const struct kmem_report_ctx *r, struct cols_ctx *c,
 
 /* report_slab_cols.c: the slab tables' columns */
 extern const struct cols_def slab_site_cols, slab_freed_site_cols,
-	slab_ptr_cols, slab_cache_cols, slab_anomaly_cols;
+	slab_ptr_cols, slab_cache_cols, slab_anomaly_cols,
+	slab_anomaly_double_cols;
 
 #endif

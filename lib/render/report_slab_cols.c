@@ -429,3 +429,18 @@ const struct cols_def slab_anomaly_cols = {
 	COLS_DEF(anomaly_fields, anomaly_cols, anomaly_sorts,
 		 struct slab_anomaly),
 };
+
+/* ... where the trace holds every allocation: they are double frees
+ * (kmem_free_doubt(), as the summary says) */
+static const struct col_text anomaly_double_cols[] = {
+	{ "Freed-only", TBL_RIGHT, CT_DOT, A_FREE_ONLY, COL_NOFIELD, NULL, 2 },
+	{ "Double frees", TBL_RIGHT, CT_DOT, A_DOUBLE, COL_NOFIELD, NULL, 3 },
+	{ "Missed frees/Bytes", TBL_PAIR, CT_COUNT_BYTES, A_MISSED, COL_NOFIELD,
+	  NULL, 4 },
+	{ "Callsite", TBL_LEFT, CT_CALLSITE, A_CALLSITE, COL_NOFIELD, NULL, 1 },
+};
+
+const struct cols_def slab_anomaly_double_cols = {
+	COLS_DEF(anomaly_fields, anomaly_double_cols, anomaly_sorts,
+		 struct slab_anomaly),
+};
