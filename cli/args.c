@@ -206,6 +206,20 @@ static int parse_options(struct tk_args *a, int argc, char **argv,
 		if (c == ':')
 			return usage_error("option '%s' needs an argument",
 					   argv[optind - 1]);
+		if (c == '?' && !strncmp(argv[optind - 1], "--", 2)) {
+			char name[64];
+			const char *arg = argv[optind - 1];
+			size_t n = strcspn(arg, "=");
+
+			/* optopt: the long option's code, not a letter */
+			if (arg[n] && optopt) {
+				snprintf(name, sizeof(name), "%.*s",
+					 (int)(n < 63 ? n : 63), arg);
+				return usage_error("option '%s' takes no value",
+						   name);
+			}
+			return usage_error("unknown option '%s'", arg);
+		}
 		if (c == '?' && optopt) {
 			shortopt[1] = (char)optopt;
 			return usage_error("unknown option '%s'", shortopt);

@@ -338,6 +338,13 @@ assert " 3 of 4 repeated frees are at rcu_do_batch+0x1b7:\n   frees by RCU " \
        "trace missed (no pid 0 record: likely only chosen tasks were traced), " \
        "not a kernel bug.\n" in t, t
 PY
+# the anomalies table's column says what the summary says
+"$TK" stat --anomalies "$WORK/rcu.dat" >"$WORK/rcu-anom.txt"
+"$TK" stat --anomalies "$WORK/rcu-pid.dat" >"$WORK/rcu-pid-anom.txt"
+check anomaly-column-double sh -c "grep -q ' Double frees |' '$WORK/rcu-anom.txt' &&
+	! grep -q 'Repeated frees' '$WORK/rcu-anom.txt'"
+check anomaly-column-repeated sh -c "grep -q ' Repeated frees |' '$WORK/rcu-pid-anom.txt' &&
+	! grep -q 'Double frees' '$WORK/rcu-pid-anom.txt'"
 
 # ---- the per-cache table has no empty row: a cache seen only in
 # freed-only frees shows them (Frees = frees + free_only of the JSON)
@@ -566,6 +573,8 @@ usage_error bad-pid "bad --pid '12x'" stat --pid 12x "$A"
 usage_error bad-cpu "bad --cpu '3-1'" stat --cpu 3-1 "$A"
 usage_error unknown-option "unknown option '--bogus'" stat --bogus "$A"
 usage_error unknown-short-option "unknown option '-x'" stat -x "$A"
+usage_error flag-with-value "option '--page' takes no value" stat --page=3 "$A"
+usage_error help-with-value "option '--help' takes no value" stat --help=1
 usage_error missing-argument "option '--sort' needs an argument" stat "$A" --sort
 usage_error live-unknown-option "unknown option '--bogus'" live --bogus
 usage_error not-for-stat "\-\-duration does not apply to 'stat'" stat -d 3 "$A"
