@@ -5,7 +5,8 @@
 set -e
 plugin_dir=$(dirname "$1")
 trace=${DEMO_TRACE:-$(ls -S -r sample-data/*.dat | head -n 1)}
-listing=${TMPDIR:-/tmp}/kmem-demo-listing.txt
+# one user's file: another's (root's) in /tmp is not writable
+listing=$(mktemp "${TMPDIR:-/tmp}/kmem-demo-listing.XXXXXX")
 echo "\$ TRACEEVENT_PLUGIN_DIR=$plugin_dir trace-cmd report -i $trace -O kmem:stat -O kmem:lines=10"
 TRACEEVENT_PLUGIN_DIR=$plugin_dir trace-cmd report -i "$trace" \
 	-O kmem:stat -O kmem:lines=10 -O kmem:output=/dev/fd/3 3>&1 \
