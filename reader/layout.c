@@ -576,5 +576,10 @@ int tdat_read_v7(struct tdat_file *f, struct tcur *c)
 				 (unsigned long long)f->size);
 	if (!s.have[OPT_HEADER_INFO])
 		return tdat_fail(f, TDAT_BAD, "no header page section");
+	/* trace-cmd writes it with the header page, even with no event */
+	if (!s.have[OPT_EVENT_FORMATS])
+		return tdat_fail(f, TDAT_BAD,
+				 "no event formats section: no record can "
+				 "be read");
 	return v7_meta(f, &s);
 }
