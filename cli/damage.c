@@ -13,6 +13,31 @@ static const char *s(uint64_t n)
 }
 
 /**
+ * tk_say_time_back - say that a CPU's time went back, in one line
+ * @label: the file (and instance)
+ * @d: the native reader's count of such pages (or its scan's)
+ *
+ * Such a page is read, in file order, as libtracecmd reads it; but its
+ * records and those after it are merged with the other CPUs' at the
+ * wrong place, so what pairs frees with allocations may be off.
+ * Nothing when time never went back.
+ */
+void tk_say_time_back(const char *label, const struct tdat_damage *d)
+{
+	unsigned long long n = d->time_back;
+
+	if (!n)
+		return;
+	fprintf(stderr,
+		TK_NAME ": %s: time goes back at %llu ring-buffer page%s (the "
+			"first on CPU %d at offset %#llx): damaged timestamps? "
+			"the records are read in file order, and the pairing "
+			"of frees with allocations may be off\n",
+		label, n, s(n), d->back_cpu,
+		(unsigned long long)d->back_offset);
+}
+
+/**
  * tk_say_damage - say what damaged data was skipped in one buffer
  * @label: the file (and instance) it was in
  * @records: records of impossible sizes (libtracecmd's), if any
@@ -21,21 +46,26 @@ static const char *s(uint64_t n)
  *     impossible size is in d->first_* when d counts nothing else)
  * @unread: records the scan read that libtracecmd did not hand over
  *
- * Nothing when nothing was skipped.
+ * Nothing when nothing was skipped.  Pages whose time goes back are
+ * said at the end of the line, or in one of their own
+ * (tk_say_time_back()).
  */
 void tk_say_damage(const char *label, uint64_t records,
 		   const struct tdat_damage *d, uint64_t unread)
 {
 	unsigned long long p = d->pages, c = d->chunks, r = records;
 
-	if (!p && !c && !r && !unread)
+	if (!p && !c && !r && !unread) {
+		tk_say_time_back(label, d);
 		return;
+	}
 	fprintf(stderr, TK_NAME ": %s: ", label);
 	if (!p && !c && !r) {
-		fprintf(stderr, "libtracecmd left %llu record%s unread that "
-				"the native reader reads\n",
+		fprintf(stderr,
+			"libtracecmd left %llu record%s unread that "
+			"the native reader reads",
 			(unsigned long long)unread, s(unread));
-		return;
+		goto end;
 	}
 	fprintf(stderr, "damaged data skipped: ");
 	if (p || c)
@@ -50,6 +80,10 @@ void tk_say_damage(const char *label, uint64_t records,
 				"left %llu record%s unread (the native reader "
 				"reads them)",
 			(unsigned long long)unread, s(unread));
+end:
+	if (d->time_back)
+		fprintf(stderr, "; time goes back at %llu ring-buffer page%s",
+			(unsigned long long)d->time_back, s(d->time_back));
 	fputc('\n', stderr);
 }
 

@@ -11,6 +11,7 @@
 
 #include "tdat.h"
 
+void tk_say_time_back(const char *label, const struct tdat_damage *d);
 void tk_say_damage(const char *label, uint64_t records,
 		   const struct tdat_damage *d, uint64_t unread);
 void tk_refused_line(char *buf, size_t len, const char *label,

@@ -280,7 +280,7 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: %s\n", s->label,
 			src.why[0] ? src.why : "out of memory");
-	if (!s->quiet && (d->pages || d->chunks)) {
+	if (!s->quiet && (d->pages || d->chunks || d->time_back)) {
 		tk_progress_done(progress);
 		tk_say_damage(s->label, 0, d, 0);
 	}

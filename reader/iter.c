@@ -32,6 +32,7 @@ struct stream {
 	uint64_t nchunks;
 	uint64_t span; /* the current chunk's room in the virtual file */
 	bool no_chunks; /* a count of no chunk, then the CPU's bytes */
+	bool have_ts;	/* @rec holds the CPU's last record so far */
 	uint8_t *zbuf;
 	size_t zcap;
 	struct rb_page pg;
@@ -214,6 +215,16 @@ static bool open_page(struct iter *it, struct stream *s)
 	}
 }
 
+/* A page of @s starts before the CPU's last record: said, not skipped. */
+static void time_back(struct iter *it, struct stream *s)
+{
+	if (!it->dmg->time_back) {
+		it->dmg->back_cpu = s->cpu->cpu;
+		it->dmg->back_offset = s->base + s->pos;
+	}
+	it->dmg->time_back++;
+}
+
 /*
  * The first record of the pages after the open one, whose
  * rb_page_next() gave @ret (0: its end, -1: damaged), or of the first
@@ -242,8 +253,13 @@ next_page(struct iter *it, struct stream *s, int ret, struct rb_record *r)
 			return false;
 		s->page_open = true;
 		ret = rb_page_next(&s->pg, r);
-		if (ret > 0)
+		if (ret > 0) {
+			/* a CPU's time never goes back, but in damage */
+			if (s->have_ts && tdat_ts(it->f, r->ts) < s->rec.ts)
+				time_back(it, s);
+			s->have_ts = true;
 			return true;
+		}
 	}
 }
 

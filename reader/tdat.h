@@ -63,6 +63,12 @@ struct tdat_damage {
 	/* lost where the file was cut short (tdat_cut_note()) */
 	uint64_t cut_pages;
 	uint64_t cut_chunks;
+	/* pages whose first record is older than the record before it on
+	 * their CPU (a damaged timestamp: read, in file order), and where
+	 * the first one is */
+	uint64_t time_back;
+	int back_cpu;
+	uint64_t back_offset;
 };
 
 int tdat_open(const char *path, const struct tdat_hooks *hooks,
