@@ -145,6 +145,28 @@ static void print_section(const struct kmem_report_ctx *r, FILE *out,
  * or all of them): say whether the front end's filters or the trace are
  * why; @more: another section may follow (a blank line after).
  */
+/* " (A, B, C)." with a break after a comma before column 78. */
+static void print_list(FILE *out, const char *list)
+{
+	size_t col = 2, n;
+	const char *p = list;
+
+	fputs(" (", out);
+	while (*p) {
+		n = strcspn(p, ",");
+		if (col + n + 2 > 78 && col > 3) {
+			fputs("\n  ", out);
+			col = 2;
+			p += *p == ' ';
+			n = strcspn(p, ",");
+		}
+		fprintf(out, "%.*s%s", (int)n, p, p[n] ? "," : "");
+		col += n + 1;
+		p += n + (p[n] != '\0');
+	}
+	fputs(").\n", out);
+}
+
 static void print_none(const struct kmem_report_ctx *r, FILE *out,
 		       const char *what, const char *events, bool more)
 {
@@ -157,7 +179,10 @@ static void print_none(const struct kmem_report_ctx *r, FILE *out,
 	else if (r->in->filters)	/* whole CPUs left unread */
 		fprintf(out, " No %s allocator records matched the filters "
 			     "(%s).\n", what, r->in->filters);
-	else
+	else if (strlen(what) + strlen(events) > 48) { /* in 80 columns */
+		fprintf(out, " No %s allocator events in this trace\n", what);
+		print_list(out, events);
+	} else
 		fprintf(out, " No %s allocator events (%s) in this trace.\n",
 			what, events);
 	if (more)
