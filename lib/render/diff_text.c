@@ -163,7 +163,8 @@ static void print_rows(const struct kmem_diff *d, FILE *out, const char *what,
 	kmem_diff_groups_release(&gs);
 }
 
-static void print_section(const struct kmem_diff *d, FILE *out,
+/* Return: whether either input has the allocator @member. */
+static bool print_section(const struct kmem_diff *d, FILE *out,
 			  const char *member, const char *title)
 {
 	const struct jt_node *b = jt_get(d->before, member);
@@ -172,7 +173,7 @@ static void print_section(const struct kmem_diff *d, FILE *out,
 	int n;
 
 	if (!b && !a)
-		return;
+		return false;
 	n = fprintf(out, " %s\n", title) - 2;
 	fputc(' ', out);
 	while (n-- > 0)
@@ -188,6 +189,7 @@ static void print_section(const struct kmem_diff *d, FILE *out,
 		   jt_get(a, "callsites"));
 	print_rows(d, out, "Caches", "caches", jt_get(b, "caches"),
 		   jt_get(a, "caches"));
+	return true;
 }
 
 /**
@@ -202,7 +204,7 @@ static void print_section(const struct kmem_diff *d, FILE *out,
  */
 void kmem_diff_text(const struct kmem_diff *d, FILE *out)
 {
-	unsigned int id;
+	unsigned int id, shown = 0;
 
 	fprintf(out, "\n kmem diff: %s -> %s\n", d->before_label,
 		d->after_label);
@@ -219,6 +221,9 @@ void kmem_diff_text(const struct kmem_diff *d, FILE *out)
 			     "left out)\n");
 	fputc('\n', out);
 	for (id = 0; id < KMEM_NR_ALLOC; id++)
-		print_section(d, out, kmem_allocs[id].name,
-			      kmem_alloc_views[id].section);
+		shown += print_section(d, out, kmem_allocs[id].name,
+				       kmem_alloc_views[id].section);
+	if (!shown)
+		fprintf(out, " No allocator events in either trace: nothing to "
+			     "compare.\n");
 }

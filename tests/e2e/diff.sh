@@ -227,4 +227,13 @@ check diff-folded-exit-1 test $? -eq 1
 "$TK" diff "$S/slab-fork-exec.dat" "$WORK/nosuch.dat" >/dev/null 2>"$WORK/e4"
 check diff-missing-file-exit-2 test $? -eq 2
 check diff-missing-file-one-line test "$(wc -l <"$WORK/e4")" -eq 1
+
+# two traces without an allocator event: said, not a bare title
+printf '%s\n' '[kallsyms]' 'ffffffff81300000 T seq_open' '[buffer]' >"$WORK/none.spec"
+python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/none.spec" -o "$WORK/none.dat" \
+	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt"
+"$TK" diff "$WORK/none.dat" "$WORK/none.dat" >"$WORK/none.txt" 2>"$WORK/e5"
+check diff-nothing-exit-0 test $? -eq 0
+check diff-nothing-said grep -qx ' No allocator events in either trace: nothing to compare.' "$WORK/none.txt"
+check diff-nothing-quiet test ! -s "$WORK/e5"
 finish
