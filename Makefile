@@ -69,6 +69,8 @@ completiondir ?= $(prefix)/share/bash-completion/completions
 mandir ?= $(prefix)/share/man
 userbindir ?= $(HOME)/.local/bin
 usercompletiondir ?= $(HOME)/.local/share/bash-completion/completions
+# man-db finds it from ~/.local/bin in PATH
+usermandir ?= $(HOME)/.local/share/man
 DESTDIR ?=
 DEMO_TRACE ?= sample-data/slab-fork-exec.dat
 
@@ -317,12 +319,18 @@ install: all doc
 	$(if $(HAVE_KS_PLUGIN),$(Q)install -D -m 0644 $(KS_PLUGIN) "$(DESTDIR)$(kshark_plugindir)/plugin-kmem.so")
 	@echo "install: $(DESTDIR)$(bindir)/trace-kmem"
 
-install-user: all
+# the man pages too when asciidoc is there to make them (make doc's
+# packages), else one line says how
+install-user: all $(if $(HAVE_DOC),doc)
 	$(Q)scripts/install.sh install-user "$(userplugindir)" $(PLUGIN)
 	$(Q)install -D -m 0755 $(CLI) "$(userbindir)/trace-kmem"
 	$(Q)install -D -m 0755 sample-data/record.sh "$(userbindir)/trace-kmem-record"
 	$(Q)install -D -m 0644 completion/trace-kmem "$(usercompletiondir)/trace-kmem"
-	@echo "install: $(userbindir)/trace-kmem"
+	$(if $(HAVE_DOC),$(Q)for m in $(MAN_PAGES); do \
+		install -D -m 0644 $$m "$(usermandir)/man$${m##*.}/$${m##*/}" || exit 1; \
+	done)
+	@echo "install: $(userbindir)/trace-kmem, trace-kmem-record, the bash completion$(if $(HAVE_DOC), and the man pages in $(usermandir))"
+	$(if $(HAVE_DOC),,@echo "install: no man pages (they need asciidoc-base xmlto docbook-xsl docbook-xml: apt-get install them, then make install-user again)")
 
 uninstall:
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh uninstall "$(DESTDIR)$(plugindir)"
@@ -335,6 +343,7 @@ uninstall-user:
 	$(Q)scripts/install.sh uninstall-user "$(userplugindir)"
 	$(Q)rm -f "$(userbindir)/trace-kmem" "$(userbindir)/trace-kmem-record" \
 		"$(usercompletiondir)/trace-kmem"
+	$(Q)for m in $(MAN_TXT); do rm -f "$(usermandir)/man$${m##*.}/$$m"; done
 
 bench: all $(KSHARK_TOOLS)
 	$(Q)B=$(B) bench/run.sh

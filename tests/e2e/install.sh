@@ -39,7 +39,15 @@ if [ -n "$f" ]; then
 	check install-user-loads grep -q '^ SUMMARY (slab allocator)' "$WORK/user.out"
 fi
 check install-user-trace-kmem test -x "$HOME/.local/bin/trace-kmem"
+# the man page that --help names, where man finds it from PATH
+if command -v asciidoc >/dev/null && command -v man >/dev/null; then
+	check install-user-man test "$(PATH=$HOME/.local/bin:$PATH man -w trace-kmem)" = \
+		"$HOME/.local/share/man/man1/trace-kmem.1"
+else
+	skip install-user-man "no asciidoc or man (make doc's packages, man-db)"
+fi
 mk uninstall-user
+check uninstall-user-man test ! -e "$HOME/.local/share/man/man1/trace-kmem.1"
 check uninstall-user test ! -e "$HOME/.local/lib/traceevent/plugins/plugin_kmem.so"
 check uninstall-user-trace-kmem test ! -e "$HOME/.local/bin/trace-kmem" -a ! -e "$HOME/.local/bin/trace-kmem-record"
 
