@@ -256,7 +256,7 @@ HAVE_GLU := $(shell $(PKG_CONFIG) --exists glu 2>/dev/null && echo 1)
 HAVE_CXX := $(shell command -v $(CXX) >/dev/null 2>&1 && echo 1)
 HAVE_KS_PLUGIN := $(and $(HAVE_KSHARK),$(HAVE_QT),$(HAVE_GLU),$(HAVE_CXX))
 KS_MISSING := $(strip $(if $(HAVE_KSHARK),,libkshark-dev) \
-	$(if $(or $(KS_PLOT_LIB),$(not $(HAVE_KSHARK))),,libkshark-gui and libkshark-plot) \
+	$(if $(HAVE_KSHARK),$(if $(KS_PLOT_LIB),,kernelshark)) \
 	$(if $(HAVE_QT),,$(or $(KS_QT_PKG),qtbase5-dev or qt6-base-dev)) \
 	$(if $(HAVE_GLU),,libglu1-mesa-dev) $(if $(HAVE_CXX),,$(CXX)))
 KS_PLUGIN := $(B)/kernelshark/plugin-kmem.so
