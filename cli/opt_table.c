@@ -197,6 +197,33 @@ struct option *tk_long_options(void)
 const char *const tk_cmd_names[] = { "stat", "live", "topology",
 					 "plot", "diff" };
 
+/* Column of the descriptions in --help, and the width they wrap at. */
+#define DESC_COL 33
+#define HELP_WIDTH 79
+
+/* @desc from column DESC_COL, its words wrapped at HELP_WIDTH. */
+static void print_desc(FILE *f, const char *desc)
+{
+	size_t col = DESC_COL - 1, n;
+	const char *p = desc;
+
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (!n)
+			break;
+		if (col > DESC_COL - 1 && col + 1 + n > HELP_WIDTH) {
+			fprintf(f, "\n%*s", DESC_COL - 1, "");
+			col = DESC_COL - 1;
+		}
+		fprintf(f, " %.*s", (int)n, p);
+		col += 1 + n;
+		p += n;
+	}
+	fputc('\n', f);
+}
+
 static void print_opt(FILE *f, char sh, const char *name, const char *arg,
 		      bool optional, const char *desc)
 {
@@ -207,7 +234,10 @@ static void print_opt(FILE *f, char sh, const char *name, const char *arg,
 	snprintf(spec, sizeof(spec), "%s--%s%s%s%s", lead, name,
 		 arg ? (optional ? "[=" : " ") : "", arg ? arg : "",
 		 arg && optional ? "]" : "");
-	fprintf(f, "  %-30s %s\n", spec, desc);
+	fprintf(f, "  %-30s", spec);
+	if (strlen(spec) > 30) /* its description on the next line */
+		fprintf(f, "\n  %30s", "");
+	print_desc(f, desc);
 }
 
 /* What an option means to plot, where that differs from stat. */

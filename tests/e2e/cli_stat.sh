@@ -576,6 +576,11 @@ usage_error unknown-short-option "unknown option '-x'" stat -x "$A"
 usage_error flag-with-value "option '--page' takes no value" stat --page=3 "$A"
 usage_error help-with-value "option '--help' takes no value" stat --help=1
 usage_error missing-argument "option '--sort' needs an argument" stat "$A" --sort
+# --help reads in 80 columns: descriptions wrap under their column
+for c in stat live topology plot diff; do
+	"$TK" $c --help >"$WORK/help.txt"
+	check "help-$c-80-columns" awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$WORK/help.txt"
+done
 usage_error live-unknown-option "unknown option '--bogus'" live --bogus
 usage_error not-for-stat "\-\-duration does not apply to 'stat'" stat -d 3 "$A"
 usage_error not-for-live "\-\-time does not apply to 'live'" live --time 1,2
