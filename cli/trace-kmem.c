@@ -12,6 +12,7 @@
 
 #include "base/msg.h"
 #include "cli.h"
+#include "options/output.h"
 
 int main(int argc, char **argv)
 {
@@ -25,6 +26,11 @@ int main(int argc, char **argv)
 	if (ret) { /* a usage error, or --help/--version done */
 		tk_args_release(&a);
 		return ret > 0 ? TK_OK : TK_USAGE;
+	}
+	/* no output over an input: the trace would be lost */
+	if (kmem_outputs_spare(&a.opts, a.inputs, a.nr_inputs, stderr)) {
+		tk_args_release(&a);
+		return TK_ENV;
 	}
 	switch (a.cmd) {
 	case TK_LIVE:

@@ -53,6 +53,7 @@ struct kmem_plugin {
 	int ordinal; /* which input of the trace-cmd run */
 	struct kmem_outputs outs;
 	bool outs_ok; /* outs open */
+	bool spare;   /* an output names the input: none written */
 	/* the last record accounted, so a record printed twice counts once;
 	 * last_offset starts at ~0, which no record has */
 	unsigned long long last_ts;

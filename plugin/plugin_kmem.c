@@ -81,8 +81,14 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		 * input (trace-cmd closes them in order) appends to them
 		 * when it reports.
 		 */
+		/* no output over the input: the trace would be lost */
+		kp->spare = *path &&
+			    kmem_outputs_spare(&kp->opts,
+					       (const char *const[]){ path }, 1,
+					       stderr);
 		if (kp->ordinal == 1)
-			kp->outs_ok = !kmem_outputs_open(&kp->outs, &kp->opts,
+			kp->outs_ok = !kp->spare &&
+				      !kmem_outputs_open(&kp->outs, &kp->opts,
 							 false, stderr);
 		plugin_damage_scan(kp, path);
 	}
@@ -115,8 +121,9 @@ static void print_stats(struct kmem_plugin *kp)
 	survey(kp, &in);
 	plugin_damage_finish(kp, in.nr_elsewhere > 0);
 	if (kp->ordinal > 1)
-		kp->outs_ok = !kmem_outputs_open(&kp->outs, &kp->opts, true,
-						 stderr);
+		kp->outs_ok =
+			!kp->spare &&
+			!kmem_outputs_open(&kp->outs, &kp->opts, true, stderr);
 	if (!kp->outs_ok)
 		return;
 	/* several inputs: one JSON document, ended by the last input's */

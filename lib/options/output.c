@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/msg.h"
 #include "output.h"
@@ -28,6 +29,59 @@ static int open_pprof(struct kmem_outputs *outs, const struct kmem_opts *o,
 		fprintf(err, "%s: out of memory for the pprof profile\n",
 			kmem_prog);
 		return -1;
+	}
+	return 0;
+}
+
+/* Does the existing file @path name the same file as @st? */
+static bool same_file(const char *path, const struct stat *st)
+{
+	struct stat o;
+
+	return !stat(path, &o) && S_ISREG(o.st_mode) &&
+	       o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+}
+
+/**
+ * kmem_outputs_spare - refuse an output that names an input file
+ * @o: the options: output=, json=, csv=, folded=, pprof=, rows=
+ * @inputs: the input files
+ * @n: their number
+ * @err: where a refusal is said
+ *
+ * An output file is written beside its path and renamed over it at the
+ * end (or appended to): over an input, the trace would be lost
+ * (trace-kmem stat -o trace.dat trace.dat).  Paths are compared as
+ * files (device and inode), so another name of the input is caught too.
+ *
+ * Return: 0, or -1 after one line on @err.
+ */
+int kmem_outputs_spare(const struct kmem_opts *o, const char *const *inputs,
+		       int n, FILE *err)
+{
+	const struct {
+		const char *path, *what;
+	} outs[] = {
+		{ o->output, "output" }, { o->json, "json" },
+		{ o->csv, "csv" },	 { o->folded, "folded" },
+		{ o->pprof, "pprof" },	 { o->rows, "rows" },
+	};
+	struct stat st;
+	size_t k;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!inputs[i] || stat(inputs[i], &st) || !S_ISREG(st.st_mode))
+			continue;
+		for (k = 0; k < sizeof(outs) / sizeof(outs[0]); k++)
+			if (outs[k].path && same_file(outs[k].path, &st)) {
+				fprintf(err,
+					"%s: %s '%s' is the input file '%s': "
+					"it would be overwritten\n",
+					kmem_prog, outs[k].what, outs[k].path,
+					inputs[i]);
+				return -1;
+			}
 	}
 	return 0;
 }

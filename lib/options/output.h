@@ -38,6 +38,8 @@ struct kmem_outputs {
 	int json_docs;
 };
 
+int kmem_outputs_spare(const struct kmem_opts *o, const char *const *inputs,
+		       int n, FILE *err);
 int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 		      bool append, FILE *err);
 int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err);

@@ -42,6 +42,26 @@ else
 	skip outputs-live-bad-output "needs root and tracefs"
 fi
 
+# --- an output that names the input (or another name of it): refused,
+# the trace untouched; every output option, trace-kmem and the plugin
+cp "$f" "$WORK/in.dat"
+ln -s "$WORK/in.dat" "$WORK/in-link.dat"
+for o in "output|-o $WORK/in.dat" "json|--json=$WORK/in.dat" "csv|--csv $WORK/in.dat" \
+	"folded|--folded=$WORK/in.dat" "pprof|--pprof $WORK/in.dat" "rows|--rows $WORK/in.dat" \
+	"symlink|-o $WORK/in-link.dat"; do
+	# shellcheck disable=SC2086
+	one_error "outputs-over-input-${o%%|*}" "is the input file '$WORK/in.dat': it would be overwritten" \
+		"$TK" stat ${o#*|} "$WORK/in.dat"
+done
+one_error outputs-over-input-diff "is the input file" "$TK" diff -o "$WORK/in.dat" "$f" "$WORK/in.dat"
+one_error outputs-over-input-plot "is the input file" "$TK" plot -o "$WORK/in.dat" "$WORK/in.dat"
+for o in output json csv rows; do
+	TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -i "$WORK/in.dat" -O kmem:stat \
+		-O "kmem:$o=$WORK/in.dat" >/dev/null 2>"$WORK/p.err"
+	check "outputs-over-input-plugin-$o" grep -q "^kmem: $o '$WORK/in.dat' is the input file" "$WORK/p.err"
+done
+check outputs-over-input-untouched cmp -s "$f" "$WORK/in.dat"
+
 # --- written whole, with the mode of a new file
 (umask 022 && "$TK" stat -o "$WORK/t.txt" --json="$WORK/t.json" "$f")
 check outputs-files-written test -s "$WORK/t.txt" -a -s "$WORK/t.json"
