@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/msg.h"
 #include "output.h"
@@ -17,6 +18,14 @@
 static int open_pprof(struct kmem_outputs *outs, const struct kmem_opts *o,
 		      bool append, FILE *err)
 {
+	if (!strcmp(o->pprof, "-") && isatty(STDOUT_FILENO)) {
+		/* gzip data on a terminal: garbage, and maybe escapes */
+		fprintf(err,
+			"%s: pprof=-: a gzip profile is not written to a "
+			"terminal (give a file, or redirect stdout)\n",
+			kmem_prog);
+		return -1;
+	}
 	if (append)
 		fprintf(err,
 			"%s: pprof=%s holds the last input's profile only "

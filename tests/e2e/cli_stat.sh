@@ -631,6 +631,11 @@ check version test $? -eq 0
 "$TK" stat -o /dev/null "$I" 2>"$WORK/pipe.err"
 check progress-not-in-pipes test ! -s "$WORK/pipe.err"
 if command -v script >/dev/null; then
+	# a gzip profile is not poured onto a terminal; to a pipe it is whole
+	script -qec "$TK stat --pprof - $I; echo rc=\$?" /dev/null >"$WORK/pp.tty" 2>&1
+	check pprof-not-to-terminal grep -q 'pprof=-: a gzip profile is not written to a terminal' "$WORK/pp.tty"
+	check pprof-not-to-terminal-exit-2 grep -q '^rc=2' "$WORK/pp.tty"
+	check pprof-to-pipe sh -c "'$TK' stat --pprof - '$I' | gzip -t"
 	TRACE_KMEM_PROGRESS_AFTER=0 script -qec "$TK stat -o /dev/null $I" /dev/null >"$WORK/tty.out" 2>&1
 	check progress-on-terminal grep -q 'records' "$WORK/tty.out"
 	# how far through the file: a percentage of its CPU data
