@@ -81,5 +81,6 @@ struct tep_plugin_option *plugin_options_new(void);
 void plugin_options_read(struct kmem_plugin *kp);
 void plugin_options_check_args(FILE *err);
 bool plugin_args_filtered(void);
+int plugin_args_spare(const struct kmem_opts *o, FILE *err);
 
 #endif

@@ -35,6 +35,27 @@
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep);
 EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep);
 
+/*
+ * Does an output name an input (this one, or a file of trace-cmd's
+ * command line)?  Said by the first input only: a later one finds the
+ * same (its file is on the command line too) and keeps quiet.
+ */
+static bool spare_inputs(const struct kmem_plugin *kp, const char *path)
+{
+	FILE *err = kp->ordinal == 1 ? stderr : fopen("/dev/null", "we");
+	bool ret;
+
+	if (!err)
+		err = stderr;
+	ret = (*path &&
+	       kmem_outputs_spare(&kp->opts, (const char *const[]){ path }, 1,
+				  err)) ||
+	      plugin_args_spare(&kp->opts, err);
+	if (err != stderr)
+		fclose(err);
+	return ret;
+}
+
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	struct kmem_plugin *kp = calloc(1, sizeof(*kp));
@@ -82,10 +103,7 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		 * when it reports.
 		 */
 		/* no output over the input: the trace would be lost */
-		kp->spare = *path &&
-			    kmem_outputs_spare(&kp->opts,
-					       (const char *const[]){ path }, 1,
-					       stderr);
+		kp->spare = spare_inputs(kp, path);
 		if (kp->ordinal == 1)
 			kp->outs_ok = !kp->spare &&
 				      !kmem_outputs_open(&kp->outs, &kp->opts,

@@ -151,6 +151,30 @@ static char **initial_argv(int *argc)
 }
 
 /**
+ * plugin_args_spare - refuse outputs that name a file of trace-cmd's
+ *	command line
+ * @o: the options (output=, json=, csv=, folded=, pprof=, rows=)
+ * @err: where a refusal is said
+ *
+ * With several inputs (-i a.dat -i b.dat) the first input's outputs are
+ * opened before the later inputs are: each word of trace-cmd's command
+ * line that names a file is taken for an input (kmem_outputs_spare()).
+ *
+ * Return: 0, or -1 after one line on @err.
+ */
+int plugin_args_spare(const struct kmem_opts *o, FILE *err)
+{
+	char **argv;
+	int argc = 0;
+
+	argv = initial_argv(&argc);
+	if (!argv || argc < 2)
+		return 0;
+	return kmem_outputs_spare(o, (const char *const *)argv + 1, argc - 1,
+				  err);
+}
+
+/**
  * plugin_options_check_args - the -O kmem: options libtraceevent ignores
  * @err: where each is said, in one line
  *

@@ -60,6 +60,14 @@ for o in output json csv rows; do
 		-O "kmem:$o=$WORK/in.dat" >/dev/null 2>"$WORK/p.err"
 	check "outputs-over-input-plugin-$o" grep -q "^kmem: $o '$WORK/in.dat' is the input file" "$WORK/p.err"
 done
+# ... the second of two inputs: the first input's outputs are opened
+# before the second is, and were renamed over it
+cp "$f" "$WORK/in2.dat"
+TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -i "$WORK/in.dat" -i "$WORK/in2.dat" \
+	-O kmem:stat -O "kmem:output=$WORK/in2.dat" >/dev/null 2>"$WORK/p.err"
+check outputs-over-second-input-plugin-said grep -q "^kmem: output '$WORK/in2.dat' is the input file" "$WORK/p.err"
+check outputs-over-second-input-plugin-once test "$(wc -l <"$WORK/p.err")" -eq 1
+check outputs-over-second-input-untouched cmp -s "$f" "$WORK/in2.dat"
 check outputs-over-input-untouched cmp -s "$f" "$WORK/in.dat"
 
 # --- written whole, with the mode of a new file
@@ -109,11 +117,14 @@ check outputs-stat-closed-pipe-quiet test ! -s "$WORK/pipe.err"
 "$TK" stat --json --alloc -l 0 "$big" 2>"$WORK/pipe.err" | head -c 10 >/dev/null
 check outputs-stat-json-closed-pipe-141 test "${PIPESTATUS[0]}" -eq 141
 if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/instances ]; then
+	# another live run's instance (not ours) may be there before and after
+	ls /sys/kernel/tracing/instances | grep "^trace-kmem-" >"$WORK/inst.before"
 	timeout 60 "$TK" live -d 30 --interval 0.3 2>"$WORK/lpipe.err" | head -1 >/dev/null
 	rc=${PIPESTATUS[0]}
 	check outputs-live-closed-pipe-141 test "$rc" -eq 141
 	check outputs-live-closed-pipe-quiet test ! -s "$WORK/lpipe.err"
-	check outputs-live-closed-pipe-instance-removed test -z "$(ls /sys/kernel/tracing/instances | grep "^trace-kmem-" || true)"
+	ls /sys/kernel/tracing/instances | grep "^trace-kmem-" >"$WORK/inst.after"
+	check outputs-live-closed-pipe-instance-removed test -z "$(comm -13 "$WORK/inst.before" "$WORK/inst.after")"
 else
 	skip outputs-live-closed-pipe "needs root and tracefs"
 fi
