@@ -189,11 +189,37 @@ static int one_option(struct tk_args *a, int c, const struct option *lo)
 	return -1;
 }
 
+/*
+ * getopt_long's '?': an unknown short option (optopt), an unknown long
+ * one (optopt 0, @arg), or a flag given a value (--page=3: optopt its
+ * code, which is no letter for a long-only option).  @arg, the last
+ * word getopt took, is only the option's own in the last two cases.
+ */
+static int unknown_option(const struct option *lo, const char *arg)
+{
+	char name[64], shortopt[3] = "-?";
+	size_t n = strcspn(arg, "=");
+	int i;
+
+	snprintf(name, sizeof(name), "%.*s", (int)(n < 63 ? n : 63), arg);
+	if (optopt && !strncmp(arg, "--", 2) && arg[n])
+		for (i = 0; lo[i].name; i++)
+			if (lo[i].val == optopt &&
+			    lo[i].has_arg == no_argument &&
+			    !strcmp(lo[i].name, name + 2))
+				return usage_error("option '%s' takes no value",
+						   name);
+	if (optopt) {
+		shortopt[1] = (char)optopt;
+		return usage_error("unknown option '%s'", shortopt);
+	}
+	return usage_error("unknown option '%s'", name);
+}
+
 /* 0, 1 when --help or --version printed (exit 0), -1 on a usage error */
 static int parse_options(struct tk_args *a, int argc, char **argv,
 			 const struct option *lo)
 {
-	char shortopt[3] = "-?";
 	int c;
 
 	/* getopt's own messages would start with the subcommand's name */
@@ -206,27 +232,8 @@ static int parse_options(struct tk_args *a, int argc, char **argv,
 		if (c == ':')
 			return usage_error("option '%s' needs an argument",
 					   argv[optind - 1]);
-		if (c == '?' && !strncmp(argv[optind - 1], "--", 2)) {
-			char name[64];
-			const char *arg = argv[optind - 1];
-			size_t n = strcspn(arg, "=");
-
-			/* optopt: the long option's code, not a letter */
-			if (arg[n] && optopt) {
-				snprintf(name, sizeof(name), "%.*s",
-					 (int)(n < 63 ? n : 63), arg);
-				return usage_error("option '%s' takes no value",
-						   name);
-			}
-			return usage_error("unknown option '%s'", arg);
-		}
-		if (c == '?' && optopt) {
-			shortopt[1] = (char)optopt;
-			return usage_error("unknown option '%s'", shortopt);
-		}
 		if (c == '?')
-			return usage_error("unknown option '%s'",
-					   argv[optind - 1]);
+			return unknown_option(lo, argv[optind - 1]);
 		if (c == 'h') {
 			tk_usage(tk_cmd_names[a->cmd], true);
 			return 1;

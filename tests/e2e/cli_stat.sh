@@ -575,6 +575,11 @@ usage_error unknown-option "unknown option '--bogus'" stat --bogus "$A"
 usage_error unknown-short-option "unknown option '-x'" stat -x "$A"
 usage_error flag-with-value "option '--page' takes no value" stat --page=3 "$A"
 usage_error help-with-value "option '--help' takes no value" stat --help=1
+# an unknown letter in a cluster after a long option is named, not the
+# long option before it
+usage_error cluster-after-flag "unknown option '-a'" stat --page -aX "$A"
+usage_error cluster-after-value "unknown option '-X'" stat --sort=bytes -Xq "$A"
+usage_error unknown-with-value "unknown option '--bogus'\$" stat --bogus=2 "$A"
 usage_error missing-argument "option '--sort' needs an argument" stat "$A" --sort
 # --help reads in 80 columns: descriptions wrap under their column
 for c in stat live topology plot diff; do
