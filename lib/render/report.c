@@ -140,11 +140,6 @@ static void print_section(const struct kmem_report_ctx *r, FILE *out,
 	fputs("\n\n", out);
 }
 
-/*
- * An allocator with nothing to show (@what: "slab", "page", "per-CPU",
- * or all of them): say whether the front end's filters or the trace are
- * why; @more: another section may follow (a blank line after).
- */
 /* " (A, B, C)." with a break after a comma before column 78. */
 static void print_list(FILE *out, const char *list)
 {
@@ -167,6 +162,11 @@ static void print_list(FILE *out, const char *list)
 	fputs(").\n", out);
 }
 
+/*
+ * An allocator with nothing to show (@what: "slab", "page", "per-CPU",
+ * or all of them): say whether the front end's filters or the trace are
+ * why; @more: another section may follow (a blank line after).
+ */
 static void print_none(const struct kmem_report_ctx *r, FILE *out,
 		       const char *what, const char *events, bool more)
 {
@@ -179,7 +179,9 @@ static void print_none(const struct kmem_report_ctx *r, FILE *out,
 	else if (r->in->filters)	/* whole CPUs left unread */
 		fprintf(out, " No %s allocator records matched the filters "
 			     "(%s).\n", what, r->in->filters);
-	else if (strlen(what) + strlen(events) > 48) { /* in 80 columns */
+	else if (strlen(" No  allocator events () in this trace.") +
+			 strlen(what) + strlen(events) >
+		 80) {
 		fprintf(out, " No %s allocator events in this trace\n", what);
 		print_list(out, events);
 	} else

@@ -165,6 +165,9 @@ print(f"{n:,}")')
 nothing comm "$A" " No slab, page, per-CPU or vmalloc allocator records matched the filters (--comm): all $nkmem kmem records were left out." --comm nosuch
 nothing cpu "$A" " No slab, page, per-CPU or vmalloc allocator records matched the filters (--cpu)." --cpu 99
 nothing cpu-libtracecmd "$A" " No slab, page, per-CPU or vmalloc allocator records matched the filters (--cpu)." --cpu 99 --reader=libtracecmd
-nothing page-in-slab-trace "$A" " No page allocator events (kmem:mm_page_alloc, kmem:mm_page_free ...) in this trace." --page
+# in 80 columns: the events on a line of their own
+nothing page-in-slab-trace "$A" " No page allocator events in this trace" --page
+check nothing-page-in-slab-trace-events grep -qxF " (kmem:mm_page_alloc, kmem:mm_page_free ...)." "$WORK/none.out"
+check nothing-80-columns awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$WORK/none.out"
 nothing slab-in-page-trace "$S/page-extfrag.dat" " No slab allocator events (kmem:kmalloc, kmem:kfree ...) in this trace." --slab
 finish
