@@ -40,14 +40,17 @@ if [ -n "$f" ]; then
 fi
 check install-user-trace-kmem test -x "$HOME/.local/bin/trace-kmem"
 # the man page that --help names, where man finds it from PATH
+man_user=0
 if command -v asciidoc >/dev/null && command -v man >/dev/null; then
 	check install-user-man test "$(PATH=$HOME/.local/bin:$PATH man -w trace-kmem)" = \
 		"$HOME/.local/share/man/man1/trace-kmem.1"
+	man_user=1
 else
 	skip install-user-man "no asciidoc or man (make doc's packages, man-db)"
 fi
 mk uninstall-user
-check uninstall-user-man test ! -e "$HOME/.local/share/man/man1/trace-kmem.1"
+[ "$man_user" -eq 1 ] &&
+	check uninstall-user-man test ! -e "$HOME/.local/share/man/man1/trace-kmem.1"
 check uninstall-user test ! -e "$HOME/.local/lib/traceevent/plugins/plugin_kmem.so"
 check uninstall-user-trace-kmem test ! -e "$HOME/.local/bin/trace-kmem" -a ! -e "$HOME/.local/bin/trace-kmem-record"
 
