@@ -29,10 +29,10 @@ void tk_say_time_back(const char *label, const struct tdat_damage *d)
 	if (!n)
 		return;
 	fprintf(stderr,
-		TK_NAME ": %s: time goes back at %llu ring-buffer page%s (the "
-			"first on CPU %d at offset %#llx): damaged timestamps? "
-			"the records are read in file order, and the pairing "
-			"of frees with allocations may be off\n",
+		TK_NAME ": %s: time goes back by more than 1 ms at %llu "
+			"ring-buffer page%s (the first on CPU %d at offset "
+			"%#llx): the records are read in file order, and the "
+			"pairing of frees with allocations may be off\n",
 		label, n, s(n), d->back_cpu,
 		(unsigned long long)d->back_offset);
 }

@@ -215,6 +215,14 @@ static bool open_page(struct iter *it, struct stream *s)
 	}
 }
 
+/*
+ * How far a page may start before the record ahead of it on its CPU: on
+ * kernels before 5.10 an interrupt's event at the end of a page could
+ * carry a later time than the first event of the next (a few
+ * microseconds).  1 ms in the trace clock's units (ns, or TSC cycles).
+ */
+#define TIME_BACK_SLACK 1000000ULL
+
 /* A page of @s starts before the CPU's last record: said, not skipped. */
 static void time_back(struct iter *it, struct stream *s)
 {
@@ -255,7 +263,8 @@ next_page(struct iter *it, struct stream *s, int ret, struct rb_record *r)
 		ret = rb_page_next(&s->pg, r);
 		if (ret > 0) {
 			/* a CPU's time never goes back, but in damage */
-			if (s->have_ts && tdat_ts(it->f, r->ts) < s->rec.ts)
+			if (s->have_ts &&
+			    tdat_ts(it->f, r->ts) + TIME_BACK_SLACK < s->rec.ts)
 				time_back(it, s);
 			s->have_ts = true;
 			return true;

@@ -248,7 +248,7 @@ done
 # order, as libtracecmd reads it, and said in one line
 p=$(($(val "$j" 'd["cpus"][1]["offset"]') + 2 * 4096))
 $LAY --poke "$V6" "$WORK/d.dat" "$p" "$(hex Q 1000)"
-SAID="time goes back at 1 ring-buffer page (the first on CPU 1 at offset $(printf '%#x' "$p"))" \
+SAID="time goes back by more than 1 ms at 1 ring-buffer page (the first on CPU 1 at offset $(printf '%#x' "$p"))" \
 	expect_same timestamps-backwards "$WORK/d.dat"
 
 # --- timestamp options, applied as libtracecmd applies them; a time
