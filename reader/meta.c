@@ -80,20 +80,81 @@ static bool format_name(const uint8_t *p, uint64_t size, char *name, size_t len)
 	return n > 0;
 }
 
+/* The number in a format text's "ID: N" line (its second), or -1. */
+static long format_id(const uint8_t *p, uint64_t size)
+{
+	const uint8_t *end = p + (size < 512 ? size : 512), *q;
+	long id = 0;
+
+	q = memchr(p, '\n', (size_t)(end - p));
+	if (!q || end - q < 6 || memcmp(q + 1, "ID:", 3))
+		return -1;
+	for (q += 4; q < end && *q == ' '; q++)
+		;
+	if (q == end || !isdigit(*q))
+		return -1;
+	for (; q < end && isdigit(*q) && id < 1L << 40; q++)
+		id = id * 10 + (*q - '0');
+	return id;
+}
+
+/*
+ * The ids of the events the caller wants (of the formats read so far,
+ * and of the section about to be read): a format the caller does not
+ * want is parsed all the same when it gives one of them, so that the
+ * handle holds both events of a shared id and the clash is said
+ * (kmem_event_id_clash()), not its records taken for ours.
+ */
+struct wanted_ids {
+	long id[256];
+	int n;
+};
+
+static bool is_wanted_id(const struct wanted_ids *w, long id)
+{
+	int i;
+
+	for (i = 0; w && id >= 0 && i < w->n; i++)
+		if (w->id[i] == id)
+			return true;
+	return false;
+}
+
 /* One event format: parsed, when the caller wants it and it is safe. */
 static void event_format(struct tdat_file *f, const char *system,
-			 const uint8_t *p, uint64_t size)
+			 const uint8_t *p, uint64_t size,
+			 const struct wanted_ids *w)
 {
 	char name[128];
 
 	if (f->want && format_name(p, size, name, sizeof(name)) &&
-	    !f->want(system, name))
+	    !f->want(system, name) && !is_wanted_id(w, format_id(p, size)))
 		return;
 	tdat_parse_format(f->tep, p, size, system);
 }
 
+/* Note the ids of @system's formats the caller wants, in @w. */
+static void note_wanted(struct tdat_file *f, struct tcur *c, const char *system,
+			struct wanted_ids *w)
+{
+	uint64_t count = tc_num(c, 4), i, size;
+	const uint8_t *p;
+	char name[128];
+	long id;
+
+	for (i = 0; i < count && !c->bad; i++) {
+		p = sized(c, 8, &size);
+		if (!p || !format_name(p, size, name, sizeof(name)) ||
+		    !f->want(system, name))
+			continue;
+		id = format_id(p, size);
+		if (id >= 0 && w->n < (int)(sizeof(w->id) / sizeof(w->id[0])))
+			w->id[w->n++] = id;
+	}
+}
+
 static int formats(struct tdat_file *f, struct tcur *c, const char *system,
-		   const char *what)
+		   const char *what, const struct wanted_ids *w)
 {
 	uint64_t count = tc_num(c, 4), i, size;
 	const uint8_t *p;
@@ -104,7 +165,7 @@ static int formats(struct tdat_file *f, struct tcur *c, const char *system,
 		p = sized(c, 8, &size);
 		if (!p)
 			return tdat_fail(f, TDAT_BAD, "%s truncated", what);
-		event_format(f, system, p, size);
+		event_format(f, system, p, size, w);
 	}
 	return TDAT_OK;
 }
@@ -118,7 +179,12 @@ static int formats(struct tdat_file *f, struct tcur *c, const char *system,
  */
 int tdat_ftrace_formats(struct tdat_file *f, struct tcur *c)
 {
-	return formats(f, c, "ftrace", "ftrace event formats");
+	struct wanted_ids w = { .n = 0 };
+	struct tcur scan = *c;
+
+	if (f->want)
+		note_wanted(f, &scan, "ftrace", &w);
+	return formats(f, c, "ftrace", "ftrace event formats", &w);
 }
 
 /**
@@ -131,19 +197,33 @@ int tdat_ftrace_formats(struct tdat_file *f, struct tcur *c)
 int tdat_event_formats(struct tdat_file *f, struct tcur *c)
 {
 	uint64_t systems = tc_num(c, 4), i;
-	int ret = TDAT_OK;
+	struct wanted_ids w = { .n = 0 };
+	struct tcur scan = *c;
+	int ret = TDAT_OK, k;
 
 	if (c->bad || systems > c->len - c->pos)
 		return tdat_fail(f, TDAT_BAD,
 				 "event systems: count past the "
 				 "end");
+	if (f->want) {
+		/* the wanted events parsed already (ftrace's), then these */
+		for (k = 0; k < tep_get_events_count(f->tep) && w.n < 64; k++)
+			w.id[w.n++] = tep_get_event(f->tep, k)->id;
+		for (i = 0; i < systems && !scan.bad; i++) {
+			const char *system = tc_string(&scan);
+
+			if (!system)
+				break;
+			note_wanted(f, &scan, system, &w);
+		}
+	}
 	for (i = 0; i < systems && !ret; i++) {
 		const char *system = tc_string(c);
 
 		if (!system)
 			return tdat_fail(f, TDAT_BAD,
 					 "event formats truncated");
-		ret = formats(f, c, system, "event formats");
+		ret = formats(f, c, system, "event formats", &w);
 	}
 	return ret;
 }

@@ -441,6 +441,21 @@ def main():
     d[inst["chunks"][0]["at"] + 8:inst["chunks"][0]["at"] + 16] = b"\xff" * 8
     files["instance-chunk-garbled.dat"] = d
 
+    # sched_switch's format given kmalloc's ID (658): the native reader,
+    # which parses only the formats it wants, took that id's records for
+    # kmalloc's while libtracecmd and the plugin said the clash
+    sched = os.path.join(tmp, "sched.txt")
+    open(sched, "w").write(
+        "name: sched_switch\nID: 658\nformat:\n"
+        "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+        "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+        "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+        "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+        "\tfield:int prev_pid;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+        "print fmt: \"prev_pid=%d\", REC->prev_pid\n")
+    files["event-id-shared-sched.dat"] = write(
+        os.path.join(tmp, "s.dat"), spec(), FORMATS, "sched:" + sched, "--version", "6")
+
     files.update(upstream(tmp))
 
     for name, data in files.items():
