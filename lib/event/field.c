@@ -29,6 +29,51 @@ static long long field_end(const struct tep_format_field *fl)
 	return (long long)fl->offset + fl->size;
 }
 
+/*
+ * Every field of @f, @f->own's included, into @out (KMEM_ALL_FIELDS):
+ * the number fields first (KMEM_NUM_FIELDS of them), then the name (a
+ * string) and the stack's caller (an array).
+ */
+#define KMEM_NUM_FIELDS (19 + KMEM_OWN_FIELDS)
+#define KMEM_ALL_FIELDS (KMEM_NUM_FIELDS + 2)
+
+static void all_fields(const struct kmem_fields *f,
+		       const struct tep_format_field **out)
+{
+	const struct tep_format_field *const named[] = {
+		f->pid,
+		f->call_site,
+		f->ptr,
+		f->bytes_req,
+		f->bytes_alloc,
+		f->gfp_flags,
+		f->node,
+		f->accounted,
+		f->page,
+		f->order,
+		f->migratetype,
+		f->percpu_refill,
+		f->fallback_order,
+		f->fallback_migratetype,
+		f->change_ownership,
+		f->stack_size,
+		f->align,
+		f->reserved,
+		f->is_atomic,
+	};
+	size_t i, n = sizeof(named) / sizeof(named[0]);
+
+	_Static_assert(sizeof(named) / sizeof(named[0]) + KMEM_OWN_FIELDS ==
+			       KMEM_NUM_FIELDS,
+		       "KMEM_NUM_FIELDS counts the fields named here");
+	for (i = 0; i < n; i++)
+		out[i] = named[i];
+	for (i = 0; i < KMEM_OWN_FIELDS; i++)
+		out[n + i] = f->own[i];
+	out[KMEM_NUM_FIELDS] = f->name;
+	out[KMEM_NUM_FIELDS + 1] = f->caller;
+}
+
 /* Can rdf() read @fl: absent, or of 1, 2, 4 or 8 bytes? */
 static bool readable(const struct tep_format_field *fl)
 {
@@ -49,34 +94,12 @@ static bool readable(const struct tep_format_field *fl)
  */
 bool kmem_fields_readable(const struct kmem_fields *f)
 {
-	const struct tep_format_field *const nums[] = {
-		f->pid,
-		f->call_site,
-		f->ptr,
-		f->bytes_req,
-		f->bytes_alloc,
-		f->gfp_flags,
-		f->node,
-		f->accounted,
-		f->page,
-		f->order,
-		f->migratetype,
-		f->percpu_refill,
-		f->fallback_order,
-		f->fallback_migratetype,
-		f->change_ownership,
-		f->stack_size,
-		f->align,
-		f->reserved,
-		f->is_atomic,
-	};
-	size_t i;
+	const struct tep_format_field *fl[KMEM_ALL_FIELDS];
+	int i;
 
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (!readable(nums[i]))
-			return false;
-	for (i = 0; i < KMEM_OWN_FIELDS; i++)
-		if (!readable(f->own[i]))
+	all_fields(f, fl);
+	for (i = 0; i < KMEM_NUM_FIELDS; i++)
+		if (!readable(fl[i]))
 			return false;
 	return true;
 }
@@ -90,35 +113,12 @@ bool kmem_fields_readable(const struct kmem_fields *f)
  */
 long long kmem_fields_fit_end(const struct kmem_fields *f)
 {
-	const struct tep_format_field *const named[] = {
-		f->pid,
-		f->call_site,
-		f->ptr,
-		f->bytes_req,
-		f->bytes_alloc,
-		f->gfp_flags,
-		f->node,
-		f->accounted,
-		f->name,
-		f->page,
-		f->order,
-		f->migratetype,
-		f->percpu_refill,
-		f->fallback_order,
-		f->fallback_migratetype,
-		f->change_ownership,
-		f->stack_size,
-		f->caller,
-		f->align,
-		f->reserved,
-		f->is_atomic,
-	};
+	const struct tep_format_field *fl[KMEM_ALL_FIELDS];
 	long long end = 1;
-	size_t i;
+	int i;
 
-	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
-		end = field_end(named[i]) > end ? field_end(named[i]) : end;
-	for (i = 0; i < KMEM_OWN_FIELDS; i++)
-		end = field_end(f->own[i]) > end ? field_end(f->own[i]) : end;
+	all_fields(f, fl);
+	for (i = 0; i < KMEM_ALL_FIELDS; i++)
+		end = field_end(fl[i]) > end ? field_end(fl[i]) : end;
 	return end;
 }

@@ -412,13 +412,18 @@ static const struct col_field anomaly_fields[] = {
 		       .b = ANOM(missed_bytes) },
 };
 
-static const struct col_text anomaly_cols[] = {
-	{ "Freed-only", TBL_RIGHT, CT_DOT, A_FREE_ONLY, COL_NOFIELD, NULL, 2 },
-	{ "Repeated frees", TBL_RIGHT, CT_DOT, A_DOUBLE, COL_NOFIELD, NULL, 3 },
-	{ "Missed frees/Bytes", TBL_PAIR, CT_COUNT_BYTES, A_MISSED, COL_NOFIELD,
-	  NULL, 4 },
-	{ "Callsite", TBL_LEFT, CT_CALLSITE, A_CALLSITE, COL_NOFIELD, NULL, 1 },
-};
+/* The anomalies' columns, @double_frees the second one's header. */
+/* clang-format off */
+#define ANOMALY_COLS(double_frees) {					\
+	{ "Freed-only", TBL_RIGHT, CT_DOT, A_FREE_ONLY, COL_NOFIELD, NULL, 2 },\
+	{ double_frees, TBL_RIGHT, CT_DOT, A_DOUBLE, COL_NOFIELD, NULL, 3 },	\
+	{ "Missed frees/Bytes", TBL_PAIR, CT_COUNT_BYTES, A_MISSED,		\
+	  COL_NOFIELD, NULL, 4 },						\
+	{ "Callsite", TBL_LEFT, CT_CALLSITE, A_CALLSITE, COL_NOFIELD, NULL, 1 },\
+}
+/* clang-format on */
+
+static const struct col_text anomaly_cols[] = ANOMALY_COLS("Repeated frees");
 
 static const struct col_sort anomaly_sorts[] = {
 	{ SORT_CALLSITE, ANOM(call_site) },
@@ -432,13 +437,8 @@ const struct cols_def slab_anomaly_cols = {
 
 /* ... where the trace holds every allocation: they are double frees
  * (kmem_free_doubt(), as the summary says) */
-static const struct col_text anomaly_double_cols[] = {
-	{ "Freed-only", TBL_RIGHT, CT_DOT, A_FREE_ONLY, COL_NOFIELD, NULL, 2 },
-	{ "Double frees", TBL_RIGHT, CT_DOT, A_DOUBLE, COL_NOFIELD, NULL, 3 },
-	{ "Missed frees/Bytes", TBL_PAIR, CT_COUNT_BYTES, A_MISSED, COL_NOFIELD,
-	  NULL, 4 },
-	{ "Callsite", TBL_LEFT, CT_CALLSITE, A_CALLSITE, COL_NOFIELD, NULL, 1 },
-};
+static const struct col_text anomaly_double_cols[] =
+	ANOMALY_COLS("Double frees");
 
 const struct cols_def slab_anomaly_double_cols = {
 	COLS_DEF(anomaly_fields, anomaly_double_cols, anomaly_sorts,
