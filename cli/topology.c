@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/outfile.h"
 #include "cli.h"
 
 struct block {
@@ -193,22 +194,21 @@ static int write_map(struct topo *t, FILE *out)
 int tk_topology(struct tk_args *a)
 {
 	struct topo t = { .sys = getenv("TRACE_KMEM_SYSFS") };
-	FILE *out = stdout;
+	struct kmem_out out;
 	int ret;
 
 	if (!t.sys)
 		t.sys = "/sys";
-	if (a->opts.output) {
-		out = fopen(a->opts.output, "w");
-		if (!out) {
-			fprintf(stderr, TK_NAME ": cannot write '%s': %s\n",
-				a->opts.output, strerror(errno));
-			return TK_ENV;
-		}
-	}
-	ret = write_map(&t, out);
+	/* as every output: "-" and /dev/stdout the stream, a file whole */
+	if (kmem_out_open(&out, a->opts.output ? a->opts.output : "-",
+			  "topology", false, stderr))
+		return TK_ENV;
+	ret = write_map(&t, out.f);
 	free(t.blocks);
-	if (out != stdout && fclose(out))
-		ret = -1;
-	return ret ? TK_ENV : TK_OK;
+	if (ret) {
+		kmem_out_discard(&out);
+		return TK_ENV;
+	}
+	kmem_out_check(&out, stderr); /* a failure is said once, here */
+	return kmem_out_finish(&out, stderr) ? TK_ENV : TK_OK;
 }

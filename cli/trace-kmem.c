@@ -7,18 +7,38 @@
  *   trace-kmem topology                     the CPU/memory -> node map
  *   trace-kmem plot [OPTIONS] [FILE]        live memory over time, SVG
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "base/msg.h"
 #include "cli.h"
 #include "options/output.h"
+
+/*
+ * A closed stdin, stdout or stderr (>&-) gets /dev/null opened read-only
+ * on it: a file opened later (--json=a.json) would otherwise take that
+ * descriptor and receive the tables or the warnings, while a write to
+ * the closed stream still fails (EBADF) and is said as before.
+ */
+static void hold_std_fds(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDONLY) != fd)
+			_exit(TK_ENV);
+}
 
 int main(int argc, char **argv)
 {
 	struct tk_args a;
 	int ret;
 
+	hold_std_fds();
 	/* a closed pipe is an EPIPE to notice, not a death mid-cleanup */
 	signal(SIGPIPE, SIG_IGN);
 	kmem_prog = TK_NAME;	/* lib/'s messages start "trace-kmem:" */

@@ -70,6 +70,25 @@ check outputs-over-second-input-plugin-once test "$(wc -l <"$WORK/p.err")" -eq 1
 check outputs-over-second-input-untouched cmp -s "$f" "$WORK/in2.dat"
 check outputs-over-input-untouched cmp -s "$f" "$WORK/in.dat"
 
+# --- a closed stdout or stderr: no output file takes its descriptor
+"$TK" stat --json="$WORK/closed.json" "$f" >&- 2>"$WORK/closed.err"
+check outputs-closed-stdout-exit-2 test $? -eq 2
+check outputs-closed-stdout-said grep -q "error writing output '-'" "$WORK/closed.err"
+check outputs-closed-stdout-no-file test ! -e "$WORK/closed.json"
+cp "$TOP/sample-data/slab-pingpong.dat" "$WORK/cut.dat"
+truncate -s $(($(stat -c %s "$WORK/cut.dat") - 3000)) "$WORK/cut.dat"
+"$TK" stat --json="$WORK/cut.json" -o /dev/null "$WORK/cut.dat" 2>&-
+check outputs-closed-stderr-exit-0 test $? -eq 0
+check outputs-closed-stderr-json-whole python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$WORK/cut.json"
+"$TK" topology >&-
+check outputs-topology-closed-stdout-exit-2 test $? -eq 2
+"$TK" topology -o - >"$WORK/topo.out"
+check outputs-topology-dash-is-stdout grep -q '^# trace-kmem topology' "$WORK/topo.out"
+(echo BEFORE; "$TK" topology -o /dev/stdout; echo AFTER) >"$WORK/topo2.out"
+check outputs-topology-dev-stdout-not-truncated sh -c "head -1 '$WORK/topo2.out' | grep -qx BEFORE && tail -1 '$WORK/topo2.out' | grep -qx AFTER"
+"$TK" topology -o /dev/full 2>"$WORK/topo.err"
+check outputs-topology-full-said sh -c "test $? -eq 2 && grep -q 'error writing topology' '$WORK/topo.err'"
+
 # --- written whole, with the mode of a new file
 (umask 022 && "$TK" stat -o "$WORK/t.txt" --json="$WORK/t.json" "$f")
 check outputs-files-written test -s "$WORK/t.txt" -a -s "$WORK/t.json"
