@@ -3,9 +3,12 @@
  * NUMA topology files (see numa.h and Documentation/kmem-numa.txt).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "msg.h"
 #include "numa.h"
@@ -50,7 +53,10 @@ static int cmp_range(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* One line; 0 ok (or blank/comment), -1 malformed, -2 out of memory. */
+/*
+ * One line; 0 ok (or blank/comment), -1 malformed, -2 out of memory, -3
+ * a CPU given before.
+ */
 static int parse_line(struct kmem_numa *n, const char *line)
 {
 	unsigned long long a, b;
@@ -60,12 +66,45 @@ static int parse_line(struct kmem_numa *n, const char *line)
 	    line[strspn(line, " \t")] == '#')
 		return 0;
 	if (sscanf(line, " cpu %d node %d %n", &cpu, &node, &end) == 2 &&
-	    !line[end] && cpu >= 0 && cpu < 65536 && node >= 0)
+	    !line[end] && cpu >= 0 && cpu < 65536 && node >= 0) {
+		if (cpu < n->nr_cpus && n->cpu_node[cpu] >= 0)
+			return -3; /* a CPU on two lines: which node? */
 		return set_cpu(n, cpu, node) ? -2 : 0;
+	}
 	if (sscanf(line, " mem %lli-%lli node %d %n", &a, &b, &node, &end) ==
 		    3 && !line[end] && a < b && node >= 0)
 		return add_range(n, a, b, node) ? -2 : 0;
 	return -1;
+}
+
+/*
+ * @path opened to read, if it is a regular file: a FIFO (opened without
+ * waiting for a writer), a device (/dev/zero: endless) or a directory
+ * is refused in one line on @err.
+ */
+static FILE *open_regular(const char *path, FILE *err)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		fprintf(err, "%s: cannot read topology '%s': %s\n", kmem_prog,
+			path,
+			fd < 0		      ? strerror(errno)
+			: S_ISDIR(st.st_mode) ? strerror(EISDIR)
+					      : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		fprintf(err, "%s: cannot read topology '%s': %s\n", kmem_prog,
+			path, strerror(errno));
+		close(fd);
+	}
+	return f;
 }
 
 /**
@@ -85,12 +124,9 @@ int kmem_numa_load(struct kmem_numa *n, const char *path, FILE *err)
 	FILE *f;
 
 	memset(n, 0, sizeof(*n));
-	f = fopen(path, "r");
-	if (!f) {
-		fprintf(err, "%s: cannot read topology '%s': %s\n", kmem_prog,
-			path, strerror(errno));
+	f = open_regular(path, err);
+	if (!f)
 		return -1;
-	}
 	while (!rc && fgets(line, sizeof(line), f)) {
 		lineno++;
 		rc = parse_line(n, line);
@@ -103,9 +139,11 @@ int kmem_numa_load(struct kmem_numa *n, const char *path, FILE *err)
 	}
 	fclose(f);
 	if (rc) {
-		fprintf(err, "%s: %s:%d: %s (expected 'cpu N node M' or "
-			     "'mem START-END node M')\n", kmem_prog, path, lineno,
-			rc == -2 ? "out of memory" : "bad line");
+		fprintf(err, "%s: %s:%d: %s\n", kmem_prog, path, lineno,
+			rc == -2   ? "out of memory"
+			: rc == -3 ? "a CPU given a node twice"
+				   : "bad line (expected 'cpu N node M' or "
+				     "'mem START-END node M')");
 		goto bad;
 	}
 	if (n->nr_ranges)

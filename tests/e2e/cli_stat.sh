@@ -702,6 +702,19 @@ check bad-topology-plugin-no-cross-node sh -c "! grep -q '^ Remote allocations:'
 "$TK" stat --numa "$WORK/dir.dat" "$P" >"$WORK/bt.out" 2>"$WORK/bt.err"
 check bad-topology-directory test $? -eq 2 -a ! -s "$WORK/bt.out" -a \
 	"$(cat "$WORK/bt.err")" = "trace-kmem: cannot read topology '$WORK/dir.dat': Is a directory"
+# a device (endless) or a FIFO (no writer: it waited for ever) is no
+# topology; nor is a file that gives a CPU two nodes (the last one won)
+for t in /dev/zero fifo; do
+	[ "$t" = fifo ] && { rm -f "$WORK/topo.fifo"; mkfifo "$WORK/topo.fifo"; t=$WORK/topo.fifo; }
+	timeout 20 "$TK" stat --numa "$t" "$P" >"$WORK/bt.out" 2>"$WORK/bt.err"
+	rc=$?
+	check "bad-topology-${t##*/}" test $rc -eq 2 -a ! -s "$WORK/bt.out" -a \
+		"$(cat "$WORK/bt.err")" = "trace-kmem: cannot read topology '$t': not a regular file"
+done
+printf 'cpu 0 node 0\ncpu 0 node 1\nmem 0x0-0x640000 node 0\n' >"$WORK/twice.topo"
+"$TK" stat --numa "$WORK/twice.topo" "$P" >"$WORK/bt.out" 2>"$WORK/bt.err"
+check bad-topology-cpu-twice test $? -eq 2 -a \
+	"$(cat "$WORK/bt.err")" = "trace-kmem: $WORK/twice.topo:2: a CPU given a node twice"
 # the topology hint: once, and only when the trace asked for a node (a
 # slab allocation with a node; page events have none)
 for f in page-stacktrace page-trigger; do
