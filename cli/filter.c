@@ -38,6 +38,10 @@ static int parse_ts(const char *s, size_t len, uint64_t *ns)
 	}
 	if (i != len || !isdigit((unsigned char)s[0]))
 		return -1;
+	/* in nanoseconds, a u64: up to 18446744073.709551615 s */
+	if (sec > UINT64_MAX / 1000000000ULL ||
+	    sec * 1000000000ULL > UINT64_MAX - frac)
+		return -1;
 	*ns = sec * 1000000000ULL + frac;
 	return 0;
 }
