@@ -52,7 +52,8 @@ static bool same_file(const char *path, const struct stat *st)
 }
 
 /**
- * kmem_outputs_spare - refuse an output that names an input file
+ * kmem_outputs_spare - refuse an output that names an input file, or
+ *	another output's
  * @o: the options: output=, json=, csv=, folded=, pprof=, rows=
  * @inputs: the input files
  * @n: their number
@@ -60,8 +61,9 @@ static bool same_file(const char *path, const struct stat *st)
  *
  * An output file is written beside its path and renamed over it at the
  * end (or appended to): over an input, the trace would be lost
- * (trace-kmem stat -o trace.dat trace.dat).  Paths are compared as
- * files (device and inode), so another name of the input is caught too.
+ * (trace-kmem stat -o trace.dat trace.dat), or over another output's.
+ * Paths are compared as files (device and inode), so another name of
+ * the same file is caught too; "-" (stdout) may be given twice.
  *
  * Return: 0, or -1 after one line on @err.
  */
@@ -76,9 +78,25 @@ int kmem_outputs_spare(const struct kmem_opts *o, const char *const *inputs,
 		{ o->pprof, "pprof" },	 { o->rows, "rows" },
 	};
 	struct stat st;
-	size_t k;
+	size_t k, l;
 	int i;
 
+	/* two outputs to one file: one would be renamed over the other */
+	for (k = 0; k < sizeof(outs) / sizeof(outs[0]); k++)
+		for (l = k + 1; outs[k].path && strcmp(outs[k].path, "-") &&
+				l < sizeof(outs) / sizeof(outs[0]);
+		     l++)
+			if (outs[l].path &&
+			    (!strcmp(outs[k].path, outs[l].path) ||
+			     (!stat(outs[k].path, &st) &&
+			      same_file(outs[l].path, &st)))) {
+				fprintf(err,
+					"%s: %s and %s both name '%s': one "
+					"would replace the other\n",
+					kmem_prog, outs[k].what, outs[l].what,
+					outs[k].path);
+				return -1;
+			}
 	for (i = 0; i < n; i++) {
 		if (!inputs[i] || stat(inputs[i], &st) || !S_ISREG(st.st_mode))
 			continue;

@@ -70,6 +70,19 @@ check outputs-over-second-input-plugin-once test "$(wc -l <"$WORK/p.err")" -eq 1
 check outputs-over-second-input-untouched cmp -s "$f" "$WORK/in2.dat"
 check outputs-over-input-untouched cmp -s "$f" "$WORK/in.dat"
 
+# --- two outputs naming one file: refused (the last renamed won), but
+# stdout may take two
+one_error outputs-two-to-one-file "json and csv both name '$WORK/two.out'" \
+	"$TK" stat --json="$WORK/two.out" --csv="$WORK/two.out" "$f"
+one_error outputs-two-to-one-file-plot "output and json both name" \
+	"$TK" plot -o "$WORK/two.svg" --json="$WORK/two.svg" "$f"
+check outputs-two-to-one-file-none-written test ! -e "$WORK/two.out" -a ! -e "$WORK/two.svg"
+"$TK" stat -o - --json=- "$f" >/dev/null
+check outputs-two-to-stdout test $? -eq 0
+TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -i "$f" -O kmem:stat -O "kmem:json=$WORK/two.out" \
+	-O "kmem:csv=$WORK/two.out" >/dev/null 2>"$WORK/p.err"
+check outputs-two-to-one-file-plugin grep -q "^kmem: json and csv both name" "$WORK/p.err"
+
 # --- a closed stdout or stderr: no output file takes its descriptor
 "$TK" stat --json="$WORK/closed.json" "$f" >&- 2>"$WORK/closed.err"
 check outputs-closed-stdout-exit-2 test $? -eq 2
