@@ -8,7 +8,8 @@
  * the same session code as a trace.dat, nothing is written to disk.
  * With a COMMAND, set_event_pid and options/event-fork follow it and its
  * children.  The tables are printed when the command exits, after -d,
- * or at the first SIGINT (SIGTERM and SIGHUP too).  The instance is
+ * or at the first SIGINT (SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and
+ * SIGALRM too: LIVE_STOP_SIGNALS).  The instance is
  * removed on every way out but SIGKILL, and an instance left by a
  * killed trace-kmem is removed by the next one.
  */
@@ -66,12 +67,14 @@ static void handle_signals(void)
 {
 	struct sigaction sa;
 
+	static const int stop[] = { LIVE_STOP_SIGNALS };
+	size_t i;
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < sizeof(stop) / sizeof(stop[0]); i++)
+		sigaction(stop[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 

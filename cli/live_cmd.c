@@ -22,7 +22,9 @@
  */
 int live_cmd_fork(struct live_cmd *c, char **argv)
 {
+	static const int stop[] = { LIVE_STOP_SIGNALS };
 	int gate[2], err[2], e;
+	size_t i;
 	char x;
 
 	memset(c, 0, sizeof(*c));
@@ -41,9 +43,8 @@ int live_cmd_fork(struct live_cmd *c, char **argv)
 	if (!c->pid) {
 		close(gate[1]);
 		close(err[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		for (i = 0; i < sizeof(stop) / sizeof(stop[0]); i++)
+			signal(stop[i], SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		/* the gate closes without a byte if trace-kmem gives up */
 		if (read(gate[0], &x, 1) != 1)

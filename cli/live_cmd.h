@@ -6,8 +6,17 @@
 #ifndef TRACE_KMEM_LIVE_CMD_H
 #define TRACE_KMEM_LIVE_CMD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
+
+/*
+ * The signals that stop trace-kmem live as SIGINT does (the tables, the
+ * instance removed; the COMMAND gets them too), and that COMMAND gets
+ * back to their defaults.
+ */
+#define LIVE_STOP_SIGNALS                                                      \
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM
 
 struct live_cmd {
 	pid_t pid;		/* 0: none */
