@@ -70,9 +70,14 @@ static FILE *open_fd(const char *path)
 	return f;
 }
 
-/* A temporary file beside @path: "DIR/.NAME.XXXXXX". */
+/*
+ * A temporary file beside @path: "DIR/.NAME.XXXXXX", with the mode a new
+ * file gets, or an existing file's mode and (as root) owner: replacing a
+ * private report must not make it world-readable.
+ */
 static FILE *open_tmp(const char *path, char **tmp)
 {
+	struct stat old;
 	const char *slash = strrchr(path, '/');
 	size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
 	mode_t um;
@@ -90,10 +95,16 @@ static FILE *open_tmp(const char *path, char **tmp)
 		*tmp = NULL;
 		return NULL;
 	}
-	/* the mode a new file gets, not mkstemp's 0600 */
+	/* the mode a new file gets, not mkstemp's 0600; or the old file's */
 	um = umask(0);
 	umask(um);
-	fchmod(fd, 0666 & ~um);
+	if (!stat(path, &old) && S_ISREG(old.st_mode)) {
+		fchmod(fd, old.st_mode & 07777);
+		if (!geteuid() && fchown(fd, old.st_uid, old.st_gid))
+			fchmod(fd, old.st_mode & 0777 & ~um);
+	} else {
+		fchmod(fd, 0666 & ~um);
+	}
 	f = fdopen(fd, "w");
 	if (!f) {
 		close(fd);
@@ -130,11 +141,17 @@ int kmem_out_open(struct kmem_out *o, const char *path, const char *what,
 		o->f = open_fd(path);
 	else if (append || (!stat(path, &st) && !S_ISREG(st.st_mode)))
 		o->f = fopen(path, append ? "ae" : "we");	/* a device */
-	else
-		o->f = open_tmp(path, &o->tmp);
+	else {
+		/* a symlink stays one: the file it points to is replaced */
+		if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+			o->target = realpath(path, NULL);
+		o->f = open_tmp(o->target ? o->target : path, &o->tmp);
+	}
 	if (!o->f) {
 		fprintf(err, "%s: cannot write %s '%s': %s\n", kmem_prog, what,
 			path, strerror(errno));
+		free(o->target);
+		o->target = NULL;
 		o->path = NULL;
 		return -1;
 	}
@@ -196,7 +213,7 @@ int kmem_out_finish(struct kmem_out *o, FILE *err)
 		ret = -1;
 		e = errno;
 	}
-	if (!ret && o->tmp && rename(o->tmp, o->path)) {
+	if (!ret && o->tmp && rename(o->tmp, o->target ? o->target : o->path)) {
 		ret = -1;
 		e = errno;
 	}
@@ -207,6 +224,7 @@ int kmem_out_finish(struct kmem_out *o, FILE *err)
 			unlink(o->tmp);
 	}
 	free(o->tmp);
+	free(o->target);
 	memset(o, 0, sizeof(*o));
 	return ret;
 }
@@ -223,5 +241,6 @@ void kmem_out_discard(struct kmem_out *o)
 		unlink(o->tmp);
 		free(o->tmp);
 	}
+	free(o->target);
 	memset(o, 0, sizeof(*o));
 }

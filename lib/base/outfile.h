@@ -5,7 +5,9 @@
  * temporary file in its directory and renamed over the path at the end,
  * so that a full disk or an error leaves the old file or none, never
  * half a file; it is opened before anything is read, so that a path that
- * cannot be written costs one line and no work.  "-", /dev/stdout,
+ * cannot be written costs one line and no work.  A symlink stays one
+ * (the file it points to is replaced), and a file replaced keeps its
+ * mode (and, written by root, its owner).  "-", /dev/stdout,
  * /dev/stderr and /dev/fd/N go through the stream already open, and so
  * does a path naming the file that stdout or stderr already writes
  * (trace-cmd report > all.txt with output=all.txt): it is never
@@ -23,6 +25,7 @@ struct kmem_out {
 	const char *what;	/* "output", "JSON", for messages */
 	FILE *f;
 	char *tmp;		/* renamed to path at the end, or NULL */
+	char *target;		/* where a symlink at path points, or NULL */
 	bool own;		/* f is ours to close */
 	bool failed;		/* a write failed (said once) */
 	bool broken_pipe;	/* ... because the reader went away */

@@ -102,6 +102,18 @@ check outputs-topology-dev-stdout-not-truncated sh -c "head -1 '$WORK/topo2.out'
 "$TK" topology -o /dev/full 2>"$WORK/topo.err"
 check outputs-topology-full-said sh -c "test $? -eq 2 && grep -q 'error writing topology' '$WORK/topo.err'"
 
+# --- a symlink stays one (the file it points to is replaced), and an
+# existing file keeps its mode (a private report stays private)
+echo old >"$WORK/target.json"
+ln -s target.json "$WORK/link.json"
+"$TK" stat --json="$WORK/link.json" -o /dev/null "$f"
+check outputs-symlink-kept test -L "$WORK/link.json"
+check outputs-symlink-target-written python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$WORK/target.json"
+echo old >"$WORK/private.json"
+chmod 600 "$WORK/private.json"
+"$TK" stat --json="$WORK/private.json" -o /dev/null "$f"
+check outputs-mode-kept test "$(stat -c %a "$WORK/private.json")" = 600
+
 # --- written whole, with the mode of a new file
 (umask 022 && "$TK" stat -o "$WORK/t.txt" --json="$WORK/t.json" "$f")
 check outputs-files-written test -s "$WORK/t.txt" -a -s "$WORK/t.json"
