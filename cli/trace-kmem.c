@@ -11,10 +11,12 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/msg.h"
 #include "cli.h"
+#include "base/outfile.h"
 #include "options/output.h"
 
 /*
@@ -31,6 +33,28 @@ static void hold_std_fds(void)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
 		    open("/dev/null", O_RDONLY) != fd)
 			_exit(TK_ENV);
+}
+
+/* ^C (or TERM, HUP) before the outputs are in place: no temporary file
+ * is left beside them, then the signal ends the process as it would. */
+static void on_stop(int sig)
+{
+	kmem_out_unlink_pending();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void stop_cleanly(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 int main(int argc, char **argv)
@@ -52,6 +76,8 @@ int main(int argc, char **argv)
 		tk_args_release(&a);
 		return TK_ENV;
 	}
+	if (a.cmd != TK_LIVE) /* live ends on them, with its tables */
+		stop_cleanly();
 	switch (a.cmd) {
 	case TK_LIVE:
 		ret = tk_live(&a);

@@ -71,6 +71,41 @@ static FILE *open_fd(const char *path)
 }
 
 /*
+ * The temporary files not yet renamed into place, for a front end's
+ * signal handler (kmem_out_unlink_pending()): their paths, or NULL.
+ */
+#define MAX_PENDING 16
+static char *volatile pending[MAX_PENDING];
+
+static void pend(char *tmp, bool on)
+{
+	int i;
+
+	for (i = 0; i < MAX_PENDING; i++)
+		if (on ? !pending[i] : pending[i] == tmp) {
+			pending[i] = on ? tmp : NULL;
+			return;
+		}
+}
+
+/**
+ * kmem_out_unlink_pending - remove the temporary files of the outputs
+ * @void: none
+ *
+ * For a signal handler that ends the process (^C during trace-kmem
+ * stat): the files that would have been renamed into place are removed,
+ * the outputs' old files stay as they were.  Async-signal-safe.
+ */
+void kmem_out_unlink_pending(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_PENDING; i++)
+		if (pending[i])
+			unlink(pending[i]);
+}
+
+/*
  * A temporary file beside @path: "DIR/.NAME.XXXXXX", with the mode a new
  * file gets, or an existing file's mode and (as root) owner: replacing a
  * private report must not make it world-readable.
@@ -146,6 +181,8 @@ int kmem_out_open(struct kmem_out *o, const char *path, const char *what,
 		if (!lstat(path, &st) && S_ISLNK(st.st_mode))
 			o->target = realpath(path, NULL);
 		o->f = open_tmp(o->target ? o->target : path, &o->tmp);
+		if (o->tmp)
+			pend(o->tmp, true);
 	}
 	if (!o->f) {
 		fprintf(err, "%s: cannot write %s '%s': %s\n", kmem_prog, what,
@@ -223,6 +260,7 @@ int kmem_out_finish(struct kmem_out *o, FILE *err)
 		if (o->tmp)
 			unlink(o->tmp);
 	}
+	pend(o->tmp, false);
 	free(o->tmp);
 	free(o->target);
 	memset(o, 0, sizeof(*o));
@@ -238,6 +276,7 @@ void kmem_out_discard(struct kmem_out *o)
 	if (o->path && o->own)
 		fclose(o->f);
 	if (o->tmp) {
+		pend(o->tmp, false);
 		unlink(o->tmp);
 		free(o->tmp);
 	}

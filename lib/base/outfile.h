@@ -36,5 +36,6 @@ int kmem_out_open(struct kmem_out *o, const char *path, const char *what,
 int kmem_out_check(struct kmem_out *o, FILE *err);
 int kmem_out_finish(struct kmem_out *o, FILE *err);
 void kmem_out_discard(struct kmem_out *o);
+void kmem_out_unlink_pending(void);
 
 #endif

@@ -102,6 +102,20 @@ check outputs-topology-dev-stdout-not-truncated sh -c "head -1 '$WORK/topo2.out'
 "$TK" topology -o /dev/full 2>"$WORK/topo.err"
 check outputs-topology-full-said sh -c "test $? -eq 2 && grep -q 'error writing topology' '$WORK/topo.err'"
 
+# --- ^C (TERM) before the end: no temporary file left beside the
+# outputs, an old output as it was, and the signal's exit status
+mkdir -p "$WORK/sig"
+for i in $(seq 200); do ln -s "$TOP/sample-data/slab-fork-exec.dat" "$WORK/sig/$i.dat"; done
+echo old >"$WORK/sig/old.json"
+for s in INT TERM; do
+	timeout --preserve-status -s $s 0.5 "$TK" stat --json="$WORK/sig/old.json" \
+		--csv="$WORK/sig/new.csv" "$WORK/sig"/*.dat >/dev/null 2>&1
+	rc=$?
+	check "outputs-sig$s-exit" test $rc -eq $((128 + $(kill -l $s)))
+	check "outputs-sig$s-no-temporary" test -z "$(find "$WORK/sig" -name '.*' -type f)"
+	check "outputs-sig$s-old-kept" test "$(cat "$WORK/sig/old.json")" = old
+done
+
 # --- a symlink stays one (the file it points to is replaced), and an
 # existing file keeps its mode (a private report stays private)
 echo old >"$WORK/target.json"
