@@ -56,6 +56,34 @@ static bool spare_inputs(const struct kmem_plugin *kp, const char *path)
 	return ret;
 }
 
+/*
+ * The outputs the options name.  When one cannot be written (said in one
+ * line), the tables at least, where output= or stdout takes them: a bad
+ * path costs its own output, not the statistics (trace-cmd goes on).
+ */
+static bool open_outputs(struct kmem_plugin *kp, bool append)
+{
+	struct kmem_opts tables = kp->opts;
+	bool ok;
+	FILE *quiet;
+
+	if (kp->spare)
+		return false;
+	if (!kmem_outputs_open(&kp->outs, &kp->opts, append, stderr))
+		return true;
+	if (!tables.stat)
+		return false;
+	tables.json = tables.csv = tables.folded = tables.pprof = NULL;
+	tables.rows = NULL;
+	/* output= itself unwritable was said already */
+	quiet = fopen("/dev/null", "we");
+	ok = !kmem_outputs_open(&kp->outs, &tables, append,
+				quiet ? quiet : stderr);
+	if (quiet)
+		fclose(quiet);
+	return ok;
+}
+
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	struct kmem_plugin *kp = calloc(1, sizeof(*kp));
@@ -105,9 +133,7 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		/* no output over the input: the trace would be lost */
 		kp->spare = spare_inputs(kp, path);
 		if (kp->ordinal == 1)
-			kp->outs_ok = !kp->spare &&
-				      !kmem_outputs_open(&kp->outs, &kp->opts,
-							 false, stderr);
+			kp->outs_ok = open_outputs(kp, false);
 		plugin_damage_scan(kp, path);
 	}
 	register_handlers(kp);
@@ -139,9 +165,7 @@ static void print_stats(struct kmem_plugin *kp)
 	survey(kp, &in);
 	plugin_damage_finish(kp, in.nr_elsewhere > 0);
 	if (kp->ordinal > 1)
-		kp->outs_ok =
-			!kp->spare &&
-			!kmem_outputs_open(&kp->outs, &kp->opts, true, stderr);
+		kp->outs_ok = open_outputs(kp, true);
 	if (!kp->outs_ok)
 		return;
 	/* several inputs: one JSON document, ended by the last input's */

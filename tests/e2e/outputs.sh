@@ -32,6 +32,12 @@ one_error outputs-bad-json "cannot write JSON '/proc/nope/x.json'" \
 	"$TK" stat --json=/proc/nope/x.json "$f"
 one_error outputs-bad-output "cannot write output '/proc/nope/x'" \
 	"$TK" stat -o /proc/nope/x "$f"
+# the plugin cannot stop trace-cmd: a JSON path it cannot write is said,
+# and the tables still come (a bad output= path has nowhere to put them)
+TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -i "$f" -O kmem:stat \
+	-O kmem:json=/proc/nope/x.json >"$WORK/pj.out" 2>"$WORK/pj.err"
+check outputs-plugin-bad-json-said grep -q "^kmem: cannot write JSON '/proc/nope/x.json'" "$WORK/pj.err"
+check outputs-plugin-bad-json-tables grep -q '^ kmem statistics' "$WORK/pj.out"
 # ... checked before the inputs: no input is even opened
 strace -f -e trace=openat -o "$WORK/st.log" "$TK" stat --json=/proc/nope/x "$f" >/dev/null 2>&1
 check outputs-bad-path-no-input-read bash -c "! grep -q '$(basename "$f")' '$WORK/st.log'"
