@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/path_label.h"
+#include "base/utf8.h"
 #include "input_label.h"
 
 static const char trace_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
@@ -74,6 +75,7 @@ int input_label(char *buf, size_t len, char *file, size_t file_len)
 		if (fd > best) {
 			best = fd;
 			snprintf(buf, len, "%s", kmem_relative_path(path));
+			utf8_plain_line(buf); /* no escape to a tty */
 			snprintf(file, file_len, "%s", path);
 		}
 	}

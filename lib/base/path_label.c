@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "path_label.h"
+#include "utf8.h"
 
 /**
  * kmem_relative_path - an absolute path as the user likely typed it
@@ -35,6 +36,9 @@ const char *kmem_relative_path(const char *abs)
  * @buf: where the label goes
  * @len: size of @buf
  * @path: the file as given; kept as is if it cannot be resolved
+ *
+ * A control character of the name is written '?' (utf8_plain_line()):
+ * the label titles tables on a terminal.
  */
 void kmem_path_label(char *buf, size_t len, const char *path)
 {
@@ -42,4 +46,5 @@ void kmem_path_label(char *buf, size_t len, const char *path)
 
 	snprintf(buf, len, "%s", abs ? kmem_relative_path(abs) : path);
 	free(abs);
+	utf8_plain_line(buf); /* a title: no escape sequence reaches a tty */
 }

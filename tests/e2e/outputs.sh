@@ -89,6 +89,15 @@ TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -i "$f" -O kmem:stat -O "kmem
 	-O "kmem:csv=$WORK/two.out" >/dev/null 2>"$WORK/p.err"
 check outputs-two-to-one-file-plugin grep -q "^kmem: json and csv both name" "$WORK/p.err"
 
+# --- a file name with an escape sequence: '?' in the title (trace-kmem
+# and the plugin), nothing for a terminal to act on
+cp "$f" "$WORK/$(printf 'e\033[31mx.dat')"
+"$TK" stat "$WORK/$(printf 'e\033[31mx.dat')" >"$WORK/esc.out"
+check outputs-escape-in-name-title grep -q '^ kmem statistics: .*e?\[31mx.dat$' "$WORK/esc.out"
+TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -i "$WORK/$(printf 'e\033[31mx.dat')" \
+	-O kmem:stat 2>/dev/null | grep 'kmem statistics' >"$WORK/esc-p.out"
+check outputs-escape-in-name-plugin-title grep -q 'e?\[31mx.dat$' "$WORK/esc-p.out"
+
 # --- a closed stdout or stderr: no output file takes its descriptor
 "$TK" stat --json="$WORK/closed.json" "$f" >&- 2>"$WORK/closed.err"
 check outputs-closed-stdout-exit-2 test $? -eq 2
