@@ -177,7 +177,12 @@ static int parse_sort(struct kmem_opts *o, const char *v, FILE *err)
 			if (strlen(sort_names[k]) == len &&
 			    !strncmp(p, sort_names[k], len))
 				break;
-		if (k == NR_SORT_KEYS || n == KMEM_MAX_SORT_KEYS)
+		if (k < NR_SORT_KEYS && n == KMEM_MAX_SORT_KEYS)
+			return bad(o, err, "bytes,hit",
+				   "too many sort keys in %ssort=%s (at most "
+				   "%d)",
+				   dashes(o), v, KMEM_MAX_SORT_KEYS);
+		if (k == NR_SORT_KEYS)
 			return bad(o, err, "bytes,hit",
 				   "bad sort key '%.*s' in %ssort=%s (valid: "
 				   SORT_KEYS "; at most %d)", (int)len, p,

@@ -565,6 +565,7 @@ usage_error() {
 usage_error no-command "no command" 
 usage_error unknown-command "unknown command 'bogus'" bogus
 usage_error bad-sort "bad sort key 'bogus' in --sort=bogus" stat --sort=bogus "$A"
+usage_error too-many-sort-keys "too many sort keys in --sort=bytes,hit,ptr,callsite,pingpong,frag,live,peak,page (at most 8)" stat --sort=bytes,hit,ptr,callsite,pingpong,frag,live,peak,page "$A"
 usage_error bad-lines "bad --lines=abc" stat -l abc "$A"
 usage_error bad-skip "bad --skip=(" stat --skip='(' "$A"
 usage_error bad-time "bad --time '5'" stat --time 5 "$A"
