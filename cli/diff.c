@@ -132,6 +132,8 @@ static int write_out(struct tk_args *a, const struct side *sd)
 		.span_ns = { sd[0].span_ns, sd[1].span_ns },
 		.events = { sd[0].events, sd[1].events },
 		.lines = a->opts.lines,
+		.filtered = a->filter.time || a->filter.pids ||
+			    a->filter.comm || a->filter.cpus,
 	};
 	struct kmem_outputs outs;
 	struct json j;

@@ -26,6 +26,7 @@ struct kmem_diff {
 	uint64_t span_ns[2];		/* first to last allocator record */
 	uint64_t events[2];		/* allocator records */
 	unsigned int lines;	/* rows per table, 0 for all (lines=) */
+	bool filtered;		/* --time, --pid, --comm or --cpu given */
 };
 
 #define KMEM_DIFF_ROW_KEYS 4	/* members that name a row, at most */

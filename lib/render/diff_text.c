@@ -224,6 +224,8 @@ void kmem_diff_text(const struct kmem_diff *d, FILE *out)
 		shown += print_section(d, out, kmem_allocs[id].name,
 				       kmem_alloc_views[id].section);
 	if (!shown)
-		fprintf(out, " No allocator events in either trace: nothing to "
-			     "compare.\n");
+		fprintf(out,
+			" No allocator %s in either trace: nothing to "
+			"compare.\n",
+			d->filtered ? "records matched the filters" : "events");
 }

@@ -236,4 +236,6 @@ python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/none.spec" -o "$WORK/none
 check diff-nothing-exit-0 test $? -eq 0
 check diff-nothing-said grep -qx ' No allocator events in either trace: nothing to compare.' "$WORK/none.txt"
 check diff-nothing-quiet test ! -s "$WORK/e5"
+"$TK" diff --time=0,0.000000001 "$S/slab-fork-exec.dat" "$S/slab-fork-exec.dat" >"$WORK/none2.txt"
+check diff-nothing-filtered grep -qx ' No allocator records matched the filters in either trace: nothing to compare.' "$WORK/none2.txt"
 finish
