@@ -6,8 +6,10 @@
 #define TRACE_KMEM_CLI_H
 
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/hashtab.h"
 #include "options/options.h"
@@ -72,5 +74,23 @@ int tk_plot(struct tk_args *a);
 int tk_diff(struct tk_args *a);
 int tk_live(struct tk_args *a);
 int tk_topology(struct tk_args *a);
+
+/**
+ * tk_catch_signals - call @fn on each of @sigs
+ * @fn: the handler (async-signal-safe)
+ * @sigs: the signals
+ * @n: their number
+ */
+static inline void tk_catch_signals(void (*fn)(int), const int *sigs, size_t n)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < n; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
 
 #endif

@@ -65,16 +65,9 @@ static int env_error(const char *what, const char *fix)
 
 static void handle_signals(void)
 {
-	struct sigaction sa;
-
 	static const int stop[] = { LIVE_STOP_SIGNALS };
-	size_t i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(stop) / sizeof(stop[0]); i++)
-		sigaction(stop[i], &sa, NULL);
+	tk_catch_signals(on_signal, stop, sizeof(stop) / sizeof(stop[0]));
 	signal(SIGPIPE, SIG_IGN);
 }
 

@@ -47,14 +47,8 @@ static void on_stop(int sig)
 static void stop_cleanly(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa;
-	size_t i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	tk_catch_signals(on_stop, sigs, sizeof(sigs) / sizeof(sigs[0]));
 }
 
 int main(int argc, char **argv)
