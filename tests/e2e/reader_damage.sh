@@ -250,6 +250,38 @@ p=$(($(val "$j" 'd["cpus"][1]["offset"]') + 2 * 4096))
 $LAY --poke "$V6" "$WORK/d.dat" "$p" "$(hex Q 1000)"
 SAID="time goes back by more than 1 ms at 1 ring-buffer page (the first on CPU 1 at offset $(printf '%#x' "$p"))" \
 	expect_same timestamps-backwards "$WORK/d.dat"
+# A page that starts before the last record of the page ahead of it:
+# the kernel does that by microseconds (a page's last event stamped
+# after the next page's first), silently up to 1 ms; beyond, said
+for back in 999000 1001000; do
+	cat >"$WORK/back.spec" <<SPEC
+[kallsyms]
+ffffffff81300000 T seq_open
+ffffffff81400000 T _etext
+[buffer]
+0 5000000 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000100 bytes_req=8 bytes_alloc=8 node=-1
+0 6000000 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000200 bytes_req=8 bytes_alloc=8 node=-1
+page 0
+0 $((6000000 - back)) kfree call_site=0xffffffff81300010 ptr=0xffff888100000100
+0 7000000 kfree call_site=0xffffffff81300010 ptr=0xffff888100000200
+1 5500000 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000300 bytes_req=8 bytes_alloc=8 node=-1
+SPEC
+	for v in 6 7; do
+		name=time-back-$back-v$v
+		python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/back.spec" -o "$WORK/$name.dat" \
+			--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version $v ||
+			{ fail "$name" "tdat_writer.py failed"; continue; }
+		said=
+		[ $back -gt 1000000 ] &&
+			said="time goes back by more than 1 ms at 1 ring-buffer page (the first on CPU 0 at offset 0x4000)"
+		SAID=$said expect_same "$name" "$WORK/$name.dat"
+		check "$name-freed" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["slab"]["summary"]
+assert (s["alloc_freed"]["count"], s["live"]["count"]) == (2, 1), s
+' "$WORK/$name.native.json"
+	done
+done
 
 # --- timestamp options, applied as libtracecmd applies them; a time
 # window that only selects records when the correction is applied

@@ -107,6 +107,10 @@ The spec (SPEC, "-" for stdin)
   lost CPU N|?        the next page of CPU starts with the missed-events
                       flag, N stored at the end of its data (the kernel's
                       RB_MISSED_STORED), or "?": not stored (unknown count)
+  page CPU            the next record of CPU opens a new page, and may be
+                      stamped before the record ahead of it (the kernel's
+                      page boundaries: a page's last event can carry a
+                      later time than the next page's first; or damage)
 
 The ground truth (--truth FILE, JSON)
   {"version", "compression", "endian", "long_size", "kernel_long_size",
@@ -419,6 +423,8 @@ def read_spec(fh):
             elif toks[0] == "lost":
                 n = None if toks[2] == "?" else int(toks[2], 0)
                 buf["items"].append(("lost", int(toks[1]), n, lineno))
+            elif toks[0] == "page":
+                buf["items"].append(("page", int(toks[1]), None, lineno))
             else:
                 cpu, ts, ev = int(toks[0]), parse_ts(toks[1]), toks[2]
                 vals = {}
@@ -615,6 +621,7 @@ def build_pages(items, enc, opt, rng, cap_base):
     cur = None
     pending_lost = None
     prev_ts = None
+    back_ok = False            # a "page" item: the next may go back
     nrec = 0
     hdr = 8 + enc.klong
 
@@ -660,8 +667,14 @@ def build_pages(items, enc, opt, rng, cap_base):
             if cur is not None:
                 cur = None
             continue
+        if it[0] == "page":
+            if cur is not None:
+                close_page(cur, enc, opt, cap(cur))
+                cur = None
+            back_ok = True
+            continue
         _, ts, payload, rec, is_stack = it
-        if prev_ts is not None and ts < prev_ts:
+        if prev_ts is not None and ts < prev_ts and not back_ok:
             raise SpecError("spec line %d: time goes back on CPU %d"
                             % (rec["_line"], rec["cpu"]))
         nrec += 1
@@ -689,7 +702,8 @@ def build_pages(items, enc, opt, rng, cap_base):
         if not placed:
             page_ts = ts
             if opt.page_ts_skew and pending_lost is None:
-                lo = prev_ts if prev_ts is not None else max(0, ts - (1 << 30))
+                lo = min(prev_ts, ts) if prev_ts is not None \
+                    else max(0, ts - (1 << 30))
                 if rng.random() < 0.5:
                     page_ts = rng.randint(lo, ts)
             if opt.mutate == "page-ts":
@@ -710,6 +724,7 @@ def build_pages(items, enc, opt, rng, cap_base):
             if cur.lost:
                 rec["lost_before"] = cur.lost
         prev_ts = ts
+        back_ok = False
     if pending_lost is not None:
         # lost events after the last record: an empty page that says so
         p = Page(prev_ts or 0)
@@ -909,8 +924,8 @@ class Writer:
             for it in b["items"]:
                 cpu = it[1]
                 lst = percpu.setdefault(cpu, [])
-                if it[0] == "lost":
-                    lst.append(("lost", it[2]))
+                if it[0] in ("lost", "page"):
+                    lst.append((it[0], it[2]))
                     continue
                 _, cpu, ts, evname, vals, line = it
                 ev = self.byname.get(evname)
