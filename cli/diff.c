@@ -16,6 +16,7 @@
 #include "event/tep_names.h"
 #include "fault.h"
 #include "feed/feed.h"
+#include "input_check.h"
 #include "inputs.h"
 #include "memlimit.h"
 #include "merge.h"
@@ -161,6 +162,7 @@ static int write_out(struct tk_args *a, const struct side *sd)
  * A --merge side: GROUP, files separated by commas, read into one
  * merged report and its document.  Its span and events are its traces'
  * summed (the traces ran side by side, on different machines).
+ * Return: 0; 1: a file given twice (said; a usage error); -1: said.
  */
 static int read_group(struct tk_args *a, const char *group, struct side *sd)
 {
@@ -189,6 +191,11 @@ static int read_group(struct tk_args *a, const char *group, struct side *sd)
 		free(paths);
 		free(copy);
 		return -1;
+	}
+	if (tk_check_distinct(paths, n)) {
+		free(paths);
+		free(copy);
+		return 1; /* a usage error */
 	}
 	ret = tk_group_read(&g, a, paths, n);
 	if (!ret) {
@@ -227,7 +234,7 @@ static int diff_groups(struct tk_args *a)
 		ret = write_out(a, sd);
 	for (i = 0; i < 2; i++)
 		jt_free(sd[i].doc);
-	return ret ? TK_ENV : TK_OK;
+	return ret > 0 ? TK_USAGE : ret ? TK_ENV : TK_OK;
 }
 
 /**

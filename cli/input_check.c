@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Before libtracecmd sees a file: is it there, a file (not a pipe),
- * readable, non-empty and a trace-cmd data file?  One line naming the
- * file and the problem.
+ * readable, non-empty and a trace-cmd data file, and given once?  One
+ * line naming the file and the problem.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -113,6 +113,45 @@ int tk_check_input(const char *path)
 	if (why) {
 		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 		return -1;
+	}
+	return 0;
+}
+
+/**
+ * tk_check_distinct - is each file given once?
+ * @paths: the files of a report that sums them (stat's, a --merge group)
+ * @n: how many
+ *
+ * A trace given twice, under one name or two (a link, ./x and x), would
+ * be counted twice in the summed report; one line names it.  Files that
+ * cannot be looked at are left to tk_check_input().
+ *
+ * Return: 0, or -1 after the line.
+ */
+int tk_check_distinct(const char **paths, int n)
+{
+	struct stat a, b;
+	int i, k;
+
+	for (i = 1; i < n; i++) {
+		if (stat(paths[i], &a))
+			continue;
+		for (k = 0; k < i; k++) {
+			if (stat(paths[k], &b) || a.st_dev != b.st_dev ||
+			    a.st_ino != b.st_ino)
+				continue;
+			if (!strcmp(paths[i], paths[k]))
+				fprintf(stderr,
+					TK_NAME ": %s: given twice; give each "
+						"trace once\n",
+					paths[i]);
+			else
+				fprintf(stderr,
+					TK_NAME ": %s and %s are the same "
+						"file; give each trace once\n",
+					paths[k], paths[i]);
+			return -1;
+		}
 	}
 	return 0;
 }

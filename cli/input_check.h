@@ -6,5 +6,6 @@
 
 int tk_check_input(const char *path);
 bool tk_is_trace(const char *path);
+int tk_check_distinct(const char **paths, int n);
 
 #endif

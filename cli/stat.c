@@ -20,6 +20,7 @@
 #include "base/path_label.h"
 #include "buffers.h"
 #include "fault.h"
+#include "input_check.h"
 #include "inputs.h"
 #include "memlimit.h"
 #include "merge.h"
@@ -212,6 +213,8 @@ int tk_stat(struct tk_args *a)
 	struct tk_input *h;
 	int i, ret = 0;
 
+	if (tk_check_distinct(a->inputs, a->nr_inputs))
+		return TK_USAGE;
 	if (a->merge)
 		return tk_stat_merged(a);
 	if (a->opts.numa) {

@@ -232,4 +232,23 @@ check by-function-needs-merge test $? -eq 1
 check diff-merge-empty-group grep -qx "trace-kmem: diff --merge: ',' names no file" "$WORK/r.err"
 "$TK" stat --merge "$A" /nonexistent.dat >/dev/null 2>"$WORK/r.err"
 check merge-missing-file-exit test $? -eq 2
+
+# ---- a trace given twice (one name, or two for one file) would count
+# twice in the summed report: refused in one line, exit 1, no output
+ln -s "$A" "$WORK/same.dat"
+twice() {	# twice NAME LINE ARGS...: refused with LINE
+	local name=$1 line=$2
+	shift 2
+	"$TK" "$@" >"$WORK/t.out" 2>"$WORK/t.err"
+	check "$name-exit" test $? -eq 1
+	check "$name-said" test "$(cat "$WORK/t.err")" = "$line"
+	check "$name-no-output" test ! -s "$WORK/t.out"
+}
+twice stat-twice "trace-kmem: $A: given twice; give each trace once" stat "$A" "$B" "$A"
+twice merge-twice "trace-kmem: $A and $WORK/same.dat are the same file; give each trace once" \
+	stat --merge "$A" "$WORK/same.dat"
+twice diff-merge-twice "trace-kmem: $B: given twice; give each trace once" \
+	diff --merge "$A" "$B,$B"
+"$TK" diff "$A" "$WORK/same.dat" >"$WORK/t.out" 2>"$WORK/t.err"
+check diff-same-file-allowed test $? -eq 0 -a ! -s "$WORK/t.err"
 finish
