@@ -16,6 +16,7 @@
 
 #include "base/msg.h"
 #include "cli.h"
+#include "env.h"
 #include "base/outfile.h"
 #include "options/output.h"
 
@@ -65,6 +66,7 @@ int main(int argc, char **argv)
 		tk_args_release(&a);
 		return ret > 0 ? TK_OK : TK_USAGE;
 	}
+	tk_env_check();
 	/* no output over an input: the trace would be lost */
 	if (kmem_outputs_spare(&a.opts, a.inputs, a.nr_inputs, stderr)) {
 		tk_args_release(&a);

@@ -837,4 +837,14 @@ sys.stdout.write(out.decode().replace("\r\n", "\n"))
 PY
 check width-terminal-80 test "$(awk 'length($0) > 80' "$WORK/tty80.txt" | wc -l)" -eq 0 -a \
 	"$(grep -c '^ Left out to fit 80 columns' "$WORK/tty80.txt")" -ge 1
+
+# --- an environment value that is none of its words: one line, the
+# default, the same tables
+"$TK" stat -o "$WORK/env-ref.txt" "$TOP/sample-data/slab-pingpong.dat" 2>/dev/null
+TRACE_KMEM_THREADS=4 TRACE_KMEM_CONVERT=sometimes TRACE_KMEM_VALIDATE= \
+	"$TK" stat -o "$WORK/env.txt" "$TOP/sample-data/slab-pingpong.dat" 2>"$WORK/env.err"
+check env-unknown-exit test $? -eq 0
+check env-unknown-said test "$(cat "$WORK/env.err")" = "trace-kmem: TRACE_KMEM_THREADS=4: not 1 or 2; the default applies
+trace-kmem: TRACE_KMEM_CONVERT=sometimes: not never or always; the default applies"
+check env-unknown-same-tables cmp -s "$WORK/env.txt" "$WORK/env-ref.txt"
 finish
