@@ -235,6 +235,10 @@ static int set_events(struct live *l)
 	}
 	if (!l->a->stacks)
 		return 0;
+	if (!kmem_opts_allocator(o, o->allocator[KMEM_ALLOC_PAGE]))
+		return env_error("-T follows page allocations, and the page "
+				 "allocator is not selected",
+				 "add --page");
 	if (!n[KMEM_ALLOC_PAGE] ||
 	    !tep_find_event_by_name(l->tep, "ftrace", "kernel_stack"))
 		return env_error("-T needs kmem:mm_page_alloc and "
@@ -444,6 +448,7 @@ int tk_live(struct tk_args *a)
 		ret = TK_ENV;
 	if (stop_signal)
 		live_cmd_signal(&l.cmd, stop_signal);
+	live_cmd_abandon(&l.cmd); /* not let go: setup failed */
 	stop_tracing(&l);
 	if (l.cmd.pid && !l.cmd.exited)
 		live_cmd_done(&l.cmd);

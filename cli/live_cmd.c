@@ -133,6 +133,30 @@ void live_cmd_signal(struct live_cmd *c, int sig)
 }
 
 /**
+ * live_cmd_abandon - end a command still held before exec
+ * @c: the command
+ *
+ * When tracing could not be set up: its gate closed, it exits without
+ * running, and it is reaped here, so that the ring-buffer files it
+ * inherited are closed before the instance is removed.  A command let
+ * go already is left alone.
+ */
+void live_cmd_abandon(struct live_cmd *c)
+{
+	if (!c->pid || c->exited || c->exec_err < 0)
+		return; /* none, or let go (live_cmd_release()) */
+	if (c->gate >= 0)
+		close(c->gate); /* live_cmd_signal() may have */
+	c->gate = -1;
+	close(c->exec_err);
+	c->exec_err = -1;
+	while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+		;
+	c->exited = true;
+	c->not_run = true; /* it never ran: nothing to say of it */
+}
+
+/**
  * live_cmd_report - one line when the command did not exit with 0
  * @c: the command
  * @argv: its name

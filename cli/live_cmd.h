@@ -31,6 +31,7 @@ int live_cmd_fork(struct live_cmd *c, char **argv);
 int live_cmd_release(struct live_cmd *c, char **argv);
 bool live_cmd_done(struct live_cmd *c);
 void live_cmd_signal(struct live_cmd *c, int sig);
+void live_cmd_abandon(struct live_cmd *c);
 void live_cmd_report(const struct live_cmd *c, char **argv);
 
 #endif

@@ -145,6 +145,16 @@ check live-bad-command-one-line test "$(cat "$WORK/nx.err")" = \
 check live-bad-command-no-tables test ! -s "$WORK/nx.out"
 no_instance_left live-bad-command
 
+# ---- setup failing after COMMAND was started (held): one line, the
+# command never run, and no instance left (the held command had the
+# ring-buffer files open: removing the instance failed with EBUSY)
+"$TK" live -T --slab -- touch "$WORK/ran" >"$WORK/held.out" 2>"$WORK/held.err"
+check live-held-setup-fails-exit-2 test $? -eq 2
+check live-held-setup-fails-one-line test "$(cat "$WORK/held.err")" = \
+	"trace-kmem: -T follows page allocations, and the page allocator is not selected; add --page"
+check live-held-command-not-run test ! -e "$WORK/ran"
+no_instance_left live-held-setup-fails
+
 # (the waits below allow 60 s for the instance to appear: a sanitized
 # build takes seconds to parse the event formats and kallsyms)
 
