@@ -21,6 +21,10 @@ static char fault_msg[PATH_MAX + 512], fault_msg_mem[PATH_MAX + 700];
  * sections that point to themselves ends in a stack overflow */
 static char alt_stack[64 << 10];
 static size_t fault_len, fault_len_mem;
+/* once the trace is read (tk_fault_guard_report()): a fault but SIGBUS
+ * is trace-kmem's own, said as such */
+static char bug_msg[PATH_MAX + 256];
+static size_t bug_len;
 static int saved_stderr = -1;	/* while tk_stderr_quiet() */
 
 /* The guard's line, with the memory limit's words if it was hit. */
@@ -36,7 +40,16 @@ static void say(void)
 
 static void on_fault(int sig)
 {
-	(void)sig;
+	ssize_t n;
+
+	if (bug_len && sig != SIGBUS) {
+		n = write(saved_stderr >= 0 ? saved_stderr : STDERR_FILENO,
+			  bug_msg, bug_len);
+		(void)n;
+		signal(sig, SIG_DFL); /* its own status, and a core */
+		raise(sig);
+		_exit(128 + sig);
+	}
 	say();
 	_exit(TK_ENV);
 }
@@ -62,6 +75,7 @@ void tk_fault_guard(const char *file)
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
+	bug_len = 0;
 	if (!file) {
 		sa.sa_handler = SIG_DFL;
 	} else {
@@ -83,6 +97,27 @@ void tk_fault_guard(const char *file)
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGFPE, &sa, NULL);
 	sigaction(SIGABRT, &sa, NULL);
+}
+
+/**
+ * tk_fault_guard_report - the trace is read: its report is written next
+ * @label: the report's input; NULL: the report is written
+ *
+ * A fault in between is a defect of trace-kmem, not damage in the
+ * file: it is said so, and the process ends by the signal.  SIGBUS
+ * still means the file shrank under its mapping (the guard's line).
+ */
+void tk_fault_guard_report(const char *label)
+{
+	bug_len = 0;
+	if (!label)
+		return;
+	snprintf(bug_msg, sizeof(bug_msg),
+		 TK_NAME
+		 ": %s: crashed writing the report, after reading "
+		 "the trace: a defect of trace-kmem; please report it\n",
+		 label);
+	bug_len = strlen(bug_msg);
 }
 
 /**

@@ -13,6 +13,7 @@
 
 void tk_fault_guard(const char *file);
 void tk_fault_guard_line(const char *line);
+void tk_fault_guard_report(const char *label);
 void tk_fault_say(void);
 void tk_stderr_quiet(bool on);
 void tk_say_on_terminal(const char *fmt, ...)

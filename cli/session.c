@@ -10,6 +10,7 @@
 #include "event/tep_names.h"
 #include "feed/feed.h"
 #include "block.h"
+#include "fault.h"
 #include "options/config.h"
 #include "progress.h"
 #include "session.h"
@@ -175,6 +176,7 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r = { &s->agg, &rc, &s->sym, &in, NULL };
 	char filters[64];
+	int ret;
 
 	snprintf(filters, sizeof(filters), "%s%s%s%s",
 		 f->time ? ", --time" : "", f->pids ? ", --pid" : "",
@@ -182,8 +184,11 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 	in.filtered = s->filtered;
 	in.filters = filters[0] ? filters + 2 : NULL;
 	kmem_feed_finish(&s->agg, &s->sym, s->tep);
+	tk_fault_guard_report(s->label); /* the symbols are read */
 	kmem_opts_render_cfg(&s->args->opts, outs->tables.f, &rc);
-	return kmem_outputs_report(&r, outs, err);
+	ret = kmem_outputs_report(&r, outs, err);
+	tk_fault_guard_report(NULL);
+	return ret;
 }
 
 /**

@@ -132,6 +132,35 @@ for s in INT TERM; do
 	check "outputs-sig$s-old-kept" test "$(cat "$WORK/sig/old.json")" = old
 done
 
+# --- a fault while the report is written (held in a write to a full
+# pipe, then SIGSEGV): trace-kmem's own defect, said as such, the
+# signal's status; not "truncated or corrupt file"
+mkfifo "$WORK/fifo"
+("$TK" stat --alloc --lines=0 "$TOP/sample-data/slab-fork-exec.dat" >"$WORK/fifo" \
+	2>"$WORK/bug.err"; echo $? >"$WORK/bug.rc") &
+exec 3<"$WORK/fifo"
+pid=
+for i in $(seq 200); do
+	pid=$(pgrep -f "stat --alloc --lines=0 $TOP/sample-data/slab-fork-exec.dat" | head -n 1)
+	[ -n "$pid" ] && grep -q pipe_write "/proc/$pid/wchan" 2>/dev/null && break
+	pid=
+	sleep 0.1
+done
+if [ -n "$pid" ]; then
+	kill -SEGV "$pid"
+	cat <&3 >/dev/null
+	exec 3<&-
+	wait
+	check outputs-report-fault-status test "$(cat "$WORK/bug.rc")" -eq 139
+	check outputs-report-fault-said sh -c "test \$(wc -l <'$WORK/bug.err') -eq 1 &&
+		grep -qx 'trace-kmem: .*slab-fork-exec.dat: crashed writing the report, after reading the trace: a defect of trace-kmem; please report it' '$WORK/bug.err'"
+else
+	cat <&3 >/dev/null
+	exec 3<&-
+	wait
+	skip outputs-report-fault "no process held in pipe_write (/proc/PID/wchan)"
+fi
+
 # --- a symlink stays one (the file it points to is replaced), and an
 # existing file keeps its mode (a private report stays private)
 echo old >"$WORK/target.json"
