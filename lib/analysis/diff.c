@@ -175,6 +175,28 @@ static int by_key(const void *x, const void *y)
 	return 0;
 }
 
+/*
+ * A member null in one row and a string in another ("cache": a call
+ * site's one cache, or null for several) is not a number: not compared.
+ */
+static void drop_string_names(struct kmem_diff_groups *gs,
+			      const struct jt_node *row)
+{
+	size_t k = 0;
+
+	while (k < gs->nnames) {
+		const struct jt_node *m = jt_get(row, gs->names[k]);
+
+		if (m && m->type == JT_STR) {
+			gs->nnames--;
+			memmove(&gs->names[k], &gs->names[k + 1],
+				(gs->nnames - k) * sizeof(gs->names[0]));
+		} else {
+			k++;
+		}
+	}
+}
+
 static void note_names(struct kmem_diff_groups *gs, const struct jt_node *row)
 {
 	size_t i, k;
@@ -308,6 +330,8 @@ int kmem_diff_group_rows(const struct kmem_diff *d, int k,
 			goto oom;
 		note_names(gs, r);
 	}
+	for (i = 0; i < gs->ne; i++)
+		drop_string_names(gs, gs->e[i].row);
 	qsort(gs->e, gs->ne, sizeof(*gs->e), by_key);
 	for (i = 0, n = 0; i < gs->ne; i = j) {
 		struct kmem_diff_group *g = &gs->g[gs->n++];

@@ -238,4 +238,18 @@ check diff-nothing-said grep -qx ' No allocator events in either trace: nothing 
 check diff-nothing-quiet test ! -s "$WORK/e5"
 "$TK" diff --time=0,0.000000001 "$S/slab-fork-exec.dat" "$S/slab-fork-exec.dat" >"$WORK/none2.txt"
 check diff-nothing-filtered grep -qx ' No allocator records matched the filters in either trace: nothing to compare.' "$WORK/none2.txt"
+
+# a string member ("cache": a call site's one cache, null for several)
+# is left out of the delta, whatever its value in the rows
+"$TK" diff --json="$WORK/strs.json" -o /dev/null "$S/slab-fork-exec.dat" "$S/slab-fs-walk.dat"
+check diff-delta-no-strings python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["delta"]["slab"]["callsites"]
+sides = [r for s in ("before", "after") for r in d[s]["slab"]["callsites"]]
+assert any(isinstance(r.get("cache"), str) for r in sides), "no string cache in the rows"
+assert any(r.get("cache") is None for r in sides), "no null cache in the rows"
+bad = [r for r in rows if "cache" in r]
+assert not bad, bad[:2]
+' "$WORK/strs.json"
 finish
