@@ -31,6 +31,11 @@ static void slab_merge(void *to, const void *from, bool old_migratetypes)
 	t->saturated += f->saturated;
 }
 
+static uint64_t slab_unrecorded_of(const void *st)
+{
+	return slab_unrecorded(st);
+}
+
 static int slab_merge_rows(void *to, const void *from,
 			   const struct kmem_site_map *m)
 {
@@ -313,6 +318,8 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
 		.alloc_kind = KMEM_EV_SLAB_ALLOC,
 		.free_kind = KMEM_EV_SLAB_FREE,
+		.free_slot = KMEM_SLOT_KFREE,
+		.unrecorded = slab_unrecorded_of,
 		.lc_off = offsetof(struct slab_stats, lc),
 		.counts_off = offsetof(struct slab_stats, sum.lc),
 		.touched_off = offsetof(struct slab_stats, touched),
@@ -344,6 +351,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
 		.alloc_kind = KMEM_EV_PAGE_ALLOC,
 		.free_kind = KMEM_EV_PAGE_FREE,
+		.free_slot = KMEM_SLOT_PAGE_FREE,
 		.lc_off = offsetof(struct page_stats, lc),
 		.counts_off = offsetof(struct page_stats, sum.lc),
 		.touched_off = offsetof(struct page_stats, touched),
@@ -376,6 +384,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.caps = KMEM_CAP_LIFETIMES | KMEM_CAP_TIMELINE,
 		.alloc_kind = KMEM_EV_PERCPU_ALLOC,
 		.free_kind = KMEM_EV_PERCPU_FREE,
+		.free_slot = KMEM_SLOT_PERCPU_FREE,
 		.lc_off = offsetof(struct percpu_stats, lc),
 		.counts_off = offsetof(struct percpu_stats, sum.lc),
 		.touched_off = offsetof(struct percpu_stats, touched),
@@ -406,6 +415,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 			KMEM_CAP_TIMELINE,
 		.alloc_kind = KMEM_EV_VMALLOC_ALLOC,
 		.free_kind = KMEM_EV_VMALLOC_FREE,
+		.free_slot = KMEM_SLOT_VMAP_FREE,
 		.lc_off = offsetof(struct vmalloc_stats, lc),
 		.counts_off = offsetof(struct vmalloc_stats, sum.lc),
 		.touched_off = offsetof(struct vmalloc_stats, touched),

@@ -41,6 +41,15 @@ struct kmem_alloc_desc {
 	/* the kinds of its records that make and end an object (the links
 	 * the KernelShark plugin draws from one to the other) */
 	enum kmem_ev_kind alloc_kind, free_kind;
+	/* the event that makes free_kind's records (of several, the one
+	 * that ends most objects) */
+	enum kmem_slot free_slot;
+	/*
+	 * the free events its allocations lack though they have records
+	 * (KMEM_SLOT_BIT() set; kmem_agg_unrecorded()); NULL: free_slot's
+	 * when free_kind has no record while alloc_kind has
+	 */
+	uint64_t (*unrecorded)(const void *st);
 	size_t lc_off;	    /* where its statistics hold struct kmem_lc */
 	size_t life_off;    /* ... struct kmem_lifetimes (KMEM_CAP_LIFETIMES) */
 	size_t counts_off;  /* ... its summary's struct kmem_lc_counts */

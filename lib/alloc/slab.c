@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event/events.h"
 #include "sites.h"
 #include "slab.h"
 
@@ -494,10 +495,37 @@ static void slab_free(struct slab_stats *st, const struct kmem_event *ev)
  */
 void slab_account(struct slab_stats *st, const struct kmem_event *ev)
 {
-	if (ev->kind == KMEM_EV_SLAB_ALLOC)
+	if (ev->kind == KMEM_EV_SLAB_ALLOC) {
+		st->sum.records[SLAB_REC_KMALLOC + ev->is_cache]++;
 		slab_alloc(st, ev);
-	else if (ev->kind == KMEM_EV_SLAB_FREE)
+	} else if (ev->kind == KMEM_EV_SLAB_FREE) {
+		st->sum.records[SLAB_REC_KFREE + ev->is_cache]++;
 		slab_free(st, ev);
+	}
+}
+
+/**
+ * slab_unrecorded - the free events the allocations lack
+ * @st: the statistics
+ *
+ * kmalloc's objects end in kfree, kmem_cache_alloc's in
+ * kmem_cache_free: allocations of one kind with no record of its free
+ * event mean that event was not recorded (trace-cmd extract saves every
+ * format, so the formats cannot tell), and what is live at the end is
+ * then unknown.
+ *
+ * Return: the set of those free events (KMEM_SLOT_BIT()), 0 for none.
+ */
+uint64_t slab_unrecorded(const struct slab_stats *st)
+{
+	const uint64_t *n = st->sum.records;
+	uint64_t set = 0;
+
+	if (n[SLAB_REC_KMALLOC] && !n[SLAB_REC_KFREE])
+		set |= KMEM_SLOT_BIT(KMEM_SLOT_KFREE);
+	if (n[SLAB_REC_CACHE_ALLOC] && !n[SLAB_REC_CACHE_FREE])
+		set |= KMEM_SLOT_BIT(KMEM_SLOT_CACHE_FREE);
+	return set;
 }
 
 /**

@@ -129,7 +129,16 @@ struct slab_summary {
 	uint64_t memcg_bytes;
 	/* allocations by how their charge is known: [KMEM_ACCT_*] */
 	uint64_t acct[3];
+	/* records by event: [SLAB_REC_*] (slab_unrecorded()) */
+	uint64_t records[4];
 };
+
+/* struct slab_summary's records[]: kmalloc*, kmem_cache_alloc*, kfree,
+ * kmem_cache_free */
+#define SLAB_REC_KMALLOC 0
+#define SLAB_REC_CACHE_ALLOC 1
+#define SLAB_REC_KFREE 2
+#define SLAB_REC_CACHE_FREE 3
 
 struct slab_stats {
 	struct slab_summary sum;
@@ -165,6 +174,7 @@ void slab_stats_init(struct slab_stats *st);
 void slab_stats_keep_rows(struct slab_stats *st, bool rows);
 void slab_stats_release(struct slab_stats *st);
 void slab_account(struct slab_stats *st, const struct kmem_event *ev);
+uint64_t slab_unrecorded(const struct slab_stats *st);
 const char *slab_cache_name(const struct slab_stats *st,
 			    const struct slab_cache *c);
 int slab_merge_tables(struct slab_stats *t, const struct slab_stats *f,

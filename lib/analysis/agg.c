@@ -271,6 +271,36 @@ void kmem_agg_missed(struct kmem_agg *a, long long missed)
 }
 
 /**
+ * kmem_agg_unrecorded - the free events an allocator's records lack
+ * @a: the aggregate
+ * @id: the allocator
+ *
+ * Frees whose event was not recorded leave what is live unknown: the
+ * allocator's own answer (kmem_allocs[].unrecorded), or its free_slot
+ * when its allocations have records and its frees none; with those of
+ * every trace merged into @a.
+ *
+ * Return: the set of those events (KMEM_SLOT_BIT()), 0 for none.
+ */
+uint64_t kmem_agg_unrecorded(const struct kmem_agg *a, enum kmem_alloc_id id)
+{
+	const struct kmem_alloc_desc *d = &kmem_allocs[id];
+	uint64_t set = 0;
+	int slot;
+
+	for (slot = 0; slot < KMEM_NR_SLOTS; slot++)
+		if (kmem_event_defs[slot].alloc == id)
+			set |= a->unrecorded & KMEM_SLOT_BIT(slot);
+	if (!a->kinds[d->alloc_kind])
+		return set;
+	if (d->unrecorded && kmem_agg_stats(a, id))
+		return set | d->unrecorded(kmem_agg_stats(a, id));
+	if (!a->kinds[d->free_kind])
+		set |= KMEM_SLOT_BIT(d->free_slot);
+	return set;
+}
+
+/**
  * kmem_agg_merge - add one input's summary counters to a merged total
  * @to: the total: summaries and stream counters only, no tables
  * @from: a finished input
@@ -287,6 +317,7 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	unsigned int id;
 
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		to->unrecorded |= kmem_agg_unrecorded(from, id);
 		to->events[id] += from->events[id];
 		kmem_allocs[id].merge(kmem_agg_stats(to, id),
 				      kmem_agg_stats(from, id),

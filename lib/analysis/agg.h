@@ -50,6 +50,8 @@ struct kmem_agg {
 	uint64_t damaged_pages;		/* ring-buffer pages (or their rest) */
 	uint64_t damaged_chunks;	/* compressed chunks */
 	uint64_t unread_records;	/* left unread by libtracecmd */
+	/* free events some merged trace lacks (kmem_agg_unrecorded()) */
+	uint64_t unrecorded;
 	/* "SYS:A and SYS:B share event id N": two formats of one id (the
 	 * records of that id are undecodable), or "" */
 	char id_clash[KMEM_ID_CLASH_LEN];
@@ -90,6 +92,7 @@ void kmem_agg_missed(struct kmem_agg *a, long long missed);
 uint64_t *kmem_agg_addresses(const struct kmem_agg *a, size_t *n);
 void kmem_agg_defer_callsites(struct kmem_agg *a);
 void kmem_agg_resolve_callsites(struct kmem_agg *a);
+uint64_t kmem_agg_unrecorded(const struct kmem_agg *a, enum kmem_alloc_id id);
 void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 		    bool old_migratetypes);
 

@@ -16,6 +16,8 @@
 #define VMALLOC(n, fl) DEF("vmalloc", n, KMEM_ALLOC_VMALLOC, fl, kmem_vmalloc)
 /* clang-format on */
 
+_Static_assert(KMEM_NR_SLOTS <= 64, "a set of slots is a uint64_t");
+
 const struct kmem_event_def kmem_event_defs[KMEM_NR_SLOTS] = {
 	[KMEM_SLOT_KMALLOC] = SLAB("kmalloc"),
 	[KMEM_SLOT_KMALLOC_NODE] = SLAB("kmalloc_node"),

@@ -41,6 +41,9 @@ enum kmem_slot {
 	KMEM_NR_SLOTS,
 };
 
+/* A slot as a bit of a uint64_t set of slots */
+#define KMEM_SLOT_BIT(slot) (1ULL << (slot))
+
 /*
  * The allocators, in the order of alloc/registry.c's kmem_allocs[].
  * KMEM_NR_ALLOC is also the allocator of no record: ftrace's

@@ -14,15 +14,25 @@
  *
  * A kind with no record is taken as not recorded: trace-cmd extract
  * saves every event's format, enabled or not, so the formats cannot
- * tell.  Without a report (@r NULL), and for KMEM_EV_NONE, the answer
- * is yes.
+ * tell.  An allocator's frees are not recorded either when one of its
+ * free events is missing, or was in a trace merged into the report
+ * (kmem_agg_unrecorded()).  Without a report (@r NULL), and for
+ * KMEM_EV_NONE, the answer is yes.
  *
- * Return: true when at least one record of @kind was accounted.
+ * Return: true when at least one record of @kind was accounted, and
+ * none of its events is missing.
  */
 bool kmem_recorded(const struct kmem_report_ctx *r, enum kmem_ev_kind kind)
 {
-	return !r || kind <= KMEM_EV_NONE || kind >= KMEM_NR_KINDS ||
-	       r->agg->kinds[kind] != 0;
+	enum kmem_alloc_id id;
+
+	if (!r || kind <= KMEM_EV_NONE || kind >= KMEM_NR_KINDS)
+		return true;
+	if (!r->agg->kinds[kind])
+		return false;
+	id = kmem_alloc_of(kind);
+	return id >= KMEM_NR_ALLOC || kind != kmem_allocs[id].free_kind ||
+	       !kmem_agg_unrecorded(r->agg, id);
 }
 
 /* The event each kind is named by (the first of several). */
@@ -57,6 +67,25 @@ enum kmem_slot kmem_kind_slot(enum kmem_ev_kind kind)
 {
 	return (unsigned int)kind < KMEM_NR_KINDS ? kind_slot[kind]
 						  : KMEM_SLOT_KMALLOC;
+}
+
+/**
+ * kmem_unrecorded_slots - the events to enable for figures of a kind
+ * @r: the report
+ * @kind: a kind kmem_recorded() says is not recorded
+ *
+ * Return: the set of events (KMEM_SLOT_BIT()): an allocator's missing
+ * free events (kmem_agg_unrecorded()), else kmem_kind_slot()'s.
+ */
+uint64_t kmem_unrecorded_slots(const struct kmem_report_ctx *r,
+			       enum kmem_ev_kind kind)
+{
+	enum kmem_alloc_id id = kmem_alloc_of(kind);
+	uint64_t set = 0;
+
+	if (r && id < KMEM_NR_ALLOC && kind == kmem_allocs[id].free_kind)
+		set = kmem_agg_unrecorded(r->agg, id);
+	return set ? set : KMEM_SLOT_BIT(kmem_kind_slot(kind));
 }
 
 /**

@@ -17,6 +17,8 @@
 #define KMEM_DOUBT_LEN 96
 
 enum kmem_slot kmem_kind_slot(enum kmem_ev_kind kind);
+uint64_t kmem_unrecorded_slots(const struct kmem_report_ctx *r,
+			       enum kmem_ev_kind kind);
 bool kmem_recorded(const struct kmem_report_ctx *r, enum kmem_ev_kind kind);
 const char *kmem_free_doubt(const struct kmem_report_ctx *r,
 			    enum kmem_alloc_id id, char *buf, size_t len);

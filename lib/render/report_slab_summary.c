@@ -254,6 +254,8 @@ void slab_print_summary(const struct kmem_report_ctx *r, FILE *out)
 	sum_print(&c, out);
 	if (r->in->merged)
 		return;		/* no call sites in a merged summary */
+	if (!kmem_recorded(r, KMEM_EV_SLAB_FREE))
+		return; /* the counts are "-" */
 	anomaly_reading(r, out, A_DOUBLE, s->double_frees);
 	anomaly_reading(r, out, A_FREE_ONLY, s->free_only);
 	anomaly_reading(r, out, A_MISSED, s->missed_frees);

@@ -190,20 +190,23 @@ static int put_word(FILE *out, int col, const char *w)
  */
 static void print_unrecorded(const struct sum_ctx *c, FILE *out)
 {
-	bool named[KMEM_NR_KINDS + 1] = { false };
-	enum kmem_slot ev[KMEM_NR_KINDS];
+	enum kmem_slot ev[KMEM_NR_SLOTS];
+	uint64_t named = 0, set;
 	char word[80];
 	int i, n = 0, k, col;
 
+	/* in the order of the lines, each event once */
 	for (i = 0; i < c->def->nfields; i++) {
 		const struct sum_field *f = &c->def->fields[i];
 
 		if (!f->needs || !f->line || f->line > SUM_MAX_LINES ||
-		    (f->show && !f->show(c, f)) || sum_known(c, f) ||
-		    named[f->needs])
+		    (f->show && !f->show(c, f)) || sum_known(c, f))
 			continue;
-		named[f->needs] = true;
-		ev[n++] = kmem_kind_slot(needed(c, f));
+		set = kmem_unrecorded_slots(c->r, needed(c, f)) & ~named;
+		named |= set;
+		for (k = 0; k < KMEM_NR_SLOTS; k++)
+			if (set & KMEM_SLOT_BIT(k))
+				ev[n++] = (enum kmem_slot)k;
 	}
 	if (!n)
 		return;

@@ -214,9 +214,74 @@ static void test_tables(void)
 	kmem_agg_release(&b);
 }
 
+/* A cache allocation, is_cache set (kmem_cache_alloc, kmem_cache_free). */
+static void cache_ev(struct kmem_agg *a, int alloc, uint64_t ptr)
+{
+	struct kmem_event ev = { 0 };
+
+	ev.kind = alloc ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
+	ev.is_cache = true;
+	ev.ptr = ptr;
+	ev.call_site = 0xffffffff81000020ULL;
+	ev.bytes_req = ev.bytes_alloc = alloc ? 64 : 0;
+	ev.node = KMEM_NO_NODE;
+	kmem_agg_event(a, &ev);
+}
+
+/*
+ * Frees whose event has no record while its allocations have some:
+ * kmalloc's kfree, kmem_cache_alloc's kmem_cache_free, the page
+ * allocator's mm_page_free; kept through a merge.
+ */
+static void test_unrecorded(void)
+{
+	struct kmem_agg a, b, c, m;
+
+	kmem_agg_init(&a);
+	kmem_agg_init(&b);
+	kmem_agg_init(&c);
+	kmem_agg_init(&m);
+	/* a: kmalloc, kfree, kmem_cache_alloc; no kmem_cache_free */
+	slab(&a, 1, 0x1000, 60, 64);
+	slab(&a, 0, 0x1000, 0, 0);
+	cache_ev(&a, 1, 0x2000);
+	CHECK_U64(kmem_agg_unrecorded(&a, KMEM_ALLOC_SLAB),
+		  KMEM_SLOT_BIT(KMEM_SLOT_CACHE_FREE));
+	cache_ev(&a, 0, 0x2000);
+	CHECK_U64(kmem_agg_unrecorded(&a, KMEM_ALLOC_SLAB), 0);
+	/* b: kmalloc and kmem_cache_alloc, no free; a page, no free */
+	slab(&b, 1, 0x1000, 60, 64);
+	cache_ev(&b, 1, 0x2000);
+	page_alloc(&b, 10, 0, 0);
+	CHECK_U64(kmem_agg_unrecorded(&b, KMEM_ALLOC_SLAB),
+		  KMEM_SLOT_BIT(KMEM_SLOT_KFREE) |
+			  KMEM_SLOT_BIT(KMEM_SLOT_CACHE_FREE));
+	CHECK_U64(kmem_agg_unrecorded(&b, KMEM_ALLOC_PAGE),
+		  KMEM_SLOT_BIT(KMEM_SLOT_PAGE_FREE));
+	/* c: frees only (of objects allocated before it): nothing lacks */
+	slab(&c, 0, 0x3000, 0, 0);
+	CHECK_U64(kmem_agg_unrecorded(&c, KMEM_ALLOC_SLAB), 0);
+	/* merged, a's complete records do not hide b's missing ones */
+	kmem_agg_merge(&m, &a, false);
+	CHECK_U64(kmem_agg_unrecorded(&m, KMEM_ALLOC_SLAB), 0);
+	kmem_agg_merge(&m, &b, false);
+	kmem_agg_merge(&m, &c, false);
+	CHECK_U64(kmem_agg_unrecorded(&m, KMEM_ALLOC_SLAB),
+		  KMEM_SLOT_BIT(KMEM_SLOT_KFREE) |
+			  KMEM_SLOT_BIT(KMEM_SLOT_CACHE_FREE));
+	CHECK_U64(kmem_agg_unrecorded(&m, KMEM_ALLOC_PAGE),
+		  KMEM_SLOT_BIT(KMEM_SLOT_PAGE_FREE));
+	CHECK_U64(kmem_agg_unrecorded(&m, KMEM_ALLOC_PERCPU), 0);
+	kmem_agg_release(&a);
+	kmem_agg_release(&b);
+	kmem_agg_release(&c);
+	kmem_agg_release(&m);
+}
+
 int main(void)
 {
 	RUN(test_sums);
+	RUN(test_unrecorded);
 	RUN(test_old_migratetypes);
 	RUN(test_tables);
 	UNIT_EXIT();
