@@ -84,8 +84,35 @@ static bool open_outputs(struct kmem_plugin *kp, bool append)
 	return ok;
 }
 
+/*
+ * At exit (or when this copy is unloaded from the process): the loads
+ * trace-cmd never unloaded.  trace-cmd 3.1 stops on some damaged files
+ * (a cut compressed section, truncated event formats) and exits 0
+ * without closing the input: no statistics are printed, and that is
+ * said in one line; the outputs' temporary files are removed, the old
+ * files left as they were.  The state itself is left to the exit.
+ */
+static void at_exit(void)
+{
+	struct kmem_plugin *kp;
+	bool report;
+
+	while ((kp = kmem_registry_take_any((const void *)slab_handler,
+					    &report))) {
+		if (kp->active && report)
+			fprintf(stderr,
+				"%s: %s: trace-cmd ended without closing the "
+				"file (it stopped reading it): no statistics\n",
+				kmem_prog, kp->label);
+		if (kp->outs_ok)
+			kmem_outputs_discard(&kp->outs);
+		kp->outs_ok = false;
+	}
+}
+
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
+	static bool at_exit_set;
 	struct kmem_plugin *kp = calloc(1, sizeof(*kp));
 	struct kmem_collect_cfg cc;
 	char path[PATH_MAX], msg[256];
@@ -103,6 +130,8 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		free(kp);
 		return -1;
 	}
+	if (!at_exit_set)
+		at_exit_set = !atexit(at_exit);
 	tep_plugin_add_options("kmem", kp->options);
 	plugin_options_read(kp);
 	kp->ordinal = input_label(kp->label, sizeof(kp->label), path,

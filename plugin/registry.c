@@ -164,3 +164,27 @@ void *kmem_registry_take(struct tep_handle *tep, const void *owner,
 	pthread_mutex_unlock(&r->lock);
 	return state;
 }
+
+/**
+ * kmem_registry_take_any - a load's state on any handle, removed
+ * @owner: the copy's address, as given to kmem_registry_add()
+ * @report: as kmem_registry_take()'s
+ *
+ * At exit, for the loads trace-cmd never unloaded.
+ *
+ * Return: a state of @owner, or NULL when it has none left.
+ */
+void *kmem_registry_take_any(const void *owner, bool *report)
+{
+	struct registry *r = registry();
+	struct tep_handle *tep = NULL;
+	struct entry *e;
+
+	*report = false;
+	pthread_mutex_lock(&r->lock);
+	for (e = r->head; e && !tep; e = e->next)
+		if (e->owner == owner)
+			tep = e->tep;
+	pthread_mutex_unlock(&r->lock);
+	return tep ? kmem_registry_take(tep, owner, report) : NULL;
+}

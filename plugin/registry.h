@@ -18,5 +18,6 @@ int kmem_registry_add(struct tep_handle *tep, const void *owner, void *state);
 bool kmem_registry_others(struct tep_handle *tep);
 void *kmem_registry_take(struct tep_handle *tep, const void *owner,
 			 bool *report);
+void *kmem_registry_take_any(const void *owner, bool *report);
 
 #endif

@@ -167,6 +167,10 @@ while IFS=$'\t' read -r file native lib unval plugin defect; do
 		else
 			fail "regress:$file:plugin" "exit $prc, no tables: $(head -c 300 "$WORK/pe")"
 		fi
+	elif [ "$prc" -eq 0 ] && ! grep -q "kmem statistics" "$WORK/po" &&
+		! grep -q "^kmem: " "$WORK/pe"; then
+		# trace-cmd ended well without the tables: never in silence
+		fail "regress:$file:plugin" "exit 0, no tables and no line saying why"
 	else
 		pass "regress:$file:plugin (trace-cmd exit $prc)"
 	fi
