@@ -169,16 +169,24 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	return 0;
 }
 
-/* Which slab events of the trace did another plugin's handler print? */
+/*
+ * Which of our events did libtraceevent fail to parse (none of their
+ * records reached us), and which slab events did another plugin's
+ * handler print?
+ */
 static void survey(struct kmem_plugin *kp, struct kmem_input *in)
 {
 	int i;
 
-	for (i = 0; i < KMEM_NR_SLAB_SLOTS; i++) {
+	for (i = 0; i < KMEM_NR_SLOTS; i++) {
 		struct tep_event *ev = tep_find_event_by_name(
-			kp->tep, "kmem", kmem_slot_event_name(i));
+			kp->tep, kmem_slot_system(i), kmem_slot_event_name(i));
 
-		if (ev && ev->handler != slab_handler)
+		if (!ev)
+			continue;
+		if (ev->flags & TEP_EVENT_FL_FAILED)
+			in->unparsed[in->nr_unparsed++] = i;
+		else if (i < KMEM_NR_SLAB_SLOTS && ev->handler != slab_handler)
 			in->elsewhere[in->nr_elsewhere++] =
 				kmem_slot_event_name(i);
 	}
@@ -192,7 +200,7 @@ static void print_stats(struct kmem_plugin *kp)
 
 	kmem_feed_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);
-	plugin_damage_finish(kp, in.nr_elsewhere > 0);
+	plugin_damage_finish(kp, in.nr_elsewhere > 0 || in.nr_unparsed > 0);
 	if (kp->ordinal > 1)
 		kp->outs_ok = open_outputs(kp, true);
 	if (!kp->outs_ok)

@@ -78,12 +78,54 @@ static void print_elsewhere(const struct kmem_report_ctx *r,
 		r->in->nr_elsewhere > 1 ? "were" : "was", v->none_name);
 }
 
+/* Events whose format does not parse: trace-cmd handed none over. */
+static void print_unparsed(const struct kmem_input *in, FILE *out)
+{
+	int i;
+
+	if (!in->nr_unparsed)
+		return;
+	fprintf(out, "\n WARNING: the format%s of",
+		in->nr_unparsed > 1 ? "s" : "");
+	for (i = 0; i < in->nr_unparsed; i++)
+		fprintf(out, "%s%s:%s",
+			!i			  ? " "
+			: i + 1 < in->nr_unparsed ? ", "
+						  : " and ",
+			kmem_slot_system(in->unparsed[i]),
+			kmem_slot_event_name(in->unparsed[i]));
+	fprintf(out,
+		" %s not parse\n          (libtraceevent: damaged), so "
+		"trace-cmd handed over none of\n          %s records; "
+		"they are not counted.\n",
+		in->nr_unparsed > 1 ? "do" : "does",
+		in->nr_unparsed > 1 ? "their" : "its");
+}
+
 /* Another plugin took all of allocator @v's records. */
 static bool all_elsewhere(const struct kmem_report_ctx *r,
 			  const struct kmem_alloc_view *v,
 			  enum kmem_alloc_id id)
 {
 	return v->unavailable && r->in->nr_elsewhere && !r->agg->events[id];
+}
+
+/**
+ * report_unparsed - did an event of the allocator's not parse?
+ * @r: the report
+ * @id: the allocator
+ *
+ * Return: true when libtraceevent could not parse the format of one of
+ * its events (kmem_input.unparsed): its counts are incomplete.
+ */
+bool report_unparsed(const struct kmem_report_ctx *r, enum kmem_alloc_id id)
+{
+	int i;
+
+	for (i = 0; i < r->in->nr_unparsed; i++)
+		if (kmem_event_defs[r->in->unparsed[i]].alloc == id)
+			return true;
+	return false;
 }
 
 /**
@@ -265,6 +307,7 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 			"size no kernel records);\n          they are not "
 			"counted.\n",
 			fmt_count(buf, r->agg->undecodable));
+	print_unparsed(r->in, out);
 	if (r->agg->id_clash[0]) {
 		char clash[KMEM_ID_CLASH_LEN];
 

@@ -56,6 +56,10 @@ struct kmem_input {
 	/* slab events whose records another print handler consumed */
 	const char *elsewhere[KMEM_NR_SLOTS];
 	int nr_elsewhere;
+	/* events whose format libtraceevent could not parse: none of
+	 * their records reached the plugin (enum kmem_slot) */
+	int unparsed[KMEM_NR_SLOTS];
+	int nr_unparsed;
 	/* > 0: the merged summary of this many inputs (summaries only) */
 	int merged;
 	const char *const *inputs;	/* ... their labels */
@@ -139,6 +143,7 @@ struct kmem_report_ctx {
 
 bool kmem_agg_damaged(const struct kmem_agg *a);
 bool report_wanted(const struct kmem_report_ctx *r, enum kmem_alloc_id id);
+bool report_unparsed(const struct kmem_report_ctx *r, enum kmem_alloc_id id);
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j);
