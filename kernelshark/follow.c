@@ -469,6 +469,15 @@ int kmem_ks_finish(struct kmem_ks_ctx *ks, struct follow *fw, int ret)
 	if (!ret)
 		kmem_ks_find_leaks(fw);
 	ks->counts.undecodable = fw->agg.undecodable;
+	if (fw->agg.undecodable && !ks->said_undecodable) {
+		ks->said_undecodable = true; /* once a stream */
+		fprintf(stderr,
+			"kmem plugin: %s: %llu records could not be decoded "
+			"(their event format lacks a field or has one of a "
+			"size this plugin cannot read); they are not drawn\n",
+			ks->stream->file ? ks->stream->file : "stream",
+			(unsigned long long)fw->agg.undecodable);
+	}
 	for (a = 0; a < KMEM_NR_ALLOC; a++)
 		ks->counts.live_bytes[a] =
 			ks->live[a].n ? ks->live[a].p[ks->live[a].n - 1].bytes

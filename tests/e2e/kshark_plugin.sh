@@ -187,4 +187,29 @@ done
 
 # the README's and kmem-kernelshark(7)'s example
 check kshark-plugin-readme-example grep -qxF 'describe kmem/kmalloc (slab): 1024 bytes at load_elf_phdrs+0x49, allocated on CPU 0; freed on CPU 0 after 423.7us (423708 ns)' "$WORK/slab-fork-exec.out"
+
+# records the plugin cannot decode (kmalloc's ptr made 3 bytes long, in
+# place): left out of the links, and said once on stderr, as trace-kmem
+# stat says it; counted by hand: the 2 kmalloc records of the spec
+cat >"$WORK/undec.spec" <<'EOF2'
+[kallsyms]
+ffffffff81300000 T seq_open
+ffffffff81400000 T _etext
+[buffer]
+0 1000 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000100 bytes_req=8 bytes_alloc=8 node=-1
+0 1010 kmalloc call_site=0xffffffff81300010 ptr=0xffff888100000200 bytes_req=8 bytes_alloc=8 node=-1
+0 1020 kfree call_site=0xffffffff81300010 ptr=0xffff888100000100
+EOF2
+python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/undec.spec" -o "$WORK/undec.dat" \
+	--version 6 --formats "$TOP/tests/formats/linux-6.18-x86_64.txt"
+python3 - "$WORK/undec.dat" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+old = b"ptr;\toffset:16;\tsize:8;"
+i = d.index(old, d.index(b"name: kmalloc\n"))
+open(sys.argv[1], "wb").write(d[:i] + old.replace(b"size:8", b"size:3") + d[i + len(old):])
+PY
+HOME=$WORK/empty "$KK" "$KP" "$WORK/undec.dat" >"$WORK/undec.out" 2>"$WORK/undec.err"
+check kshark-plugin-undecodable-said test "$(grep -c 'records could not be decoded' "$WORK/undec.err")" -eq 1
+check kshark-plugin-undecodable-count grep -qF "undec.dat: 2 records could not be decoded" "$WORK/undec.err"
 finish
