@@ -330,7 +330,7 @@ install-user: all $(if $(HAVE_DOC),doc)
 		install -D -m 0644 $$m "$(usermandir)/man$${m##*.}/$${m##*/}" || exit 1; \
 	done)
 	@echo "install: $(userbindir)/trace-kmem, trace-kmem-record, the bash completion$(if $(HAVE_DOC), and the man pages in $(usermandir))"
-	$(if $(HAVE_DOC),,@echo "install: no man pages (they need asciidoc-base xmlto docbook-xsl docbook-xml: apt-get install them, then make install-user again)")
+	$(if $(HAVE_DOC),,@echo "install: no man pages (they need asciidoc-base xmlto docbook-xsl docbook-xml: apt-get install --no-install-recommends them, then make install-user again)")
 
 uninstall:
 	$(Q)DESTDIR="$(DESTDIR)" scripts/install.sh uninstall "$(DESTDIR)$(plugindir)"
@@ -338,12 +338,14 @@ uninstall:
 		"$(DESTDIR)$(completiondir)/trace-kmem"
 	$(Q)for m in $(MAN_TXT); do rm -f "$(DESTDIR)$(mandir)/man$${m##*.}/$$m"; done
 	$(Q)rm -f "$(DESTDIR)$(kshark_plugindir)/plugin-kmem.so"
+	@echo "uninstall: removed $(DESTDIR)$(bindir)/trace-kmem, trace-kmem-record, the bash completion, the man pages and the KernelShark plugin"
 
 uninstall-user:
 	$(Q)scripts/install.sh uninstall-user "$(userplugindir)"
 	$(Q)rm -f "$(userbindir)/trace-kmem" "$(userbindir)/trace-kmem-record" \
 		"$(usercompletiondir)/trace-kmem"
 	$(Q)for m in $(MAN_TXT); do rm -f "$(usermandir)/man$${m##*.}/$$m"; done
+	@echo "uninstall: removed $(userbindir)/trace-kmem, trace-kmem-record, the bash completion and the man pages"
 
 bench: all $(KSHARK_TOOLS)
 	$(Q)B=$(B) bench/run.sh
@@ -358,7 +360,8 @@ define build-man
 	$(Q)$(DOC_PATH) asciidoc -b docbook -d manpage -a mansource=trace-kmem \
 		-a manversion=$(VERSION) -a manmanual="trace-kmem Manual" \
 		-o $@.xml $< >$@.log 2>&1 || { cat $@.log; exit 1; }
-	$(Q)$(DOC_PATH) xmlto -o $(B)/man man $@.xml >>$@.log 2>&1 || \
+	$(Q)$(DOC_PATH) xmlto --stringparam man.th.title.max.length=40 \
+		-o $(B)/man man $@.xml >>$@.log 2>&1 || \
 		{ cat $@.log; exit 1; }
 	$(Q)! grep -i "error" $@.log || exit 1
 endef

@@ -142,8 +142,13 @@ for mode; do
 	deb)
 		build
 		need dpkg-dev lintian
-		# shellcheck disable=SC2046
-		need $(need_build_depends)
+		# the doc tools without their recommends (TeX, Java)
+		for p in $(need_build_depends); do
+			case $p in
+			asciidoc-base | xmlto | docbook-xsl | docbook-xml) need_light "$p" ;;
+			*) need "$p" ;;
+			esac
+		done
 		;;
 	fuzz)
 		build
@@ -161,13 +166,21 @@ done
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$pkgs$light" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null
+	# apt's own lines (debconf's "delaying package configuration")
+	# only when it fails
+	log=$(mktemp "${TMPDIR:-/tmp}/deps.XXXXXX")
 	# shellcheck disable=SC2086
-	[ -z "$pkgs" ] || apt-get install -y -qq $pkgs >/dev/null
-	# shellcheck disable=SC2086
-	[ -z "$light" ] ||
-		apt-get install -y -qq --no-install-recommends $light >/dev/null
-	exit 0
+	if apt-get update -qq >"$log" 2>&1 &&
+	   { [ -z "$pkgs" ] || apt-get install -y -qq $pkgs >>"$log" 2>&1; } &&
+	   { [ -z "$light" ] ||
+		apt-get install -y -qq --no-install-recommends $light >>"$log" 2>&1; }; then
+		rm -f "$log"
+		exit 0
+	fi
+	cat "$log" >&2
+	rm -f "$log"
+	echo "deps: apt-get failed (above)" >&2
+	exit 1
 fi
 line=""
 [ -z "$pkgs" ] || line="sudo apt-get install$pkgs"

@@ -18,8 +18,18 @@ diverted() {
 		dpkg-divert --list "$target" 2>/dev/null | grep -q .
 }
 
+# the package that diverted the distribution's plugin, if one did
+diverter() {
+	command -v dpkg-divert >/dev/null 2>&1 &&
+		dpkg-divert --listpackage "$target" 2>/dev/null
+}
+
 case $action in
 install)
+	if [ -z "$DESTDIR" ] && [ "$(diverter)" = trace-kmem-plugin ]; then
+		echo "install: the trace-kmem-plugin package is installed; remove it first (apt-get remove trace-kmem-plugin), or keep to the packages" >&2
+		exit 1
+	fi
 	mkdir -p "$dir"
 	if [ -f "$target" ] && ! ours "$target"; then
 		if [ -z "$DESTDIR" ] && command -v dpkg-divert >/dev/null 2>&1 &&
@@ -40,6 +50,11 @@ install-user)
 	echo "install: $target"
 	;;
 uninstall|uninstall-user)
+	if [ "$action" = uninstall ] && [ -z "$DESTDIR" ] &&
+	   [ "$(diverter)" = trace-kmem-plugin ]; then
+		echo "uninstall: trace-kmem is installed as packages (trace-kmem-plugin owns $target): nothing removed; apt-get remove them" >&2
+		exit 1
+	fi
 	if ours "$target"; then
 		rm -f "$target"
 		echo "uninstall: removed $target"

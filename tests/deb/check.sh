@@ -89,8 +89,21 @@ if [ -n "$kdeb" ]; then
 	fi
 fi
 
+# make install beside the package: refused in one line, nothing touched
+sum_before=$(md5sum <"$sys" | cut -d' ' -f1)
+scripts/install.sh install "$(dirname "$sys")" "$TOP/build/plugins/plugin_kmem.so" \
+	>"$W/mi.out" 2>"$W/mi.err"
+check deb-make-install-refused test $? -eq 1
+check deb-make-install-said grep -qx "install: the trace-kmem-plugin package is installed; remove it first (apt-get remove trace-kmem-plugin), or keep to the packages" "$W/mi.err"
+check deb-make-install-untouched test "$(md5sum <"$sys" | cut -d' ' -f1)" = "$sum_before"
+make -s --no-print-directory uninstall >"$W/mu.out" 2>"$W/mu.err"
+check deb-make-uninstall-refused test $? -ne 0 -a -f "$sys" -a -x /usr/bin/trace-kmem -a \
+	"$(dpkg-divert --listpackage "$sys")" = trace-kmem-plugin
+check deb-make-uninstall-said grep -q "^uninstall: trace-kmem is installed as packages" "$W/mu.err"
+
 dpkg --purge ${kdeb:+trace-kmem-kshark} trace-kmem-plugin trace-kmem >"$W/purge.log" 2>&1
 check deb-purge test $? -eq 0
+check deb-purge-quiet sh -c "! grep -q 'No diversion' '$W/purge.log'"
 check deb-no-diversion-left test -z "$(dpkg-divert --list "$sys")"
 check deb-debian-plugin-back test "$(md5sum <"$sys" 2>/dev/null | cut -d' ' -f1)" = "$md5"
 check deb-trace-kmem-gone test ! -e /usr/bin/trace-kmem
