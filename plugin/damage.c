@@ -60,11 +60,14 @@ void plugin_damage_scan(struct kmem_plugin *kp, const char *path)
 	if (ret != TDAT_OK) {
 		/* damage the native reader refuses (a CPU table pointing
 		 * two CPUs at one place): libtracecmd reads on, unchecked */
-		if (ret == TDAT_BAD)
+		if (ret == TDAT_BAD) {
 			fprintf(stderr,
 				"kmem: %s: %s; the statistics are "
 				"libtracecmd's reading, unchecked\n",
 				path, why);
+			snprintf(kp->unchecked, sizeof(kp->unchecked), "%s",
+				 why);	/* and in the report */
+		}
 		return;
 	}
 	kp->scan = tdat_scan(f, counted, tdat_tep(f));

@@ -61,6 +61,8 @@ struct kmem_plugin {
 	int last_cpu;
 	/* the file's damage, as the native reader sees it (damage.c) */
 	struct tdat_scan *scan; /* or NULL: not scanned */
+	/* why the native reader refused the file as damaged, or "" */
+	char unchecked[TDAT_WHY_LEN];
 	uint64_t *seen;		/* per CPU id: records accounted */
 	int nr_cpus;		/* of @seen */
 };

@@ -200,6 +200,8 @@ static void print_stats(struct kmem_plugin *kp)
 
 	kmem_feed_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);
+	if (kp->unchecked[0])
+		in.unchecked = kp->unchecked;
 	plugin_damage_finish(kp, in.nr_elsewhere > 0 || in.nr_unparsed > 0);
 	if (kp->ordinal > 1)
 		kp->outs_ok = open_outputs(kp, true);

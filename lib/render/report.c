@@ -111,17 +111,20 @@ static bool all_elsewhere(const struct kmem_report_ctx *r,
 }
 
 /**
- * report_unparsed - did an event of the allocator's not parse?
+ * report_unsure - are the allocator's counts the input's, unsure?
  * @r: the report
  * @id: the allocator
  *
  * Return: true when libtraceevent could not parse the format of one of
- * its events (kmem_input.unparsed): its counts are incomplete.
+ * its events (kmem_input.unparsed), or the file's damage went unchecked
+ * (kmem_input.unchecked): its counts may be incomplete.
  */
-bool report_unparsed(const struct kmem_report_ctx *r, enum kmem_alloc_id id)
+bool report_unsure(const struct kmem_report_ctx *r, enum kmem_alloc_id id)
 {
 	int i;
 
+	if (r->in->unchecked)
+		return true;
 	for (i = 0; i < r->in->nr_unparsed; i++)
 		if (kmem_event_defs[r->in->unparsed[i]].alloc == id)
 			return true;
@@ -278,6 +281,11 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 		fprintf(out, "\n kmem statistics: %s\n\n", r->in->label);
 	print_lost(r, out);
 	print_skipped(r->agg, out);
+	if (r->in->unchecked)
+		fprintf(out,
+			" WARNING: the file is damaged (%s);\n          these "
+			"numbers are libtracecmd's reading of it, unchecked.\n\n",
+			r->in->unchecked);
 	for (id = 0; id < KMEM_NR_ALLOC && !report_wanted(r, id); id++)
 		;
 	if (id == KMEM_NR_ALLOC) {

@@ -60,6 +60,9 @@ struct kmem_input {
 	 * their records reached the plugin (enum kmem_slot) */
 	int unparsed[KMEM_NR_SLOTS];
 	int nr_unparsed;
+	/* the plugin: why the native reader refused the file as damaged
+	 * (libtracecmd read it unchecked), or NULL */
+	const char *unchecked;
 	/* > 0: the merged summary of this many inputs (summaries only) */
 	int merged;
 	const char *const *inputs;	/* ... their labels */
@@ -143,7 +146,7 @@ struct kmem_report_ctx {
 
 bool kmem_agg_damaged(const struct kmem_agg *a);
 bool report_wanted(const struct kmem_report_ctx *r, enum kmem_alloc_id id);
-bool report_unparsed(const struct kmem_report_ctx *r, enum kmem_alloc_id id);
+bool report_unsure(const struct kmem_report_ctx *r, enum kmem_alloc_id id);
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j);

@@ -506,7 +506,7 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "events", r->agg->events[KMEM_ALLOC_PAGE]);
 	json_bool(j, "complete",
 		  !r->agg->events_lost && !r->agg->lost_unknown &&
-			  !report_unparsed(r, KMEM_ALLOC_PAGE) &&
+			  !report_unsure(r, KMEM_ALLOC_PAGE) &&
 			  !page_st(r->agg)->oom &&
 			  !page_st(r->agg)->saturated && !r->agg->undecodable &&
 			  !kmem_agg_damaged(r->agg));

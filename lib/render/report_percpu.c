@@ -366,7 +366,7 @@ void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "events", a->events[KMEM_ALLOC_PERCPU]);
 	json_bool(j, "complete",
 		  !a->events_lost && !a->lost_unknown && !percpu_st(a)->oom &&
-			  !report_unparsed(r, KMEM_ALLOC_PERCPU) &&
+			  !report_unsure(r, KMEM_ALLOC_PERCPU) &&
 			  !a->undecodable && !kmem_agg_damaged(a));
 	json_str(j, "bytes_measure", measure(&percpu_st(a)->sum));
 	sum_json(&sc, "summary", j);

@@ -127,7 +127,7 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 	json_u64(j, "events", r->agg->events[KMEM_ALLOC_SLAB]);
 	json_bool(j, "complete",
 		  r->in->nr_elsewhere == 0 &&
-			  !report_unparsed(r, KMEM_ALLOC_SLAB) &&
+			  !report_unsure(r, KMEM_ALLOC_SLAB) &&
 			  !r->agg->events_lost && !r->agg->lost_unknown &&
 			  !slab_st(r->agg)->oom &&
 			  !slab_st(r->agg)->saturated && !r->agg->undecodable &&

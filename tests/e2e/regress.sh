@@ -161,11 +161,15 @@ while IFS=$'\t' read -r file native lib unval plugin defect; do
 		else
 			fail "regress:$file:plugin" "exit $prc, wanted trace-cmd's endless loop"
 		fi
-	elif [ "$plugin" = tables ]; then
-		if [ "$prc" -eq 0 ] && grep -q "kmem statistics" "$WORK/po"; then
-			pass "regress:$file:plugin"
-		else
+	elif [ "${plugin%%:*}" = tables ]; then
+		want=
+		case $plugin in tables:*) want=${plugin#tables:} ;; esac
+		if [ "$prc" -ne 0 ] || ! grep -q "kmem statistics" "$WORK/po"; then
 			fail "regress:$file:plugin" "exit $prc, no tables: $(head -c 300 "$WORK/pe")"
+		elif [ -n "$want" ] && ! grep -qF -- "$want" "$WORK/po"; then
+			fail "regress:$file:plugin" "the tables do not say '$want'"
+		else
+			pass "regress:$file:plugin"
 		fi
 	elif [ "$prc" -eq 0 ] && ! grep -q "kmem statistics" "$WORK/po" &&
 		! grep -q "^kmem: " "$WORK/pe"; then
