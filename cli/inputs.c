@@ -171,11 +171,14 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 		return NULL;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	for (i = 0; i < a->nr_inputs; i++) {
+		char left[TDAT_WHY_LEN] = "";
+
 		if (tk_check_input(a->inputs[i]))
 			goto fail;
 		if (!a->libtracecmd) {
 			int ret = tk_native_open(a->inputs[i], &h[i].f,
-						 late_open(a));
+						 late_open(a), left,
+						 sizeof(left));
 
 			if (ret == TDAT_OK)
 				continue;
@@ -196,6 +199,15 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 					tdat_scan_damage(h[i].scan, NULL));
 			tk_fault_guard_line(line);
 		}
+		if (left[0]) { /* left to libtracecmd: if it fails too */
+			char line[PATH_MAX + TDAT_WHY_LEN + 64];
+
+			snprintf(line, sizeof(line),
+				 TK_NAME ": %s: cannot read the trace: %s, "
+					 "and libtracecmd fails on it",
+				 a->inputs[i], left);
+			tk_fault_guard_line(line);
+		}
 		tk_stderr_quiet(true);
 		h[i].h = tk_open_input(a->inputs[i], damaged(h[i].scan));
 		tk_stderr_quiet(false);
@@ -204,6 +216,10 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 			tk_fault_say();
 			goto fail;
 		}
+		if (left[0])
+			fprintf(stderr,
+				TK_NAME ": %s: read with libtracecmd: %s\n",
+				a->inputs[i], left);
 		if (open_instances(&h[i], a->inputs[i])) {
 			tk_fault_guard(NULL);
 			i++;

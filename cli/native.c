@@ -32,14 +32,16 @@ static const struct tdat_hooks hooks = {
  * @late: its kallsyms may still be decompressed on return; the caller
  *	calls tk_native_ready() before its first output
  *
- * A file the native reader leaves to libtracecmd gets one line saying
- * why; a damaged one gets one line naming the damage; a version 7 file
- * cut short, read up to the cut, one line saying where it was cut and
- * what that lost.
+ * A file the native reader leaves to libtracecmd gets why in @left
+ * (the caller says it, once libtracecmd reads the file or not); a
+ * damaged one gets one line naming the damage; a version 7 file cut
+ * short, read up to the cut, one line saying where it was cut and what
+ * that lost.
  *
  * Return: TDAT_OK, TDAT_UNSUPPORTED or TDAT_BAD.
  */
-int tk_native_open(const char *path, struct tdat_file **f, bool late)
+int tk_native_open(const char *path, struct tdat_file **f, bool late,
+		   char *left, size_t len)
 {
 	struct tdat_hooks h = hooks;
 	char why[TDAT_WHY_LEN];
@@ -51,8 +53,7 @@ int tk_native_open(const char *path, struct tdat_file **f, bool late)
 	if (ret == TDAT_OK && tdat_cut_note(*f, why, sizeof(why)))
 		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 	if (ret == TDAT_UNSUPPORTED)
-		fprintf(stderr, TK_NAME ": %s: read with libtracecmd: %s\n",
-			path, why);
+		snprintf(left, len, "%s", why);
 	else if (ret == TDAT_BAD)
 		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 	return ret;

@@ -10,7 +10,8 @@
 #include "session.h"
 #include "tdat.h"
 
-int tk_native_open(const char *path, struct tdat_file **f, bool late);
+int tk_native_open(const char *path, struct tdat_file **f, bool late,
+		   char *left, size_t len);
 int tk_native_ready(struct tdat_file *f, const char *path);
 int tk_native_validate(const char *path, struct tdat_scan **scan);
 int tk_native_check_aligned(const char *path);
