@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,28 +55,100 @@ static int cmp_range(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* What a line's parse found wrong (parse_line()'s negative returns). */
+enum {
+	LINE_BAD = -1, /* not one of the two forms */
+	LINE_OOM = -2,
+	LINE_TWICE = -3, /* a CPU given before */
+	LINE_CPU = -4,	 /* a CPU number above NUMA_MAX_CPU */
+	LINE_BIG = -5,	 /* a number too large */
+	LINE_EMPTY = -6, /* a memory range whose END is not above START */
+};
+
+#define NUMA_MAX_CPU 65535
+
+/* @s past blanks, past the word @w and a blank; false if @w is not next */
+static bool word(const char **s, const char *w)
+{
+	const char *p = *s + strspn(*s, " \t");
+	size_t n = strlen(w);
+
+	if (strncmp(p, w, n) || (p[n] != ' ' && p[n] != '\t'))
+		return false;
+	*s = p + n;
+	return true;
+}
+
 /*
- * One line; 0 ok (or blank/comment), -1 malformed, -2 out of memory, -3
- * a CPU given before.
+ * A number at @s (after blanks; decimal, or with @base 0 also 0x...),
+ * at most @max, into @v.  Return: 0, LINE_BAD (none there) or LINE_BIG.
+ */
+static int number(const char **s, int base, unsigned long long max,
+		  unsigned long long *v)
+{
+	const char *p = *s + strspn(*s, " \t");
+	char *end;
+
+	if (*p < '0' || *p > '9')
+		return LINE_BAD; /* no sign, no blank: strtoull takes both */
+	errno = 0;
+	*v = strtoull(p, &end, base);
+	if (errno == ERANGE || *v > max)
+		return LINE_BIG;
+	*s = end;
+	return 0;
+}
+
+/* Nothing but blanks left at @s. */
+static bool done(const char *s)
+{
+	return s[strspn(s, " \t\r\n")] == '\0';
+}
+
+/*
+ * One line: "cpu N node M" or "mem START-END node M"; 0 ok (or a
+ * blank or comment line), or what is wrong (LINE_*).
  */
 static int parse_line(struct kmem_numa *n, const char *line)
 {
-	unsigned long long a, b;
-	int cpu, node, end = 0;
+	unsigned long long a, b, node;
+	const char *p = line;
+	int ret;
 
-	if (line[strspn(line, " \t\r\n")] == '\0' ||
-	    line[strspn(line, " \t")] == '#')
+	if (done(line) || line[strspn(line, " \t")] == '#')
 		return 0;
-	if (sscanf(line, " cpu %d node %d %n", &cpu, &node, &end) == 2 &&
-	    !line[end] && cpu >= 0 && cpu < 65536 && node >= 0) {
-		if (cpu < n->nr_cpus && n->cpu_node[cpu] >= 0)
-			return -3; /* a CPU on two lines: which node? */
-		return set_cpu(n, cpu, node) ? -2 : 0;
+	if (word(&p, "cpu")) {
+		ret = number(&p, 10, ULLONG_MAX, &a);
+		if (!ret && a > NUMA_MAX_CPU)
+			ret = LINE_CPU;
+		if (!ret)
+			ret = word(&p, "node") ? number(&p, 10, INT_MAX, &node)
+					       : LINE_BAD;
+		if (!ret && !done(p))
+			ret = LINE_BAD;
+		if (ret)
+			return ret;
+		if ((int)a < n->nr_cpus && n->cpu_node[a] >= 0)
+			return LINE_TWICE; /* which node? */
+		return set_cpu(n, (int)a, (int)node) ? LINE_OOM : 0;
 	}
-	if (sscanf(line, " mem %lli-%lli node %d %n", &a, &b, &node, &end) ==
-		    3 && !line[end] && a < b && node >= 0)
-		return add_range(n, a, b, node) ? -2 : 0;
-	return -1;
+	if (!word(&p, "mem"))
+		return LINE_BAD;
+	ret = number(&p, 0, ULLONG_MAX, &a);
+	if (!ret && *p++ != '-')
+		ret = LINE_BAD;
+	if (!ret)
+		ret = number(&p, 0, ULLONG_MAX, &b);
+	if (!ret)
+		ret = word(&p, "node") ? number(&p, 10, INT_MAX, &node)
+				       : LINE_BAD;
+	if (!ret && !done(p))
+		ret = LINE_BAD;
+	if (!ret && a >= b)
+		ret = LINE_EMPTY;
+	if (ret)
+		return ret;
+	return add_range(n, a, b, (int)node) ? LINE_OOM : 0;
 }
 
 /*
@@ -140,10 +214,15 @@ int kmem_numa_load(struct kmem_numa *n, const char *path, FILE *err)
 	fclose(f);
 	if (rc) {
 		fprintf(err, "%s: %s:%d: %s\n", kmem_prog, path, lineno,
-			rc == -2   ? "out of memory"
-			: rc == -3 ? "a CPU given a node twice"
-				   : "bad line (expected 'cpu N node M' or "
-				     "'mem START-END node M')");
+			rc == LINE_OOM	   ? "out of memory"
+			: rc == LINE_TWICE ? "a CPU given a node twice"
+			: rc == LINE_CPU   ? "a CPU number above 65535"
+			: rc == LINE_BIG   ? "a number too large"
+			: rc == LINE_EMPTY
+				? "a memory range whose END is not "
+				  "above its START"
+				: "bad line (expected 'cpu N node M' "
+				  "or 'mem START-END node M')");
 		goto bad;
 	}
 	if (n->nr_ranges)

@@ -55,6 +55,35 @@ static void test_load(void)
 		   sizeof(msg)) == -1);
 	CHECK(strstr(msg, ":2: bad line") != NULL);
 	kmem_numa_release(&n);
+	/* well formed, out of range: said as such */
+	memset(msg, 0, sizeof(msg));
+	CHECK(load(&n, "cpu 65536 node 0\n", msg, sizeof(msg)) == -1);
+	CHECK(strstr(msg, ":1: a CPU number above 65535") != NULL);
+	kmem_numa_release(&n);
+	memset(msg, 0, sizeof(msg));
+	CHECK(load(&n, "cpu 65535 node 0\nmem 0x0-0x10000000000000000 node 0\n",
+		   msg, sizeof(msg)) == -1);
+	CHECK(strstr(msg, ":2: a number too large") != NULL);
+	kmem_numa_release(&n);
+	memset(msg, 0, sizeof(msg));
+	CHECK(load(&n, "cpu 0 node 2147483648\n", msg, sizeof(msg)) == -1);
+	CHECK(strstr(msg, ":1: a number too large") != NULL);
+	kmem_numa_release(&n);
+	memset(msg, 0, sizeof(msg));
+	CHECK(load(&n, "cpu 0 node 0\nmem 0x10-0x10 node 0\n", msg,
+		   sizeof(msg)) == -1);
+	CHECK(strstr(msg, ":2: a memory range whose END is not above") != NULL);
+	kmem_numa_release(&n);
+	memset(msg, 0, sizeof(msg));
+	CHECK(load(&n, "cpu -1 node 0\n", msg, sizeof(msg)) == -1);
+	CHECK(strstr(msg, ":1: bad line") != NULL);
+	kmem_numa_release(&n);
+	/* tabs, CRLF and the largest 64-bit pfn still read */
+	CHECK(load(&n,
+		   "cpu\t1\tnode 0\r\nmem 0x0-0xffffffffffffffff node 0\r\n",
+		   msg, sizeof(msg)) == 0);
+	CHECK_U64(kmem_numa_cpu(&n, 1), 0);
+	kmem_numa_release(&n);
 	memset(msg, 0, sizeof(msg));
 	CHECK(load(&n, "cpu 0 node 0\nmem 0-100 node 0\nmem 50-150 node 1\n",
 		   msg, sizeof(msg)) == -1);
