@@ -8,6 +8,7 @@
 
 #include "base/numfmt.h"
 #include "cols.h"
+#include "event/events.h"
 #include "csv.h"
 
 /**
@@ -83,6 +84,23 @@ uint64_t cols_num(const struct cols_ctx *c, const struct col_num *n,
  *
  * Return: false when the field writes null (JSON), nothing (CSV), "-".
  */
+/*
+ * col_field.known of the figures of frees (frees, live, peak, ping-pong,
+ * freed-only) of each allocator: unknown when its frees were not
+ * recorded (cols_ctx.frees_unknown), as in its summary.
+ */
+#define FREES_KNOWN(name, id)                                                  \
+	bool cols_##name##_frees_known(const struct cols_ctx *c,               \
+				       const void *row)                        \
+	{                                                                      \
+		(void)row;                                                     \
+		return !(c->frees_unknown & (1u << (id)));                     \
+	}
+FREES_KNOWN(slab, KMEM_ALLOC_SLAB)
+FREES_KNOWN(page, KMEM_ALLOC_PAGE)
+FREES_KNOWN(percpu, KMEM_ALLOC_PERCPU)
+FREES_KNOWN(vmalloc, KMEM_ALLOC_VMALLOC)
+
 bool cols_known(const struct cols_ctx *c, const struct col_field *f,
 		const void *row)
 {

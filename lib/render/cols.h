@@ -165,6 +165,9 @@ struct cols_ctx {
 	bool raw_ip;
 	uint32_t hidden;   /* text columns left out: bit i, cols[i] */
 	unsigned int mode; /* the table's own switches (page: live only) */
+	/* the allocators (bit: enum kmem_alloc_id) whose frees were not
+	 * recorded (kmem_recorded()): their figures of frees unknown */
+	unsigned int frees_unknown;
 };
 
 unsigned int cols_keys(const struct cols_def *d);
@@ -174,6 +177,10 @@ uint64_t cols_num(const struct cols_ctx *c, const struct col_num *n,
 		  const void *row);
 bool cols_known(const struct cols_ctx *c, const struct col_field *f,
 		const void *row);
+bool cols_slab_frees_known(const struct cols_ctx *c, const void *row);
+bool cols_page_frees_known(const struct cols_ctx *c, const void *row);
+bool cols_percpu_frees_known(const struct cols_ctx *c, const void *row);
+bool cols_vmalloc_frees_known(const struct cols_ctx *c, const void *row);
 double cols_frag(uint64_t req, uint64_t alloc);
 void cols_print(const struct cols_ctx *c, const struct sort_set *s,
 		size_t max_width, bool fit_width, FILE *out);

@@ -54,21 +54,29 @@
 	[(i) + 2] = { .key = "bytes", .type = CF_U64, .a = LC_SITE(bytes) }
 
 /*
- * LC_SITE_LIFECYCLE(i) - the call site's fields "frees", "live_count",
- * "live_bytes", "peak_bytes", "mean_lifetime_ns" and "lifetime_hist"
- * (the lifetime members: lifetimes_json_site()), from @i on
+ * LC_SITE_LIFECYCLE(i, known_fn) - the call site's fields "frees",
+ * "live_count", "live_bytes", "peak_bytes", "mean_lifetime_ns" and
+ * "lifetime_hist" (the lifetime members: lifetimes_json_site()), from @i
+ * on; the first four unknown when @known_fn (the allocator's
+ * cols_*_frees_known()) says its frees were not recorded
  */
-#define LC_SITE_LIFECYCLE(i)                                                   \
-	[(i)] = { .key = "frees", .type = CF_U64, .a = LC_SITE(frees) },       \
+#define LC_SITE_LIFECYCLE(i, known_fn)                                         \
+	[(i)] = { .key = "frees",                                              \
+		  .type = CF_U64,                                              \
+		  .a = LC_SITE(frees),                                         \
+		  .known = known_fn },                                         \
 	[(i) + 1] = { .key = "live_count",                                     \
 		      .type = CF_U64,                                          \
-		      .a = LC_SITE(live_count) },                              \
+		      .a = LC_SITE(live_count),                                \
+		      .known = known_fn },                                     \
 	[(i) + 2] = { .key = "live_bytes",                                     \
 		      .type = CF_U64,                                          \
-		      .a = LC_SITE(live_bytes) },                              \
+		      .a = LC_SITE(live_bytes),                                \
+		      .known = known_fn },                                     \
 	[(i) + 3] = { .key = "peak_bytes",                                     \
 		      .type = CF_U64,                                          \
-		      .a = LC_SITE(peak_bytes) },                              \
+		      .a = LC_SITE(peak_bytes),                                \
+		      .known = known_fn },                                     \
 	[(i) + 4] = { .key = "mean_lifetime_ns",                               \
 		      .type = CF_MEAN,                                         \
 		      .a = LC_SITE(lifetime_sum),                              \

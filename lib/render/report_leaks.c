@@ -6,6 +6,7 @@
 
 #include "analysis/leaks.h"
 #include "base/numfmt.h"
+#include "recorded.h"
 #include "report_leaks.h"
 #include "tables.h"
 
@@ -273,6 +274,13 @@ void leaks_print(const struct kmem_report_ctx *r, FILE *out,
 
 	if (!kmem_render_text(r->cfg, KMEM_T_LEAKS) || r->in->merged)
 		return;
+	if (!kmem_recorded(r, kmem_allocs[which].free_kind)) {
+		fprintf(out,
+			" Leaks (%s): unknown, its frees were not recorded "
+			"(the summary names the events)\n\n",
+			kmem_allocs[which].title);
+		return;
+	}
 	kmem_leaks_build(&ls, r->agg, which, r->cfg->leak_age);
 	stacks = kmem_leaks_have_stacks(r->agg, which);
 	if (stacks)
@@ -346,7 +354,7 @@ static void json_rows(const struct kmem_report_ctx *r, struct leak_ctx *lc,
  * @which: the allocator
  *
  * With "leaks_older_than_ns" and "leaks_end_ns" before it; every row, in
- * table order.
+ * table order.  Its frees not recorded: "leaks": null.
  */
 void leaks_json(const struct kmem_report_ctx *r, struct json *j,
 		enum kmem_alloc_id which)
@@ -356,6 +364,10 @@ void leaks_json(const struct kmem_report_ctx *r, struct json *j,
 
 	if (!kmem_render_json(r->cfg, KMEM_T_LEAKS) || r->in->merged)
 		return;
+	if (!kmem_recorded(r, kmem_allocs[which].free_kind)) {
+		json_str(j, "leaks", NULL);
+		return;
+	}
 	kmem_leaks_build(&ls, r->agg, which, r->cfg->leak_age);
 	lc.ls = &ls;
 	json_u64(j, "leaks_older_than_ns", ls.older_than_ns);

@@ -102,10 +102,12 @@ static const struct col_field site_fields[] = {
 	[S_GFP_VALUE] = { .key = "gfp_value", .type = CF_ADDR, .a = SITE(gfp) },
 	[S_LIVE_COUNT] = { .key = "live_count",
 			   .type = CF_U64,
-			   .a = SITE(live_count) },
+			   .a = SITE(live_count),
+			   .known = cols_page_frees_known },
 	[S_LIVE_BYTES] = { .key = "live_bytes",
 			   .type = CF_U64,
-			   .a = SITE(live_bytes) },
+			   .a = SITE(live_bytes),
+			   .known = cols_page_frees_known },
 };
 
 static const struct col_text site_cols[] = {
@@ -276,7 +278,10 @@ static const struct col_field pfn_fields[] = {
 	[P_BYTES] = { .key = "bytes",
 		      .type = CF_U64,
 		      .a = COL_NUMFN(pfn_bytes) },
-	[P_FREES] = { .key = "frees", .type = CF_U64, .a = PFN32(frees) },
+	[P_FREES] = { .key = "frees",
+		      .type = CF_U64,
+		      .a = PFN32(frees),
+		      .known = cols_page_frees_known },
 	[P_ORDER] = { .key = "order",
 		      .type = CF_I64,
 		      .a = COL_NUMFN(pfn_order) },
@@ -287,7 +292,10 @@ static const struct col_field pfn_fields[] = {
 	[P_CALLSITE] = { .key = "callsite",
 			 .type = CF_STR,
 			 .str = pfn_callsite },
-	[P_LIVE] = { .key = "live", .type = CF_BOOL, .a = COL_NUMFN(pfn_live) },
+	[P_LIVE] = { .key = "live",
+		     .type = CF_BOOL,
+		     .a = COL_NUMFN(pfn_live),
+		     .known = cols_page_frees_known },
 };
 
 static const struct col_text pfn_cols[] = {

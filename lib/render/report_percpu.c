@@ -47,7 +47,7 @@ static const struct col_field site_fields[] = {
 	[PS_RESERVED] = { .key = "reserved",
 			  .type = CF_U64,
 			  .a = SITE(reserved) },
-	LC_SITE_LIFECYCLE(PS_FREES),
+	LC_SITE_LIFECYCLE(PS_FREES, cols_percpu_frees_known),
 };
 
 static const char *site_text(const struct cols_ctx *c, const void *row,

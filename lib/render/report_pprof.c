@@ -11,6 +11,7 @@
 #include "analysis/agg.h"
 #include "analysis/folded.h"
 #include "base/jtree.h"
+#include "recorded.h"
 #include "report_pprof.h"
 
 /* The sample types, in the order of each sample's values. */
@@ -249,6 +250,8 @@ static int add_stacks(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 {
 	const struct kmem_folded *f = &r->agg->folded;
 	uint64_t locs[KMEM_PPROF_MAX_FRAMES];
+	/* frees not recorded: what is live is unknown, 0 here */
+	bool inuse = kmem_recorded(r, kmem_allocs[id].free_kind);
 	size_t i, k;
 
 	for (i = 0; i < f->nr; i++) {
@@ -266,8 +269,8 @@ static int add_stacks(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 				return -1;
 		v[PP_ALLOC_OBJECTS] = clamp(s->hits);
 		v[PP_ALLOC_SPACE] = clamp(s->bytes);
-		v[PP_INUSE_OBJECTS] = clamp(s->live_hits);
-		v[PP_INUSE_SPACE] = clamp(s->live_bytes);
+		v[PP_INUSE_OBJECTS] = inuse ? clamp(s->live_hits) : 0;
+		v[PP_INUSE_SPACE] = inuse ? clamp(s->live_bytes) : 0;
 		labels[nl++] =
 			(struct kmem_pprof_label){ .key = "bytes",
 						   .num = v[PP_ALLOC_SPACE] /
@@ -398,8 +401,16 @@ int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 			continue;
 		if (complete && complete->type == JT_BOOL && !complete->v.b) {
 			snprintf(text, sizeof(text),
-				 "%s: %s: incomplete (events lost)", label,
-				 kmem_allocs[id].name);
+				 "%s: %s: incomplete (events lost or damaged)",
+				 label, kmem_allocs[id].name);
+			ret |= kmem_pprof_comment(p, text);
+		}
+		if (!kmem_recorded(r, kmem_allocs[id].free_kind)) {
+			snprintf(
+				text, sizeof(text),
+				"%s: %s: inuse_objects and inuse_space "
+				"unknown (its frees were not recorded): 0 here",
+				label, kmem_allocs[id].name);
 			ret |= kmem_pprof_comment(p, text);
 		}
 		l[nl] = (struct kmem_pprof_label){

@@ -47,7 +47,7 @@ static const struct col_field site_fields[] = {
 	[VS_FAILURES] = { .key = "failures",
 			  .type = CF_U64,
 			  .a = SITE(failures) },
-	LC_SITE_LIFECYCLE(VS_FREES),
+	LC_SITE_LIFECYCLE(VS_FREES, cols_vmalloc_frees_known),
 };
 
 static const struct col_text site_cols[] = {

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "alloc/registry.h"
+#include "recorded.h"
 #include "tables.h"
 
 /**
@@ -16,11 +18,16 @@
  * @base: its entry 0 (rows at def->stride apart, or def->row())
  * @nr: its entries
  * @priv: what its callbacks read besides the rows, or NULL
+ *
+ * Its figures of frees are unknown ("-", null) for the allocators whose
+ * frees the report says were not recorded (cols_slab_frees_known() ...).
  */
 void report_cols(const struct kmem_report_ctx *r, struct cols_ctx *c,
 		 const struct cols_def *def, const void *base, uint32_t nr,
 		 const void *priv)
 {
+	unsigned int id;
+
 	memset(c, 0, sizeof(*c));
 	c->def = def;
 	c->base = base;
@@ -28,6 +35,9 @@ void report_cols(const struct kmem_report_ctx *r, struct cols_ctx *c,
 	c->priv = priv;
 	c->sym = r->sym;
 	c->raw_ip = r->cfg->raw_ip;
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		if (r->agg && !kmem_recorded(r, kmem_allocs[id].free_kind))
+			c->frees_unknown |= 1u << id;
 }
 
 /**

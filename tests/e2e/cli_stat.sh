@@ -804,7 +804,7 @@ ffffffff81400000 T _etext
 EOF2
 python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/nocf.spec" -o "$WORK/nocf.dat" \
 	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt"
-"$TK" stat --slab --json="$WORK/nocf.json" -o "$WORK/nocf.txt" "$WORK/nocf.dat"
+"$TK" stat --slab --all --leaks=0 --json="$WORK/nocf.json" -o "$WORK/nocf.txt" "$WORK/nocf.dat"
 TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -i "$WORK/nocf.dat" -O kmem:stat \
 	>"$WORK/nocf.p.txt" 2>/dev/null
 "$TK" stat --merge --json="$WORK/nocf.m.json" -o "$WORK/nocf.m.txt" "$S/slab-pingpong.dat" "$WORK/nocf.dat"
@@ -823,6 +823,17 @@ for f in ("nocf.json", "nocf.m.json"):
         s["frees"] is None, (f, s)
 s = json.load(open(w + "/nocf.json"))["slab"]["summary"]
 assert (s["allocs"], s["bytes_requested"]) == (4, 144), s
+# the tables' figures of frees are unknown too, and leaks
+d = json.load(open(w + "/nocf.json"))["slab"]
+for table in ("callsites", "caches"):
+    assert d[table], (table, d)
+    for row in d[table]:
+        assert row["frees"] is None and row["live_count"] is None and \
+            row["live_bytes"] is None, (table, row)
+assert sum(r["hits"] for r in d["callsites"]) == 4, d["callsites"]
+assert d["leaks"] is None, d
+t = open(w + "/nocf.txt").read()
+assert " Leaks (slab allocator): unknown, its frees were not recorded" in t, t
 PY
 # kmalloc's format made unparsable (a negative field offset, same
 # length): libtraceevent hands the plugin none of its 2 records; the
