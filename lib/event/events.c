@@ -97,28 +97,6 @@ const char *kmem_slot_system(enum kmem_slot slot)
 }
 
 /**
- * kmem_slot_is_slab - does the slot belong to the slab analysis?
- * @slot: the slot
- *
- * Return: true for the slab allocator's events.
- */
-bool kmem_slot_is_slab(enum kmem_slot slot)
-{
-	return kmem_event_defs[slot].alloc == KMEM_ALLOC_SLAB;
-}
-
-/**
- * kmem_slot_is_percpu - does the slot belong to the per-CPU allocator?
- * @slot: the slot
- *
- * Return: true for the percpu system's events.
- */
-bool kmem_slot_is_percpu(enum kmem_slot slot)
-{
-	return kmem_event_defs[slot].alloc == KMEM_ALLOC_PERCPU;
-}
-
-/**
  * kmem_slot_by_name - the slot handling an event
  * @system: the event's system
  * @name: the event's name

@@ -104,8 +104,6 @@ static inline enum kmem_alloc_id kmem_alloc_of(enum kmem_ev_kind kind)
 
 const char *kmem_slot_system(enum kmem_slot slot);
 const char *kmem_slot_event_name(enum kmem_slot slot);
-bool kmem_slot_is_slab(enum kmem_slot slot);
-bool kmem_slot_is_percpu(enum kmem_slot slot);
 int kmem_slot_by_name(const char *system, const char *name);
 int kmem_events_select(enum kmem_alloc_id alloc, unsigned int flags,
 		       enum kmem_slot *slots, int max);

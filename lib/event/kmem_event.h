@@ -2,7 +2,7 @@
 /*
  * The small, front-end independent description of one kmem record.
  *
- * Decoders (lib/decode.c for libtraceevent records, or a test feeding
+ * Decoders (lib/event/decode.c for libtraceevent records, or a test feeding
  * crafted events) fill it in; the aggregators read it.  Nothing here
  * points outside the record it was decoded from.
  */
@@ -15,28 +15,28 @@
 
 enum kmem_ev_kind {
 	KMEM_EV_NONE = 0,
-	KMEM_EV_SLAB_ALLOC,	/* kmalloc*, kmem_cache_alloc* */
-	KMEM_EV_SLAB_FREE,	/* kfree, kmem_cache_free */
-	KMEM_EV_PAGE_ALLOC,	/* mm_page_alloc */
-	KMEM_EV_PAGE_FREE,	/* mm_page_free; before 3.3 mm_page_free_direct
-				 * and mm_pagevec_free (batched set) */
+	KMEM_EV_SLAB_ALLOC, /* kmalloc*, kmem_cache_alloc* */
+	KMEM_EV_SLAB_FREE,  /* kfree, kmem_cache_free */
+	KMEM_EV_PAGE_ALLOC, /* mm_page_alloc */
+	KMEM_EV_PAGE_FREE,  /* mm_page_free; before 3.3 mm_page_free_direct
+			     * and mm_pagevec_free (batched set) */
 	KMEM_EV_PAGE_FREE_BATCHED, /* mm_page_free_batched (3.3+): marks the
 				    * batched path of a page mm_page_free
 				    * also reports; not a free of its own */
-	KMEM_EV_PAGE_ZONE_LOCKED, /* mm_page_alloc_zone_locked */
-	KMEM_EV_PAGE_PCPU_DRAIN, /* mm_page_pcpu_drain */
-	KMEM_EV_PAGE_EXTFRAG,	/* mm_page_alloc_extfrag */
-	KMEM_EV_STACK,		/* ftrace kernel_stack */
-	/* the per-CPU allocator's: keep them last (timeline.c) */
-	KMEM_EV_PERCPU_ALLOC,	/* percpu_alloc_percpu */
-	KMEM_EV_PERCPU_FREE,	/* percpu_free_percpu */
-	KMEM_EV_PERCPU_FAIL,	/* percpu_alloc_percpu_fail */
+	KMEM_EV_PAGE_ZONE_LOCKED,  /* mm_page_alloc_zone_locked */
+	KMEM_EV_PAGE_PCPU_DRAIN,   /* mm_page_pcpu_drain */
+	KMEM_EV_PAGE_EXTFRAG,	   /* mm_page_alloc_extfrag */
+	KMEM_EV_STACK,		   /* ftrace kernel_stack */
+	/* the per-CPU allocator's */
+	KMEM_EV_PERCPU_ALLOC,	  /* percpu_alloc_percpu */
+	KMEM_EV_PERCPU_FREE,	  /* percpu_free_percpu */
+	KMEM_EV_PERCPU_FAIL,	  /* percpu_alloc_percpu_fail */
 	KMEM_EV_PERCPU_CHUNK_NEW, /* percpu_create_chunk */
 	KMEM_EV_PERCPU_CHUNK_DEL, /* percpu_destroy_chunk */
 	/* the vmalloc allocator's (vmap areas) */
-	KMEM_EV_VMALLOC_ALLOC,	/* alloc_vmap_area */
-	KMEM_EV_VMALLOC_FREE,	/* free_vmap_area_noflush */
-	KMEM_EV_VMALLOC_PURGE,	/* purge_vmap_area_lazy */
+	KMEM_EV_VMALLOC_ALLOC, /* alloc_vmap_area */
+	KMEM_EV_VMALLOC_FREE,  /* free_vmap_area_noflush */
+	KMEM_EV_VMALLOC_PURGE, /* purge_vmap_area_lazy */
 	KMEM_NR_KINDS,
 };
 

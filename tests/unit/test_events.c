@@ -101,9 +101,11 @@ static void test_slots(void)
 		CHECK_STR(kmem_slot_system(i), sys);
 		CHECK(kmem_slot_event_name(i) == d->name);
 		CHECK(kmem_slot_by_name(sys, d->name) == i);
-		CHECK(kmem_slot_is_slab(i) == (i < KMEM_NR_SLAB_SLOTS));
-		CHECK(kmem_slot_is_percpu(i) == (i >= KMEM_SLOT_PERCPU_ALLOC &&
-						  i < KMEM_SLOT_VMAP_ALLOC));
+		CHECK((d->alloc == KMEM_ALLOC_SLAB) ==
+		      (i < KMEM_NR_SLAB_SLOTS));
+		CHECK((d->alloc == KMEM_ALLOC_PERCPU) ==
+		      (i >= KMEM_SLOT_PERCPU_ALLOC &&
+		       i < KMEM_SLOT_VMAP_ALLOC));
 		CHECK(d->fields_init && d->decode);
 	}
 	CHECK(kmem_slot_by_name("percpu", "kmalloc") == -1);
