@@ -372,7 +372,8 @@ static double now_s(void)
 static void print_interval(struct live *l, int n, double elapsed)
 {
 	char label[sizeof(l->s.label) + 64];
-	struct kmem_input in = { .label = label };
+	struct kmem_input in = { .label = label,
+				 .all_tasks = tk_session_all_tasks(&l->s) };
 	struct kmem_symbolizer sym = l->s.sym;
 	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r = { &l->s.agg, &rc, &sym, &in, NULL };

@@ -159,6 +159,21 @@ void tk_session_count(struct tk_session *s, struct tk_progress *progress,
 }
 
 /**
+ * tk_session_all_tasks - does the session trace every task?
+ * @s: the session
+ *
+ * Return: true for live with no COMMAND to follow and no --pid or
+ * --comm (which live applies as it records): no task left out.
+ */
+bool tk_session_all_tasks(const struct tk_session *s)
+{
+	const struct tk_args *a = s->args;
+
+	return a->cmd == TK_LIVE && !a->command && !a->filter.pids &&
+	       !a->filter.comm;
+}
+
+/**
  * tk_session_report - the end of the input: print its report
  * @s: the session
  * @outs: where it goes (opened once for all reports of the run)
@@ -172,7 +187,8 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 	const struct tk_filter *f = &s->args->filter;
 	struct kmem_input in = { .label = s->label,
 				 .host = s->host,
-				 .release = s->release };
+				 .release = s->release,
+				 .all_tasks = tk_session_all_tasks(s) };
 	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r = { &s->agg, &rc, &s->sym, &in, NULL };
 	char filters[64];

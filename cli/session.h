@@ -42,6 +42,7 @@ struct tk_session {
 int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 		    const struct tk_args *a, const struct kmem_numa *numa);
 void tk_session_comms_changed(struct tk_session *s);
+bool tk_session_all_tasks(const struct tk_session *s);
 int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 		      FILE *err);
 void tk_session_release(struct tk_session *s);

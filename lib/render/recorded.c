@@ -103,7 +103,10 @@ uint64_t kmem_unrecorded_slots(const struct kmem_report_ctx *r,
  * from pid 0: interrupts on an idle CPU allocate and free in every
  * recording of the whole system, and none in one of chosen tasks
  * (set_event_pid, trace-cmd record -P), where an object allocated by
- * an untraced task and freed by traced ones shows as freed twice.
+ * an untraced task and freed by traced ones shows as freed twice.  A
+ * live trace of every task (kmem_input.all_tasks) with no pid 0 record
+ * ran on CPUs never idle: there allocations that pass no tracepoint
+ * (kmem_cache_alloc_bulk()) are the likely cause.
  *
  * Return: NULL when the frees are double frees; else the reason, in
  * @buf or static, a phrase to follow "no allocation seen between; ".
@@ -128,6 +131,10 @@ const char *kmem_free_doubt(const struct kmem_report_ctx *r,
 	if (!kmem_recorded(r, kmem_allocs[id].alloc_kind))
 		return "no allocation was recorded";
 	if (!a->idle_records)
-		return "no pid 0 record: likely only chosen tasks were traced";
+		return r->in->all_tasks
+			       ? "allocations that pass no tracepoint (bulk "
+				 "ones) may lie between"
+			       : "no pid 0 record: likely only chosen tasks "
+				 "were traced";
 	return NULL;
 }

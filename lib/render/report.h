@@ -63,6 +63,8 @@ struct kmem_input {
 	/* the plugin: why the native reader refused the file as damaged
 	 * (libtracecmd read it unchecked), or NULL */
 	const char *unchecked;
+	/* trace-kmem live of every task: none was left out */
+	bool all_tasks;
 	/* > 0: the merged summary of this many inputs (summaries only) */
 	int merged;
 	const char *const *inputs;	/* ... their labels */

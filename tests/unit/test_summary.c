@@ -310,11 +310,35 @@ static void test_needs(void)
 	free(buf);
 }
 
+/* Why repeated frees may not be double frees: the pid 0 rule's words. */
+static void test_doubt(void)
+{
+	static struct kmem_agg agg;
+	struct kmem_input in = { .label = "t" };
+	const struct kmem_report_ctx r = { .agg = &agg, .in = &in };
+	char why[KMEM_DOUBT_LEN];
+
+	agg.kinds[KMEM_EV_SLAB_ALLOC] = 2;
+	agg.kinds[KMEM_EV_SLAB_FREE] = 3;
+	CHECK_STR(kmem_free_doubt(&r, KMEM_ALLOC_SLAB, why, sizeof(why)),
+		  "no pid 0 record: likely only chosen tasks were traced");
+	in.all_tasks = true;	/* live of every task, CPUs never idle */
+	CHECK_STR(kmem_free_doubt(&r, KMEM_ALLOC_SLAB, why, sizeof(why)),
+		  "allocations that pass no tracepoint (bulk ones) may lie "
+		  "between");
+	agg.idle_records = 1;	/* the whole system: double frees */
+	CHECK(kmem_free_doubt(&r, KMEM_ALLOC_SLAB, why, sizeof(why)) == NULL);
+	agg.events_lost = 1;
+	CHECK_STR(kmem_free_doubt(&r, KMEM_ALLOC_SLAB, why, sizeof(why)),
+		  "the ring buffer lost events");
+}
+
 int main(void)
 {
 	RUN(test_text);
 	RUN(test_json);
 	RUN(test_num);
 	RUN(test_needs);
+	RUN(test_doubt);
 	UNIT_EXIT();
 }
