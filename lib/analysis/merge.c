@@ -148,8 +148,14 @@ static int add_part(struct kmem_merge *m, const struct kmem_agg *from,
 	p->head = *from;
 	memset(p->head.stats, 0, sizeof(p->head.stats));
 	memset(&p->head.folded, 0, sizeof(p->head.folded));
-	for (id = 0; id < KMEM_NR_ALLOC; id++)
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
 		p->events += from->events[id];
+		if (kmem_agg_stats(from, id))
+			p->double_frees[id] =
+				kmem_alloc_counts(&kmem_allocs[id],
+						  kmem_agg_stats(from, id))
+					->double_frees;
+	}
 	m->nr_parts++;
 	p->label = strdup(label);
 	p->host = host ? strdup(host) : NULL;

@@ -26,6 +26,8 @@ struct kmem_merge_part {
 	/* its stream counts and time span: an aggregate's, no tables */
 	struct kmem_agg head;
 	uint64_t events; /* allocator records accounted */
+	/* its repeated frees, by allocator (kmem_free_doubt()) */
+	uint64_t double_frees[KMEM_NR_ALLOC];
 };
 
 struct kmem_merge {

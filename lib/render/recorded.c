@@ -88,6 +88,40 @@ uint64_t kmem_unrecorded_slots(const struct kmem_report_ctx *r,
 	return set ? set : KMEM_SLOT_BIT(kmem_kind_slot(kind));
 }
 
+/*
+ * One report over several traces (stat --merge): its repeated frees
+ * are its traces', so they are double frees only when each trace that
+ * has some holds all its allocations; else the first that may not, and
+ * why.  (The traces' summed counts would blame one trace's repeated
+ * frees on another's lost events.)
+ */
+static const char *parts_doubt(const struct kmem_report_ctx *r,
+			       enum kmem_alloc_id id, char *buf, size_t len)
+{
+	int i;
+
+	for (i = 0; i < r->in->nr_parts; i++) {
+		const struct kmem_merge_part *pt = &r->in->parts[i];
+		struct kmem_input in = { .label = pt->label,
+					 .filters = r->in->filters };
+		struct kmem_report_ctx one = { .agg = &pt->head,
+					       .cfg = r->cfg,
+					       .sym = r->sym,
+					       .in = &in };
+		char why[KMEM_DOUBT_LEN];
+		const char *d;
+
+		if (!pt->double_frees[id])
+			continue; /* none of the repeated frees */
+		d = kmem_free_doubt(&one, id, why, sizeof(why));
+		if (d) {
+			snprintf(buf, len, "%s: %s", pt->label, d);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
 /**
  * kmem_free_doubt - why a repeated free may not be a double free
  * @r: the report
@@ -118,6 +152,8 @@ const char *kmem_free_doubt(const struct kmem_report_ctx *r,
 
 	if (!r)
 		return NULL;
+	if (r->in->nr_parts)
+		return parts_doubt(r, id, buf, len);
 	a = r->agg;
 	if (a->events_lost || a->lost_unknown)
 		return "the ring buffer lost events";

@@ -14,7 +14,7 @@
 #include "report.h"
 
 /* Room for kmem_free_doubt()'s reason. */
-#define KMEM_DOUBT_LEN 96
+#define KMEM_DOUBT_LEN 160
 
 enum kmem_slot kmem_kind_slot(enum kmem_ev_kind kind);
 uint64_t kmem_unrecorded_slots(const struct kmem_report_ctx *r,

@@ -251,4 +251,14 @@ twice diff-merge-twice "trace-kmem: $B: given twice; give each trace once" \
 	diff --merge "$A" "$B,$B"
 "$TK" diff "$A" "$WORK/same.dat" >"$WORK/t.out" 2>"$WORK/t.err"
 check diff-same-file-allowed test $? -eq 0 -a ! -s "$WORK/t.err"
+
+# ---- repeated frees in one report over several traces: double frees
+# when each trace that has some holds all its allocations, whatever
+# another trace lost (percpu-slab-netns: 11 double frees, no loss; the
+# ppc32 trace: events lost, no repeated free); else the trace named
+"$TK" stat --merge "$S/percpu-slab-netns.dat" "$TOP/tests/fuzz/corpus/reader/seed-w-v6-ppc32.dat" \
+	>"$WORK/df.txt" 2>/dev/null
+check merge-double-frees-own-trace grep -qE '^ Double frees: +11 ' "$WORK/df.txt"
+"$TK" stat --merge "$S/percpu-slab-netns.dat" "$S/slab-lost-events.dat" >"$WORK/rf.txt" 2>/dev/null
+check merge-repeated-frees-named grep -qE '^ Repeated frees: +21 +\(no allocation seen between; .*slab-lost-events.dat: the ring buffer lost events\)$' "$WORK/rf.txt"
 finish
