@@ -95,7 +95,7 @@ static void print_unparsed(const struct kmem_input *in, FILE *out)
 			kmem_slot_system(in->unparsed[i]),
 			kmem_slot_event_name(in->unparsed[i]));
 	fprintf(out,
-		" %s not parse\n          (libtraceevent: damaged), so "
+		" %s not parse\n          (libtraceevent cannot read it), so "
 		"trace-cmd handed over none of\n          %s records; "
 		"they are not counted.\n",
 		in->nr_unparsed > 1 ? "do" : "does",
@@ -110,6 +110,17 @@ static bool all_elsewhere(const struct kmem_report_ctx *r,
 	return v->unavailable && r->in->nr_elsewhere && !r->agg->events[id];
 }
 
+/* Did the format of one of the allocator's events not parse? */
+static bool has_unparsed(const struct kmem_input *in, enum kmem_alloc_id id)
+{
+	int i;
+
+	for (i = 0; i < in->nr_unparsed; i++)
+		if (kmem_event_defs[in->unparsed[i]].alloc == id)
+			return true;
+	return false;
+}
+
 /**
  * report_unsure - are the allocator's counts the input's, unsure?
  * @r: the report
@@ -121,14 +132,7 @@ static bool all_elsewhere(const struct kmem_report_ctx *r,
  */
 bool report_unsure(const struct kmem_report_ctx *r, enum kmem_alloc_id id)
 {
-	int i;
-
-	if (r->in->unchecked)
-		return true;
-	for (i = 0; i < r->in->nr_unparsed; i++)
-		if (kmem_event_defs[r->in->unparsed[i]].alloc == id)
-			return true;
-	return false;
+	return r->in->unchecked || has_unparsed(r->in, id);
 }
 
 /**
@@ -137,14 +141,15 @@ bool report_unsure(const struct kmem_report_ctx *r, enum kmem_alloc_id id)
  * @id: the allocator
  *
  * Return: the allocator selected, or no allocator selected and the
- * trace holds its records (or another plugin took them).
+ * trace holds its records (or another plugin took them, or the format
+ * of one of its events did not parse: the section says it has none).
  */
 bool report_wanted(const struct kmem_report_ctx *r, enum kmem_alloc_id id)
 {
 	if (r->cfg->alloc[id])
 		return true;
 	return r->cfg->any_allocator &&
-	       (r->agg->events[id] ||
+	       (r->agg->events[id] || has_unparsed(r->in, id) ||
 		(kmem_alloc_views[id].unavailable && r->in->nr_elsewhere));
 }
 
@@ -260,52 +265,15 @@ static void print_none_at_all(const struct kmem_report_ctx *r, FILE *out)
 	print_none(r, out, what, events, false);
 }
 
-/**
- * kmem_report_tables - print the statistics tables of one input
- * @r: what to print
- * @out: where to
+/*
+ * The records left out of every table: undecodable, of an event whose
+ * format does not parse, of an id two formats claim.  After the tables,
+ * or after the line saying there are none.
  */
-void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
+static void print_left_out(const struct kmem_report_ctx *r, FILE *out)
 {
-	unsigned int id, shown = 0;
 	char buf[NUMFMT_LEN];
 
-	if (r->in->merged)
-		fprintf(out, "\n kmem statistics: merged summary of %d inputs"
-			     "\n\n", r->in->merged);
-	else if (r->in->nr_parts) {
-		fprintf(out, "\n kmem statistics: %d traces merged\n\n",
-			r->in->nr_parts);
-		kmem_report_traces_text(r, out);
-	} else
-		fprintf(out, "\n kmem statistics: %s\n\n", r->in->label);
-	print_lost(r, out);
-	print_skipped(r->agg, out);
-	if (r->in->unchecked)
-		fprintf(out,
-			" WARNING: the file is damaged (%s);\n          these "
-			"numbers are libtracecmd's reading of it, unchecked.\n\n",
-			r->in->unchecked);
-	for (id = 0; id < KMEM_NR_ALLOC && !report_wanted(r, id); id++)
-		;
-	if (id == KMEM_NR_ALLOC) {
-		print_none_at_all(r, out);
-		return;
-	}
-	for (id = 0; id < KMEM_NR_ALLOC; id++) {
-		const struct kmem_alloc_view *v = &kmem_alloc_views[id];
-
-		if (!report_wanted(r, id))
-			continue;
-		if (shown++)
-			fputc('\n', out); /* after the last summary's line */
-		print_section(r, out, v->section, v->section_events);
-		if (!r->in->merged && !r->agg->events[id] &&
-		    !(v->unavailable && r->in->nr_elsewhere))
-			print_none(r, out, v->none_name, v->none_events, true);
-		else
-			print_alloc(r, id, out);
-	}
 	if (r->agg->undecodable)
 		fprintf(out,
 			"\n WARNING: %s records could not be decoded "
@@ -327,6 +295,55 @@ void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
 			"id are not counted.\n",
 			clash);
 	}
+}
+
+/**
+ * kmem_report_tables - print the statistics tables of one input
+ * @r: what to print
+ * @out: where to
+ */
+void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out)
+{
+	unsigned int id, shown = 0;
+
+	if (r->in->merged)
+		fprintf(out, "\n kmem statistics: merged summary of %d inputs"
+			     "\n\n", r->in->merged);
+	else if (r->in->nr_parts) {
+		fprintf(out, "\n kmem statistics: %d traces merged\n\n",
+			r->in->nr_parts);
+		kmem_report_traces_text(r, out);
+	} else
+		fprintf(out, "\n kmem statistics: %s\n\n", r->in->label);
+	print_lost(r, out);
+	print_skipped(r->agg, out);
+	if (r->in->unchecked)
+		fprintf(out,
+			" WARNING: the file is damaged (%s);\n          these "
+			"numbers are libtracecmd's reading of it, unchecked.\n\n",
+			r->in->unchecked);
+	for (id = 0; id < KMEM_NR_ALLOC && !report_wanted(r, id); id++)
+		;
+	if (id == KMEM_NR_ALLOC) {
+		print_none_at_all(r, out);
+		print_left_out(r, out);
+		return;
+	}
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		const struct kmem_alloc_view *v = &kmem_alloc_views[id];
+
+		if (!report_wanted(r, id))
+			continue;
+		if (shown++)
+			fputc('\n', out); /* after the last summary's line */
+		print_section(r, out, v->section, v->section_events);
+		if (!r->in->merged && !r->agg->events[id] &&
+		    !(v->unavailable && r->in->nr_elsewhere))
+			print_none(r, out, v->none_name, v->none_events, true);
+		else
+			print_alloc(r, id, out);
+	}
+	print_left_out(r, out);
 }
 
 /**

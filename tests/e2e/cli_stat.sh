@@ -855,6 +855,26 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["slab"]["complete"] is False and d["slab"]["summary"]["allocs"] == 2, d["slab"]
 ' "$WORK/np.json"
+# ... and a trace of those records only: the slab section says none,
+# and the WARNING follows (it was "no allocator events", nothing more)
+grep -v "kfree\|kmem_cache_alloc" "$WORK/nocf.spec" >"$WORK/np1.spec"
+python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/np1.spec" -o "$WORK/np1.dat" \
+	--version 6 --formats "$TOP/tests/formats/linux-6.18-x86_64.txt"
+python3 - "$WORK/np1.dat" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+i = d.index(b"ptr;\toffset:16;", d.index(b"name: kmalloc\n"))
+open(sys.argv[1], "wb").write(d[:i] + b"ptr;\toffset:-6;" + d[i + 15:])
+PY
+TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -i "$WORK/np1.dat" -O kmem:stat \
+	-O kmem:json="$WORK/np1.json" >"$WORK/np1.txt" 2>/dev/null
+check plugin-unparsed-only-said grep -qF " WARNING: the format of kmem:kmalloc does not parse" "$WORK/np1.txt"
+check plugin-unparsed-only-incomplete python3 -c '
+import json, sys
+assert json.load(open(sys.argv[1]))["slab"]["complete"] is False
+' "$WORK/np1.json"
+"$TK" stat "$WORK/np1.dat" >"$WORK/np1.tk.txt" 2>&1
+check stat-undecodable-only-said grep -q " WARNING: 2 records could not be decoded" "$WORK/np1.tk.txt"
 
 # ---- tables fit the width: --width=N (and a terminal's width) leave out
 # the least important columns and say which; notes go under their line.
