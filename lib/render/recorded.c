@@ -16,7 +16,9 @@
  * saves every event's format, enabled or not, so the formats cannot
  * tell.  An allocator's frees are not recorded either when one of its
  * free events is missing, or was in a trace merged into the report
- * (kmem_agg_unrecorded()).  Without a report (@r NULL), and for
+ * (kmem_agg_unrecorded()); not under the front end's filters (--time,
+ * --pid ...), whose window or tasks may hold one free event's records
+ * and not another's.  Without a report (@r NULL), and for
  * KMEM_EV_NONE, the answer is yes.
  *
  * Return: true when at least one record of @kind was accounted, and
@@ -32,7 +34,7 @@ bool kmem_recorded(const struct kmem_report_ctx *r, enum kmem_ev_kind kind)
 		return false;
 	id = kmem_alloc_of(kind);
 	return id >= KMEM_NR_ALLOC || kind != kmem_allocs[id].free_kind ||
-	       !kmem_agg_unrecorded(r->agg, id);
+	       (r->in && r->in->filters) || !kmem_agg_unrecorded(r->agg, id);
 }
 
 /* The event each kind is named by (the first of several). */

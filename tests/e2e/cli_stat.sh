@@ -875,6 +875,10 @@ assert json.load(open(sys.argv[1]))["slab"]["complete"] is False
 ' "$WORK/np1.json"
 "$TK" stat "$WORK/np1.dat" >"$WORK/np1.tk.txt" 2>&1
 check stat-undecodable-only-said grep -q " WARNING: 2 records could not be decoded" "$WORK/np1.tk.txt"
+# a --time window holding kmalloc and kmem_cache_free records but no
+# kfree: the trace recorded kfree, the window says nothing of it
+"$TK" stat --time 1212.675400,1212.675530 "$S/slab-fork-exec.dat" >"$WORK/win.txt"
+check unrecorded-not-by-window sh -c "! grep -q 'not recorded' '$WORK/win.txt' && grep -qE '^ Live at end of trace: +[0-9]' '$WORK/win.txt'"
 
 # ---- tables fit the width: --width=N (and a terminal's width) leave out
 # the least important columns and say which; notes go under their line.
