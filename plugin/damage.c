@@ -50,8 +50,10 @@ static bool counted(void *priv, const struct tep_record *rec)
 void plugin_damage_scan(struct kmem_plugin *kp, const char *path)
 {
 	struct tdat_hooks hooks = { .want = wanted };
+	const struct tdat_damage *d;
 	char why[TDAT_WHY_LEN];
 	struct tdat_file *f;
+	bool cut;
 	int ret;
 
 	if (!*path)
@@ -70,10 +72,14 @@ void plugin_damage_scan(struct kmem_plugin *kp, const char *path)
 		}
 		return;
 	}
+	cut = tdat_cut_note(f, why, sizeof(why)) != 0;
 	kp->scan = tdat_scan(f, counted, tdat_tep(f));
 	tdat_close(f);
 	if (!kp->scan)
 		return;
+	d = tdat_scan_damage(kp->scan, NULL);
+	kp->healthy = !cut && !d->pages && !d->chunks && !d->cut_pages &&
+		      !d->cut_chunks;
 	kp->nr_cpus = tdat_scan_cpus(kp->scan);
 	kp->seen = calloc((size_t)kp->nr_cpus + 1, sizeof(*kp->seen));
 	if (!kp->seen)

@@ -63,6 +63,8 @@ struct kmem_plugin {
 	struct tdat_scan *scan; /* or NULL: not scanned */
 	/* why the native reader refused the file as damaged, or "" */
 	char unchecked[TDAT_WHY_LEN];
+	/* the scan read it whole: neither damaged nor cut */
+	bool healthy;
 	uint64_t *seen;		/* per CPU id: records accounted */
 	int nr_cpus;		/* of @seen */
 };

@@ -89,8 +89,10 @@ static bool open_outputs(struct kmem_plugin *kp, bool append)
  * trace-cmd never unloaded.  trace-cmd 3.1 stops on some damaged files
  * (a cut compressed section, truncated event formats) and exits 0
  * without closing the input: no statistics are printed, and that is
- * said in one line; the outputs' temporary files are removed, the old
- * files left as they were.  The state itself is left to the exit.
+ * said in one line, unless the scan found the file whole (then it was
+ * a mode that reads no record: --events, -f, -E ...); the outputs'
+ * temporary files are removed, the old files left as they were.  The
+ * state itself is left to the exit.
  */
 static void at_exit(void)
 {
@@ -99,7 +101,7 @@ static void at_exit(void)
 
 	while ((kp = kmem_registry_take_any((const void *)slab_handler,
 					    &report))) {
-		if (kp->active && report)
+		if (kp->active && report && !kp->healthy)
 			fprintf(stderr,
 				"%s: %s: trace-cmd ended without closing the "
 				"file (it stopped reading it): no statistics\n",

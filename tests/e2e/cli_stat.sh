@@ -875,6 +875,13 @@ assert json.load(open(sys.argv[1]))["slab"]["complete"] is False
 ' "$WORK/np1.json"
 "$TK" stat "$WORK/np1.dat" >"$WORK/np1.tk.txt" 2>&1
 check stat-undecodable-only-said grep -q " WARNING: 2 records could not be decoded" "$WORK/np1.tk.txt"
+# trace-cmd modes that read no record never close the file: on a whole
+# file the plugin says nothing at exit (on a damaged one, regress.sh)
+for m in --events -E --check-events; do
+	TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -O kmem:stat $m "$S/slab-pingpong.dat" \
+		>/dev/null 2>"$WORK/mode.err"
+	check "plugin-mode$m-quiet" test ! -s "$WORK/mode.err"
+done
 # a --time window holding kmalloc and kmem_cache_free records but no
 # kfree: the trace recorded kfree, the window says nothing of it
 "$TK" stat --time 1212.675400,1212.675530 "$S/slab-fork-exec.dat" >"$WORK/win.txt"
