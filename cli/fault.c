@@ -24,7 +24,7 @@ static size_t fault_len, fault_len_mem;
 /* once the trace is read (tk_fault_guard_report()): a fault but SIGBUS
  * is trace-kmem's own, said as such */
 static char bug_msg[PATH_MAX + 256];
-static size_t bug_len;
+static volatile sig_atomic_t bug_len;
 static int saved_stderr = -1;	/* while tk_stderr_quiet() */
 
 /* The guard's line, with the memory limit's words if it was hit. */
@@ -43,10 +43,17 @@ static void on_fault(int sig)
 	ssize_t n;
 
 	if (bug_len && sig != SIGBUS) {
+		sigset_t set;
+
 		n = write(saved_stderr >= 0 ? saved_stderr : STDERR_FILENO,
-			  bug_msg, bug_len);
+			  bug_msg, (size_t)bug_len);
 		(void)n;
-		signal(sig, SIG_DFL); /* its own status, and a core */
+		/* its own status, and a core: the default action, the signal
+		 * no longer blocked as it is inside its handler */
+		signal(sig, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
 		raise(sig);
 		_exit(128 + sig);
 	}
@@ -117,7 +124,7 @@ void tk_fault_guard_report(const char *label)
 		 ": %s: crashed writing the report, after reading "
 		 "the trace: a defect of trace-kmem; please report it\n",
 		 label);
-	bug_len = strlen(bug_msg);
+	bug_len = (sig_atomic_t)strlen(bug_msg);
 }
 
 /**

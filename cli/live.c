@@ -235,10 +235,6 @@ static int set_events(struct live *l)
 	}
 	if (!l->a->stacks)
 		return 0;
-	if (!kmem_opts_allocator(o, o->allocator[KMEM_ALLOC_PAGE]))
-		return env_error("-T follows page allocations, and the page "
-				 "allocator is not selected",
-				 "add --page");
 	if (!n[KMEM_ALLOC_PAGE] ||
 	    !tep_find_event_by_name(l->tep, "ftrace", "kernel_stack"))
 		return env_error("-T needs kmem:mm_page_alloc and "
@@ -444,6 +440,15 @@ int tk_live(struct tk_args *a)
 	int ret = TK_OK;
 
 	l.cmd.gate = l.cmd.exec_err = -1;
+	if (a->stacks &&
+	    !kmem_opts_allocator(&a->opts,
+				 a->opts.allocator[KMEM_ALLOC_PAGE])) {
+		fprintf(stderr,
+			TK_NAME ": -T follows page allocations, and "
+				"the page allocator is not selected; add "
+				"--page\n");
+		return TK_USAGE;
+	}
 	handle_signals();
 	if (setup(&l) || run(&l))
 		ret = TK_ENV;

@@ -80,8 +80,9 @@ static bool word(const char **s, const char *w)
 }
 
 /*
- * A number at @s (after blanks; decimal, or with @base 0 also 0x...),
- * at most @max, into @v.  Return: 0, LINE_BAD (none there) or LINE_BIG.
+ * A number at @s (after blanks; decimal, or with @base 0 hexadecimal
+ * after 0x: never octal), at most @max, into @v.  Return: 0, LINE_BAD
+ * (none there) or LINE_BIG.
  */
 static int number(const char **s, int base, unsigned long long max,
 		  unsigned long long *v)
@@ -91,6 +92,8 @@ static int number(const char **s, int base, unsigned long long max,
 
 	if (*p < '0' || *p > '9')
 		return LINE_BAD; /* no sign, no blank: strtoull takes both */
+	if (!base)
+		base = p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 16 : 10;
 	errno = 0;
 	*v = strtoull(p, &end, base);
 	if (errno == ERANGE || *v > max)

@@ -116,8 +116,11 @@ static const char *parts_doubt(const struct kmem_report_ctx *r,
 		if (!pt->double_frees[id])
 			continue; /* none of the repeated frees */
 		d = kmem_free_doubt(&one, id, why, sizeof(why));
-		if (d) {
-			snprintf(buf, len, "%s: %s", pt->label, d);
+		if (d) { /* the file's name: room for the reason */
+			const char *base = strrchr(pt->label, '/');
+
+			snprintf(buf, len, "%s: %s",
+				 base ? base + 1 : pt->label, d);
 			return buf;
 		}
 	}

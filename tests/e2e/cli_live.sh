@@ -145,15 +145,52 @@ check live-bad-command-one-line test "$(cat "$WORK/nx.err")" = \
 check live-bad-command-no-tables test ! -s "$WORK/nx.out"
 no_instance_left live-bad-command
 
-# ---- setup failing after COMMAND was started (held): one line, the
-# command never run, and no instance left (the held command had the
-# ring-buffer files open: removing the instance failed with EBUSY)
+# ---- -T without the page allocator: a usage error, before anything
 "$TK" live -T --slab -- touch "$WORK/ran" >"$WORK/held.out" 2>"$WORK/held.err"
-check live-held-setup-fails-exit-2 test $? -eq 2
-check live-held-setup-fails-one-line test "$(cat "$WORK/held.err")" = \
+check live-T-no-page-exit-1 test $? -eq 1
+check live-T-no-page-one-line test "$(cat "$WORK/held.err")" = \
 	"trace-kmem: -T follows page allocations, and the page allocator is not selected; add --page"
-check live-held-command-not-run test ! -e "$WORK/ran"
-no_instance_left live-held-setup-fails
+check live-T-no-page-not-run test ! -e "$WORK/ran"
+
+# ---- setup failing after COMMAND was started (held): set_event_pid
+# refused (a shim): one line, the command never run, and no instance
+# left (the held command had the ring-buffer files open: removing the
+# instance failed with EBUSY)
+cat >"$WORK/nopid.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <string.h>
+struct tracefs_instance;
+int tracefs_instance_file_write(struct tracefs_instance *i, const char *file,
+				const char *str)
+{
+	static int (*real)(struct tracefs_instance *, const char *,
+			   const char *);
+
+	if (file && !strcmp(file, "set_event_pid")) {
+		errno = EPERM;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(struct tracefs_instance *, const char *,
+				const char *))dlsym(RTLD_NEXT,
+						    "tracefs_instance_file_write");
+	return real(i, file, str);
+}
+C
+if cc -shared -fPIC -o "$WORK/nopid.so" "$WORK/nopid.c" -ldl 2>"$WORK/nopid.err"; then
+	pre=$WORK/nopid.so
+	nm -D "$TK" 2>/dev/null | grep -q __asan_init && pre="$SAN_PRELOAD $pre"
+	LD_PRELOAD="$pre" "$TK" live -- touch "$WORK/ran" >"$WORK/held.out" 2>"$WORK/held.err"
+	check live-held-setup-fails-exit-2 test $? -eq 2
+	check live-held-setup-fails-one-line sh -c "test \$(wc -l <'$WORK/held.err') -eq 1 &&
+		grep -q '^trace-kmem: cannot follow the command' '$WORK/held.err'"
+	check live-held-command-not-run test ! -e "$WORK/ran"
+	no_instance_left live-held-setup-fails
+else
+	fail live-held-setup-fails "cannot build the shim: $(head -2 "$WORK/nopid.err")"
+fi
 
 # (the waits below allow 60 s for the instance to appear: a sanitized
 # build takes seconds to parse the event formats and kallsyms)

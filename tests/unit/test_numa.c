@@ -78,6 +78,12 @@ static void test_load(void)
 	CHECK(load(&n, "cpu -1 node 0\n", msg, sizeof(msg)) == -1);
 	CHECK(strstr(msg, ":1: bad line") != NULL);
 	kmem_numa_release(&n);
+	/* a leading 0 is decimal, not octal */
+	CHECK(load(&n, "cpu 0 node 0\nmem 0100-0200 node 0\n", msg,
+		   sizeof(msg)) == 0);
+	CHECK_U64(kmem_numa_pfn(&n, 150), 0);
+	CHECK(kmem_numa_pfn(&n, 70) == -1);
+	kmem_numa_release(&n);
 	/* tabs, CRLF and the largest 64-bit pfn still read */
 	CHECK(load(&n,
 		   "cpu\t1\tnode 0\r\nmem 0x0-0xffffffffffffffff node 0\r\n",
