@@ -338,14 +338,14 @@ uninstall:
 		"$(DESTDIR)$(completiondir)/trace-kmem"
 	$(Q)for m in $(MAN_TXT); do rm -f "$(DESTDIR)$(mandir)/man$${m##*.}/$$m"; done
 	$(Q)rm -f "$(DESTDIR)$(kshark_plugindir)/plugin-kmem.so"
-	@echo "uninstall: removed $(DESTDIR)$(bindir)/trace-kmem, trace-kmem-record, the bash completion, the man pages and the KernelShark plugin"
+	@echo "uninstall: no trace-kmem, trace-kmem-record, bash completion, man page or KernelShark plugin of trace-kmem left under $(DESTDIR)$(prefix)"
 
 uninstall-user:
 	$(Q)scripts/install.sh uninstall-user "$(userplugindir)"
 	$(Q)rm -f "$(userbindir)/trace-kmem" "$(userbindir)/trace-kmem-record" \
 		"$(usercompletiondir)/trace-kmem"
 	$(Q)for m in $(MAN_TXT); do rm -f "$(usermandir)/man$${m##*.}/$$m"; done
-	@echo "uninstall: removed $(userbindir)/trace-kmem, trace-kmem-record, the bash completion and the man pages"
+	@echo "uninstall: no trace-kmem, trace-kmem-record, bash completion or man page of trace-kmem left in ~/.local"
 
 bench: all $(KSHARK_TOOLS)
 	$(Q)B=$(B) bench/run.sh

@@ -159,44 +159,74 @@ static int write_out(struct tk_args *a, const struct side *sd)
 }
 
 /*
- * A --merge side: GROUP, files separated by commas, read into one
- * merged report and its document.  Its span and events are its traces'
- * summed (the traces ran side by side, on different machines).
- * Return: 0; 1: a file given twice (said; a usage error); -1: said.
+ * GROUP's files (separated by commas) into *@paths, which point into
+ * *@copy (free() both).  Return: how many, or -1 out of memory (said).
+ */
+static int split_group(const char *group, char **copy, const char ***paths)
+{
+	char *tok, *save = NULL;
+	int n = 0;
+
+	*copy = strdup(group);
+	*paths = calloc(strlen(group) / 2 + 1, sizeof(**paths));
+	if (!*copy || !*paths) {
+		free(*copy);
+		free(*paths);
+		*copy = NULL;
+		*paths = NULL;
+		fprintf(stderr, TK_NAME ": out of memory\n");
+		return -1;
+	}
+	for (tok = strtok_r(*copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		(*paths)[n++] = tok;
+	return n;
+}
+
+/*
+ * Both --merge sides, before either is read: each names a file, and
+ * each file once.  Return: 0, or -1 after one line (a usage error).
+ */
+static int check_groups(const struct tk_args *a)
+{
+	const char **paths;
+	char *copy;
+	int i, n, ret = 0;
+
+	for (i = 0; i < 2 && !ret; i++) {
+		n = split_group(a->inputs[i], &copy, &paths);
+		if (!n)
+			fprintf(stderr,
+				TK_NAME ": diff --merge: '%s' names no file\n",
+				a->inputs[i]);
+		ret = n <= 0 || tk_check_distinct(paths, n) ? -1 : 0;
+		free(paths);
+		free(copy);
+	}
+	return ret;
+}
+
+/*
+ * A --merge side: GROUP, files separated by commas (check_groups()),
+ * read into one merged report and its document.  Its span and events
+ * are its traces' summed (the traces ran side by side, on different
+ * machines).  Return: 0, or -1 (said).
  */
 static int read_group(struct tk_args *a, const char *group, struct side *sd)
 {
-	char *copy = strdup(group), *tok, *save = NULL;
-	const char **paths = calloc(strlen(group) / 2 + 1, sizeof(*paths));
+	const char **paths;
 	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r;
 	struct kmem_input ki;
 	struct tk_group g;
 	struct json j;
-	int n = 0, i, ret;
+	int n, i, ret;
+	char *copy;
 
-	if (!copy || !paths) {
-		free(copy);
-		free(paths);
-		fprintf(stderr, TK_NAME ": out of memory\n");
+	n = split_group(group, &copy, &paths);
+	if (n <= 0)
 		return -1;
-	}
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save))
-		paths[n++] = tok;
 	snprintf(sd->label, sizeof(sd->label), "%s", group);
-	if (!n) {
-		fprintf(stderr, TK_NAME ": diff --merge: '%s' names no file\n",
-			group);
-		free(paths);
-		free(copy);
-		return -1;
-	}
-	if (tk_check_distinct(paths, n)) {
-		free(paths);
-		free(copy);
-		return 1; /* a usage error */
-	}
 	ret = tk_group_read(&g, a, paths, n);
 	if (!ret) {
 		tk_group_report_ctx(&g, NULL, &rc, &ki, &r);
@@ -226,6 +256,8 @@ static int diff_groups(struct tk_args *a)
 	struct side sd[2] = { 0 };
 	int ret = 0, i;
 
+	if (check_groups(a))
+		return TK_USAGE;
 	for (i = 0; i < 2 && !ret; i++)
 		ret = read_group(a, a->inputs[i], &sd[i]);
 	if (!ret)
@@ -234,7 +266,7 @@ static int diff_groups(struct tk_args *a)
 		ret = write_out(a, sd);
 	for (i = 0; i < 2; i++)
 		jt_free(sd[i].doc);
-	return ret > 0 ? TK_USAGE : ret ? TK_ENV : TK_OK;
+	return ret ? TK_ENV : TK_OK;
 }
 
 /**

@@ -84,10 +84,22 @@ uint64_t cols_num(const struct cols_ctx *c, const struct col_num *n,
  *
  * Return: false when the field writes null (JSON), nothing (CSV), "-".
  */
+bool cols_known(const struct cols_ctx *c, const struct col_field *f,
+		const void *row)
+{
+	return !f->known || f->known(c, row);
+}
+
 /*
- * col_field.known of the figures of frees (frees, live, peak, ping-pong,
- * freed-only) of each allocator: unknown when its frees were not
- * recorded (cols_ctx.frees_unknown), as in its summary.
+ * cols_slab_frees_known(), cols_page_frees_known(),
+ * cols_percpu_frees_known(), cols_vmalloc_frees_known() - the
+ * col_field.known of an allocator's figures of frees (frees, live,
+ * peak, ping-pong, freed-only)
+ * @c: the table
+ * @row: the row (unused: the answer is the table's)
+ *
+ * Return: false when the allocator's frees were not recorded
+ * (cols_ctx.frees_unknown, set by report_cols()), as its summary says.
  */
 #define FREES_KNOWN(name, id)                                                  \
 	bool cols_##name##_frees_known(const struct cols_ctx *c,               \
@@ -100,12 +112,6 @@ FREES_KNOWN(slab, KMEM_ALLOC_SLAB)
 FREES_KNOWN(page, KMEM_ALLOC_PAGE)
 FREES_KNOWN(percpu, KMEM_ALLOC_PERCPU)
 FREES_KNOWN(vmalloc, KMEM_ALLOC_VMALLOC)
-
-bool cols_known(const struct cols_ctx *c, const struct col_field *f,
-		const void *row)
-{
-	return !f->known || f->known(c, row);
-}
 
 /**
  * cols_frag - internal fragmentation in percent

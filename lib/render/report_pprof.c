@@ -401,7 +401,8 @@ int kmem_pprof_add_report(struct kmem_pprof *p, const struct kmem_report_ctx *r,
 			continue;
 		if (complete && complete->type == JT_BOOL && !complete->v.b) {
 			snprintf(text, sizeof(text),
-				 "%s: %s: incomplete (events lost or damaged)",
+				 "%s: %s: incomplete (the JSON's \"complete\" "
+				 "is false)",
 				 label, kmem_allocs[id].name);
 			ret |= kmem_pprof_comment(p, text);
 		}
