@@ -838,14 +838,17 @@ PY
 # kmalloc's format made unparsable (a negative field offset, same
 # length): libtraceevent hands the plugin none of its 2 records; the
 # report says that, not that another plugin printed them
-python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/nocf.spec" -o "$WORK/np.dat" \
-	--version 6 --formats "$TOP/tests/formats/linux-6.18-x86_64.txt"
-python3 - "$WORK/np.dat" <<'PY'
+unparsable() {	# unparsable SPEC OUT: the trace, kmalloc's ptr at -6
+	python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$1" -o "$2" \
+		--version 6 --formats "$TOP/tests/formats/linux-6.18-x86_64.txt"
+	python3 - "$2" <<'PY'
 import sys
 d = open(sys.argv[1], "rb").read()
 i = d.index(b"ptr;\toffset:16;", d.index(b"name: kmalloc\n"))
 open(sys.argv[1], "wb").write(d[:i] + b"ptr;\toffset:-6;" + d[i + 15:])
 PY
+}
+unparsable "$WORK/nocf.spec" "$WORK/np.dat"
 TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -i "$WORK/np.dat" -O kmem:stat \
 	-O kmem:json="$WORK/np.json" >"$WORK/np.txt" 2>/dev/null
 check plugin-unparsed-said grep -qF " WARNING: the format of kmem:kmalloc does not parse" "$WORK/np.txt"
@@ -858,14 +861,7 @@ assert d["slab"]["complete"] is False and d["slab"]["summary"]["allocs"] == 2, d
 # ... and a trace of those records only: the slab section says none,
 # and the WARNING follows (it was "no allocator events", nothing more)
 grep -v "kfree\|kmem_cache_alloc" "$WORK/nocf.spec" >"$WORK/np1.spec"
-python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/np1.spec" -o "$WORK/np1.dat" \
-	--version 6 --formats "$TOP/tests/formats/linux-6.18-x86_64.txt"
-python3 - "$WORK/np1.dat" <<'PY'
-import sys
-d = open(sys.argv[1], "rb").read()
-i = d.index(b"ptr;\toffset:16;", d.index(b"name: kmalloc\n"))
-open(sys.argv[1], "wb").write(d[:i] + b"ptr;\toffset:-6;" + d[i + 15:])
-PY
+unparsable "$WORK/np1.spec" "$WORK/np1.dat"
 TRACEEVENT_PLUGIN_DIR=$PLUGIN_DIR trace-cmd report -i "$WORK/np1.dat" -O kmem:stat \
 	-O kmem:json="$WORK/np1.json" >"$WORK/np1.txt" 2>/dev/null
 check plugin-unparsed-only-said grep -qF " WARNING: the format of kmem:kmalloc does not parse" "$WORK/np1.txt"
