@@ -136,6 +136,16 @@ int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
 }
 
 /**
+ * tdat_inflate_ctx_free - free a context of tdat_inflate_ctx()
+ * @zctx: the context, or NULL
+ */
+void tdat_inflate_ctx_free(void *zctx)
+{
+	if (zctx)
+		ZSTD_freeDCtx(zctx);
+}
+
+/**
  * tdat_inflate_release - free the decompression context
  * @f: the file
  */

@@ -154,6 +154,7 @@ struct tdat_file {
 	struct tdat_kallsyms *ksyms;
 	struct tdat_buffer *buffers; /* [0] is the top buffer */
 	int nr_buffers;
+	bool prefetch; /* chunks inflated ahead on a thread (prefetch.c) */
 	/* bytes of the buffer being iterated read so far (tdat_done()) */
 	uint64_t done;
 	struct tdat_cutinfo cut;
@@ -187,6 +188,7 @@ void tdat_cut_buffers(struct tdat_file *f);
 int tdat_inflate_ctx(enum tdat_compress compress, void **zctx,
 		     const uint8_t *src, size_t srclen, uint8_t *dst,
 		     size_t dstlen, size_t *out);
+void tdat_inflate_ctx_free(void *zctx);
 int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
 		 uint8_t *dst, size_t dstlen, size_t *out);
 int tdat_section_head(struct tdat_file *f, struct tcur *c,

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "prefetch.h"
 #include "ringbuf.h"
 
 struct stream {
@@ -30,9 +31,12 @@ struct stream {
 	/* compressed: the chunks still to read */
 	struct tcur chunks;
 	uint64_t nchunks;
-	uint64_t span; /* the current chunk's room in the virtual file */
-	bool no_chunks; /* a count of no chunk, then the CPU's bytes */
-	bool have_ts;	/* @rec holds the CPU's last record so far */
+	uint64_t index;	   /* of the next chunk in the table */
+	uint64_t max_size; /* the largest chunk's size */
+	int pf_cpu;	   /* its CPU in the prefetcher */
+	uint64_t span;	   /* the current chunk's room in the virtual file */
+	bool no_chunks;	   /* a count of no chunk, then the CPU's bytes */
+	bool have_ts;	   /* @rec holds the CPU's last record so far */
 	uint8_t *zbuf;
 	size_t zcap;
 	struct rb_page pg;
@@ -52,6 +56,7 @@ struct iter {
 	struct stream **heap;
 	int nheap;
 	uint64_t held; /* bytes of the chunk buffers of all its CPUs */
+	struct tdat_prefetch *pf; /* or NULL: chunks inflated here */
 };
 
 /*
@@ -121,6 +126,40 @@ static void drop_behind(struct iter *it, struct stream *s)
 }
 
 /*
+ * Chunk @index of @s: inflated ahead (prefetch.c), or here into s->zbuf.
+ * Either way the chunk buffers held count as on one thread: one a CPU,
+ * of its largest chunk so far.
+ *
+ * Return: 0 with @buf and @out; -1 when it does not inflate; 1 when
+ * memory ran out.
+ */
+static int inflate_chunk(struct iter *it, struct stream *s, uint64_t index,
+			 const uint8_t *src, uint64_t zsize, uint64_t size,
+			 uint8_t **buf, size_t *out)
+{
+	int ret;
+
+	if (size > s->zcap) {
+		free(s->zbuf);
+		s->zbuf = NULL;
+		it->held += size - s->zcap;
+		s->zcap = (size_t)size;
+	}
+	if (it->pf) {
+		ret = tdat_prefetch_take(it->pf, s->pf_cpu, index, (size_t)size,
+					 buf, out);
+		if (ret <= 0)
+			return ret;
+	}
+	if (!s->zbuf && !(s->zbuf = malloc(s->zcap)))
+		return 1;
+	*buf = s->zbuf;
+	if (tdat_inflate(it->f, src, (size_t)zsize, s->zbuf, (size_t)size, out))
+		return -1;
+	return 0;
+}
+
+/*
  * The next chunk of a compressed CPU into s->bytes; false at the end.
  * A chunk's size is what the file claims: the buffers of all CPUs
  * together stay under TDAT_MAX_HELD, and only the pages that the data
@@ -128,13 +167,16 @@ static void drop_behind(struct iter *it, struct stream *s)
  */
 static bool next_chunk(struct iter *it, struct stream *s)
 {
-	uint64_t zsize, size, end;
+	uint64_t zsize, size, end, index;
 	unsigned int ps = it->b->page_size;
 	const uint8_t *src;
+	uint8_t *buf;
 	size_t out;
+	int ret;
 
 	while (s->nchunks) {
 		s->nchunks--;
+		index = s->index++;
 		zsize = tc_num(&s->chunks, 4);
 		size = tc_num(&s->chunks, 4);
 		src = tc_take(&s->chunks, zsize);
@@ -156,20 +198,13 @@ static bool next_chunk(struct iter *it, struct stream *s)
 				damaged(it, s, s->base, s->base, true);
 			continue;
 		}
-		if (size > s->zcap) {
-			free(s->zbuf);
-			it->held -= s->zcap;
-			s->zbuf = malloc((size_t)size);
-			s->zcap = s->zbuf ? (size_t)size : 0;
-			it->held += s->zcap;
-			if (!s->zbuf) {
-				damaged(it, s, s->base, s->end, true);
-				s->nchunks = 0;
-				return false;
-			}
+		ret = inflate_chunk(it, s, index, src, zsize, size, &buf, &out);
+		if (ret > 0) {
+			damaged(it, s, s->base, s->end, true);
+			s->nchunks = 0;
+			return false;
 		}
-		if (tdat_inflate(it->f, src, (size_t)zsize, s->zbuf,
-				 (size_t)size, &out)) {
+		if (ret < 0) {
 			damaged(it, s, s->base, s->base + size, true);
 			s->span = size; /* its pages still take their room */
 			continue;
@@ -179,8 +214,8 @@ static bool next_chunk(struct iter *it, struct stream *s)
 		end = out + (ps - out % ps) % ps;
 		if (end > size)
 			end = size;
-		memset(s->zbuf + out, 0, (size_t)(end - out));
-		s->bytes = s->zbuf;
+		memset(buf + out, 0, (size_t)(end - out));
+		s->bytes = buf;
 		s->len = end;
 		s->span = size;
 		return true;
@@ -338,15 +373,18 @@ static size_t chunks_len(const struct tdat_file *f, const struct tdat_cpu *c)
  * (one header every few kilobytes faults in nearly the whole file).
  */
 static uint64_t walk_chunks(const struct tdat_file *f, struct tcur *t,
-			    uint64_t n)
+			    uint64_t n, uint64_t *max)
 {
 	uintptr_t dropped = 0;
 	uint64_t total = 0;
 
+	*max = 0;
 	for (; n && !t->bad; n--) {
-		uint64_t z = tc_num(t, 4);
+		uint64_t z = tc_num(t, 4), size = tc_num(t, 4);
 
-		total += tc_num(t, 4);
+		total += size;
+		if (size <= TDAT_MAX_CHUNK && size > *max)
+			*max = size;
 		tc_take(t, z);
 		drop_to(f, &dropped, t->p + t->pos);
 	}
@@ -366,7 +404,7 @@ static uint64_t virtual_start(const struct tdat_file *f, int buffer)
 	for (i = 0; i < f->buffers[0].nr_cpus; i++) {
 		const struct tdat_cpu *c = &f->buffers[0].cpus[i];
 		struct tcur t;
-		uint64_t n, total = 0;
+		uint64_t n, total = 0, max;
 
 		if (!f->buffers[0].compressed || !c->size)
 			continue;
@@ -374,7 +412,7 @@ static uint64_t virtual_start(const struct tdat_file *f, int buffer)
 		n = tc_num(&t, 4);
 		if (c->cut)
 			n = c->nchunks;
-		total = walk_chunks(f, &t, n);
+		total = walk_chunks(f, &t, n, &max);
 		next = (next + total + f->page_size - 1) &
 		       ~(uint64_t)(f->page_size - 1);
 	}
@@ -407,11 +445,56 @@ static void init_stream(struct iter *it, struct stream *s,
 		s->no_chunks = !s->nchunks;
 	/* the virtual file: this CPU's uncompressed size, from the table */
 	t = s->chunks;
-	total = walk_chunks(f, &t, s->nchunks);
+	total = walk_chunks(f, &t, s->nchunks, &s->max_size);
 	s->base = *vnext;
 	s->end = *vnext + total;
 	*vnext = (*vnext + total + it->b->page_size - 1) &
 		 ~(uint64_t)(it->b->page_size - 1);
+}
+
+/* The compressed CPUs' chunks inflated ahead, when a thread can be made. */
+static void start_prefetch(struct iter *it)
+{
+	struct tdat_pf_cpu *pc = calloc((size_t)it->n + 1, sizeof(*pc));
+	int i;
+
+	if (!pc)
+		return;
+	for (i = 0; i < it->n; i++) {
+		pc[i].chunks = it->s[i].chunks;
+		pc[i].nchunks = it->s[i].nchunks;
+		pc[i].max_size = it->s[i].max_size;
+		it->s[i].pf_cpu = i;
+	}
+	it->pf = tdat_prefetch_start(it->f, pc, it->n);
+	free(pc);
+}
+
+/**
+ * tdat_set_prefetch - inflate compressed chunks ahead, on a thread
+ * @f: the file
+ * @on: true: tdat_iterate() inflates the chunks of a compressed buffer on
+ *	a thread of its own (prefetch.c) while it walks those it has; for a
+ *	caller that counts the records where they lie, with a second CPU
+ *
+ * The records and the damage counted are the same either way.
+ */
+void tdat_set_prefetch(struct tdat_file *f, bool on)
+{
+	f->prefetch = on;
+}
+
+/**
+ * tdat_buffer_compressed - is a buffer's data in compressed chunks?
+ * @f: the file
+ * @buffer: 0 for the top buffer, then the instances
+ *
+ * Return: true for a version 7 file's compressed buffer.
+ */
+bool tdat_buffer_compressed(const struct tdat_file *f, int buffer)
+{
+	return buffer >= 0 && buffer < f->nr_buffers &&
+	       f->buffers[buffer].compressed;
 }
 
 /**
@@ -464,9 +547,12 @@ int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 		if (cpus && !CPU_ISSET_S((size_t)i, cpus_size, cpus))
 			continue;
 		it.n++;
-		if (advance(&it, s))
-			it.heap[it.nheap++] = s;
 	}
+	if (f->prefetch && b->compressed)
+		start_prefetch(&it);
+	for (i = 0; i < it.n; i++)
+		if (advance(&it, &it.s[i]))
+			it.heap[it.nheap++] = &it.s[i];
 	for (i = it.nheap / 2 - 1; i >= 0; i--)
 		sift_down(&it, i);
 	while (it.nheap && !ret) {
@@ -486,6 +572,7 @@ int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 		}
 	}
 out:
+	tdat_prefetch_stop(it.pf);
 	for (i = 0; it.s && i < it.n; i++)
 		free(it.s[i].zbuf);
 	free(it.s);

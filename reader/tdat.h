@@ -118,6 +118,8 @@ int tdat_scan_cpus(const struct tdat_scan *sc);
 bool tdat_scan_skips(const struct tdat_scan *sc, uint64_t offset);
 void tdat_scan_free(struct tdat_scan *sc);
 
+bool tdat_buffer_compressed(const struct tdat_file *f, int buffer);
+void tdat_set_prefetch(struct tdat_file *f, bool on);
 int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 		 size_t cpus_size, tdat_record_fn fn, void *priv,
 		 struct tdat_damage *damage, char *why, size_t why_len);
