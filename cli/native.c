@@ -184,9 +184,20 @@ struct src {
 	int buffer;
 	const struct tk_filter *filter;
 	struct tk_pipe *pipe;
+	struct tk_session *s; /* counting here: the session */
+	struct tk_progress *progress;
 	struct tdat_damage damage;
 	char why[TDAT_WHY_LEN];
 };
+
+/* Counting here: the record counted where it lies. */
+static int count_record(void *priv, const struct tep_record *rec)
+{
+	struct src *src = priv;
+
+	tk_session_count(src->s, src->progress, rec);
+	return 0;
+}
 
 static int one_record(void *priv, const struct tep_record *rec)
 {
@@ -195,15 +206,20 @@ static int one_record(void *priv, const struct tep_record *rec)
 	return tk_pipe_push(src->pipe, rec);
 }
 
+static int iterate(struct src *src, tdat_record_fn fn)
+{
+	const struct tk_filter *flt = src->filter;
+
+	return tdat_iterate(src->f, src->buffer, flt->cpus, flt->cpus_size, fn,
+			    src, &src->damage, src->why, sizeof(src->why));
+}
+
 static int produce(struct tk_pipe *p, void *arg)
 {
 	struct src *src = arg;
-	const struct tk_filter *flt = src->filter;
 
 	src->pipe = p;
-	return tdat_iterate(src->f, src->buffer, flt->cpus, flt->cpus_size,
-			    one_record, src, &src->damage, src->why,
-			    sizeof(src->why));
+	return iterate(src, one_record);
 }
 
 /*
@@ -263,14 +279,29 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 {
 	struct src src = { .f = f,
 			   .buffer = buffer,
-			   .filter = &s->args->filter };
+			   .filter = &s->args->filter,
+			   .s = s,
+			   .progress = progress };
 	const struct tdat_damage *d = &src.damage;
+	bool here = tk_pipeline_one_thread();
 	int ret;
 
 	tk_progress_of(progress, file_done, f, tdat_buffer_bytes(f, buffer));
 	/* no frame looked up while counting: all of them after, at once */
 	kmem_agg_defer_callsites(&s->agg);
-	ret = tk_pipeline_run(produce, &src, s, progress);
+	/*
+	 * On one thread, or compressed data: the reader inflates the chunks
+	 * ahead on the second CPU (tdat_set_prefetch()), and the records are
+	 * counted where they lie, uncopied.  Uncompressed data: read on the
+	 * second CPU, counted here (pipeline.h).
+	 */
+	if (here || tdat_buffer_compressed(f, buffer)) {
+		tdat_set_prefetch(f, !here);
+		ret = iterate(&src, count_record) < 0 ? -1 : 0;
+		tdat_set_prefetch(f, false);
+	} else {
+		ret = tk_pipeline_run(produce, &src, s, progress);
+	}
 	/* a late opening ends here: the records were counted meanwhile */
 	if (s->path && tk_native_ready(f, s->path))
 		return -2;

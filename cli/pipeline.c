@@ -297,16 +297,20 @@ static void free_blocks(struct block *b)
 	}
 }
 
-/*
- * Read and count on one thread?  $TRACE_KMEM_THREADS=1 or 2 says; else
- * yes when the process may run on one CPU only (taskset, a cpuset:
- * tdat_usable_cpus()).  On one CPU the two threads take turns, and
- * counting where the records lie saves the copy: bench/RESULTS.md, "One
- * CPU": under taskset -c 1, the 1m recording 49.4 -> 41.4 ms (v6) and
- * 69.0 -> 65.0 ms (v7).  Not under a cgroup CPU limit: two threads share
- * its time in parallel within each period (same section).
+/**
+ * tk_pipeline_one_thread - read and count on one thread?
+ *
+ * $TRACE_KMEM_THREADS=1 or 2 says; else yes when the process may run on
+ * one CPU only (taskset, a cpuset: tdat_usable_cpus()).  On one CPU the
+ * two threads take turns, and counting where the records lie saves the
+ * copy: bench/RESULTS.md, "One CPU": under taskset -c 1, the 1m
+ * recording 49.4 -> 41.4 ms (v6) and 69.0 -> 65.0 ms (v7).  Not under a
+ * cgroup CPU limit: two threads share its time in parallel within each
+ * period (same section).
+ *
+ * Return: true for one thread.
  */
-static bool one_thread(void)
+bool tk_pipeline_one_thread(void)
 {
 	const char *v = getenv("TRACE_KMEM_THREADS");
 
@@ -346,7 +350,7 @@ int tk_pipeline_run(tk_produce_fn produce, void *src, struct tk_session *s,
 	pthread_t t;
 	int ret;
 
-	if (one_thread())
+	if (tk_pipeline_one_thread())
 		return run_here(&p, s, progress);
 	p.max_rec = TK_BLOCK_SIZE;
 	if (page > 0 && (size_t)page * 2 > p.max_rec)

@@ -5,7 +5,10 @@
  * takes the blocks in order and hands the records to the session.  The
  * copy moves the reads of the trace's pages (page faults, cache misses)
  * to the reading thread.  Memory stays bounded: a few blocks of records
- * in flight, never the trace.
+ * in flight, never the trace.  The native reader's compressed buffers
+ * do without it: there the second core inflates chunks ahead
+ * (tdat_set_prefetch()) and the records are counted where they lie
+ * (native.c).
  */
 #ifndef TRACE_KMEM_PIPELINE_H
 #define TRACE_KMEM_PIPELINE_H
@@ -20,5 +23,6 @@ typedef int (*tk_produce_fn)(struct tk_pipe *p, void *src);
 int tk_pipe_push(struct tk_pipe *p, const struct tep_record *rec);
 int tk_pipeline_run(tk_produce_fn produce, void *src, struct tk_session *s,
 		    struct tk_progress *progress);
+bool tk_pipeline_one_thread(void);
 
 #endif
