@@ -1,14 +1,17 @@
 #!/bin/bash
 # test: slow
-# trace-kmem stat reads on a second thread and counts on the first, or,
-# when the process may run on one CPU only, reads and counts on one
-# (cli/pipeline.c; $TRACE_KMEM_THREADS=1 or 2 decides instead).  Both
+# trace-kmem stat reads on a second thread and counts on the first (a
+# compressed buffer: the second thread inflates its chunks ahead, and the
+# first walks and counts them, reader/prefetch.c), or, when the process
+# may run on one CPU only, reads and counts on one (cli/pipeline.c;
+# $TRACE_KMEM_THREADS=1 or 2 decides instead).  Both
 # give the same report, byte for byte (one thread run on one CPU, where
 # the reader makes no thread either): every sample trace, with both
 # readers, without filters and with each of --time (the middle half of
 # the listing, read by tests/ref/listing.py), --cpu 0 and --pid (the
 # counting loop's two instances), plot's timeline, a merged summary of
-# two files, a damaged copy and a cut one (their stderr lines too).
+# two files, a damaged copy, a cut one and copies with damaged chunks
+# (their stderr lines too).
 # Under taskset -c 0 the choice is one thread: strace counts one clone
 # less than with TRACE_KMEM_THREADS=2, and fewer than on every CPU with
 # TRACE_KMEM_THREADS=1 (the reader makes no kallsyms thread on one CPU;
@@ -124,6 +127,59 @@ if python3 "$TOP/tests/lib/tdat_layout.py" "$first" >"$WORK/v7.json"; then
 	ran cut 0 "file cut at"
 else
 	fail threads-cut "tdat_layout.py failed on $first"
+fi
+
+# damaged compressed chunks: on two CPUs the reader inflates them ahead
+# on a thread of its own (reader/prefetch.c), on one it inflates them in
+# line; the records and the damage said must not differ.  Each copy of
+# the first sample damages the middle chunk of each CPU's table: data
+# that does not inflate, a size of 0, a size past the limit (the CPU's
+# end), a compressed size past the table (the same), a size of 30 MB
+# (read: the data still inflates; the buffers ahead would pass the
+# prefetcher's budget, so it makes none), and random bytes.
+chunk_damage() { # chunk_damage KIND SEED OUT
+	python3 - "$WORK/v7.json" "$first" "$@" <<'PY'
+import json, random, struct, sys
+lay, src, kind, seed, out = sys.argv[1:]
+d = json.load(open(lay))
+data = bytearray(open(src, 'rb').read())
+rnd = random.Random(int(seed) if seed.isdigit() else 0)
+fmt = '>I' if d['big'] else '<I'
+for c in d['cpus']:
+    ch = c.get('chunks') or []
+    if not ch:
+        continue
+    k = ch[len(ch) // 2]
+    at, z = k['at'], k['zsize']
+    if kind == 'corrupt':
+        data[at + 8 + z // 2:at + 8 + z // 2 + 16] = b'\xff' * 16
+    elif kind == 'size0':
+        data[at + 4:at + 8] = struct.pack(fmt, 0)
+    elif kind == 'huge':
+        data[at + 4:at + 8] = struct.pack(fmt, 0xffffffff)
+    elif kind == 'zsize':
+        data[at:at + 4] = struct.pack(fmt, 0x7fffffff)
+    elif kind == 'big':
+        data[at + 4:at + 8] = struct.pack(fmt, 30 << 20)
+    else:
+        for _ in range(6):
+            e = rnd.choice(ch)
+            p = rnd.randrange(e['at'], e['at'] + 8 + e['zsize'])
+            data[p] = rnd.randrange(256)
+open(out, 'wb').write(data)
+PY
+}
+if [ -s "$WORK/v7.json" ]; then
+	for kind in corrupt size0 huge zsize big random:1 random:2 random:3 random:4 random:5; do
+		name=chunks-${kind/:/-}
+		chunk_damage "${kind%%:*}" "${kind#*:}" "$WORK/$name.dat" 2>"$WORK/$name.py" ||
+			{ fail "threads-$name" "could not damage a copy: $(head -2 "$WORK/$name.py")"; continue; }
+		same "$name" stat --slab --page -o @OUT@ --json=@JSON@ "$WORK/$name.dat"
+		case $kind in
+		corrupt | size0 | huge | zsize) ran "$name" 0 "damaged data skipped" ;;
+		big) ran "$name" 0 ;;
+		esac
+	done
 fi
 
 # the choice: one thread on one CPU

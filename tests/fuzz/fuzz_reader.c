@@ -41,6 +41,8 @@ struct ctx {
 	int ids[KMEM_NR_SLOTS]; /* event id of each slot, -1: none */
 	struct kmem_agg agg;
 	uint64_t records;
+	uint64_t pass_records; /* of this pass over a buffer */
+	uint64_t digest;       /* of this pass's records */
 	uint64_t sink;
 	uint64_t addrs[NR_ADDRS]; /* call sites seen, for lookups */
 	int naddrs;
@@ -107,8 +109,14 @@ static int one_record(void *priv, const struct tep_record *rec)
 	for (i = 0; i < rec->size; i++) /* ASan: all of it readable */
 		sum += p[i];
 	c->sink += sum + rec->ts + (uint64_t)rec->offset;
+	c->digest = c->digest * 31 + sum + rec->ts + (uint64_t)rec->offset +
+		    (uint64_t)rec->cpu * 7 + (uint64_t)rec->size +
+		    (uint64_t)rec->missed_events;
+	c->records++;
+	if (++c->pass_records >= MAX_RECORDS)
+		return 1;
 	if (c->replay)
-		return ++c->records >= MAX_RECORDS;
+		return 0;
 	if (rec->missed_events)
 		kmem_agg_missed(&c->agg, rec->missed_events);
 	/* libtraceevent's getters take no const record */
@@ -124,7 +132,32 @@ static int one_record(void *priv, const struct tep_record *rec)
 				c->addrs[c->naddrs++] = ev.call_site;
 		}
 	}
-	return ++c->records >= MAX_RECORDS;
+	return 0;
+}
+
+/*
+ * A compressed buffer read again with its chunks inflated ahead on a
+ * thread (reader/prefetch.c): the same records, in the same order, and
+ * the same damage as the pass that just ended (@d) with them inflated in
+ * line.
+ */
+static void same_ahead(struct tdat_file *f, int b, struct ctx *c,
+		       const struct tdat_damage *d, char *why, size_t why_len)
+{
+	uint64_t n = c->pass_records, h = c->digest;
+	struct tdat_damage d2;
+
+	c->replay = true;
+	c->pass_records = c->digest = 0;
+	tdat_set_prefetch(f, true);
+	tdat_iterate(f, b, NULL, 0, one_record, c, &d2, why, why_len);
+	tdat_set_prefetch(f, false);
+	if (c->pass_records != n || c->digest != h || d2.pages != d->pages ||
+	    d2.chunks != d->chunks || d2.cut_pages != d->cut_pages ||
+	    d2.cut_chunks != d->cut_chunks || d2.time_back != d->time_back ||
+	    ((d->pages || d->chunks) && (d2.first_cpu != d->first_cpu ||
+					 d2.first_offset != d->first_offset)))
+		abort();
 }
 
 /* kallsyms through the tep handle, as the report resolves call sites. */
@@ -230,8 +263,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		c->sink += strlen(tdat_buffer_name(f, b)) +
 			   tdat_buffer_bytes(f, b);
 		c->replay = false;
+		c->pass_records = c->digest = 0;
 		tdat_iterate(f, b, NULL, 0, one_record, c, &dmg, why,
 			     sizeof(why));
+		if (tdat_buffer_compressed(f, b))
+			same_ahead(f, b, c, &dmg, why, sizeof(why));
 		if (verbose)
 			fprintf(stderr,
 				"fuzz_reader: buffer %d \"%s\": %llu "
@@ -244,6 +280,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				(unsigned long long)dmg.first_offset);
 		/* again, with the odd CPUs left out */
 		c->replay = true;
+		c->pass_records = 0;
 		CPU_ZERO(&set);
 		for (cpu = 0; cpu < tdat_buffer_cpus(f, b) && cpu < CPU_SETSIZE;
 		     cpu += 2)
