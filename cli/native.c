@@ -184,20 +184,9 @@ struct src {
 	int buffer;
 	const struct tk_filter *filter;
 	struct tk_pipe *pipe;
-	struct tk_session *s; /* counting here: the session */
-	struct tk_progress *progress;
 	struct tdat_damage damage;
 	char why[TDAT_WHY_LEN];
 };
-
-/* Counting here: the record counted where it lies. */
-static int count_record(void *priv, const struct tep_record *rec)
-{
-	struct src *src = priv;
-
-	tk_session_count(src->s, src->progress, rec);
-	return 0;
-}
 
 static int one_record(void *priv, const struct tep_record *rec)
 {
@@ -206,12 +195,13 @@ static int one_record(void *priv, const struct tep_record *rec)
 	return tk_pipe_push(src->pipe, rec);
 }
 
-static int iterate(struct src *src, tdat_record_fn fn)
+/* The buffer's records, each to @fn(@priv, record). */
+static int iterate(struct src *src, tdat_record_fn fn, void *priv)
 {
 	const struct tk_filter *flt = src->filter;
 
 	return tdat_iterate(src->f, src->buffer, flt->cpus, flt->cpus_size, fn,
-			    src, &src->damage, src->why, sizeof(src->why));
+			    priv, &src->damage, src->why, sizeof(src->why));
 }
 
 static int produce(struct tk_pipe *p, void *arg)
@@ -219,7 +209,7 @@ static int produce(struct tk_pipe *p, void *arg)
 	struct src *src = arg;
 
 	src->pipe = p;
-	return iterate(src, one_record);
+	return iterate(src, one_record, src);
 }
 
 /*
@@ -279,9 +269,7 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 {
 	struct src src = { .f = f,
 			   .buffer = buffer,
-			   .filter = &s->args->filter,
-			   .s = s,
-			   .progress = progress };
+			   .filter = &s->args->filter };
 	const struct tdat_damage *d = &src.damage;
 	bool here = tk_pipeline_one_thread();
 	int ret;
@@ -297,7 +285,9 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	 */
 	if (here || tdat_buffer_compressed(f, buffer)) {
 		tdat_set_prefetch(f, !here);
-		ret = iterate(&src, count_record) < 0 ? -1 : 0;
+		s->progress = progress;
+		ret = iterate(&src, tk_session_count_cb, s) < 0 ? -1 : 0;
+		s->progress = NULL;
 		tdat_set_prefetch(f, false);
 	} else {
 		ret = tk_pipeline_run(produce, &src, s, progress);

@@ -159,6 +159,27 @@ void tk_session_count(struct tk_session *s, struct tk_progress *progress,
 }
 
 /**
+ * tk_session_count_cb - tk_session_count() as a reader's callback
+ * @s: the session, its progress set (@s->progress, or NULL)
+ * @rec: the record, in time order across CPUs
+ *
+ * For tdat_iterate(), which then calls the counting loop with no other
+ * function between.
+ *
+ * Return: 0: go on.
+ */
+int tk_session_count_cb(void *s, const struct tep_record *rec)
+{
+	struct tk_session *ss = s;
+
+	if (tk_session_plain(ss))
+		count_as(ss, ss->progress, rec, true);
+	else
+		count_as(ss, ss->progress, rec, false);
+	return 0;
+}
+
+/**
  * tk_session_all_tasks - does the session trace every task?
  * @s: the session
  *

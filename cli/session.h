@@ -33,6 +33,7 @@ struct tk_session {
 	uint64_t filtered;		/* kmem records the filters left out */
 	struct kmem_timeline *timeline; /* plot: follows the events */
 	bool quiet;			/* plot's first pass: said once */
+	struct tk_progress *progress;	/* tk_session_count_cb()'s */
 	char label[PATH_MAX + 64];
 	const char *path; /* stat: made ready after counting */
 	/* the recording machine, where the trace says (else NULL) */
@@ -52,6 +53,7 @@ void tk_session_block(struct tk_session *s, struct tk_progress *progress,
 		      const char *buf, size_t used);
 void tk_session_count(struct tk_session *s, struct tk_progress *progress,
 		      const struct tep_record *rec);
+int tk_session_count_cb(void *s, const struct tep_record *rec);
 
 /**
  * tk_session_record_as - account one record
