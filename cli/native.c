@@ -256,10 +256,13 @@ void tk_native_modules(struct kmem_symbolizer *sym, struct tdat_file *f)
  * @s: the session, on tdat_tep(@f)
  * @progress: ticked as records are counted
  *
- * The reader runs on a second thread (pipeline.h).  Damaged pages and
- * chunks are skipped, counted and reported on stderr; the rest of the
- * buffer is counted.  A file opened late (@s->path set) is made ready
- * (tk_native_ready()) after counting, before anything is said.
+ * Two CPUs share the work: the reader inflates a compressed buffer's
+ * chunks ahead on the second and the records are counted where they lie
+ * (tdat_set_prefetch()), or reads an uncompressed one on the second and
+ * hands copies over (pipeline.h).  Damaged pages and chunks are skipped,
+ * counted and reported on stderr; the rest of the buffer is counted.  A file
+ * opened late (@s->path set) is made ready (tk_native_ready()) after counting,
+ * before anything is said.
  *
  * Return: 0, -1 when memory ran out, or -2 when the file turned out
  * damaged (said).
@@ -280,18 +283,22 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	/*
 	 * On one thread, or compressed data: the reader inflates the chunks
 	 * ahead on the second CPU (tdat_set_prefetch()), and the records are
-	 * counted where they lie, uncopied.  Uncompressed data: read on the
-	 * second CPU, counted here (pipeline.h).
+	 * counted where they lie, uncopied.  Uncompressed data, or chunks
+	 * whose buffers ahead would take too much memory: read on the second
+	 * CPU, counted here (pipeline.h).
 	 */
+	ret = TDAT_NO_PREFETCH;
 	if (here || tdat_buffer_compressed(f, buffer)) {
 		tdat_set_prefetch(f, !here);
 		s->progress = progress;
-		ret = iterate(&src, tk_session_count_cb, s) < 0 ? -1 : 0;
+		ret = iterate(&src, tk_session_count_cb, s);
 		s->progress = NULL;
 		tdat_set_prefetch(f, false);
-	} else {
-		ret = tk_pipeline_run(produce, &src, s, progress);
 	}
+	if (ret == TDAT_NO_PREFETCH)
+		ret = tk_pipeline_run(produce, &src, s, progress);
+	else
+		ret = ret < 0 ? -1 : 0;
 	/* a late opening ends here: the records were counted meanwhile */
 	if (s->path && tk_native_ready(f, s->path))
 		return -2;

@@ -336,8 +336,9 @@ static int run_here(struct tk_pipe *p, struct tk_session *s,
  * @s: the session the records go to, in the order pushed
  * @progress: ticked as records are counted
  *
- * On one CPU (one_thread()), or when no thread can be made, @produce
- * runs here and its records are counted as it pushes them.
+ * On one CPU (tk_pipeline_one_thread()), or when no thread can be
+ * made, @produce runs here and its records are counted as it pushes
+ * them.
  *
  * Return: 0, or -1 when reading failed or memory ran out.
  */

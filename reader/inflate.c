@@ -16,14 +16,15 @@
  * tdat_inflate_ctx - decompress one block with a context of the caller's
  * @compress: the file's compression
  * @zctx: the zstd context, made here the first time (free it with
- *	ZSTD_freeDCtx()); one a thread
+ *	tdat_inflate_ctx_free()); one a thread
  * @src: the compressed bytes
  * @srclen: their number
  * @dst: where to write
  * @dstlen: room at @dst
  * @out: the number of bytes written
  *
- * Return: 0, or -1 when the data does not decompress into @dstlen bytes.
+ * Return: 0, -1 when the data does not decompress into @dstlen bytes, or
+ * TDAT_INFLATE_NOMEM when memory ran out (no context could be made).
  */
 int tdat_inflate_ctx(enum tdat_compress compress, void **zctx,
 		     const uint8_t *src, size_t srclen, uint8_t *dst,
@@ -35,7 +36,7 @@ int tdat_inflate_ctx(enum tdat_compress compress, void **zctx,
 		if (!*zctx)
 			*zctx = ZSTD_createDCtx();
 		if (!*zctx)
-			return -1;
+			return TDAT_INFLATE_NOMEM;
 		n = ZSTD_decompressDCtx(*zctx, dst, dstlen, src, srclen);
 		if (ZSTD_isError(n))
 			return -1;
@@ -44,9 +45,14 @@ int tdat_inflate_ctx(enum tdat_compress compress, void **zctx,
 	}
 	if (compress == TDAT_Z_ZLIB) {
 		uLongf n = (uLongf)dstlen;
+		int err;
 
-		if (srclen > UINT32_MAX ||
-		    uncompress(dst, &n, src, (uLong)srclen) != Z_OK)
+		if (srclen > UINT32_MAX)
+			return -1;
+		err = uncompress(dst, &n, src, (uLong)srclen);
+		if (err == Z_MEM_ERROR)
+			return TDAT_INFLATE_NOMEM;
+		if (err != Z_OK)
 			return -1;
 		*out = (size_t)n;
 		return 0;
@@ -63,7 +69,8 @@ int tdat_inflate_ctx(enum tdat_compress compress, void **zctx,
  * @dstlen: room at @dst
  * @out: the number of bytes written
  *
- * Return: 0, or -1 when the data does not decompress into @dstlen bytes.
+ * Return: 0, -1 when the data does not decompress into @dstlen bytes, or
+ * TDAT_INFLATE_NOMEM when memory ran out.
  */
 int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
 		 uint8_t *dst, size_t dstlen, size_t *out)

@@ -103,6 +103,10 @@ struct tdat_cpu {
 	uint64_t lost_chunks; /* compressed chunks */
 	bool count_cut;	      /* their count too: lost_chunks is 1 */
 	uint64_t lost_pages;  /* ring-buffer pages (uncompressed) */
+	/* compressed: its chunk table walked once (iter.c) */
+	bool walked;
+	uint64_t total;	    /* the chunks' uncompressed bytes */
+	uint64_t max_chunk; /* the largest chunk, up to TDAT_MAX_CHUNK */
 };
 
 struct tdat_buffer {
@@ -185,6 +189,7 @@ int tdat_cut_orphans(struct tdat_file *f, uint64_t from, uint64_t to);
 void tdat_cut_buffers(struct tdat_file *f);
 
 /* inflate.c */
+#define TDAT_INFLATE_NOMEM (-2) /* no memory (no zstd context) */
 int tdat_inflate_ctx(enum tdat_compress compress, void **zctx,
 		     const uint8_t *src, size_t srclen, uint8_t *dst,
 		     size_t dstlen, size_t *out);

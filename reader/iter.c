@@ -420,8 +420,8 @@ static uint64_t virtual_start(const struct tdat_file *f, int buffer)
 }
 
 /* Set up CPU @i's stream; *vnext: the virtual offset for compressed data. */
-static void init_stream(struct iter *it, struct stream *s,
-			const struct tdat_cpu *cpu, uint64_t *vnext)
+static void init_stream(struct iter *it, struct stream *s, struct tdat_cpu *cpu,
+			uint64_t *vnext)
 {
 	const struct tdat_file *f = it->f;
 	uint64_t total;
@@ -443,23 +443,44 @@ static void init_stream(struct iter *it, struct stream *s,
 		s->nchunks = cpu->nchunks;
 	else
 		s->no_chunks = !s->nchunks;
-	/* the virtual file: this CPU's uncompressed size, from the table */
-	t = s->chunks;
-	total = walk_chunks(f, &t, s->nchunks, &s->max_size);
+	/* the virtual file: this CPU's uncompressed size, from the table,
+	 * walked once a file (a thread refused, the buffer read again) */
+	if (!cpu->walked) {
+		t = s->chunks;
+		cpu->total = walk_chunks(f, &t, s->nchunks, &cpu->max_chunk);
+		cpu->walked = true;
+	}
+	total = cpu->total;
+	s->max_size = cpu->max_chunk;
 	s->base = *vnext;
 	s->end = *vnext + total;
 	*vnext = (*vnext + total + it->b->page_size - 1) &
 		 ~(uint64_t)(it->b->page_size - 1);
 }
 
-/* The compressed CPUs' chunks inflated ahead, when a thread can be made. */
-static void start_prefetch(struct iter *it)
+/*
+ * The compressed CPUs' chunks inflated ahead on a thread.  Return: false
+ * when none could be made, or when the chunks are too small for it to
+ * pay (TDAT_PF_MIN_CHUNK); true with it, or when no CPU has a chunk to
+ * inflate.
+ */
+static bool start_prefetch(struct iter *it)
 {
-	struct tdat_pf_cpu *pc = calloc((size_t)it->n + 1, sizeof(*pc));
+	uint64_t bytes = 0, chunks = 0;
+	struct tdat_pf_cpu *pc;
 	int i;
 
+	for (i = 0; i < it->n; i++) {
+		bytes += it->s[i].end - it->s[i].base;
+		chunks += it->s[i].nchunks;
+	}
+	if (!bytes)
+		return true;
+	if (bytes < chunks * TDAT_PF_MIN_CHUNK)
+		return false;
+	pc = calloc((size_t)it->n + 1, sizeof(*pc));
 	if (!pc)
-		return;
+		return false;
 	for (i = 0; i < it->n; i++) {
 		pc[i].chunks = it->s[i].chunks;
 		pc[i].nchunks = it->s[i].nchunks;
@@ -468,16 +489,22 @@ static void start_prefetch(struct iter *it)
 	}
 	it->pf = tdat_prefetch_start(it->f, pc, it->n);
 	free(pc);
+	return it->pf != NULL;
 }
 
 /**
  * tdat_set_prefetch - inflate compressed chunks ahead, on a thread
  * @f: the file
  * @on: true: tdat_iterate() inflates the chunks of a compressed buffer on
- *	a thread of its own (prefetch.c) while it walks those it has; for a
- *	caller that counts the records where they lie, with a second CPU
+ *	a thread of its own (prefetch.c) while it walks those it has, or
+ *	returns TDAT_NO_PREFETCH before any record when it cannot make one;
+ *	for a caller that counts the records where they lie, with a second
+ *	CPU, and that reads otherwise when the thread cannot be
  *
- * The records and the damage counted are the same either way.
+ * The records and the damage counted are the same either way.  The
+ * thread is not made when its buffers (TDAT_PF_AHEAD + 1 a CPU, each of
+ * the CPU's largest chunk) would pass TDAT_PF_BUDGET: many CPUs with
+ * large pages, or a chunk table that claims large chunks.
  */
 void tdat_set_prefetch(struct tdat_file *f, bool on)
 {
@@ -512,7 +539,9 @@ bool tdat_buffer_compressed(const struct tdat_file *f, int buffer)
  * Damaged pages and chunks are skipped and counted, the rest is read;
  * what the end of a cut file took is counted too (tdat_cut_note()).
  *
- * Return: 0, @fn's non-zero result, or -1 when memory ran out.
+ * Return: 0, @fn's non-zero result, -1 when memory ran out, or
+ * TDAT_NO_PREFETCH when tdat_set_prefetch() asked for a thread and none
+ * could be made (no record was handed over).
  */
 int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 		 size_t cpus_size, tdat_record_fn fn, void *priv,
@@ -543,13 +572,15 @@ int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 		if (!b->cpus[i].size)
 			continue;
 		/* every CPU takes its room in the virtual file */
-		init_stream(&it, s, &b->cpus[i], &vnext);
+		init_stream(&it, s, &f->buffers[buffer].cpus[i], &vnext);
 		if (cpus && !CPU_ISSET_S((size_t)i, cpus_size, cpus))
 			continue;
 		it.n++;
 	}
-	if (f->prefetch && b->compressed)
-		start_prefetch(&it);
+	if (f->prefetch && b->compressed && !start_prefetch(&it)) {
+		ret = TDAT_NO_PREFETCH;
+		goto out;
+	}
 	for (i = 0; i < it.n; i++)
 		if (advance(&it, &it.s[i]))
 			it.heap[it.nheap++] = &it.s[i];
@@ -607,7 +638,7 @@ void tdat_scan_buffer(struct tdat_file *f, int buffer, struct tdat_scan *scan,
 	for (i = 0; i < b->nr_cpus; i++) {
 		if (!b->cpus[i].size)
 			continue;
-		init_stream(&it, &s, &b->cpus[i], &vnext);
+		init_stream(&it, &s, &f->buffers[buffer].cpus[i], &vnext);
 		while (advance(&it, &s))
 			if (!counted || counted(priv, &s.rec))
 				records[i]++;

@@ -15,6 +15,13 @@
 /* Chunks inflated ahead of the one walked, a CPU. */
 #define TDAT_PF_AHEAD 2
 
+/*
+ * Chunks smaller than this on average, no thread: handing a chunk over
+ * then costs more than walking it (120,000 one-page chunks of 5,000 CPUs
+ * took 1.0 s against 0.57 s with the records copied between threads).
+ */
+#define TDAT_PF_MIN_CHUNK (16U << 10)
+
 /* At most this many bytes of buffers, all CPUs: beyond, no thread. */
 #define TDAT_PF_BUDGET (64ULL << 20)
 

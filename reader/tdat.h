@@ -119,6 +119,8 @@ bool tdat_scan_skips(const struct tdat_scan *sc, uint64_t offset);
 void tdat_scan_free(struct tdat_scan *sc);
 
 bool tdat_buffer_compressed(const struct tdat_file *f, int buffer);
+/* tdat_iterate(): the thread tdat_set_prefetch() asked for was not made */
+#define TDAT_NO_PREFETCH (-2)
 void tdat_set_prefetch(struct tdat_file *f, bool on);
 int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 		 size_t cpus_size, tdat_record_fn fn, void *priv,

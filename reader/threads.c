@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Whether and where the reader's short-lived threads run: none on one
- * CPU (tdat_usable_cpus()), else beside their creator.
+ * Whether and where the reader's threads run: the short-lived ones
+ * (kallsyms) none on one CPU (tdat_usable_cpus()), else beside their
+ * creator; the one that inflates chunks ahead (prefetch.c) when its
+ * caller asks, for the whole pass, beside its creator too.
  *
  * A thread created to share a short piece of work (the kallsyms
  * decompression, the second half of the kallsyms pass) is queued by

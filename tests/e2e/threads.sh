@@ -182,6 +182,37 @@ if [ -s "$WORK/v7.json" ]; then
 	done
 fi
 
+# many CPUs: 32, each with chunks of 4 and 5 pages (the prefetcher's
+# queue of CPUs with room, served in turn), one thread against two; by
+# hand: 600 kmallocs a CPU over 300 addresses, none freed (the kfrees
+# name others): 19,200 hits, 9,600 live
+python3 - >"$WORK/many.spec" <<'PY'
+print('[kallsyms]\nffffffff81300000 T seq_open\nffffffff81400000 T _etext\n[buffer]')
+t = 1.0
+for i in range(1200):
+    for c in range(32):
+        t += 0.000001
+        ptr = 0xffff888100000000 + (c << 20) + (i % 600) * 64
+        if i % 2:
+            print('%d %.6f kfree call_site=0xffffffff81300020 ptr=%#x' % (c, t, ptr))
+        else:
+            print('%d %.6f kmalloc call_site=0xffffffff81300010 ptr=%#x '
+                  'bytes_req=%d bytes_alloc=64 node=-1' % (c, t, ptr, 8 + c))
+PY
+if python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/many.spec" -o "$WORK/many32.dat" \
+	--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 7 \
+	--compression zstd --chunk-pages 5 2>"$WORK/many.err"; then
+	same many32 stat --slab -o @OUT@ --json=@JSON@ "$WORK/many32.dat"
+	ran many32 0
+	if grep -q '^ *1,228,800/64 *| *451,200/23 *| 19,200 |.*| 9,600/614,400 |' "$WORK/many32.2.stdout"; then
+		pass threads-many32-numbers
+	else
+		fail threads-many32-numbers "want 19,200 hits, 9,600 live: $(grep -m1 seq_open "$WORK/many32.2.stdout")"
+	fi
+else
+	fail threads-many32 "tdat_writer.py failed: $(tail -n 2 "$WORK/many.err")"
+fi
+
 # the choice: one thread on one CPU
 clones() { # clones [ENV...] [-- CMD...]: the clones of one run (under CMD)
 	local e=()

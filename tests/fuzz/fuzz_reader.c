@@ -137,26 +137,37 @@ static int one_record(void *priv, const struct tep_record *rec)
 
 /*
  * A compressed buffer read again with its chunks inflated ahead on a
- * thread (reader/prefetch.c): the same records, in the same order, and
- * the same damage as the pass that just ended (@d) with them inflated in
- * line.
+ * thread (reader/prefetch.c), with the CPUs of @set (NULL: all): the
+ * same records, in the same order, and the same damage as the pass that
+ * just ended (@d) with them inflated in line.  Unless the thread was not
+ * made (TDAT_NO_PREFETCH), when nothing may have been handed over.
  */
 static void same_ahead(struct tdat_file *f, int b, struct ctx *c,
-		       const struct tdat_damage *d, char *why, size_t why_len)
+		       const cpu_set_t *set, const struct tdat_damage *d,
+		       char *why, size_t why_len)
 {
 	uint64_t n = c->pass_records, h = c->digest;
 	struct tdat_damage d2;
+	int ret;
 
 	c->replay = true;
 	c->pass_records = c->digest = 0;
 	tdat_set_prefetch(f, true);
-	tdat_iterate(f, b, NULL, 0, one_record, c, &d2, why, why_len);
+	ret = tdat_iterate(f, b, set, set ? sizeof(*set) : 0, one_record, c,
+			   &d2, why, why_len);
 	tdat_set_prefetch(f, false);
+	if (ret == TDAT_NO_PREFETCH) {
+		if (c->pass_records)
+			abort();
+		return;
+	}
 	if (c->pass_records != n || c->digest != h || d2.pages != d->pages ||
 	    d2.chunks != d->chunks || d2.cut_pages != d->cut_pages ||
 	    d2.cut_chunks != d->cut_chunks || d2.time_back != d->time_back ||
 	    ((d->pages || d->chunks) && (d2.first_cpu != d->first_cpu ||
-					 d2.first_offset != d->first_offset)))
+					 d2.first_offset != d->first_offset)) ||
+	    (d->time_back &&
+	     (d2.back_cpu != d->back_cpu || d2.back_offset != d->back_offset)))
 		abort();
 }
 
@@ -267,7 +278,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tdat_iterate(f, b, NULL, 0, one_record, c, &dmg, why,
 			     sizeof(why));
 		if (tdat_buffer_compressed(f, b))
-			same_ahead(f, b, c, &dmg, why, sizeof(why));
+			same_ahead(f, b, c, NULL, &dmg, why, sizeof(why));
 		if (verbose)
 			fprintf(stderr,
 				"fuzz_reader: buffer %d \"%s\": %llu "
@@ -285,8 +296,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (cpu = 0; cpu < tdat_buffer_cpus(f, b) && cpu < CPU_SETSIZE;
 		     cpu += 2)
 			CPU_SET(cpu, &set);
+		c->digest = 0;
 		tdat_iterate(f, b, &set, sizeof(set), one_record, c, &dmg, why,
 			     sizeof(why));
+		if (tdat_buffer_compressed(f, b))
+			same_ahead(f, b, c, &set, &dmg, why, sizeof(why));
 	}
 	/* the full index, or the pass over the addresses counted (the
 	 * others of lookups() then resolve as unannounced ones) */
