@@ -204,10 +204,10 @@ if python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/many.spec" -o "$WORK/m
 	--compression zstd --chunk-pages 5 2>"$WORK/many.err"; then
 	same many32 stat --slab -o @OUT@ --json=@JSON@ "$WORK/many32.dat"
 	ran many32 0
-	if grep -q '^ *1,228,800/64 *| *451,200/23 *| 19,200 |.*| 9,600/614,400 |' "$WORK/many32.2.stdout"; then
+	if grep -q '^ *1,228,800/64 *| *451,200/23 *| 19,200 |.*| 9,600/614,400 |' "$WORK/many32.2.out"; then
 		pass threads-many32-numbers
 	else
-		fail threads-many32-numbers "want 19,200 hits, 9,600 live: $(grep -m1 seq_open "$WORK/many32.2.stdout")"
+		fail threads-many32-numbers "want 19,200 hits, 9,600 live: $(grep -m1 seq_open "$WORK/many32.2.out")"
 	fi
 else
 	fail threads-many32 "tdat_writer.py failed: $(tail -n 2 "$WORK/many.err")"
