@@ -87,6 +87,22 @@ static inline uint64_t tc_num(struct tcur *c, int n)
 	return p ? tdat_num(p, n, c->big) : 0;
 }
 
+/*
+ * The next chunk header of a CPU's chunk table at @c: its compressed
+ * size, its size and its compressed bytes.  One reading of the table
+ * for iter.c and for the thread that inflates ahead (prefetch.c), so
+ * that both end it at the same chunk.  Return: false when the table
+ * ends here, damaged (past its bytes, or a size above TDAT_MAX_CHUNK).
+ */
+static inline bool tdat_chunk_head(struct tcur *c, uint64_t *zsize,
+				   uint64_t *size, const uint8_t **src)
+{
+	*zsize = tc_num(c, 4);
+	*size = tc_num(c, 4);
+	*src = tc_take(c, *zsize);
+	return !c->bad && *size <= TDAT_MAX_CHUNK;
+}
+
 const char *tc_string(struct tcur *c);
 
 enum tdat_compress { TDAT_Z_NONE, TDAT_Z_ZSTD, TDAT_Z_ZLIB };

@@ -32,8 +32,6 @@ struct stream {
 	struct tcur chunks;
 	uint64_t nchunks;
 	uint64_t index;	   /* of the next chunk in the table */
-	uint64_t max_size; /* the largest chunk's size */
-	int pf_cpu;	   /* its CPU in the prefetcher */
 	uint64_t span;	   /* the current chunk's room in the virtual file */
 	bool no_chunks;	   /* a count of no chunk, then the CPU's bytes */
 	bool have_ts;	   /* @rec holds the CPU's last record so far */
@@ -146,8 +144,8 @@ static int inflate_chunk(struct iter *it, struct stream *s, uint64_t index,
 		s->zcap = (size_t)size;
 	}
 	if (it->pf) {
-		ret = tdat_prefetch_take(it->pf, s->pf_cpu, index, (size_t)size,
-					 buf, out);
+		ret = tdat_prefetch_take(it->pf, (int)(s - it->s), index, buf,
+					 out);
 		if (ret <= 0)
 			return ret;
 	}
@@ -172,22 +170,20 @@ static bool next_chunk(struct iter *it, struct stream *s)
 	const uint8_t *src;
 	uint8_t *buf;
 	size_t out;
+	bool ok;
 	int ret;
 
 	while (s->nchunks) {
 		s->nchunks--;
 		index = s->index++;
-		zsize = tc_num(&s->chunks, 4);
-		size = tc_num(&s->chunks, 4);
-		src = tc_take(&s->chunks, zsize);
+		ok = tdat_chunk_head(&s->chunks, &zsize, &size, &src);
 		__atomic_fetch_add(&it->f->done, zsize + 8, __ATOMIC_RELAXED);
 		s->base += s->span;
 		s->span = 0;
 		s->len = 0;
 		s->pos = 0;
-		if (s->chunks.bad || size > TDAT_MAX_CHUNK ||
-		    (size > s->zcap &&
-		     it->held - s->zcap + size > TDAT_MAX_HELD)) {
+		if (!ok || (size > s->zcap &&
+			    it->held - s->zcap + size > TDAT_MAX_HELD)) {
 			damaged(it, s, s->base, s->end, true);
 			s->nchunks = 0;
 			return false;
@@ -451,7 +447,6 @@ static void init_stream(struct iter *it, struct stream *s, struct tdat_cpu *cpu,
 		cpu->walked = true;
 	}
 	total = cpu->total;
-	s->max_size = cpu->max_chunk;
 	s->base = *vnext;
 	s->end = *vnext + total;
 	*vnext = (*vnext + total + it->b->page_size - 1) &
@@ -484,8 +479,7 @@ static bool start_prefetch(struct iter *it)
 	for (i = 0; i < it->n; i++) {
 		pc[i].chunks = it->s[i].chunks;
 		pc[i].nchunks = it->s[i].nchunks;
-		pc[i].max_size = it->s[i].max_size;
-		it->s[i].pf_cpu = i;
+		pc[i].max_size = it->s[i].cpu->max_chunk;
 	}
 	it->pf = tdat_prefetch_start(it->f, pc, it->n);
 	free(pc);

@@ -148,10 +148,7 @@ static bool pf_next_header(struct pf_cpu *c, uint64_t *index,
 	while (c->left) {
 		c->left--;
 		*index = c->index++;
-		*zsize = tc_num(&c->chunks, 4);
-		*size = tc_num(&c->chunks, 4);
-		*src = tc_take(&c->chunks, *zsize);
-		if (c->chunks.bad || *size > TDAT_MAX_CHUNK) {
+		if (!tdat_chunk_head(&c->chunks, zsize, size, src)) {
 			c->left = 0;
 			return false;
 		}
@@ -291,9 +288,8 @@ struct tdat_prefetch *tdat_prefetch_start(const struct tdat_file *f,
  * @pf: the prefetcher
  * @cpu: the CPU's place in tdat_prefetch_start()'s @cpus
  * @index: the chunk's index in the CPU's table (from 0)
- * @size: its size (the table's)
- * @buf: set to its bytes, with room for @size (the CPU's buffer until
- *	its next take)
+ * @buf: set to its bytes, with room for its size (the CPU's buffer
+ *	until its next take)
  * @out: set to the bytes inflated
  *
  * Called for the chunks of each CPU in their order; the buffer of the
@@ -304,7 +300,7 @@ struct tdat_prefetch *tdat_prefetch_start(const struct tdat_file *f,
  * when it was not inflated ahead (inflate it here).
  */
 int tdat_prefetch_take(struct tdat_prefetch *pf, int cpu, uint64_t index,
-		       size_t size, uint8_t **buf, size_t *out)
+		       uint8_t **buf, size_t *out)
 {
 	struct pf_cpu *c = &pf->c[cpu];
 	struct pf_chunk ch;
@@ -324,14 +320,12 @@ int tdat_prefetch_take(struct tdat_prefetch *pf, int cpu, uint64_t index,
 				break;
 			ch = pf_pop(c);
 			ret = ch.ret;
-			if (!ret && size <= c->size) {
+			if (!ret) {
 				c->taken = ch.buf;
 				*buf = ch.buf;
 				*out = ch.out;
 			} else {
 				pf_give(c, ch.buf);
-				if (!ret)
-					ret = 1;
 			}
 			break;
 		}

@@ -38,7 +38,7 @@ struct tdat_prefetch *tdat_prefetch_start(const struct tdat_file *f,
 					  const struct tdat_pf_cpu *cpus,
 					  int n);
 int tdat_prefetch_take(struct tdat_prefetch *pf, int cpu, uint64_t index,
-		       size_t size, uint8_t **buf, size_t *out);
+		       uint8_t **buf, size_t *out);
 void tdat_prefetch_stop(struct tdat_prefetch *pf);
 
 #endif
