@@ -293,4 +293,5 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    import refcache  # noqa: E402  (tests/run.sh's cache of results)
+    refcache.main(main, sys.argv)

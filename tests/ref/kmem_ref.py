@@ -1032,4 +1032,5 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    import refcache  # noqa: E402  (tests/run.sh's cache of results)
+    refcache.main(main, sys.argv[1:])
