@@ -19,8 +19,9 @@ if [ ! -x "$KI" ]; then
 	fi
 	finish
 fi
-# libkshark and libtraceevent keep a little at exit: not ours
-export ASAN_OPTIONS=detect_leaks=0
+# libkshark and libtraceevent keep a little at exit: not ours (SAN_HOST:
+# tests/lib/common.sh)
+export ASAN_OPTIONS=$SAN_HOST
 mkdir -p "$WORK/empty"
 
 n=0

@@ -33,8 +33,9 @@ if [ ! -x "$KK" ] || [ ! -f "$KP" ]; then
 	fi
 	finish
 fi
-# libkshark and libtraceevent keep a little at exit: not ours
-export ASAN_OPTIONS=detect_leaks=0
+# libkshark and libtraceevent keep a little at exit: not ours (SAN_HOST:
+# tests/lib/common.sh)
+export ASAN_OPTIONS=$SAN_HOST
 
 # zlib-compressed files: this libtracecmd has no zlib; the tests' shim
 # registers it (tests/tdat/zlib_shim.c), after the sanitizer runtimes

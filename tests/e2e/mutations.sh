@@ -101,7 +101,7 @@ trace_kmem() {
 # trace-cmd with our plugin (a sanitizer build needs its runtimes first)
 plugin_run() {
 	if [ -n "$SANITIZED" ]; then
-		timeout 60 env ASAN_OPTIONS=detect_leaks=0 \
+		timeout 60 env ASAN_OPTIONS=$SAN_HOST \
 			UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 			LD_PRELOAD="$SAN_PRELOAD" TRACEEVENT_PLUGIN_DIR="$PLUGIN_DIR" \
 			trace-cmd "$@"

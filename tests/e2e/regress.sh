@@ -144,7 +144,7 @@ while IFS=$'\t' read -r file native lib unval plugin defect; do
 	# ours; bounded (libtracecmd loops for ever on some: 60 s, 64 MB)
 	plugin_env=(TRACEEVENT_PLUGIN_DIR="$PLUGIN_DIR")
 	[ -n "$SANITIZED" ] && plugin_env+=(LD_PRELOAD="$SAN_PRELOAD"
-		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+		ASAN_OPTIONS=$SAN_HOST:abort_on_error=1
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
 	plimit=60
 	case $plugin in *,time:*) plimit=${plugin##*,time:} plugin=${plugin%,time:*} ;; esac
