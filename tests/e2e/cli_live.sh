@@ -223,8 +223,12 @@ no_instance_left live-kill9
 # ---- -d and --interval: snapshots, then the final tables
 # A round of reading can take long on a loaded machine under ASan: the
 # duration is six intervals, and two snapshots are asked for.
+t0=$EPOCHREALTIME
 timeout 60 "$TK" live -d 2.4 --interval 0.4 -l 2 >"$WORK/iv.out" 2>"$WORK/iv.err"
-check live-duration-exit-0 test $? -eq 0
+rc=$?
+check live-duration-exit-0 test $rc -eq 0
+# (what it said and how far it came, should it not end in time)
+[ "$rc" -eq 0 ] || { echo "    live -d 2.4: exit $rc after $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s, load $(cut -d' ' -f1-3 /proc/loadavg)"; sed 's/^/    stderr: /' "$WORK/iv.err"; grep -n 'kmem statistics' "$WORK/iv.out" | sed 's/^/    /'; }
 check live-interval-snapshots test "$(grep -c '^ kmem statistics: live' "$WORK/iv.out")" -ge 3
 # numbered, with the time since tracing began, a blank line before each
 check live-interval-titles python3 - "$WORK/iv.out" <<'PY'
