@@ -1,5 +1,6 @@
 #!/bin/bash
 # test: slow
+# sanitizers: skip (a byte-identity matrix)
 # The listing must stay byte-identical to what trace-cmd prints with
 # libtraceevent's own plugin_kmem.so, with and without -O kmem:stat.
 . "$(dirname "$0")/../lib/common.sh"
