@@ -238,7 +238,7 @@ check outputs-stat-json-closed-pipe-141 test "${PIPESTATUS[0]}" -eq 141
 if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/instances ]; then
 	# another live run's instance (not ours) may be there before and after
 	ls /sys/kernel/tracing/instances | grep "^trace-kmem-" >"$WORK/inst.before"
-	timeout 60 "$TK" live -d 30 --interval 0.3 2>"$WORK/lpipe.err" | head -1 >/dev/null
+	timeout "$LIVE_LIMIT" "$TK" live -d 30 --interval 0.3 2>"$WORK/lpipe.err" | head -1 >/dev/null
 	rc=${PIPESTATUS[0]}
 	check outputs-live-closed-pipe-141 test "$rc" -eq 141
 	check outputs-live-closed-pipe-quiet test ! -s "$WORK/lpipe.err"
