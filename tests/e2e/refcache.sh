@@ -36,6 +36,15 @@ check refcache-found-once test "$(stored)" -eq 1
 check refcache-same-as-computed cmp "$WORK/a0" "$WORK/a1"
 check refcache-found-same cmp "$WORK/a0" "$WORK/a2"
 check refcache-path-back grep -q '"file": "d/x.dat"' "$WORK/a2"
+# the stored result is what is printed: changed in the store (same
+# length), the change shows
+e=$(find "$C" -type f)
+sed -i '2,$s|"file": "d/x.dat"|"file": "d/y.dat"|' "$e"
+ref "$WORK/a3" "$REF/kmem_ref.py" d/x.dat
+check refcache-found-is-read grep -q '"file": "d/y.dat"' "$WORK/a3"
+sed -i '2,$s|"file": "d/y.dat"|"file": "d/x.dat"|' "$e"
+ref "$WORK/a4" "$REF/kmem_ref.py" d/x.dat
+check refcache-found-restored cmp "$WORK/a0" "$WORK/a4"
 
 # the same key from the parent directory: the path is another
 cd "$WORK/d" || exit 2

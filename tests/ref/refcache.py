@@ -110,7 +110,10 @@ def _args_key(argv, dirs):
             val = a
         digest = _file_digest(val) if val and os.path.isfile(val) else None
         args.append([norm(a), digest])
-    return [os.path.basename(sys.argv[0]), norm(os.getcwd()), args]
+    # which spellings of the directory are the same: they decide which
+    # one a stored output gets back
+    same = [len(set(dirs[:i + 1])) for i in range(len(dirs))]
+    return [os.path.basename(sys.argv[0]), norm(os.getcwd()), args, same]
 
 
 def _run_captured(main, argv):
