@@ -229,7 +229,12 @@ timeout "$LIVE_LIMIT" "$TK" live -d 2.4 --interval 0.4 -l 2 >"$WORK/iv.out" 2>"$
 rc=$?
 check live-duration-exit-0 test $rc -eq 0
 # (what it said and how far it came, should it not end in time)
-[ "$rc" -eq 0 ] || { echo "    live -d 2.4: exit $rc after $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s, load $(cut -d' ' -f1-3 /proc/loadavg)"; sed 's/^/    stderr: /' "$WORK/iv.err"; grep -n 'kmem statistics' "$WORK/iv.out" | sed 's/^/    /'; }
+if [ "$rc" -ne 0 ]; then
+	took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	echo "    live -d 2.4: exit $rc after $took s, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	sed 's/^/    stderr: /' "$WORK/iv.err"
+	grep -n 'kmem statistics' "$WORK/iv.out" | sed 's/^/    /'
+fi
 check live-interval-snapshots test "$(grep -c '^ kmem statistics: live' "$WORK/iv.out")" -ge 3
 # numbered, with the time since tracing began, a blank line before each
 check live-interval-titles python3 - "$WORK/iv.out" <<'PY'
