@@ -138,6 +138,12 @@ static inline void name_words(const char *name, unsigned int len, uint64_t w[2])
 	}
 }
 
+/*
+ * Is @e the memo of these bytes?  Its bytes, of the same length, are
+ * those of its cache's name, with its NUL when @len holds one more
+ * (memo_set() keeps no other): the words give the first and last 8,
+ * and the interned name (NUL terminated) the rest.
+ */
 static inline bool memo_is(const struct slab_stats *st,
 			   const struct slab_name_memo *e, const char *name,
 			   unsigned int len, const uint64_t w[2])
@@ -157,43 +163,56 @@ static void memo_set(struct slab_name_memo *e, unsigned int len,
 	e->idx1 = i + 1;
 }
 
-/* A name not in name_memo: its cache, found or added, memoized. */
+/*
+ * Bytes not in name_memo: their cache, found or added, by the name
+ * before their first NUL; memoized when the bytes are that name, with
+ * or without its NUL (not when other bytes follow the NUL).
+ */
 static __attribute__((noinline)) uint32_t
 named_cache_slow(struct slab_stats *st, struct slab_name_memo *e,
-		 const char *name, unsigned int len, const uint64_t w[2])
+		 const char *bytes, unsigned int n, const uint64_t w[2])
 {
-	uint64_t key = name_hash(name, len);
-	uint32_t i = find_named(st, key, name, len), off;
+	const char *end = memchr(bytes, '\0', n);
+	unsigned int len = end ? (unsigned int)(end - bytes) : n;
+	uint64_t key = name_hash(bytes, len);
+	uint32_t i = find_named(st, key, bytes, len), off;
 
-	if (i != U64_INDEX_NONE) {
-		memo_set(e, len, w, i);
-		return i;
-	}
-	if (intern(st, name, len, &off))
-		return U64_INDEX_NONE;
-	i = index_append(&st->cache_ix, (void **)&st->caches, &st->cap_caches,
-			 &st->nr_caches, sizeof(*st->caches), key);
-	if (i != U64_INDEX_NONE) {
+	if (i == U64_INDEX_NONE) {
+		if (intern(st, bytes, len, &off))
+			return U64_INDEX_NONE;
+		i = index_append(&st->cache_ix, (void **)&st->caches,
+				 &st->cap_caches, &st->nr_caches,
+				 sizeof(*st->caches), key);
+		if (i == U64_INDEX_NONE)
+			return i;
 		st->caches[i].name_off = off;
 		st->caches[i].name_len = len;
-		memo_set(e, len, w, i);
 	}
+	if (n <= len + 1)
+		memo_set(e, n, w, i);
 	return i;
 }
 
-static inline uint32_t get_named_cache(struct slab_stats *st, const char *name,
-				       unsigned int len)
+/*
+ * The cache named by the @n bytes at @bytes: the name is what comes
+ * before their first NUL, or all of them (a record's name field, or a
+ * name of ours).  Inline: once a slab allocation, the per-record path;
+ * a record's bytes are most often found in name_memo whole, NUL and
+ * all, without looking for the NUL.
+ */
+static inline uint32_t get_named_cache(struct slab_stats *st, const char *bytes,
+				       unsigned int n)
 {
 	struct slab_name_memo *e;
 	uint64_t w[2];
 
-	name_words(name, len, w);
-	e = &st->name_memo[((w[0] ^ (w[1] << 29 | w[1] >> 35) ^ len) *
+	name_words(bytes, n, w);
+	e = &st->name_memo[((w[0] ^ (w[1] << 29 | w[1] >> 35) ^ n) *
 			    0x9e3779b97f4a7c15ULL) >>
 			   (64 - SLAB_NAME_MEMO_BITS)];
-	if (memo_is(st, e, name, len, w))
+	if (memo_is(st, e, bytes, n, w))
 		return e->idx1 - 1;
-	return named_cache_slow(st, e, name, len, w);
+	return named_cache_slow(st, e, bytes, n, w);
 }
 
 /* kmalloc events name no cache: "kmalloc-SIZE", built once per size. */

@@ -108,7 +108,7 @@ struct slab_cache {
 };
 
 /* A recent name and its cache (slab.c: get_named_cache()). */
-#define SLAB_NAME_MEMO_BITS 6
+#define SLAB_NAME_MEMO_BITS 10
 struct slab_name_memo {
 	uint64_t w[2]; /* the name's words (name_words()) */
 	uint32_t len;

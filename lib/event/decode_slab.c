@@ -91,19 +91,19 @@ void kmem_slab_fields_init(struct kmem_fields *f)
 	slab_plan(f);
 }
 
-/* The name of @len bytes at @off, when they lie inside @rec. */
+/*
+ * The name of @len bytes at @off, when they lie inside @rec: its bytes
+ * as the record gives them (NUL terminated there), cut at the NUL only
+ * by whoever needs its length (kmem_event_name_len()); the slab
+ * statistics mostly know the bytes whole (lib/alloc/slab.c).
+ */
 static inline void name_at(const struct tep_record *rec, long long off,
 			   long long len, struct kmem_event *ev)
 {
-	const char *s, *end;
-
 	if (!span_in(off, len, rec))
 		return;
-	s = (const char *)rec->data + off;
-	/* strings are NUL terminated in the record; never read past it */
-	end = memchr(s, '\0', (size_t)len);
-	ev->name_len = (unsigned int)(end ? end - s : len);
-	ev->name = s;
+	ev->name_len = (unsigned int)len;
+	ev->name = (const char *)rec->data + off;
 }
 
 static void read_name(const struct kmem_fields *f, const struct tep_record *rec,
@@ -220,7 +220,6 @@ static int slab_decode_straight(const struct kmem_fields *f,
 			ev->acct_how = KMEM_ACCT_GFP;
 		}
 	}
-	/* last, its memchr() the only call: little kept across it */
 	if (f->slab.name) {
 		uint32_t loc = ld32(d + f->slab.name);
 		long long off = loc & 0xffff, len = loc >> 16;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum kmem_ev_kind {
 	KMEM_EV_NONE = 0,
@@ -78,7 +79,9 @@ struct kmem_event {
 	const char *name;	/* cache name inside the record, or NULL */
 	bool accounted;		/* charged to a memory cgroup */
 	uint8_t acct_how;	/* KMEM_ACCT_*: how that is known */
-	unsigned int name_len;	/* length without any trailing NUL */
+	/* the bytes the record gives @name, its NUL and any bytes after
+	 * it included: kmem_event_name_len() is the name's length */
+	unsigned int name_len;
 
 	/* where the record lies in its CPU's buffer (stack adjacency) */
 	uint64_t rec_offset;
@@ -121,6 +124,23 @@ struct kmem_event {
 	unsigned int nr_frames;
 	uint64_t frames[KMEM_MAX_FRAMES];
 };
+
+/**
+ * kmem_event_name_len - the length of an event's cache name
+ * @ev: the event
+ *
+ * Return: the bytes of @ev->name before its first NUL (all of its
+ * @ev->name_len bytes when it has none); 0 without a name.
+ */
+static inline unsigned int kmem_event_name_len(const struct kmem_event *ev)
+{
+	const char *end;
+
+	if (!ev->name)
+		return 0;
+	end = (const char *)memchr(ev->name, '\0', ev->name_len);
+	return end ? (unsigned int)(end - ev->name) : ev->name_len;
+}
 
 /*
  * Zero everything but the frames.  In pieces of 64 bytes, which compilers

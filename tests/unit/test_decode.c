@@ -50,11 +50,12 @@ static void check_decoded(const struct layout *L, enum kmem_slot slot,
 	CHECK(ev->node == (alloc ? o->node : KMEM_NO_NODE));
 	if (e->name.size && o->cache) {
 		CHECK(ev->name != NULL);
-		CHECK_U64(ev->name_len, strlen(o->cache));
-		CHECK(ev->name && !memcmp(ev->name, o->cache, ev->name_len));
+		CHECK_U64(kmem_event_name_len(ev), strlen(o->cache));
+		CHECK(ev->name &&
+		      !memcmp(ev->name, o->cache, kmem_event_name_len(ev)));
 	} else {
 		CHECK(ev->name == NULL);
-		CHECK_U64(ev->name_len, 0);
+		CHECK_U64(kmem_event_name_len(ev), 0);
 	}
 }
 

@@ -69,7 +69,7 @@ static void test_bytes_6_18_kmem_cache_alloc(void)
 	CHECK_U64(ev.bytes_alloc, 256);
 	CHECK_U64(ev.gfp_flags, 0x400cc0);	/* GFP_KERNEL_ACCOUNT */
 	CHECK(ev.node == 1);
-	CHECK_U64(ev.name_len, 6);
+	CHECK_U64(kmem_event_name_len(&ev), 6);
 	CHECK(ev.name && !memcmp(ev.name, "dentry", 6));
 	tep_free(tep);
 }
@@ -123,7 +123,7 @@ static void test_bytes_ppc32(void)
 	CHECK_U64(ev.ptr, 0xdf5e7000ULL);
 	CHECK_U64(ev.bytes_req, 0);
 	CHECK(ev.node == KMEM_NO_NODE);
-	CHECK_U64(ev.name_len, 11);
+	CHECK_U64(kmem_event_name_len(&ev), 11);
 	CHECK(ev.name && !memcmp(ev.name, "task_struct", 11));
 	tep_free(tep);
 }
@@ -275,12 +275,12 @@ static void test_name_static_and_numeric(void)
 	CHECK(f.usable);
 	CHECK(f.name != NULL);
 	CHECK(decode_bytes(&f, rec, (int)sizeof(rec), &ev) == 0);
-	CHECK_U64(ev.name_len, 14);
+	CHECK_U64(kmem_event_name_len(&ev), 14);
 	CHECK(ev.name && !memcmp(ev.name, "kmalloc-rcl-64", 14));
 	/* all 16 bytes used, no NUL: the name stops at the field's end */
 	memcpy(rec + 24, "0123456789abcdefXYZ", 16);
 	CHECK(decode_bytes(&f, rec, (int)sizeof(rec), &ev) == 0);
-	CHECK_U64(ev.name_len, 16);
+	CHECK_U64(kmem_event_name_len(&ev), 16);
 	tep_free(tep);
 
 	tep = new_tep(8, false);
@@ -360,7 +360,9 @@ static void test_name_bad_locations(void)
 		if (ret == 0 && cases[i].want_len < 0) {
 			CHECK(ev.name == NULL);
 		} else if (ret == 0) {
-			CHECK_U64(ev.name_len, cases[i].want_len);
+			CHECK_U64(kmem_event_name_len(&ev), cases[i].want_len);
+			/* the record's bytes for it, whole */
+			CHECK_U64(ev.name_len, (cases[i].loc >> 16) & 0xffff);
 			CHECK(ev.name && !memcmp(ev.name, "dentry", 6));
 		}
 		CHECK_U64(ev.ptr, 0x40);

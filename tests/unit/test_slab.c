@@ -164,7 +164,7 @@ static void test_caches(void)
 	feed(&a, e);
 	e = ev_alloc(3, 0, 0xB, 0x3000, 184, 192);
 	e.is_cache = true;
-	e.name = "filpXXX";	/* name_len cuts it: "filp" */
+	e.name = "filpXXX"; /* name_len ends it: "filp" */
 	e.name_len = 4;
 	feed(&a, e);
 	e = ev_alloc(4, 0, 0xC, 0x4000, 40, 40);
@@ -213,10 +213,10 @@ static void test_caches(void)
  * Cache names of every length the name memo treats apart (1-3, 4-7,
  * 8-16 bytes: whole in its words; longer: its middle compared), each
  * name next to names one byte away from it, fed twice, in an order
- * that makes the memo's 64 slots collide: every name is its own row,
+ * that makes the memo's 256 slots collide: every name is its own row,
  * with its two allocations.  Names of length L: "aaa..." and L
  * variants with a 'b' at one position, so 1 + L names.  Then two
- * families of 100 that only one word tells apart, more than the slots,
+ * families of 300 that only one word tells apart, more than the slots,
  * so that some share one (the second family all do): 12 bytes, the
  * first 8 the same (only the second word differs); 20 bytes, the first
  * and last 8 the same (only the middle differs).
@@ -225,7 +225,7 @@ static void test_cache_names(void)
 {
 	static const unsigned int lens[] = { 1, 2,  3,	4,  5,	7,  8,
 					     9, 15, 16, 17, 18, 24, 40 };
-	char names[400][48];
+	char names[800][48];
 	char mid[5];
 	unsigned int n = 0, i, j, k, p;
 	struct kmem_agg a;
@@ -243,11 +243,11 @@ static void test_cache_names(void)
 	}
 	/* 1+2+3+4+5+7+8+9+15+16+17+18+24+40 = 169 positions, + 14 bases */
 	CHECK_U64(n, 183);
-	for (i = 0; i < 100; i++, n++) {
+	for (i = 0; i < 300; i++, n++) {
 		snprintf(mid, sizeof(mid), "%04u", i);
 		snprintf(names[n], sizeof(names[n]), "aaaaaaaa%sZZ", mid);
 	}
-	for (i = 0; i < 100; i++, n++) {
+	for (i = 0; i < 300; i++, n++) {
 		snprintf(mid, sizeof(mid), "%04u", i);
 		snprintf(names[n], sizeof(names[n]), "aaaaaaaa%saaaaaaaaZZ",
 			 mid);
@@ -255,7 +255,8 @@ static void test_cache_names(void)
 	kmem_agg_init(&a);
 	for (k = 0; k < 2; k++) {
 		for (j = 0; j < n; j++) {
-			i = (j * 37 + k * 11) % n; /* n = 383, a prime */
+			/* n = 783, not a multiple of 37: all of them */
+			i = (j * 37 + k * 11) % n;
 			e = ev_alloc(j + 1, 0, 0xA, ptr, 8, 8);
 			ptr += 0x40;
 			e.is_cache = true;
@@ -265,7 +266,7 @@ static void test_cache_names(void)
 			feed(&a, e);
 		}
 	}
-	CHECK_U64(agg_slab(&a)->nr_caches, 383);
+	CHECK_U64(agg_slab(&a)->nr_caches, 783);
 	for (j = 0; j < agg_slab(&a)->nr_caches; j++) {
 		const struct slab_cache *c = &agg_slab(&a)->caches[j];
 		const char *s = slab_cache_name(agg_slab(&a), c);
@@ -278,6 +279,63 @@ static void test_cache_names(void)
 		CHECK_U64(hits, 1);
 		CHECK_U64(c->allocs, 2);
 	}
+	kmem_agg_release(&a);
+}
+
+/*
+ * A record's name bytes as its __data_loc gives them: the name is what
+ * comes before the first NUL, whatever follows it.  "filp" with its NUL,
+ * without, and with bytes after it are one cache; "fi\0lp" is "fi";
+ * "dentry_and_more_1\0" (18 bytes: its middle compared) and the same
+ * name with another byte after the NUL are one.  Each fed three times,
+ * interleaved, so that memoized bytes are found again.
+ */
+static void test_cache_name_bytes(void)
+{
+	static const struct {
+		const char *bytes;
+		unsigned int n;
+		const char *name;
+	} b[] = {
+		{ "filp", 5, "filp" },
+		{ "filp", 4, "filp" },
+		{ "filp\0XY", 7, "filp" },
+		{ "fi\0lp", 6, "fi" },
+		{ "dentry_and_more_1", 18, "dentry_and_more_1" },
+		{ "dentry_and_more_1\0Q", 19, "dentry_and_more_1" },
+	};
+	const unsigned int nb = sizeof(b) / sizeof(b[0]);
+	static const char *const want[] = { "filp", "fi", "dentry_and_more_1" };
+	static const unsigned int allocs[] = { 9, 3, 6 };
+	struct kmem_agg a;
+	struct kmem_event e;
+	unsigned int i, j, k, seen = 0;
+	uint64_t ptr = 0x10000;
+
+	kmem_agg_init(&a);
+	for (k = 0; k < 3; k++) {
+		for (i = 0; i < nb; i++) {
+			e = ev_alloc(k * nb + i + 1, 0, 0xA, ptr, 8, 8);
+			ptr += 0x40;
+			e.is_cache = true;
+			e.name = b[i].bytes;
+			e.name_len = b[i].n;
+			feed(&a, e);
+		}
+	}
+	CHECK_U64(agg_slab(&a)->nr_caches, 3);
+	for (j = 0; j < agg_slab(&a)->nr_caches; j++) {
+		const struct slab_cache *c = &agg_slab(&a)->caches[j];
+		const char *s = slab_cache_name(agg_slab(&a), c);
+
+		for (i = 0; i < 3; i++) {
+			if (strcmp(s, want[i]))
+				continue;
+			seen++;
+			CHECK_U64(c->allocs, allocs[i]);
+		}
+	}
+	CHECK_U64(seen, 3);
 	kmem_agg_release(&a);
 }
 
@@ -432,6 +490,7 @@ int main(void)
 	RUN(test_caches);
 	RUN(test_cache_rows);
 	RUN(test_cache_names);
+	RUN(test_cache_name_bytes);
 	RUN(test_many);
 	RUN(test_lost);
 	UNIT_EXIT();
