@@ -225,6 +225,12 @@ $(B)/tools/%: tests/tools/%.c $(LIBTDAT)
 	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -Ireader -pthread -o $@ $< $(LIBTDAT) \
 		$(TEP_LIBS) $(READER_LIBS) $(LDFLAGS)
 
+# live_tep: live's tep handle against libtracefs' (tests/e2e/cli_live.sh)
+$(B)/tools/live_tep: tests/tools/live_tep.c $(B)/cli/live_formats.o
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -Icli $(CLI_CFLAGS) -o $@ $< \
+		$(B)/cli/live_formats.o $(CLI_LIBS) $(LDFLAGS)
+
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 

@@ -29,6 +29,7 @@
 #include "event/events.h"
 #include "event/tep_names.h"
 #include "live_cmd.h"
+#include "live_formats.h"
 #include "live_read.h"
 #include "render/report.h"
 
@@ -129,7 +130,7 @@ static int load_formats(struct live *l)
 	const char *systems[KMEM_NR_SLOTS + 1];
 
 	kmem_events_systems(systems, KMEM_NR_SLOTS + 1);
-	l->tep = tracefs_local_events_system(NULL, systems);
+	l->tep = live_local_tep(systems);
 	if (!l->tep ||
 	    (!tep_find_event_by_name(l->tep, "kmem", "kmalloc") &&
 	     !tep_find_event_by_name(l->tep, "kmem", "mm_page_alloc")))

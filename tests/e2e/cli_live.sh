@@ -14,7 +14,10 @@
 #    that cannot run exits 2, kill -9 leaves an instance that the next
 #    run removes; every time the instance directory is checked;
 #  - -d, --interval, --buffer-size (a 4 KB buffer loses events, and the
-#    report says so), not root (exit 2, one line).
+#    report says so), not root (exit 2, one line);
+#  - live's tep handle (cli/live_formats.c) reads this machine as
+#    libtracefs' tracefs_local_events_system() does (build/tools/live_tep:
+#    events, sizes, CPUs, the symbols of every 31st kallsyms line).
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 tracefs_lock
@@ -32,6 +35,17 @@ fi
 	skip_all "no kmem events in $T/events"
 [ -d "$T/instances" ] || skip_all "no tracefs instances"
 command -v python3 >/dev/null || skip_all "python3 not installed"
+
+LIVE_TEP=$(dirname "$PLUGIN_DIR")/tools/live_tep
+if [ -x "$LIVE_TEP" ]; then
+	if "$LIVE_TEP" >"$WORK/live_tep.out" 2>&1; then
+		pass live-tep-as-libtracefs
+	else
+		fail live-tep-as-libtracefs "$(head -5 "$WORK/live_tep.out" | tr '\n' ' ')"
+	fi
+else
+	fail live-tep-as-libtracefs "no $LIVE_TEP (run make tests)"
+fi
 
 instances() { ls "$T/instances" | grep -c '^trace-kmem-' || true; }
 before=$(instances)
