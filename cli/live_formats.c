@@ -14,8 +14,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -62,6 +65,28 @@ fail:
 	free(buf);
 	close(fd);
 	return NULL;
+}
+
+/*
+ * The CPUs with a ring buffer: one past the highest per_cpu/cpuN of
+ * tracefs, looked for up to the CPUs configured (further while they go
+ * on, if sysconf() tells none); those configured when none is found.
+ */
+static int buffer_cpus(void)
+{
+	const char *dir = tracefs_tracing_dir();
+	int conf = (int)sysconf(_SC_NPROCESSORS_CONF), cpu, n = 0;
+	char path[PATH_MAX];
+	struct stat st;
+
+	for (cpu = 0; dir && (conf <= 0 || cpu < conf); cpu++) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d", dir, cpu);
+		if (!stat(path, &st) && S_ISDIR(st.st_mode))
+			n = cpu + 1;
+		else if (conf <= 0)
+			break;
+	}
+	return n ? n : conf;
 }
 
 /* The formats of the events of @system, each that parses. */
@@ -111,10 +136,10 @@ struct tep_handle *live_local_tep(const char *const *systems)
 	tep_parse_header_page(tep, buf, size, sizeof(long));
 	free(buf);
 	/* as libtracefs sets them: the kernel's long is the size of the page
-	 * header's commit field; the CPUs those configured */
+	 * header's commit field */
 	size = tep_get_header_page_size(tep);
 	tep_set_long_size(tep, size > 0 ? size : (int)sizeof(long));
-	tep_set_cpus(tep, (int)sysconf(_SC_NPROCESSORS_CONF));
+	tep_set_cpus(tep, buffer_cpus());
 	for (; *systems; systems++)
 		load_system(tep, *systems);
 	buf = read_proc("/proc/kallsyms");

@@ -3,7 +3,7 @@
  * live_tep: does trace-kmem live's tep handle (cli/live_formats.c) read
  * this machine as libtracefs' tracefs_local_events_system() does?  The
  * same events (id, system, name, number of fields), the same long size,
- * CPUs and page header, and the same function and its start for the
+ * CPUs, page size and page header, and the same function and its start for the
  * start of every 31st symbol of /proc/kallsyms and 3 and 17 bytes into
  * it.  Prints "same: ..." and exits 0, or each difference and exits 1;
  * 2 when tracefs cannot be read (not root, not mounted).
@@ -102,6 +102,7 @@ int main(void)
 	bad = compare_events(a, b) + compare_symbols(a, b);
 	if (tep_get_long_size(a) != tep_get_long_size(b) ||
 	    tep_get_cpus(a) != tep_get_cpus(b) ||
+	    tep_get_page_size(a) != tep_get_page_size(b) ||
 	    tep_get_header_page_size(a) != tep_get_header_page_size(b) ||
 	    tep_get_header_timestamp_size(a) !=
 		    tep_get_header_timestamp_size(b)) {
