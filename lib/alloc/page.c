@@ -297,13 +297,16 @@ static void page_other(struct page_stats *st, const struct kmem_event *ev)
  */
 void page_account(struct page_stats *st, const struct kmem_event *ev)
 {
-	switch (ev->kind) {
-	case KMEM_EV_PAGE_ALLOC:
+	/* the two most records are, before the jump table of the others */
+	if (ev->kind == KMEM_EV_PAGE_ALLOC) {
 		page_alloc(st, ev);
-		break;
-	case KMEM_EV_PAGE_FREE:
+		return;
+	}
+	if (ev->kind == KMEM_EV_PAGE_FREE) {
 		page_free(st, ev);
-		break;
+		return;
+	}
+	switch (ev->kind) {
 	case KMEM_EV_STACK:
 		page_stack(st, ev);
 		break;

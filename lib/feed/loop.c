@@ -44,6 +44,7 @@ static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
 			fd->type_off = (unsigned int)t->offset;
 			fd->type_size = (unsigned int)t->size;
 			fd->type_end = fd->type_off + fd->type_size;
+			fd->type_span = 0x80000000u - fd->type_end;
 			fd->type_swap = tep_is_file_bigendian(tep) !=
 					tep_is_local_bigendian(tep);
 		}

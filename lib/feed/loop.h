@@ -40,6 +40,9 @@
  * @type_off: where common_type lies in a record
  * @type_size: its size, 2 or 4; 0: unknown, no record is ours
  * @type_end: @type_off + @type_size
+ * @type_span: 2^31 - @type_end, 0 when @type_size is: a record holds the
+ *	type when its size less @type_end, unsigned, is below it (one
+ *	comparison for a negative size, a short one and an unknown type)
  * @type_swap: the file's byte order is not ours
  * @agg: the aggregate the records go to
  * @keep: NULL, or whether a decoded event is accounted (filters)
@@ -50,7 +53,7 @@ struct kmem_feed {
 	int8_t *slot_of;
 	int nr_ids;
 	struct u64_index id_ix;
-	unsigned int type_off, type_size, type_end;
+	unsigned int type_off, type_size, type_end, type_span;
 	bool type_swap;
 	struct kmem_agg *agg;
 	bool (*keep)(void *arg, const struct kmem_event *ev);
@@ -96,8 +99,7 @@ static inline int kmem_feed_slot(const struct kmem_feed *fd,
 	uint32_t v;
 	int id;
 
-	if (!fd->type_end || rec->size < 0 ||
-	    (unsigned int)rec->size < fd->type_end)
+	if ((unsigned int)rec->size - fd->type_end >= fd->type_span)
 		return -1;
 	id = kmem_feed_type(fd, rec);
 	if (fd->slot_of)
