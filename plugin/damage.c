@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "event/tep_names.h"
+#include "feed/loop.h"
 #include "plugin.h"
 
 static bool wanted(const char *system, const char *name)
@@ -27,15 +28,15 @@ static bool wanted(const char *system, const char *name)
 	return kmem_slot_by_name(system, name) >= 0;
 }
 
-/* The records our print handlers count: every kmem event's, but stacks. */
+/*
+ * The records our print handlers count: every kmem event's, but stacks;
+ * by the slot of the record's event id (@priv: the feed, its ids mapped).
+ */
 static bool counted(void *priv, const struct tep_record *rec)
 {
-	struct tep_handle *tep = priv;
-	struct tep_event *ev;
+	int slot = kmem_feed_slot(priv, rec);
 
-	ev = tep_find_event(tep, tep_data_type(tep, (struct tep_record *)rec));
-	return ev && kmem_slot_by_name(ev->system, ev->name) !=
-			     KMEM_SLOT_KERNEL_STACK;
+	return slot >= 0 && slot != KMEM_SLOT_KERNEL_STACK;
 }
 
 /**
@@ -49,8 +50,9 @@ static bool counted(void *priv, const struct tep_record *rec)
  */
 void plugin_damage_scan(struct kmem_plugin *kp, const char *path)
 {
-	struct tdat_hooks hooks = { .want = wanted };
+	struct tdat_hooks hooks = { .want = wanted, .no_kallsyms = true };
 	const struct tdat_damage *d;
+	struct kmem_feed *ids;
 	char why[TDAT_WHY_LEN];
 	struct tdat_file *f;
 	bool cut;
@@ -73,7 +75,12 @@ void plugin_damage_scan(struct kmem_plugin *kp, const char *path)
 		return;
 	}
 	cut = tdat_cut_note(f, why, sizeof(why)) != 0;
-	kp->scan = tdat_scan(f, counted, tdat_tep(f));
+	ids = malloc(sizeof(*ids));
+	if (ids && !kmem_feed_init(ids, tdat_tep(f), NULL, KMEM_FEED_MAP_IDS))
+		kp->scan = tdat_scan(f, counted, ids);
+	if (ids)
+		kmem_feed_release(ids);
+	free(ids);
 	tdat_close(f);
 	if (!kp->scan)
 		return;

@@ -171,6 +171,7 @@ struct tdat_file {
 	struct tep_handle *tep;
 	tdat_want_fn want;
 	bool late_kallsyms; /* kallsyms joined by tdat_ready() */
+	bool no_kallsyms;   /* tdat_hooks.no_kallsyms */
 	struct tdat_kallsyms *ksyms;
 	struct tdat_buffer *buffers; /* [0] is the top buffer */
 	int nr_buffers;

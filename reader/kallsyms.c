@@ -274,7 +274,8 @@ int tdat_kallsyms_wait(struct tdat_file *f)
  * Nothing is copied: the text is read where the file is mapped, or
  * decompressed again, each time symbols are resolved.  A compressed block
  * is decompressed once here (through a small buffer) so that damage is
- * found now, as when it was kept.
+ * found now, as when it was kept; not at all with
+ * &tdat_hooks.no_kallsyms (no resolver then: no symbol is looked up).
  *
  * Return: TDAT_OK, or TDAT_BAD after saying why.
  */
@@ -289,6 +290,8 @@ int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z)
 	if (z) {
 		if (tdat_section_head(f, c, &p, &zsize, &size))
 			return TDAT_BAD;
+		if (f->no_kallsyms)
+			return TDAT_OK; /* left compressed, unread */
 	} else {
 		size = tc_num(c, 4);
 		p = tc_take(c, size);

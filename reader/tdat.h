@@ -49,6 +49,9 @@ struct tdat_hooks {
 	 * records can be read meanwhile; the caller calls tdat_ready()
 	 * before its first output */
 	bool late_kallsyms;
+	/* no symbol will be looked up (a scan for damage): a compressed
+	 * kallsyms section is not decompressed, nor checked */
+	bool no_kallsyms;
 };
 
 /* One record, handed over in time order; return non-zero to stop. */
