@@ -50,7 +50,9 @@ static bool counted(void *priv, const struct tep_record *rec)
  */
 void plugin_damage_scan(struct kmem_plugin *kp, const char *path)
 {
-	struct tdat_hooks hooks = { .want = wanted, .no_kallsyms = true };
+	struct tdat_hooks hooks = { .want = wanted,
+				    .no_kallsyms = true,
+				    .no_print_fmt = true };
 	const struct tdat_damage *d;
 	struct kmem_feed *ids;
 	char why[TDAT_WHY_LEN];

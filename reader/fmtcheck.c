@@ -270,9 +270,10 @@ static bool fields_known(const char *head, size_t hlen, const char *pf,
  * @p: the format text (not NUL-terminated)
  * @size: its length
  * @system: the event's system
+ * @fields_only: its fields alone, with an empty print format
  */
 void tdat_parse_format(struct tep_handle *tep, const uint8_t *p, uint64_t size,
-		       const char *system)
+		       const char *system, bool fields_only)
 {
 	const char *s = (const char *)p, *end = s + size, *pf;
 	char last, *head;
@@ -292,7 +293,8 @@ void tdat_parse_format(struct tep_handle *tep, const uint8_t *p, uint64_t size,
 		;
 	/* a format libtraceevent cannot parse is left out, as libtracecmd
 	 * leaves it out */
-	if (s < end && *s == '"' && kernel_like(s, end, &last) &&
+	if (!fields_only && s < end && *s == '"' &&
+	    kernel_like(s, end, &last) &&
 	    (ident_char(last) || strchr(")]}\"'", last)) && known_ops(s, end) &&
 	    fields_known(head, hlen, pf, end))
 		tep_parse_event(tep, (const char *)p, (unsigned long)size,

@@ -172,6 +172,7 @@ struct tdat_file {
 	tdat_want_fn want;
 	bool late_kallsyms; /* kallsyms joined by tdat_ready() */
 	bool no_kallsyms;   /* tdat_hooks.no_kallsyms */
+	bool no_print_fmt;  /* tdat_hooks.no_print_fmt */
 	struct tdat_kallsyms *ksyms;
 	struct tdat_buffer *buffers; /* [0] is the top buffer */
 	int nr_buffers;
@@ -228,8 +229,8 @@ int tdat_parse_cmdlines(struct tep_handle *tep, const char *text);
 int tdat_printk(struct tdat_file *f, struct tcur *c);
 
 /* fmtcheck.c */
-void tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
-		       uint64_t size, const char *system);
+void tdat_parse_format(struct tep_handle *tep, const uint8_t *p, uint64_t size,
+		       const char *system, bool fields_only);
 
 /* kallsyms.c, ksyms_resolve.c (the others: ksyms.h) */
 int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z);

@@ -130,7 +130,7 @@ static void event_format(struct tdat_file *f, const char *system,
 	if (f->want && format_name(p, size, name, sizeof(name)) &&
 	    !f->want(system, name) && !is_wanted_id(w, format_id(p, size)))
 		return;
-	tdat_parse_format(f->tep, p, size, system);
+	tdat_parse_format(f->tep, p, size, system, f->no_print_fmt);
 }
 
 /* Note the ids of @system's formats the caller wants, in @w. */

@@ -319,6 +319,7 @@ static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
 	f->want = hooks ? hooks->want : NULL;
 	f->late_kallsyms = hooks && hooks->late_kallsyms;
 	f->no_kallsyms = hooks && hooks->no_kallsyms;
+	f->no_print_fmt = hooks && hooks->no_print_fmt;
 	tc_init(&c, f->map, f->size, false);
 	ret = read_header(f, &c);
 	if (ret)

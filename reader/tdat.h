@@ -52,6 +52,10 @@ struct tdat_hooks {
 	/* no symbol will be looked up (a scan for damage): a compressed
 	 * kallsyms section is not decompressed, nor checked */
 	bool no_kallsyms;
+	/* only the formats' fields are read (a scan for damage): their
+	 * print formats are not parsed (libtraceevent takes most of its
+	 * time over the GFP flags of the kmem events') */
+	bool no_print_fmt;
 };
 
 /* One record, handed over in time order; return non-zero to stop. */

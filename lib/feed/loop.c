@@ -14,7 +14,7 @@ static void note_clash(struct kmem_feed *fd, const struct kmem_fields *f)
 {
 	const struct tep_event *a = f->event, *b = f->clash;
 
-	if (b && !fd->agg->id_clash[0])
+	if (b && fd->agg && !fd->agg->id_clash[0])
 		snprintf(fd->agg->id_clash, sizeof(fd->agg->id_clash),
 			 "%.60s:%.60s and %.60s:%.60s share event id %d",
 			 a->system, a->name, b->system, b->name, a->id);
@@ -77,7 +77,8 @@ static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
  * kmem_feed_init - start the loop for one tep handle
  * @fd: the feed
  * @tep: the handle (its event formats); with KMEM_FEED_MAP_IDS only
- * @agg: where the records go, initialised by the caller
+ * @agg: where the records go, initialised by the caller; NULL when the
+ *	records are only told apart (kmem_feed_slot()), not accounted
  * @flags: KMEM_FEED_MAP_IDS: map the event ids of @tep to slots, and
  *	look up the fields of each of our events
  *

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_util.h"
 #include "internal.h"
 #include "tdat.h"
 #include "unit.h"
@@ -67,25 +68,6 @@ static void same(struct tdat_file *f, const cpu_set_t *cpus, uint64_t stop_at,
 	}
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	long n;
-
-	if (!fp)
-		return NULL;
-	if (!fseek(fp, 0, SEEK_END) && (n = ftell(fp)) > 0 &&
-	    !fseek(fp, 0, SEEK_SET) && (buf = malloc((size_t)n)) &&
-	    fread(buf, 1, (size_t)n, fp) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	*len = buf ? (size_t)n : 0;
-	fclose(fp);
-	return buf;
-}
-
 static void test_sample(void)
 {
 	char why[TDAT_WHY_LEN];
@@ -112,7 +94,7 @@ static void test_damaged_chunk(void)
 	char why[TDAT_WHY_LEN];
 	struct tdat_file *f;
 	size_t len;
-	uint8_t *buf = slurp(SAMPLE, &len);
+	uint8_t *buf = unit_slurp(SAMPLE, &len);
 	const struct tdat_cpu *c;
 	struct tcur t;
 	uint64_t z;
