@@ -291,7 +291,7 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	if (here || tdat_buffer_compressed(f, buffer)) {
 		tdat_set_prefetch(f, !here);
 		s->progress = progress;
-		ret = iterate(&src, tk_session_count_cb, s);
+		ret = iterate(&src, tk_session_count_fn(s), s);
 		s->progress = NULL;
 		tdat_set_prefetch(f, false);
 	}

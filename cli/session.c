@@ -158,25 +158,37 @@ void tk_session_count(struct tk_session *s, struct tk_progress *progress,
 		count_as(s, progress, rec, false);
 }
 
-/**
- * tk_session_count_cb - tk_session_count() as a reader's callback
- * @s: the session, its progress set (@s->progress, or NULL)
- * @rec: the record, in time order across CPUs
- *
- * For tdat_iterate(), which then calls the counting loop with no other
- * function between.
- *
- * Return: 0: go on.
- */
-int tk_session_count_cb(void *s, const struct tep_record *rec)
+/* tk_session_count_fn()'s callbacks: each one instance of the loop. */
+static int count_plain_cb(void *s, const struct tep_record *rec)
 {
 	struct tk_session *ss = s;
 
-	if (tk_session_plain(ss))
-		count_as(ss, ss->progress, rec, true);
-	else
-		count_as(ss, ss->progress, rec, false);
+	count_as(ss, ss->progress, rec, true);
 	return 0;
+}
+
+static int count_filtered_cb(void *s, const struct tep_record *rec)
+{
+	struct tk_session *ss = s;
+
+	count_as(ss, ss->progress, rec, false);
+	return 0;
+}
+
+/**
+ * tk_session_count_fn - tk_session_count() as a reader's callback
+ * @s: the session, its filters and timeline as they stay for the reading
+ *
+ * For tdat_iterate(), which then calls the counting loop with no other
+ * function between; the session (its progress in @s->progress, or
+ * NULL) is the callback's argument.  The callback returns 0: go on.
+ *
+ * Return: the instance of the loop for @s: without the filter and
+ * timeline tests when tk_session_plain(s).
+ */
+tk_count_fn tk_session_count_fn(const struct tk_session *s)
+{
+	return tk_session_plain(s) ? count_plain_cb : count_filtered_cb;
 }
 
 /**

@@ -33,7 +33,7 @@ struct tk_session {
 	uint64_t filtered;		/* kmem records the filters left out */
 	struct kmem_timeline *timeline; /* plot: follows the events */
 	bool quiet;			/* plot's first pass: said once */
-	struct tk_progress *progress;	/* tk_session_count_cb()'s */
+	struct tk_progress *progress;	/* tk_session_count_fn()'s */
 	char label[PATH_MAX + 64];
 	const char *path; /* stat: made ready after counting */
 	/* the recording machine, where the trace says (else NULL) */
@@ -53,7 +53,9 @@ void tk_session_block(struct tk_session *s, struct tk_progress *progress,
 		      const char *buf, size_t used);
 void tk_session_count(struct tk_session *s, struct tk_progress *progress,
 		      const struct tep_record *rec);
-int tk_session_count_cb(void *s, const struct tep_record *rec);
+/* a record counted where it lies (tdat_record_fn's shape); 0: go on */
+typedef int (*tk_count_fn)(void *s, const struct tep_record *rec);
+tk_count_fn tk_session_count_fn(const struct tk_session *s);
 
 /**
  * tk_session_record_as - account one record

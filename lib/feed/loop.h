@@ -44,6 +44,8 @@
  *	type when its size less @type_end, unsigned, is below it (one
  *	comparison for a negative size, a short one and an unknown type)
  * @type_swap: the file's byte order is not ours
+ * @type_native16: @type_size is 2 and @type_swap false (every kernel's
+ *	common_type, read in its own byte order): one test a record
  * @agg: the aggregate the records go to
  * @keep: NULL, or whether a decoded event is accounted (filters)
  * @keep_arg: @keep's first argument
@@ -54,7 +56,7 @@ struct kmem_feed {
 	int nr_ids;
 	struct u64_index id_ix;
 	unsigned int type_off, type_size, type_end, type_span;
-	bool type_swap;
+	bool type_swap, type_native16;
 	struct kmem_agg *agg;
 	bool (*keep)(void *arg, const struct kmem_event *ev);
 	void *keep_arg;
@@ -75,6 +77,10 @@ static inline int kmem_feed_type(const struct kmem_feed *fd,
 	uint16_t v16;
 	uint32_t v32;
 
+	if (fd->type_native16) {
+		memcpy(&v16, p, 2);
+		return v16;
+	}
 	if (fd->type_size == 2) {
 		memcpy(&v16, p, 2);
 		return fd->type_swap ? __builtin_bswap16(v16) : v16;
@@ -121,11 +127,13 @@ static inline int kmem_feed_slot(const struct kmem_feed *fd,
  * Return: 0: accounted; 1: decoded but left out by @fd->keep; -1:
  * undecodable (counted in the aggregate).
  */
-static inline int kmem_feed_step(struct kmem_feed *fd, enum kmem_slot slot,
+static inline int kmem_feed_step(struct kmem_feed *fd, int slot,
 				 const struct tep_record *rec,
 				 struct kmem_event *ev)
 {
-	if (kmem_decode(&fd->fields[slot], rec, ev)) {
+	const struct kmem_fields *f = &fd->fields[slot];
+
+	if (kmem_decode(f, rec, ev)) {
 		fd->agg->undecodable++;
 		return -1;
 	}
