@@ -304,25 +304,45 @@ next_page(struct iter *it, struct stream *s, int ret, struct rb_record *r)
 }
 
 /*
- * The stream's next record into @s->rec; false at its end.  Inline: the
- * per-record path (the page's records too, rb_page_next()).
+ * Whether the pages of @f are read by the fast instance of advance_as():
+ * little-endian on a little-endian host (rb_page_native() for each of
+ * its pages), with no TSC conversion of the timestamps.
  */
-static inline __attribute__((always_inline)) bool advance(struct iter *it,
-							  struct stream *s)
+static bool fast_file(const struct tdat_file *f)
+{
+	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !f->big &&
+	       !f->tsc_mult;
+}
+
+/*
+ * The stream's next record into @s->rec; false at its end.  Inline: the
+ * per-record path (the page's records too, rb_page_next_as()).  @fast is
+ * a constant, true only for fast_file(it->f): the byte order and clock
+ * tests are left out of that instance.
+ */
+static inline __attribute__((always_inline)) bool
+advance_as(struct iter *it, struct stream *s, bool fast)
 {
 	struct rb_record r;
 	int ret = 0;
 
-	if ((!s->page_open || (ret = rb_page_next(&s->pg, &r)) <= 0) &&
+	if ((!s->page_open || (ret = rb_page_next_as(&s->pg, &r, fast)) <= 0) &&
 	    !next_page(it, s, ret, &r))
 		return false;
-	s->rec.ts = tdat_ts(it->f, r.ts);
+	s->rec.ts =
+		fast ? r.ts + (uint64_t)it->f->ts_offset : tdat_ts(it->f, r.ts);
 	s->rec.offset = s->base + s->pos + r.offset;
 	s->rec.size = (int)r.size;
 	s->rec.data = (void *)r.data;
 	s->rec.missed_events = r.missed;
 	s->rec.record_size = (int)r.size;
 	return true;
+}
+
+static inline __attribute__((always_inline)) bool advance(struct iter *it,
+							  struct stream *s)
+{
+	return advance_as(it, s, false);
 }
 
 static bool before(const struct stream *a, const struct stream *b)
@@ -486,6 +506,34 @@ static bool start_prefetch(struct iter *it)
 	return it->pf != NULL;
 }
 
+/*
+ * tdat_iterate()'s loop: the record of the heap's top handed over, its
+ * stream advanced and put back in order.  @fast as for advance_as().
+ */
+static inline __attribute__((always_inline)) int
+merge(struct iter *it, tdat_record_fn fn, void *priv, bool fast)
+{
+	int ret = 0;
+
+	while (it->nheap && !ret) {
+		struct stream *s = it->heap[0];
+
+		ret = fn(priv, &s->rec);
+		if (!advance_as(it, s, fast)) {
+			it->heap[0] = it->heap[--it->nheap];
+			sift_down(it, 0);
+		} else if (it->nheap == 2) { /* most files: one comparison */
+			if (before(it->heap[1], s)) {
+				it->heap[0] = it->heap[1];
+				it->heap[1] = s;
+			}
+		} else {
+			sift_down(it, 0);
+		}
+	}
+	return ret;
+}
+
 /**
  * tdat_set_prefetch - inflate compressed chunks ahead, on a thread
  * @f: the file
@@ -580,22 +628,10 @@ int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 			it.heap[it.nheap++] = &it.s[i];
 	for (i = it.nheap / 2 - 1; i >= 0; i--)
 		sift_down(&it, i);
-	while (it.nheap && !ret) {
-		struct stream *s = it.heap[0];
-
-		ret = fn(priv, &s->rec);
-		if (!advance(&it, s)) {
-			it.heap[0] = it.heap[--it.nheap];
-			sift_down(&it, 0);
-		} else if (it.nheap == 2) { /* most files: one comparison */
-			if (before(it.heap[1], s)) {
-				it.heap[0] = it.heap[1];
-				it.heap[1] = s;
-			}
-		} else {
-			sift_down(&it, 0);
-		}
-	}
+	if (fast_file(f))
+		ret = merge(&it, fn, priv, true);
+	else
+		ret = merge(&it, fn, priv, false);
 out:
 	tdat_prefetch_stop(it.pf);
 	for (i = 0; it.s && i < it.n; i++)

@@ -50,19 +50,41 @@ enum {
 	RB_TYPE_TIME_STAMP = 31,
 };
 
-/* The 32-bit word at @at of the page's data, in the file's byte order. */
-static inline uint32_t rb_word(const struct rb_page *pg, uint32_t at)
+/*
+ * The 32-bit word at @at of the page's data, in the file's byte order;
+ * @native (a constant): the page is little-endian, as the host is.
+ */
+static inline __attribute__((always_inline)) uint32_t
+rb_word_as(const struct rb_page *pg, uint32_t at, bool native)
 {
 	uint32_t v;
 
 	memcpy(&v, pg->data + at, 4);
-	return pg->swap ? __builtin_bswap32(v) : v;
+	return !native && pg->swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint32_t rb_word(const struct rb_page *pg, uint32_t at)
+{
+	return rb_word_as(pg, at, false);
 }
 
 /**
- * rb_page_next - the next data record of the page
+ * rb_page_native - may rb_page_next_as() take a page as native?
+ * @pg: the decoder, after rb_page_load()
+ *
+ * Return: true when the page is little-endian on a little-endian host.
+ */
+static inline bool rb_page_native(const struct rb_page *pg)
+{
+	return !pg->big && !pg->swap;
+}
+
+/**
+ * rb_page_next_as - the next data record of the page
  * @pg: the decoder, after rb_page_load()
  * @rec: filled in
+ * @native: a constant; true only where rb_page_native(@pg): the byte
+ *	order and bit layout tests are left out of that instance
  *
  * Inline: the per-record path of the reader.
  *
@@ -70,7 +92,7 @@ static inline uint32_t rb_word(const struct rb_page *pg, uint32_t at)
  * damaged from here on (the rest of it cannot be trusted).
  */
 static inline __attribute__((always_inline)) int
-rb_page_next(struct rb_page *pg, struct rb_record *rec)
+rb_page_next_as(struct rb_page *pg, struct rb_record *rec, bool native)
 {
 	uint32_t curr, x, type, delta, index;
 	uint64_t end;
@@ -82,8 +104,8 @@ rb_page_next(struct rb_page *pg, struct rb_record *rec)
 			return 0;
 		if (pg->size - curr < 4)
 			return -1;
-		x = rb_word(pg, curr);
-		if (pg->big) {
+		x = rb_word_as(pg, curr, native);
+		if (!native && pg->big) {
 			type = x >> 27;
 			delta = x & ((1U << 27) - 1);
 		} else {
@@ -96,7 +118,7 @@ rb_page_next(struct rb_page *pg, struct rb_record *rec)
 		}
 		switch (type) {
 		case RB_TYPE_PADDING:
-			len = (int32_t)rb_word(pg, curr + 4);
+			len = (int32_t)rb_word_as(pg, curr + 4, native);
 			if (len < 0)
 				return -1;
 			pg->ts += delta;
@@ -104,20 +126,20 @@ rb_page_next(struct rb_page *pg, struct rb_record *rec)
 			pg->next = end > pg->size ? pg->size : (uint32_t)end;
 			continue;
 		case RB_TYPE_TIME_EXTEND:
-			pg->ts += ((uint64_t)rb_word(pg, curr + 4)
+			pg->ts += ((uint64_t)rb_word_as(pg, curr + 4, native)
 				   << RB_TS_SHIFT) +
 				  delta;
 			pg->next = curr + 8;
 			continue;
 		case RB_TYPE_TIME_STAMP:
-			pg->ts = (((uint64_t)rb_word(pg, curr + 4)
+			pg->ts = (((uint64_t)rb_word_as(pg, curr + 4, native)
 				   << RB_TS_SHIFT) +
 				  delta) |
 				 (pg->ts & RB_TS_MSB);
 			pg->next = curr + 8;
 			continue;
 		case RB_TYPE_DATA_LEN:
-			len = (int32_t)(rb_word(pg, curr + 4) - 4);
+			len = (int32_t)(rb_word_as(pg, curr + 4, native) - 4);
 			len = (len + 3) & ~(int64_t)3;
 			index = curr + 8;
 			break;
@@ -137,6 +159,19 @@ rb_page_next(struct rb_page *pg, struct rb_record *rec)
 		rec->missed = curr ? 0 : pg->lost;
 		return 1;
 	}
+}
+
+/**
+ * rb_page_next - the next data record of the page, of any byte order
+ * @pg: the decoder, after rb_page_load()
+ * @rec: filled in
+ *
+ * Return: as rb_page_next_as().
+ */
+static inline __attribute__((always_inline)) int
+rb_page_next(struct rb_page *pg, struct rb_record *rec)
+{
+	return rb_page_next_as(pg, rec, false);
 }
 
 #endif
