@@ -305,8 +305,9 @@ next_page(struct iter *it, struct stream *s, int ret, struct rb_record *r)
 
 /*
  * Whether the pages of @f are read by the fast instance of advance_as():
- * little-endian on a little-endian host (rb_page_native() for each of
- * its pages), with no TSC conversion of the timestamps.
+ * little-endian on a little-endian host (every page's rb_page_load()
+ * then sets neither big nor swap), with no TSC conversion of the
+ * timestamps.
  */
 static bool fast_file(const struct tdat_file *f)
 {

@@ -63,28 +63,13 @@ rb_word_as(const struct rb_page *pg, uint32_t at, bool native)
 	return !native && pg->swap ? __builtin_bswap32(v) : v;
 }
 
-static inline uint32_t rb_word(const struct rb_page *pg, uint32_t at)
-{
-	return rb_word_as(pg, at, false);
-}
-
-/**
- * rb_page_native - may rb_page_next_as() take a page as native?
- * @pg: the decoder, after rb_page_load()
- *
- * Return: true when the page is little-endian on a little-endian host.
- */
-static inline bool rb_page_native(const struct rb_page *pg)
-{
-	return !pg->big && !pg->swap;
-}
-
 /**
  * rb_page_next_as - the next data record of the page
  * @pg: the decoder, after rb_page_load()
  * @rec: filled in
- * @native: a constant; true only where rb_page_native(@pg): the byte
- *	order and bit layout tests are left out of that instance
+ * @native: a constant; true only for a little-endian page on a
+ *	little-endian host (!@pg->big, !@pg->swap): the byte order and bit
+ *	layout tests are left out of that instance
  *
  * Inline: the per-record path of the reader.
  *

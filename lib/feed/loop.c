@@ -47,7 +47,6 @@ static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
 			fd->type_span = 0x80000000u - fd->type_end;
 			fd->type_swap = tep_is_file_bigendian(tep) !=
 					tep_is_local_bigendian(tep);
-			fd->type_native16 = t->size == 2 && !fd->type_swap;
 		}
 	}
 	if (max < KMEM_FEED_DENSE_IDS) {

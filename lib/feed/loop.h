@@ -44,8 +44,6 @@
  *	type when its size less @type_end, unsigned, is below it (one
  *	comparison for a negative size, a short one and an unknown type)
  * @type_swap: the file's byte order is not ours
- * @type_native16: @type_size is 2 and @type_swap false (every kernel's
- *	common_type, read in its own byte order): one test a record
  * @agg: the aggregate the records go to
  * @keep: NULL, or whether a decoded event is accounted (filters)
  * @keep_arg: @keep's first argument
@@ -56,7 +54,7 @@ struct kmem_feed {
 	int nr_ids;
 	struct u64_index id_ix;
 	unsigned int type_off, type_size, type_end, type_span;
-	bool type_swap, type_native16;
+	bool type_swap;
 	struct kmem_agg *agg;
 	bool (*keep)(void *arg, const struct kmem_event *ev);
 	void *keep_arg;
@@ -77,10 +75,6 @@ static inline int kmem_feed_type(const struct kmem_feed *fd,
 	uint16_t v16;
 	uint32_t v32;
 
-	if (fd->type_native16) {
-		memcpy(&v16, p, 2);
-		return v16;
-	}
 	if (fd->type_size == 2) {
 		memcpy(&v16, p, 2);
 		return fd->type_swap ? __builtin_bswap16(v16) : v16;
