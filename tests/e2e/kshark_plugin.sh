@@ -70,11 +70,21 @@ one() {
 }
 
 mkdir -p "$WORK/empty"
+# under the sanitizers, the samples the checks below name (one of each
+# allocator, ping-pong, vmalloc): the plugin's code is the same on the
+# others, which make check compares with stat
+ks_samples() {
+	if [ -n "$SANITIZED" ]; then
+		samples | grep -E '/(slab-fork-exec|slab-pingpong|page-stacktrace|percpu-netns|percpu-slab-netns|vmalloc-fork)\.dat$'
+	else
+		samples
+	fi
+}
 n=0
 while read -r f; do
 	one "$(basename "$f" .dat)" "$f"
 	n=$((n + 1))
-done < <(samples)
+done < <(ks_samples)
 [ "$n" -gt 0 ] || fail kshark-plugin "no sample-data/*.dat"
 
 if bash "$TOP/tests/tdat/make_cases.sh" "$WORK/cases" >"$WORK/cases.log" 2>&1; then
@@ -137,7 +147,7 @@ while read -r f; do
 	check "kshark-plugin-$name-vmalloc-links" grep -qE '^vmalloc pairs [1-9][0-9]* pingpong [0-9]+ leaks [0-9]+ ' "$WORK/$name.out"
 	check "kshark-plugin-$name-vmalloc-sites" grep -qE '^site vmalloc 0x[0-9a-f]+ live_bytes [0-9]+ peak_bytes [1-9]' "$WORK/$name.out"
 	check "kshark-plugin-$name-vmalloc-describe" grep -qE '^describe vmalloc/alloc_vmap_area \(vmalloc\): [0-9]+ bytes at .*, allocated on CPU [0-9]+; freed on CPU' "$WORK/$name.out"
-done < <(samples)
+done < <(ks_samples)
 # what the graph draws at any zoom (issue 22, point 8), on a stream
 # counted by hand: a view of the whole trace (1.0 s to 5.001 s) in 4
 # bins of 1.00025 s.  CPU 0 allocates A (1.0 s, 64 B, freed 1.5 s on

@@ -38,6 +38,17 @@ samples() {
 has_instances() {
 	trace-cmd dump --options -i "$1" 2>/dev/null | grep -q '^"[^"]\+" \[name\]'
 }
+# san_samples N: samples(), or under the sanitizers every Nth of them
+# by size from the smallest, for a test that runs the same code on each
+# sample again to compare two ways of reading it: the sanitizers look
+# for memory errors in that code, make check compares every sample.
+san_samples() {
+	if [ -n "$SANITIZED" ]; then
+		samples | awk -v n="$1" 'NR % n == 1 || n == 1'
+	else
+		samples
+	fi
+}
 smallest_sample() {
 	samples | head -n 1
 }
