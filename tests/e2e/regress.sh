@@ -116,6 +116,14 @@ while IFS=$'\t' read -r file native lib unval plugin defect; do
 		# a sanitizer build unwinds every malloc slowly, libtracecmd's
 		# too: kallsyms of 100 MB takes 53 s there against 3 s
 		[ -z "$SANITIZED" ] || limit=$((limit * 4))
+		# a run allowed more than the 60 s is libtracecmd's own long
+		# work (chunk-declares-1.5gb: Debian 13's inflates 1.5 GB, 81 s
+		# sanitized, and as long in the plugin's trace-cmd): unchecked
+		# there, and nothing of ours to sanitize; make check runs it
+		if [ -n "$SANITIZED" ] && [ "$limit" -gt 240 ]; then
+			skip "regress:$file:$mode" "libtracecmd's own work, up to $((limit / 4)) s unsanitized; make check runs it"
+			continue
+		fi
 		case $mode in
 		native) run "$f" -- ;;
 		libtracecmd) run "$f" -- --reader=libtracecmd ;;
@@ -148,6 +156,10 @@ while IFS=$'\t' read -r file native lib unval plugin defect; do
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
 	plimit=60
 	case $plugin in *,time:*) plimit=${plugin##*,time:} plugin=${plugin%,time:*} ;; esac
+	if [ -n "$SANITIZED" ] && [ "$plimit" -gt 60 ]; then
+		skip "regress:$file:plugin" "libtracecmd's own work, up to $plimit s unsanitized; make check runs it"
+		continue
+	fi
 	env "${plugin_env[@]}" timeout "$plimit" trace-cmd report -i "$f" -O kmem:stat \
 		2>"$WORK/pe" | head -c 64000000 >"$WORK/po"
 	prc=${PIPESTATUS[0]}
