@@ -151,8 +151,10 @@ static struct block *take_empty(struct tk_pipe *p)
 	pthread_mutex_unlock(&p->lock);
 	if (!b && !p->stop) {
 		b = malloc(sizeof(*b) + p->max_rec);
-		if (b)
+		if (b) {
 			b->cap = p->max_rec;
+			tdat_populate(b, sizeof(*b) + p->max_rec);
+		}
 	}
 	if (b)
 		b->used = 0;

@@ -132,6 +132,7 @@ int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
 	*buf = malloc(size ? (size_t)size : 1);
 	if (!*buf)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
+	tdat_populate(*buf, (size_t)size);
 	if (tdat_inflate(f, src, (size_t)zsize, *buf, (size_t)size, len)) {
 		free(*buf);
 		*buf = NULL;

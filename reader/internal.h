@@ -234,6 +234,10 @@ void tdat_parse_format(struct tep_handle *tep, const uint8_t *p, uint64_t size,
 
 /* kallsyms.c, ksyms_resolve.c (the others: ksyms.h) */
 int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z);
+/* pages.c: pages made in one call, pages dropped (and tdat_populate()) */
+void tdat_populate_read(const uint8_t *p, size_t len);
+void tdat_drop_pages(const uint8_t *p, size_t len);
+
 /* threads.c */
 pthread_attr_t *tdat_thread_attr(pthread_attr_t *attr);
 void tdat_thread_started(void);

@@ -84,7 +84,7 @@ enum {
 
 /*
  * Memory for the held block, a few MB written once, its pages made in
- * one call on the decompressing thread (populate()).  Not transparent
+ * one call on the decompressing thread (tdat_populate()).  Not transparent
  * huge pages: on a virtual machine, after other processes had freed
  * memory, a run that asked for them took 30 to 130 ms more, in system
  * time, in 13 of 40 runs of a 200,000-event v7 recording timed as the
@@ -119,22 +119,6 @@ void ksyms_hold_free(struct tdat_kallsyms *k)
 	k->hold = NULL;
 }
 
-/*
- * The held block's pages, made in one call (MADV_POPULATE_WRITE, Linux
- * 5.14) rather than a fault a page: the 5.4 MB kallsyms of a tiny trace
- * took 0.7 ms less (9.0 against 9.7 ms).  Advice only: without it, pages
- * come as they are written.
- */
-static void populate(void *p, size_t len)
-{
-#ifdef MADV_POPULATE_WRITE
-	madvise(p, len, MADV_POPULATE_WRITE);
-#else
-	(void)p;
-	(void)len;
-#endif
-}
-
 /* The block decompressed into k->hold, its text found (a thread's). */
 static void *inflate_block(void *arg)
 {
@@ -144,7 +128,7 @@ static void *inflate_block(void *arg)
 	struct tcur c;
 
 	tdat_thread_started(); /* on the main thread (no thread): no change */
-	populate(k->hold, (size_t)k->zsize);
+	tdat_populate(k->hold, (size_t)k->zsize);
 	if (tdat_inflate_ctx(k->z, &zctx, k->zsrc, k->zsrclen, k->hold,
 			     (size_t)k->zsize, &len)) {
 		k->inflate_err = KS_INFLATE_BAD;

@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <zlib.h>
 #include <zstd.h>
@@ -61,18 +59,6 @@ int ksyms_slow_line(const char *s, const char *end, uint64_t *addr, char *type,
 	*addr = a;
 	*name = s + start;
 	return 1;
-}
-
-/* Drop the pages of [@from, @to) of the file mapping: read again from
- * the page cache if needed, not counted in our memory meanwhile. */
-static void drop_pages(const uint8_t *from, const uint8_t *to)
-{
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = ((uintptr_t)from + pg - 1) & ~(pg - 1);
-	uintptr_t b = (uintptr_t)to & ~(pg - 1);
-
-	if (b > a)
-		madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 /**
@@ -204,10 +190,12 @@ static bool each_window(const struct tdat_kallsyms *k, size_t from, size_t to,
 		int stop;
 
 		n = to - at < KS_WINDOW ? to - at : KS_WINDOW;
+		if (k->drop)
+			tdat_populate_read(p, n);
 		nul = memchr(p, '\0', n);
 		stop = fn(priv, (const char *)p, nul ? (size_t)(nul - p) : n);
 		if (k->drop)
-			drop_pages(p, p + n);
+			tdat_drop_pages(p, n);
 		if (stop || nul)
 			return true;
 		at += n;

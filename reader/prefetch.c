@@ -167,8 +167,8 @@ static bool pf_inflate(struct tdat_prefetch *pf, struct pf_cpu *c, void **zctx,
 
 	if (!pf_next_header(c, &ch->index, &src, &zsize, &size))
 		return false;
-	if (!ch->buf)
-		ch->buf = malloc(c->size);
+	if (!ch->buf && (ch->buf = malloc(c->size)))
+		tdat_populate(ch->buf, c->size);
 	if (!ch->buf || size > c->size) {
 		ch->ret = 1;
 		return true;
