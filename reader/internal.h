@@ -154,6 +154,7 @@ struct tdat_file {
 	size_t size;
 	size_t map_len; /* mapped, with a zero page after */
 	bool owned;	/* map is ours to unmap */
+	int fd;		/* the file, for pread(), or -1: in memory */
 	int version;
 	bool big;
 	int long_size;		/* the file header's */

@@ -381,6 +381,7 @@ int tdat_open_mem(const void *buf, size_t len, const struct tdat_hooks *hooks,
 	f->map = buf;
 	f->size = len;
 	f->map_len = len;
+	f->fd = -1;
 	return finish_open(f, hooks, out);
 }
 
@@ -444,14 +445,15 @@ int tdat_open(const char *path, const struct tdat_hooks *hooks,
 	}
 	f->size = (size_t)st.st_size;
 	f->map = map_file(fd, f->size, &f->map_len);
-	close(fd);
 	if (!f->map) {
-		free(f);
 		snprintf(why, why_len, "cannot map the file: %s",
 			 strerror(errno));
+		close(fd);
+		free(f);
 		return TDAT_UNSUPPORTED;
 	}
 	f->owned = true;
+	f->fd = fd; /* uncompressed CPUs are read from it (iter.c) */
 	f->why = why;
 	f->why_len = why_len;
 	return finish_open(f, hooks, out);
@@ -478,6 +480,8 @@ void tdat_close(struct tdat_file *f)
 	tdat_inflate_release(f);
 	if (f->owned)
 		munmap((void *)f->map, f->map_len);
+	if (f->fd >= 0)
+		close(f->fd);
 	free(f);
 }
 
