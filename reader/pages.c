@@ -10,6 +10,7 @@
  * MADV_POPULATE_WRITE.  A tiny trace's 2 MB formats section was 490 of
  * a run's 807 faults.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -18,6 +19,19 @@
 
 /* Below this, the faults cost less than the call. */
 #define POPULATE_MIN (64U << 10)
+
+/* madvise() @advice on the pages wholly inside [@p, @p + @len), or with
+ * @out, on every page it touches. */
+static void advise(const void *p, size_t len, bool out, int advice)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)p + len;
+
+	a = out ? a & ~(pg - 1) : (a + pg - 1) & ~(pg - 1);
+	b = out ? (b + pg - 1) & ~(pg - 1) : b & ~(pg - 1);
+	if (b > a)
+		madvise((void *)a, b - a, advice);
+}
 
 /**
  * tdat_populate - make the pages of a buffer about to be written
@@ -32,12 +46,8 @@
 void tdat_populate(void *p, size_t len)
 {
 #ifdef MADV_POPULATE_WRITE
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
-	uintptr_t b = ((uintptr_t)p + len) & ~(pg - 1);
-
-	if (len >= POPULATE_MIN && b > a)
-		madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+	if (len >= POPULATE_MIN)
+		advise(p, len, false, MADV_POPULATE_WRITE);
 #else
 	(void)p;
 	(void)len;
@@ -56,12 +66,7 @@ void tdat_populate(void *p, size_t len)
 void tdat_populate_read(const uint8_t *p, size_t len)
 {
 #ifdef MADV_POPULATE_READ
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = (uintptr_t)p & ~(pg - 1);
-	uintptr_t b = ((uintptr_t)p + len + pg - 1) & ~(pg - 1);
-
-	if (b > a)
-		madvise((void *)a, b - a, MADV_POPULATE_READ);
+	advise(p, len, true, MADV_POPULATE_READ);
 #else
 	(void)p;
 	(void)len;
@@ -79,10 +84,5 @@ void tdat_populate_read(const uint8_t *p, size_t len)
  */
 void tdat_drop_pages(const uint8_t *p, size_t len)
 {
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
-	uintptr_t b = ((uintptr_t)p + len) & ~(pg - 1);
-
-	if (b > a)
-		madvise((void *)a, b - a, MADV_DONTNEED);
+	advise(p, len, false, MADV_DONTNEED);
 }
