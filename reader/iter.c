@@ -44,7 +44,6 @@ struct stream {
 	struct rb_page pg;
 	bool page_open;
 	uintptr_t dropped;     /* mapped file bytes below this are dropped */
-	uintptr_t ahead;       /* ... and below this, mapped ahead */
 	struct tep_record rec; /* the next record, valid when @have */
 	bool have;
 };
@@ -158,9 +157,10 @@ static void drop_behind(struct iter *it, struct stream *s)
 #define READ_WINDOW (256U << 10)
 
 /*
- * The next window of @s into s->zbuf; false at the CPU's end, or when
- * the file ends early (then the rest of the CPU is damaged: the file
- * shrank since it was opened).
+ * The next window of @s into s->zbuf (made at the first); false at the
+ * CPU's end, or when the file ends early (then the rest of the CPU is
+ * damaged: the file shrank since it was opened).  With no memory for
+ * the window, the rest is read where the file is mapped.
  */
 static bool next_window(struct iter *it, struct stream *s)
 {
@@ -172,6 +172,18 @@ static bool next_window(struct iter *it, struct stream *s)
 	s->base += s->len;
 	s->pos = 0;
 	s->len = 0;
+	if (!s->zbuf) {
+		s->zbuf = malloc(READ_WINDOW);
+		if (!s->zbuf) {
+			s->reads = false;
+			s->bytes = it->f->map + s->base;
+			s->len = s->left;
+			s->left = 0;
+			return true;
+		}
+		tdat_populate(s->zbuf, READ_WINDOW);
+		s->zcap = READ_WINDOW;
+	}
 	do
 		got = pread(it->f->fd, s->zbuf, n, (off_t)s->base);
 	while (got < 0 && errno == EINTR);
@@ -524,9 +536,7 @@ static void init_stream(struct iter *it, struct stream *s, struct tdat_cpu *cpu,
 		s->base = cpu->offset;
 		s->end = cpu->offset + cpu->size;
 		/* read from the file (next_window()), else where it lies */
-		if (f->fd >= 0 && (s->zbuf = malloc(READ_WINDOW))) {
-			tdat_populate(s->zbuf, READ_WINDOW);
-			s->zcap = READ_WINDOW;
+		if (f->fd >= 0) {
 			s->left = cpu->size;
 			s->reads = true;
 			return;
