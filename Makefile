@@ -431,6 +431,7 @@ FZ_TARGETS := $(FZ)/fuzz_reader $(FZ)/fuzz_records $(FZ)/fuzz_strings \
 # the KernelShark plugin's copies
 FZ_COPY_OBJ := $(FZ)/tests/fuzz/fuzz_copy.o $(FZ)/cli/tracecmd_push.o \
 	$(FZ)/cli/pipeline.o $(FZ)/cli/pageout.o $(FZ)/reader/threads.o \
+	$(FZ)/reader/pages.o \
 	$(if $(HAVE_KSHARK),$(FZ)/tests/fuzz/fuzz_copy_ks.o \
 		$(FZ)/kernelshark/copies.o)
 
