@@ -80,11 +80,11 @@ assert (lost, unknown) == (doc["events_lost"], doc["lost_unknown"]), \
 PY
 }
 
-# under the sanitizers, the samples the checks below name: the points
+# under the sanitizers, the seven samples the checks below name: the points
 # are make check's to compare on every sample
 plot_samples() {
 	if [ -n "$SANITIZED" ]; then
-		samples | grep -E '/(slab-fork-exec|percpu-slab-netns|percpu-netns|page-stacktrace|instance-mixed|vmalloc-fork)\.dat$'
+		samples | grep -E '/(slab-fork-exec|slab-lost-events|percpu-slab-netns|percpu-netns|page-stacktrace|instance-mixed|vmalloc-fork)\.dat$'
 	else
 		ls "$TOP"/sample-data/*.dat
 	fi
