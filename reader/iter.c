@@ -182,7 +182,6 @@ static bool next_window(struct iter *it, struct stream *s)
 			return true;
 		}
 		tdat_populate(s->zbuf, READ_WINDOW);
-		s->zcap = READ_WINDOW;
 	}
 	do
 		got = pread(it->f->fd, s->zbuf, n, (off_t)s->base);
