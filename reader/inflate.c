@@ -115,13 +115,15 @@ int tdat_section_head(struct tdat_file *f, struct tcur *c,
  * tdat_section_block - decompress a compressed section's block
  * @f: the file
  * @c: the cursor at the block's sizes (after the section header)
- * @buf: set to the decompressed bytes, to be freed by the caller
+ * @buf: set to the decompressed bytes, to be freed by the caller with
+ *       tdat_unmap_big(*@buf, *@cap)
  * @len: set to their number
+ * @cap: set to the size @buf was mapped for
  *
  * Return: TDAT_OK, or TDAT_BAD after saying why.
  */
 int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
-		       size_t *len)
+		       size_t *len, size_t *cap)
 {
 	uint64_t zsize, size;
 	const uint8_t *src;
@@ -129,12 +131,13 @@ int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
 	*buf = NULL;
 	if (tdat_section_head(f, c, &src, &zsize, &size))
 		return TDAT_BAD;
-	*buf = malloc(size ? (size_t)size : 1);
+	*buf = tdat_map_big((size_t)size);
 	if (!*buf)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
+	*cap = (size_t)size;
 	tdat_populate(*buf, (size_t)size);
 	if (tdat_inflate(f, src, (size_t)zsize, *buf, (size_t)size, len)) {
-		free(*buf);
+		tdat_unmap_big(*buf, *cap);
 		*buf = NULL;
 		return tdat_fail(f, TDAT_BAD,
 				 "a compressed section does not "

@@ -218,7 +218,7 @@ int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
 int tdat_section_head(struct tdat_file *f, struct tcur *c,
 		      const uint8_t **src, uint64_t *zsize, uint64_t *size);
 int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
-		       size_t *len);
+		       size_t *len, size_t *cap);
 void tdat_inflate_release(struct tdat_file *f);
 
 /* meta.c: header page, formats, cmdlines into the tep handle */

@@ -82,40 +82,13 @@ enum {
 	KS_INFLATE_SHORT, /* its size word claims more than there is */
 };
 
-/*
- * Memory for the held block, a few MB written once, its pages made in
- * one call on the decompressing thread (tdat_populate()).  Not transparent
- * huge pages: on a virtual machine, after other processes had freed
- * memory, a run that asked for them took 30 to 130 ms more, in system
- * time, in 13 of 40 runs of a 200,000-event v7 recording timed as the
- * bench does (none of 40 without).  Likely the host: virtio-balloon's
- * free page reporting gives it free huge pages, which it must then
- * fault in again.  On a quiet machine they saved 0.2 to 1 ms a run.
- */
-static uint8_t *hold_map(size_t len)
-{
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), n;
-	uint8_t *p;
-
-	n = (len + pg - 1) & ~(pg - 1);
-	if (!n)
-		n = pg;
-	p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
 /**
  * ksyms_hold_free - unmap the held block
  * @k: the section
  */
 void ksyms_hold_free(struct tdat_kallsyms *k)
 {
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	size_t n = ((size_t)k->zsize + pg - 1) & ~(pg - 1);
-
-	if (k->hold)
-		munmap(k->hold, n ? n : pg);
+	tdat_unmap_big(k->hold, (size_t)k->zsize);
 	k->hold = NULL;
 }
 
@@ -155,7 +128,7 @@ static int hold_block(struct tdat_file *f, struct tdat_kallsyms *k)
 	pthread_attr_t attr, *at;
 	int err;
 
-	k->hold = hold_map((size_t)k->zsize);
+	k->hold = tdat_map_big((size_t)k->zsize);
 	if (!k->hold)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
 	if (tdat_usable_cpus() < 2) {

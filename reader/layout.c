@@ -336,6 +336,7 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
 		      uint64_t *next, uint64_t *end)
 {
 	uint8_t *zbuf = NULL;
+	size_t zcap = 0;
 	struct tcur c;
 	bool z, done = false, cut = false;
 	uint64_t secsize;
@@ -361,7 +362,7 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
 	} else if (z) {
 		size_t len;
 
-		ret = tdat_section_block(f, &c, &zbuf, &len);
+		ret = tdat_section_block(f, &c, &zbuf, &len, &zcap);
 		if (ret)
 			return ret;
 		tc_init(&c, zbuf, len, f->big);
@@ -385,7 +386,7 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
 		ret = tdat_layout_option(f, id, p, size, s, next);
 		done = id == OPT_DONE;
 	}
-	free(zbuf);
+	tdat_unmap_big(zbuf, zcap);
 	return ret;
 }
 
@@ -417,6 +418,7 @@ static int v7_section(struct tdat_file *f, const struct sections *s, int id,
 		      part_fn fn)
 {
 	uint8_t *zbuf = NULL;
+	size_t zcap = 0;
 	struct tcur c;
 	size_t len;
 	bool z;
@@ -430,13 +432,13 @@ static int v7_section(struct tdat_file *f, const struct sections *s, int id,
 	if (id == OPT_KALLSYMS) /* kept where it is, even compressed */
 		return tdat_kallsyms_set(f, &c, z);
 	if (z) {
-		ret = tdat_section_block(f, &c, &zbuf, &len);
+		ret = tdat_section_block(f, &c, &zbuf, &len, &zcap);
 		if (ret)
 			return ret;
 		tc_init(&c, zbuf, len, f->big);
 	}
 	ret = fn(f, &c);
-	free(zbuf);
+	tdat_unmap_big(zbuf, zcap);
 	return ret;
 }
 

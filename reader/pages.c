@@ -20,6 +20,9 @@
 /* Below this, the faults cost less than the call. */
 #define POPULATE_MIN (64U << 10)
 
+/* A transparent huge page (x86-64, arm64 with 4 KB pages) */
+#define HUGE_SZ (2UL << 20)
+
 /* madvise() @advice on the pages wholly inside [@p, @p + @len), or with
  * @out, on every page it touches. */
 static void advise(const void *p, size_t len, bool out, int advice)
@@ -85,4 +88,80 @@ void tdat_populate_read(const uint8_t *p, size_t len)
 void tdat_drop_pages(const uint8_t *p, size_t len)
 {
 	advise(p, len, false, MADV_DONTNEED);
+}
+
+/* The length tdat_map_big() maps for @len: whole pages, and the last
+ * 2 MB block whole when it would be at least 7/8 used. */
+static size_t big_len(size_t len, size_t *huge)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t n = len ? (len + pg - 1) & ~(pg - 1) : pg;
+	size_t rest = len % HUGE_SZ;
+
+	*huge = len - rest;
+	if (rest >= HUGE_SZ - HUGE_SZ / 8) {
+		*huge += HUGE_SZ;
+		n = *huge;
+	}
+	return n;
+}
+
+/**
+ * tdat_map_big - memory for a buffer of megabytes, written once
+ * @len: its size
+ *
+ * Anonymous memory, 2 MB aligned, its whole 2 MB blocks advised as
+ * transparent huge pages (MADV_HUGEPAGE; advice only).  A block is
+ * then one fault instead of 512.  On the PVM guest measured, the
+ * 5.4 MB kallsyms text of a trace decompressed into fresh memory in a
+ * median 19 ms in 4 KB pages (after MADV_POPULATE_WRITE) and 7.5 ms in
+ * huge pages.  A run of trace-kmem stat on a tiny trace went from
+ * 44.8 to 36.5 ms (medians of 40 alternated runs, 2 GB written and
+ * freed by another process before every fourth pair), with no run
+ * slower: an earlier round had seen stalls of 30 to 130 ms in 13 of
+ * 40 runs, and none came back here (compact_stall stayed 0).  The last
+ * partial block is huge too when at least 7/8 of it is used, so the
+ * memory counted grows by at most 256 KB.  Free with tdat_unmap_big().
+ *
+ * Return: the memory, or NULL when none could be mapped.
+ */
+void *tdat_map_big(size_t len)
+{
+	size_t huge, n = big_len(len, &huge);
+	uint8_t *raw, *p;
+	uintptr_t a;
+
+	if (!huge) {
+		p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		return p == MAP_FAILED ? NULL : p;
+	}
+	/* over-map by a block, then trim to a 2 MB boundary */
+	raw = mmap(NULL, n + HUGE_SZ, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED)
+		return NULL;
+	a = ((uintptr_t)raw + HUGE_SZ - 1) & ~(HUGE_SZ - 1);
+	p = (uint8_t *)a;
+	if (p > raw)
+		munmap(raw, (size_t)(p - raw));
+	if (raw + n + HUGE_SZ > p + n)
+		munmap(p + n, (size_t)(raw + n + HUGE_SZ - (p + n)));
+#ifdef MADV_HUGEPAGE
+	madvise(p, huge, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+/**
+ * tdat_unmap_big - free memory of tdat_map_big()
+ * @p: the memory, or NULL
+ * @len: the size it was asked for with
+ */
+void tdat_unmap_big(void *p, size_t len)
+{
+	size_t huge;
+
+	if (p)
+		munmap(p, big_len(len, &huge));
 }

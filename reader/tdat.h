@@ -86,6 +86,8 @@ void tdat_close(struct tdat_file *f);
 /* CPUs the process may run on (its affinity mask) */
 int tdat_usable_cpus(void);
 void tdat_populate(void *p, size_t len);
+void *tdat_map_big(size_t len);
+void tdat_unmap_big(void *p, size_t len);
 int tdat_ready(struct tdat_file *f, char *why, size_t why_len);
 unsigned int tdat_header_page_size(const char *path);
 
