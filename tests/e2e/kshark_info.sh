@@ -39,7 +39,7 @@ while read -r f; do
 	check "kshark-$b-ours-handles" bash -c "grep -q '^handler .* $PLUGIN_DIR/plugin_kmem.so\$' '$WORK/$b.ours.err' && ! grep '^handler ' '$WORK/$b.ours.err' | grep -v ' $PLUGIN_DIR/plugin_kmem.so\$' | grep -q ."
 	check "kshark-$b-nothing-printed" bash -c "! grep -qv '^\(loaded\|handler\) ' '$WORK/$b.ours.err' && ! grep -q 'kmem statistics' '$WORK/$b.ours'"
 	n=$((n + 1))
-done < <(samples)
+done < <(ks_samples)
 [ "$n" -gt 0 ] || fail kshark-info "no sample-data/*.dat"
 check kshark-slab-prefix grep -qE '^[0-9]+ [0-9]+ kmem/kmalloc: \([a-z_0-9.]+\+0x[0-9a-f]+\) call_site=' "$WORK/slab-fork-exec.ours"
 check kshark-percpu-entries grep -q ' percpu/percpu_alloc_percpu: call_site=' "$WORK/percpu-netns.ours"

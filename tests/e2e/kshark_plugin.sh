@@ -70,16 +70,6 @@ one() {
 }
 
 mkdir -p "$WORK/empty"
-# under the sanitizers, the samples the checks below name (one of each
-# allocator, ping-pong, vmalloc): the plugin's code is the same on the
-# others, which make check compares with stat
-ks_samples() {
-	if [ -n "$SANITIZED" ]; then
-		samples | grep -E '/(slab-fork-exec|slab-pingpong|page-stacktrace|percpu-netns|percpu-slab-netns|vmalloc-fork)\.dat$'
-	else
-		samples
-	fi
-}
 n=0
 while read -r f; do
 	one "$(basename "$f" .dat)" "$f"

@@ -26,7 +26,7 @@ while read -r f; do
 	report -i "$f" -O kmem:leaks=1ms -O kmem:json="$WORK/$b.p.json" >/dev/null
 	check "leaks-ref-plugin-$b" python3 "$REF" --age 1000000 --check "$WORK/$b.p.json" "$f"
 	n=$((n + 1))
-done < <(samples)
+done < <(san_samples 2)
 [ "$n" -gt 0 ] || fail leaks-ref "no sample without instances"
 
 # by hand: live at the end (3 s) are B (site_a, 32 bytes, 1.5 s old),

@@ -48,7 +48,7 @@ check_sample() {
 	done
 }
 
-mapfile -t files < <(samples)
+mapfile -t files < <(san_samples 2)
 [ ${#files[@]} -gt 0 ] || fail listing-parsers "no sample in sample-data/"
 in_parallel check_sample "${files[@]}"
 gather "${files[@]/#*\//listing-}"

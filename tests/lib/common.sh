@@ -49,6 +49,16 @@ san_samples() {
 		samples
 	fi
 }
+# ks_samples: samples(), or under the sanitizers those the KernelShark
+# tests' checks name (one of each allocator, ping-pong, vmalloc): the
+# plugin's code is the same on the others, which make check compares
+ks_samples() {
+	if [ -n "$SANITIZED" ]; then
+		samples | grep -E '/(slab-fork-exec|slab-pingpong|page-stacktrace|percpu-netns|percpu-slab-netns|vmalloc-fork)\.dat$'
+	else
+		samples
+	fi
+}
 smallest_sample() {
 	samples | head -n 1
 }
