@@ -135,7 +135,6 @@ int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
 	if (!*buf)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
 	*cap = (size_t)size;
-	tdat_populate(*buf, (size_t)size);
 	if (tdat_inflate(f, src, (size_t)zsize, *buf, (size_t)size, len)) {
 		tdat_unmap_big(*buf, *cap);
 		*buf = NULL;

@@ -101,7 +101,6 @@ static void *inflate_block(void *arg)
 	struct tcur c;
 
 	tdat_thread_started(); /* on the main thread (no thread): no change */
-	tdat_populate(k->hold, (size_t)k->zsize);
 	if (tdat_inflate_ctx(k->z, &zctx, k->zsrc, k->zsrclen, k->hold,
 			     (size_t)k->zsize, &len)) {
 		k->inflate_err = KS_INFLATE_BAD;

@@ -10,8 +10,11 @@
  * MADV_POPULATE_WRITE.  A tiny trace's 2 MB formats section was 490 of
  * a run's 807 faults.
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -91,7 +94,8 @@ void tdat_drop_pages(const uint8_t *p, size_t len)
 }
 
 /* The length tdat_map_big() maps for @len: whole pages, and the last
- * 2 MB block whole when it would be at least 7/8 used. */
+ * 2 MB block whole when at least 7/8 of it is used (at most 256 KB
+ * more counted in the process's memory). */
 static size_t big_len(size_t len, size_t *huge)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
@@ -106,22 +110,46 @@ static size_t big_len(size_t len, size_t *huge)
 	return n;
 }
 
+static bool thp_on;
+static pthread_once_t thp_once = PTHREAD_ONCE_INIT;
+
+/* Does the kernel give huge pages to memory advised so ("always" or
+ * "madvise")? */
+static void thp_read(void)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	thp_on = strstr(buf, "[always]") || strstr(buf, "[madvise]");
+}
+
 /**
- * tdat_map_big - memory for a buffer of megabytes, written once
+ * tdat_map_big - memory for a buffer about to be written, once
  * @len: its size
  *
- * Anonymous memory, 2 MB aligned, its whole 2 MB blocks advised as
- * transparent huge pages (MADV_HUGEPAGE; advice only).  A block is
- * then one fault instead of 512.  On the PVM guest measured, the
- * 5.4 MB kallsyms text of a trace decompressed into fresh memory in a
- * median 19 ms in 4 KB pages (after MADV_POPULATE_WRITE) and 7.5 ms in
- * huge pages.  A run of trace-kmem stat on a tiny trace went from
- * 44.8 to 36.5 ms (medians of 40 alternated runs, 2 GB written and
- * freed by another process before every fourth pair), with no run
- * slower: an earlier round had seen stalls of 30 to 130 ms in 13 of
- * 40 runs, and none came back here (compact_stall stayed 0).  The last
- * partial block is huge too when at least 7/8 of it is used, so the
- * memory counted grows by at most 256 KB.  Free with tdat_unmap_big().
+ * Anonymous memory, its pages made ahead (tdat_populate()), except that
+ * from 2 MB on, where the kernel gives transparent huge pages, it is
+ * 2 MB aligned and its whole 2 MB blocks are advised as huge pages
+ * (MADV_HUGEPAGE) and come as they are written, one fault a block
+ * instead of 512.  The last partial block is huge too when at least
+ * 7/8 of it is used; otherwise its pages are made ahead.
+ *
+ * On the PVM guest measured, the 5.4 MB kallsyms text of a trace
+ * decompressed into fresh memory in a median 19 ms in 4 KB pages
+ * (after MADV_POPULATE_WRITE) and 7.5 ms in huge pages.  trace-kmem
+ * stat on the bench's tiny v7 trace went from 36 to 23 ms (perf stat
+ * -r 10, three alternations), at the same peak RSS: the blocks come as
+ * decompression reaches them, not all at once.  An earlier round had
+ * seen stalls of 30 to 130 ms in 13 of 40 runs with huge pages; with 2
+ * GB written and freed by another process before every fourth of 40
+ * alternated pairs, none came back (compact_stall stayed 0).
+ *
+ * Free with tdat_unmap_big().
  *
  * Return: the memory, or NULL when none could be mapped.
  */
@@ -131,10 +159,15 @@ void *tdat_map_big(size_t len)
 	uint8_t *raw, *p;
 	uintptr_t a;
 
-	if (!huge) {
+	pthread_once(&thp_once, thp_read);
+	if (!huge || !thp_on) {
+		n = len ? len : 1;
 		p = mmap(NULL, n, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		return p == MAP_FAILED ? NULL : p;
+		if (p == MAP_FAILED)
+			return NULL;
+		tdat_populate(p, n);
+		return p;
 	}
 	/* over-map by a block, then trim to a 2 MB boundary */
 	raw = mmap(NULL, n + HUGE_SZ, PROT_READ | PROT_WRITE,
@@ -145,11 +178,12 @@ void *tdat_map_big(size_t len)
 	p = (uint8_t *)a;
 	if (p > raw)
 		munmap(raw, (size_t)(p - raw));
-	if (raw + n + HUGE_SZ > p + n)
-		munmap(p + n, (size_t)(raw + n + HUGE_SZ - (p + n)));
+	munmap(p + n, (size_t)(raw + HUGE_SZ - p));
 #ifdef MADV_HUGEPAGE
 	madvise(p, huge, MADV_HUGEPAGE);
 #endif
+	if (n > huge)
+		tdat_populate(p + huge, n - huge);
 	return p;
 }
 
@@ -160,8 +194,11 @@ void *tdat_map_big(size_t len)
  */
 void tdat_unmap_big(void *p, size_t len)
 {
-	size_t huge;
+	size_t huge, n = big_len(len, &huge);
 
-	if (p)
-		munmap(p, big_len(len, &huge));
+	if (!p)
+		return;
+	if (!huge || !thp_on)
+		n = len ? len : 1;
+	munmap(p, n);
 }
