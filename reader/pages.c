@@ -142,12 +142,14 @@ static void thp_read(void)
  * On the PVM guest measured, the 5.4 MB kallsyms text of a trace
  * decompressed into fresh memory in a median 19 ms in 4 KB pages
  * (after MADV_POPULATE_WRITE) and 7.5 ms in huge pages.  trace-kmem
- * stat on the bench's tiny v7 trace went from 36 to 23 ms (perf stat
- * -r 10, three alternations), at the same peak RSS: the blocks come as
- * decompression reaches them, not all at once.  An earlier round had
- * seen stalls of 30 to 130 ms in 13 of 40 runs with huge pages; with 2
- * GB written and freed by another process before every fourth of 40
- * alternated pairs, none came back (compact_stall stayed 0).
+ * stat on the bench's tiny v7 trace went from 28-30 to 19-22 ms (perf
+ * stat -r 10, three alternations), its peak RSS from 10.8-11.1 to
+ * 11.0-11.3 MB: the blocks come as decompression reaches them, not all
+ * at once (populated ahead, the whole block is counted from the
+ * start).  An earlier round had seen stalls of 30 to 130 ms in 13 of
+ * 40 runs with huge pages; with 2 GB written and freed by another
+ * process before every fourth of 40 alternated pairs, none came back
+ * (compact_stall stayed 0).
  *
  * Free with tdat_unmap_big().
  *
