@@ -93,23 +93,6 @@ void tdat_drop_pages(const uint8_t *p, size_t len)
 	advise(p, len, false, MADV_DONTNEED);
 }
 
-/* The length tdat_map_big() maps for @len: whole pages, and the last
- * 2 MB block whole when at least 7/8 of it is used (at most 256 KB
- * more counted in the process's memory). */
-static size_t big_len(size_t len, size_t *huge)
-{
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	size_t n = len ? (len + pg - 1) & ~(pg - 1) : pg;
-	size_t rest = len % HUGE_SZ;
-
-	*huge = len - rest;
-	if (rest >= HUGE_SZ - HUGE_SZ / 8) {
-		*huge += HUGE_SZ;
-		n = *huge;
-	}
-	return n;
-}
-
 static bool thp_on;
 static pthread_once_t thp_once = PTHREAD_ONCE_INIT;
 
@@ -126,6 +109,29 @@ static void thp_read(void)
 		fclose(f);
 	}
 	thp_on = strstr(buf, "[always]") || strstr(buf, "[madvise]");
+}
+
+/* The 2 MB blocks of a buffer of @len bytes that are huge pages: the
+ * whole ones, and the last when at least 7/8 of it is used (at most
+ * 256 KB more counted in the process's memory); none without THP. */
+static size_t huge_part(size_t len)
+{
+	size_t rest = len % HUGE_SZ;
+
+	pthread_once(&thp_once, thp_read);
+	if (!thp_on)
+		return 0;
+	return rest >= HUGE_SZ - HUGE_SZ / 8 ? len - rest + HUGE_SZ
+					     : len - rest;
+}
+
+/* What tdat_map_big() maps for @len bytes: whole pages, or its blocks. */
+static size_t map_len(size_t len, size_t huge)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t n = len ? (len + pg - 1) & ~(pg - 1) : pg;
+
+	return huge > n ? huge : n;
 }
 
 /**
@@ -157,13 +163,11 @@ static void thp_read(void)
  */
 void *tdat_map_big(size_t len)
 {
-	size_t huge, n = big_len(len, &huge);
+	size_t huge = huge_part(len), n = map_len(len, huge);
 	uint8_t *raw, *p;
 	uintptr_t a;
 
-	pthread_once(&thp_once, thp_read);
-	if (!huge || !thp_on) {
-		n = len ? len : 1;
+	if (!huge) {
 		p = mmap(NULL, n, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
@@ -196,11 +200,6 @@ void *tdat_map_big(size_t len)
  */
 void tdat_unmap_big(void *p, size_t len)
 {
-	size_t huge, n = big_len(len, &huge);
-
-	if (!p)
-		return;
-	if (!huge || !thp_on)
-		n = len ? len : 1;
-	munmap(p, n);
+	if (p)
+		munmap(p, map_len(len, huge_part(len)));
 }
