@@ -174,6 +174,7 @@ struct tdat_file {
 	bool late_kallsyms; /* kallsyms joined by tdat_ready() */
 	bool no_kallsyms;   /* tdat_hooks.no_kallsyms */
 	bool no_print_fmt;  /* tdat_hooks.no_print_fmt */
+	bool no_formats;    /* tdat_hooks.no_formats */
 	struct tdat_kallsyms *ksyms;
 	struct tdat_buffer *buffers; /* [0] is the top buffer */
 	int nr_buffers;

@@ -431,6 +431,9 @@ static int v7_section(struct tdat_file *f, const struct sections *s, int id,
 		return ret;
 	if (id == OPT_KALLSYMS) /* kept where it is, even compressed */
 		return tdat_kallsyms_set(f, &c, z);
+	if (f->no_formats &&
+	    (id == OPT_FTRACE_EVENTS || id == OPT_EVENT_FORMATS))
+		return TDAT_OK;
 	if (z) {
 		ret = tdat_section_block(f, &c, &zbuf, &len, &zcap);
 		if (ret)

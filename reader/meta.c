@@ -127,6 +127,8 @@ static void event_format(struct tdat_file *f, const char *system,
 {
 	char name[128];
 
+	if (f->no_formats)
+		return;
 	if (f->want && format_name(p, size, name, sizeof(name)) &&
 	    !f->want(system, name) && !is_wanted_id(w, format_id(p, size)))
 		return;
@@ -182,7 +184,7 @@ int tdat_ftrace_formats(struct tdat_file *f, struct tcur *c)
 	struct wanted_ids w = { .n = 0 };
 	struct tcur scan = *c;
 
-	if (f->want)
+	if (f->want && !f->no_formats)
 		note_wanted(f, &scan, "ftrace", &w);
 	return formats(f, c, "ftrace", "ftrace event formats", &w);
 }
@@ -205,7 +207,7 @@ int tdat_event_formats(struct tdat_file *f, struct tcur *c)
 		return tdat_fail(f, TDAT_BAD,
 				 "event systems: count past the "
 				 "end");
-	if (f->want) {
+	if (f->want && !f->no_formats) {
 		/* the wanted events parsed already (ftrace's), then these */
 		for (k = 0; k < tep_get_events_count(f->tep) && w.n < 64; k++)
 			w.id[w.n++] = tep_get_event(f->tep, k)->id;

@@ -320,6 +320,7 @@ static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
 	f->late_kallsyms = hooks && hooks->late_kallsyms;
 	f->no_kallsyms = hooks && hooks->no_kallsyms;
 	f->no_print_fmt = hooks && hooks->no_print_fmt;
+	f->no_formats = hooks && hooks->no_formats;
 	tc_init(&c, f->map, f->size, false);
 	ret = read_header(f, &c);
 	if (ret)

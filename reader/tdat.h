@@ -56,6 +56,11 @@ struct tdat_hooks {
 	 * print formats are not parsed (libtraceevent takes most of its
 	 * time over the GFP flags of the kmem events') */
 	bool no_print_fmt;
+	/* no event format is read (a scan whose caller tells the records'
+	 * events apart with a handle of its own): the formats sections are
+	 * skipped, neither decompressed nor parsed; the handle (tdat_tep())
+	 * holds no event */
+	bool no_formats;
 };
 
 /* One record, handed over in time order; return non-zero to stop. */

@@ -9,7 +9,9 @@
  *    gives the records of the whole copy), and not without it;
  *  - no_print_fmt: each wanted event has its fields, as without it, and
  *    an empty print format;
- *  - want: the events not wanted are not parsed.
+ *  - want: the events not wanted are not parsed;
+ *  - no_formats: no event is parsed, and the records are the same (the
+ *    sample, and a big-endian version 6 file).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +107,42 @@ static void test_fields_only(void)
 	tdat_close(all);
 }
 
+/* No event format read: a handle without events, the same records. */
+static void test_no_formats(void)
+{
+	static const char *const paths[] = {
+		SAMPLE, "tests/fuzz/corpus/reader/seed-w-v6-ppc32.dat"
+	};
+	const struct tdat_hooks hooks = { .no_kallsyms = true,
+					  .no_print_fmt = true,
+					  .no_formats = true };
+	char why[TDAT_WHY_LEN];
+	struct tdat_file *all, *scan;
+	size_t i;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		if (tdat_open(paths[i], NULL, &all, why, sizeof(why)) !=
+		    TDAT_OK) {
+			printf("  %s: %s\n", paths[i], why);
+			unit_failed++;
+			continue;
+		}
+		if (tdat_open(paths[i], &hooks, &scan, why, sizeof(why)) !=
+		    TDAT_OK) {
+			printf("  %s, no_formats: %s\n", paths[i], why);
+			unit_failed++;
+			tdat_close(all);
+			continue;
+		}
+		CHECK(tep_get_events_count(tdat_tep(all)) > 0);
+		CHECK_U64(tep_get_events_count(tdat_tep(scan)), 0);
+		CHECK(records(all) > 0);
+		CHECK_U64(records(scan), records(all));
+		tdat_close(scan);
+		tdat_close(all);
+	}
+}
+
 /* A copy whose compressed kallsyms is garbage: refused, or not read. */
 static void test_damaged_kallsyms(void)
 {
@@ -149,5 +187,6 @@ int main(void)
 {
 	RUN(test_fields_only);
 	RUN(test_damaged_kallsyms);
+	RUN(test_no_formats);
 	UNIT_EXIT();
 }
