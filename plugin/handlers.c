@@ -54,6 +54,8 @@ static void account(struct kmem_plugin *kp, enum kmem_slot slot,
 {
 	struct kmem_event ev;
 
+	if (kp->scan_path) /* the first: trace-cmd has read the formats */
+		plugin_damage_scan(kp, true);
 	if (seen_before(kp, rec))
 		return;
 	if (kp->scan) {

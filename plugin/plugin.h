@@ -60,6 +60,7 @@ struct kmem_plugin {
 	unsigned long long last_offset;
 	int last_cpu;
 	/* the file's damage, as the native reader sees it (damage.c) */
+	char *scan_path;	/* the input, until it is scanned */
 	struct tdat_scan *scan; /* or NULL: not scanned */
 	/* why the native reader refused the file as damaged, or "" */
 	char unchecked[TDAT_WHY_LEN];
@@ -76,7 +77,8 @@ void register_handlers(struct kmem_plugin *kp);
 void unregister_handlers(struct kmem_plugin *kp);
 
 /* damage.c */
-void plugin_damage_scan(struct kmem_plugin *kp, const char *path);
+void plugin_damage_defer(struct kmem_plugin *kp, const char *path);
+void plugin_damage_scan(struct kmem_plugin *kp, bool borrow);
 void plugin_damage_finish(struct kmem_plugin *kp, bool elsewhere);
 void plugin_damage_release(struct kmem_plugin *kp);
 

@@ -101,6 +101,8 @@ static void at_exit(void)
 
 	while ((kp = kmem_registry_take_any((const void *)slab_handler,
 					    &report))) {
+		if (kp->active && report)
+			plugin_damage_scan(kp, false); /* no record came */
 		if (kp->active && report && !kp->healthy)
 			fprintf(stderr,
 				"%s: %s: trace-cmd ended without closing the "
@@ -165,7 +167,7 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		kp->spare = spare_inputs(kp, path);
 		if (kp->ordinal == 1)
 			kp->outs_ok = open_outputs(kp, false);
-		plugin_damage_scan(kp, path);
+		plugin_damage_defer(kp, path);
 	}
 	register_handlers(kp);
 	return 0;
@@ -202,6 +204,7 @@ static void print_stats(struct kmem_plugin *kp)
 
 	kmem_feed_finish(&kp->agg, &kp->sym, kp->tep);
 	survey(kp, &in);
+	plugin_damage_scan(kp, false); /* when no record of ours came */
 	if (kp->unchecked[0])
 		in.unchecked = kp->unchecked;
 	plugin_damage_finish(kp, in.nr_elsewhere > 0 || in.nr_unparsed > 0);
