@@ -259,7 +259,8 @@ void tk_native_modules(struct kmem_symbolizer *sym, struct tdat_file *f)
  * Two CPUs share the work: the reader inflates a compressed buffer's
  * chunks ahead on the second and the records are counted where they lie
  * (tdat_set_prefetch()), or reads an uncompressed one on the second and
- * hands copies over (pipeline.h).  Damaged pages and chunks are skipped,
+ * hands copies over (pipeline.h); a buffer with little data is read and
+ * counted on one (tk_pipeline_small()).  Damaged pages and chunks are skipped,
  * counted and reported on stderr; the rest of the buffer is counted.  A file
  * opened late (@s->path set) is made ready (tk_native_ready()) after counting,
  * before anything is said.
@@ -274,7 +275,9 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 			   .buffer = buffer,
 			   .filter = &s->args->filter };
 	const struct tdat_damage *d = &src.damage;
-	bool here = tk_pipeline_one_thread();
+	bool compressed = tdat_buffer_compressed(f, buffer);
+	bool here = tk_pipeline_one_thread() ||
+		    tk_pipeline_small(tdat_buffer_bytes(f, buffer), compressed);
 	int ret;
 
 	tk_progress_of(progress, file_done, f, tdat_buffer_bytes(f, buffer));
@@ -288,7 +291,7 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	 * CPU, counted here (pipeline.h).
 	 */
 	ret = TDAT_NO_PREFETCH;
-	if (here || tdat_buffer_compressed(f, buffer)) {
+	if (here || compressed) {
 		tdat_set_prefetch(f, !here);
 		s->progress = progress;
 		ret = iterate(&src, tk_session_count_fn(s), s);

@@ -321,6 +321,34 @@ bool tk_pipeline_one_thread(void)
 	return tdat_usable_cpus() == 1;
 }
 
+/*
+ * Below these bytes of a buffer's data in the file, a second thread does
+ * not repay what it costs: its start, its buffers' fresh pages (10 us
+ * each on the bench's host), the hand-overs, and the second CPU it takes
+ * from the kallsyms thread while that one decompresses.  Measured there
+ * (perf stat, alternated with TRACE_KMEM_THREADS=2, medians):
+ * bench/RESULTS.md, run 41.
+ */
+#define TK_SMALL_PLAIN (16ULL << 20)
+#define TK_SMALL_COMPRESSED (2ULL << 20)
+
+/**
+ * tk_pipeline_small - too little data for a second thread?
+ * @bytes: a buffer's data in the file (tdat_buffer_bytes())
+ * @compressed: compressed chunks (TK_SMALL_COMPRESSED applies), or pages
+ *
+ * Return: true when one thread should read and count it, unless
+ * $TRACE_KMEM_THREADS=2 asks for two.
+ */
+bool tk_pipeline_small(uint64_t bytes, bool compressed)
+{
+	const char *v = getenv("TRACE_KMEM_THREADS");
+
+	if (v && !strcmp(v, "2"))
+		return false;
+	return bytes < (compressed ? TK_SMALL_COMPRESSED : TK_SMALL_PLAIN);
+}
+
 /* tk_pipeline_run() on one thread: @produce's records counted as pushed. */
 static int run_here(struct tk_pipe *p, struct tk_session *s,
 		    struct tk_progress *progress)

@@ -24,5 +24,6 @@ int tk_pipe_push(struct tk_pipe *p, const struct tep_record *rec);
 int tk_pipeline_run(tk_produce_fn produce, void *src, struct tk_session *s,
 		    struct tk_progress *progress);
 bool tk_pipeline_one_thread(void);
+bool tk_pipeline_small(uint64_t bytes, bool compressed);
 
 #endif

@@ -15,7 +15,8 @@
 # Under taskset -c 0 the choice is one thread: strace counts one clone
 # less than with TRACE_KMEM_THREADS=2, and fewer than on every CPU with
 # TRACE_KMEM_THREADS=1 (the reader makes no kallsyms thread on one CPU;
-# SKIP without strace).  The sanitizers run it too: counting where the
+# SKIP without strace).  On every CPU, a sample (a little data) is read
+# and counted on one thread too, and a file of 16 MB of pages on two.  The sanitizers run it too: counting where the
 # records lie must read nothing of them after the reader moves on (on a
 # quarter of the samples, with every crafted and damaged file: the code
 # is the same on each sample, and make check compares them all).
@@ -222,7 +223,7 @@ clones() { # clones [ENV...] [-- CMD...]: the clones of one run (under CMD)
 	[ $# -gt 0 ] && shift
 	rm -f "$WORK/st"
 	env "${e[@]}" "$@" strace -f -qq -e trace=clone,clone3 -o "$WORK/st" \
-		"$TK" stat -o /dev/null "$first" >/dev/null 2>&1
+		"$TK" stat -o /dev/null "${cfile:-$first}" >/dev/null 2>&1
 	grep -c 'clone' "$WORK/st"
 }
 if ! command -v strace >/dev/null || ! command -v taskset >/dev/null; then
@@ -248,6 +249,43 @@ else
 	else
 		fail threads-one-cpu-reader "clones with TRACE_KMEM_THREADS=1: $free on every CPU," \
 			"$one under taskset -c 0 (want fewer there)"
+	fi
+	# on every CPU, by the data's size (cli/pipeline.c:
+	# tk_pipeline_small()): a sample's, well under 2 MB compressed or
+	# 16 MB of pages, on one thread; 4,200 pages of one record each
+	# (v6), on two
+	auto=$(clones) two=$(clones TRACE_KMEM_THREADS=2)
+	if [ "$(nproc)" -lt 2 ]; then
+		skip threads-small "this process may run on one CPU only"
+	elif [ "$auto" = "$free" ] && [ "$two" = $((free + 1)) ]; then
+		pass threads-small
+	else
+		fail threads-small "clones on every CPU: $auto by itself, $free with" \
+			"TRACE_KMEM_THREADS=1, $two with 2 (want $free, $free, $((free + 1)))"
+	fi
+	python3 - >"$WORK/big.spec" <<'PY'
+print('[kallsyms]\nffffffff81300000 T seq_open\nffffffff81400000 T _etext\n[buffer]')
+for i in range(4200):
+    print('%d %.6f kmalloc call_site=0xffffffff81300010 ptr=%#x '
+          'bytes_req=8 bytes_alloc=8 node=-1' % (i % 2, 1 + i * 1e-6, 0xffff888100000000 + i * 8))
+PY
+	if python3 "$TOP/tests/tdat/tdat_writer.py" --spec "$WORK/big.spec" -o "$WORK/big.dat" \
+		--formats "$TOP/tests/formats/linux-6.18-x86_64.txt" --version 6 \
+		--page-fill 64 2>"$WORK/big.err"; then
+		cfile=$WORK/big.dat
+		auto=$(clones) one=$(clones TRACE_KMEM_THREADS=1) two=$(clones TRACE_KMEM_THREADS=2)
+		cfile=
+		if [ "$(nproc)" -lt 2 ]; then
+			skip threads-big "this process may run on one CPU only"
+		elif [ "$(stat -c %s "$WORK/big.dat")" -gt $((16 << 20)) ] &&
+			[ "$auto" = "$two" ] && [ "$two" = $((one + 1)) ]; then
+			pass threads-big
+		else
+			fail threads-big "clones on $(stat -c %s "$WORK/big.dat") bytes: $auto by" \
+				"itself, $one with TRACE_KMEM_THREADS=1, $two with 2 (want $two, $((two - 1)), $two)"
+		fi
+	else
+		fail threads-big "tdat_writer.py failed: $(tail -n 2 "$WORK/big.err")"
 	fi
 fi
 finish
