@@ -299,6 +299,14 @@ static void free_blocks(struct block *b)
 	}
 }
 
+/* $TRACE_KMEM_THREADS: 1 or 2, else 0 (not set, or neither) */
+static int threads_asked(void)
+{
+	const char *v = getenv("TRACE_KMEM_THREADS");
+
+	return v && (!strcmp(v, "1") || !strcmp(v, "2")) ? *v - '0' : 0;
+}
+
 /**
  * tk_pipeline_one_thread - read and count on one thread?
  *
@@ -314,11 +322,9 @@ static void free_blocks(struct block *b)
  */
 bool tk_pipeline_one_thread(void)
 {
-	const char *v = getenv("TRACE_KMEM_THREADS");
+	int n = threads_asked();
 
-	if (v && (!strcmp(v, "1") || !strcmp(v, "2")))
-		return *v == '1';
-	return tdat_usable_cpus() == 1;
+	return n ? n == 1 : tdat_usable_cpus() == 1;
 }
 
 /*
@@ -337,16 +343,13 @@ bool tk_pipeline_one_thread(void)
  * @bytes: a buffer's data in the file (tdat_buffer_bytes())
  * @compressed: compressed chunks (TK_SMALL_COMPRESSED applies), or pages
  *
- * Return: true when one thread should read and count it, unless
- * $TRACE_KMEM_THREADS=2 asks for two.
+ * Return: true when one thread should read and count it; never when
+ * $TRACE_KMEM_THREADS says (tk_pipeline_one_thread() follows it).
  */
 bool tk_pipeline_small(uint64_t bytes, bool compressed)
 {
-	const char *v = getenv("TRACE_KMEM_THREADS");
-
-	if (v && !strcmp(v, "2"))
-		return false;
-	return bytes < (compressed ? TK_SMALL_COMPRESSED : TK_SMALL_PLAIN);
+	return !threads_asked() &&
+	       bytes < (compressed ? TK_SMALL_COMPRESSED : TK_SMALL_PLAIN);
 }
 
 /* tk_pipeline_run() on one thread: @produce's records counted as pushed. */

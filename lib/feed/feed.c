@@ -45,7 +45,7 @@ void kmem_feed_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
 	 * Only page records have migration types.  Without one the probe
 	 * is left out: mm_page_alloc's print fmt names a kernel symbol,
 	 * which libtraceevent looks up at its first print among every
-	 * function name (7.7 M instructions in trace-cmd report).
+	 * function name (8.0 M instructions in trace-cmd report).
 	 */
 	if (!a->events[KMEM_ALLOC_PAGE]) {
 		sym->old_migratetypes = 0;
