@@ -11,7 +11,9 @@
  *    an empty print format;
  *  - want: the events not wanted are not parsed;
  *  - no_formats: no event is parsed, and the records are the same (the
- *    sample, and a big-endian version 6 file).
+ *    sample, and a big-endian version 6 file); a copy whose compressed
+ *    ftrace or event formats section is garbage opens with it (neither
+ *    section decompressed), and not without it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +145,99 @@ static void test_no_formats(void)
 	}
 }
 
+static uint64_t le_num(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/*
+ * Where the compressed block of section @id starts in a version 7 file
+ * (little-endian), found without the reader: a section header (id,
+ * flags with the compressed bit, string id, size) whose size is the
+ * block's compressed size word plus the two size words, then the zstd
+ * magic.  *@n: the block's compressed bytes.  Return: 0 when there is
+ * not exactly one.
+ */
+static size_t zsection(const uint8_t *buf, size_t len, unsigned int id,
+		       size_t *n)
+{
+	static const uint8_t magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	size_t o, at = 0, found = 0;
+
+	for (o = 0; o + 28 <= len; o++) {
+		uint64_t size = le_num(buf + o + 8, 8),
+			 zlen = le_num(buf + o + 16, 4);
+
+		if (le_num(buf + o, 2) != id || !(buf[o + 2] & 1) ||
+		    size != zlen + 8 || zlen > len - o - 24 ||
+		    memcmp(buf + o + 24, magic, 4))
+			continue;
+		at = o + 24;
+		*n = (size_t)zlen;
+		found++;
+	}
+	return found == 1 ? at : 0;
+}
+
+/*
+ * A copy whose compressed ftrace formats (section 17) or event formats
+ * (18) are garbage: refused, and with no_formats read whole (neither
+ * decompressed).
+ */
+static void test_no_formats_damaged(void)
+{
+	const struct tdat_hooks hooks = { .no_kallsyms = true,
+					  .no_print_fmt = true,
+					  .no_formats = true };
+	char why[TDAT_WHY_LEN];
+	struct tdat_file *f;
+	uint64_t whole = 0;
+	unsigned int id;
+	size_t len, at, n = 0;
+	uint8_t *buf = unit_slurp(SAMPLE, &len), *copy;
+
+	if (!buf || tdat_open_mem(buf, len, NULL, &f, why, sizeof(why))) {
+		printf("  cannot read %s\n", SAMPLE);
+		unit_failed++;
+		free(buf);
+		return;
+	}
+	whole = records(f);
+	tdat_close(f);
+	CHECK(whole > 0);
+	for (id = 17; id <= 18; id++) {
+		at = zsection(buf, len, id, &n);
+		CHECK(at > 0 && n > 64);
+		if (!at || n <= 64)
+			continue;
+		copy = malloc(len);
+		if (!copy) {
+			unit_failed++;
+			break;
+		}
+		memcpy(copy, buf, len);
+		memset(copy + at + n / 2, 0xa5, 32);
+		CHECK(tdat_open_mem(copy, len, NULL, &f, why, sizeof(why)) ==
+		      TDAT_BAD);
+		if (tdat_open_mem(copy, len, &hooks, &f, why, sizeof(why)) !=
+		    TDAT_OK) {
+			printf("  no_formats, section %u damaged: %s\n", id,
+			       why);
+			unit_failed++;
+		} else {
+			CHECK_U64(tep_get_events_count(tdat_tep(f)), 0);
+			CHECK_U64(records(f), whole);
+			tdat_close(f);
+		}
+		free(copy);
+	}
+	free(buf);
+}
+
 /* A copy whose compressed kallsyms is garbage: refused, or not read. */
 static void test_damaged_kallsyms(void)
 {
@@ -188,5 +283,6 @@ int main(void)
 	RUN(test_fields_only);
 	RUN(test_damaged_kallsyms);
 	RUN(test_no_formats);
+	RUN(test_no_formats_damaged);
 	UNIT_EXIT();
 }
