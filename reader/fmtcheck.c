@@ -262,7 +262,17 @@ static bool fields_known(const char *head, size_t hlen, const char *pf,
 	return ok;
 }
 
-/* One event format: parsed when the caller wants it. */
+/* @text into @tep: the event it added, or NULL (none, or freed again). */
+static struct tep_event *parse_one(struct tep_handle *tep, const char *text,
+				   size_t len, const char *system)
+{
+	struct tep_event *ev = NULL;
+	int before = tep_get_events_count(tep);
+
+	tep_parse_format(tep, &ev, text, (unsigned long)len, system);
+	return tep_get_events_count(tep) == before + 1 ? ev : NULL;
+}
+
 /**
  * tdat_parse_format - parse one event format into the tep handle, as
  *	far as it is safe for libtraceevent (see the top of this file)
@@ -271,21 +281,26 @@ static bool fields_known(const char *head, size_t hlen, const char *pf,
  * @size: its length
  * @system: the event's system
  * @fields_only: its fields alone, with an empty print format
+ *
+ * Return: the event added to @tep, or NULL when none was (the text, or
+ * its first part, is left out; or memory ran out).
  */
-void tdat_parse_format(struct tep_handle *tep, const uint8_t *p, uint64_t size,
-		       const char *system, bool fields_only)
+struct tep_event *tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
+				    uint64_t size, const char *system,
+				    bool fields_only)
 {
 	const char *s = (const char *)p, *end = s + size, *pf;
+	struct tep_event *ev;
 	char last, *head;
 	size_t hlen;
 
 	pf = memmem(s, (size_t)size, pf_tag, sizeof(pf_tag) - 1);
 	if (!pf || !kernel_like(s, pf, &last))
-		return;
+		return NULL;
 	hlen = (size_t)(pf - s) + sizeof(pf_empty) - 1;
 	head = malloc(hlen + 1);
 	if (!head)
-		return;
+		return NULL;
 	memcpy(head, s, (size_t)(pf - s));
 	memcpy(head + (pf - s), pf_empty, sizeof(pf_empty));
 	for (s = pf + sizeof(pf_tag) - 1; s < end && isspace((unsigned char)*s);
@@ -297,9 +312,9 @@ void tdat_parse_format(struct tep_handle *tep, const uint8_t *p, uint64_t size,
 	    kernel_like(s, end, &last) &&
 	    (ident_char(last) || strchr(")]}\"'", last)) && known_ops(s, end) &&
 	    fields_known(head, hlen, pf, end))
-		tep_parse_event(tep, (const char *)p, (unsigned long)size,
-				system);
+		ev = parse_one(tep, (const char *)p, (size_t)size, system);
 	else
-		tep_parse_event(tep, head, (unsigned long)hlen, system);
+		ev = parse_one(tep, head, hlen, system);
 	free(head);
+	return ev;
 }

@@ -175,6 +175,11 @@ struct tdat_file {
 	bool no_kallsyms;   /* tdat_hooks.no_kallsyms */
 	bool no_print_fmt;  /* tdat_hooks.no_print_fmt */
 	bool no_formats;    /* tdat_hooks.no_formats */
+	/* tdat_hooks.lazy_print_fmt and .prepare; the print formats left
+	 * for tdat_print_fmt() (fmtlater.c) */
+	bool lazy_print_fmt;
+	tdat_prepare_fn prepare;
+	struct tdat_later *later;
 	struct tdat_kallsyms *ksyms;
 	struct tdat_buffer *buffers; /* [0] is the top buffer */
 	int nr_buffers;
@@ -231,8 +236,18 @@ int tdat_parse_cmdlines(struct tep_handle *tep, const char *text);
 int tdat_printk(struct tdat_file *f, struct tcur *c);
 
 /* fmtcheck.c */
-void tdat_parse_format(struct tep_handle *tep, const uint8_t *p, uint64_t size,
-		       const char *system, bool fields_only);
+struct tep_event *tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
+				    uint64_t size, const char *system,
+				    bool fields_only);
+
+/* fmtlater.c: print formats parsed when asked for (tdat_print_fmt()) */
+struct tdat_later;
+int tdat_later_keep(struct tdat_file *f, struct tep_event *ev, const uint8_t *p,
+		    uint64_t size);
+void tdat_later_free(struct tdat_file *f);
+
+/* open.c: a handle as the file's (byte order, long and page size) */
+struct tep_handle *tdat_new_tep(const struct tdat_file *f);
 
 /* kallsyms.c, ksyms_resolve.c (the others: ksyms.h) */
 int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z);

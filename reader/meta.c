@@ -2,7 +2,8 @@
 /*
  * The metadata parts of a trace.dat into the tep handle: the ring-buffer
  * page header, the event formats the caller wants (the rest are skipped
- * unparsed: a few of the thousands a trace carries), the saved command
+ * unparsed: a few of the thousands a trace carries; with lazy_print_fmt
+ * their fields alone, fmtlater.c keeping their texts), the saved command
  * lines.  The same parts in version 6 (in sequence) and 7 (as sections).
  */
 #include <ctype.h>
@@ -120,19 +121,29 @@ static bool is_wanted_id(const struct wanted_ids *w, long id)
 	return false;
 }
 
-/* One event format: parsed, when the caller wants it and it is safe. */
-static void event_format(struct tdat_file *f, const char *system,
-			 const uint8_t *p, uint64_t size,
-			 const struct wanted_ids *w)
+/*
+ * One event format: parsed, when the caller wants it and it is safe.
+ * Return: 0, or TDAT_BAD after saying why (out of memory).
+ */
+static int event_format(struct tdat_file *f, const char *system,
+			const uint8_t *p, uint64_t size,
+			const struct wanted_ids *w)
 {
+	struct tep_event *ev;
 	char name[128];
 
 	if (f->no_formats)
-		return;
+		return 0;
 	if (f->want && format_name(p, size, name, sizeof(name)) &&
 	    !f->want(system, name) && !is_wanted_id(w, format_id(p, size)))
-		return;
-	tdat_parse_format(f->tep, p, size, system, f->no_print_fmt);
+		return 0;
+	if (!f->lazy_print_fmt || f->no_print_fmt) {
+		tdat_parse_format(f->tep, p, size, system, f->no_print_fmt);
+		return 0;
+	}
+	/* the fields now, the print format when it is asked for */
+	ev = tdat_parse_format(f->tep, p, size, system, true);
+	return ev ? tdat_later_keep(f, ev, p, size) : 0;
 }
 
 /* Note the ids of @system's formats the caller wants, in @w. */
@@ -167,7 +178,8 @@ static int formats(struct tdat_file *f, struct tcur *c, const char *system,
 		p = sized(c, 8, &size);
 		if (!p)
 			return tdat_fail(f, TDAT_BAD, "%s truncated", what);
-		event_format(f, system, p, size, w);
+		if (event_format(f, system, p, size, w))
+			return TDAT_BAD;
 	}
 	return TDAT_OK;
 }

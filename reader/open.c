@@ -134,7 +134,15 @@ static int read_header(struct tdat_file *f, struct tcur *c)
 	return TDAT_OK;
 }
 
-static struct tep_handle *new_tep(const struct tdat_file *f)
+/**
+ * tdat_new_tep - a tep handle set up as the file's
+ * @f: the file, its header read
+ *
+ * The file's byte order, this machine's, the file's long and page sizes.
+ *
+ * Return: the handle, or NULL when memory ran out.
+ */
+struct tep_handle *tdat_new_tep(const struct tdat_file *f)
 {
 	struct tep_handle *tep = tep_alloc();
 
@@ -321,11 +329,13 @@ static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
 	f->no_kallsyms = hooks && hooks->no_kallsyms;
 	f->no_print_fmt = hooks && hooks->no_print_fmt;
 	f->no_formats = hooks && hooks->no_formats;
+	f->lazy_print_fmt = hooks && hooks->lazy_print_fmt;
+	f->prepare = hooks ? hooks->prepare : NULL;
 	tc_init(&c, f->map, f->size, false);
 	ret = read_header(f, &c);
 	if (ret)
 		return ret;
-	f->tep = new_tep(f);
+	f->tep = tdat_new_tep(f);
 	if (!f->tep)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
 	if (hooks && hooks->prepare)
@@ -473,6 +483,8 @@ void tdat_close(struct tdat_file *f)
 	tdat_kallsyms_release(f);
 	if (f->tep)
 		tep_free(f->tep);
+	/* after the handle whose print formats name their fields */
+	tdat_later_free(f);
 	for (i = 0; i < f->nr_buffers; i++) {
 		free(f->buffers[i].name);
 		free(f->buffers[i].cpus);

@@ -61,6 +61,10 @@ struct tdat_hooks {
 	 * skipped, neither decompressed nor parsed; the handle (tdat_tep())
 	 * holds no event */
 	bool no_formats;
+	/* each wanted format's print format is parsed when first asked
+	 * for (tdat_print_fmt()), its fields at once: a report probes one
+	 * or two of them */
+	bool lazy_print_fmt;
 };
 
 /* One record, handed over in time order; return non-zero to stop. */
@@ -97,6 +101,9 @@ int tdat_ready(struct tdat_file *f, char *why, size_t why_len);
 unsigned int tdat_header_page_size(const char *path);
 
 struct tep_handle *tdat_tep(const struct tdat_file *f);
+int tdat_print_fmt(struct tdat_file *f, struct tep_event *ev);
+size_t tdat_print_fmt_bound(const struct tdat_file *f,
+			    const struct tep_event *ev);
 int tdat_nr_buffers(const struct tdat_file *f);
 const char *tdat_buffer_name(const struct tdat_file *f, int buffer);
 uint64_t tdat_buffer_bytes(const struct tdat_file *f, int buffer);

@@ -10,13 +10,20 @@
  *  - no_print_fmt: each wanted event has its fields, as without it, and
  *    an empty print format;
  *  - want: the events not wanted are not parsed;
+ *  - lazy_print_fmt: each wanted event has its fields and an empty print
+ *    format until tdat_print_fmt() parses it; then the print format, its
+ *    flags and what it prints of a record are those of a full open
+ *    (tdat_print_fmt_bound(): the text's length before, SIZE_MAX after);
  *  - no_formats: no event is parsed, and the records are the same (the
  *    sample, and a big-endian version 6 file); a copy whose compressed
  *    ftrace or event formats section is garbage opens with it (neither
  *    section decompressed), and not without it.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <trace-seq.h>
 
 #include "file_util.h"
 #include "internal.h"
@@ -106,6 +113,108 @@ static void test_fields_only(void)
 	CHECK(kmem >= 4);
 	CHECK_U64(records(scan), records(all));
 	tdat_close(scan);
+	tdat_close(all);
+}
+
+/* print_first()'s: the event, where its text goes, whether found */
+struct first {
+	struct tep_event *ev;
+	char *out;
+	size_t len;
+	int found;
+};
+
+static int print_first(void *priv, const struct tep_record *rec)
+{
+	struct first *p = priv;
+	struct trace_seq s;
+
+	if (tep_data_type(p->ev->tep, (struct tep_record *)rec) != p->ev->id)
+		return 0;
+	trace_seq_init(&s);
+	tep_print_event(p->ev->tep, &s, (struct tep_record *)rec, "%s",
+			TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	snprintf(p->out, p->len, "%s", s.buffer ? s.buffer : "");
+	trace_seq_destroy(&s);
+	p->found = 1;
+	return 1;
+}
+
+/* @ev's print format applied to its first record in @f, in @out. */
+static int first_printed(struct tdat_file *f, struct tep_event *ev, char *out,
+			 size_t len)
+{
+	struct first p = { ev, out, len, 0 };
+	struct tdat_damage d;
+	char why[TDAT_WHY_LEN];
+
+	out[0] = '\0';
+	tdat_iterate(f, 0, NULL, 0, print_first, &p, &d, why, sizeof(why));
+	return p.found;
+}
+
+/* Print formats parsed when asked for: as a full open's, then. */
+static void test_lazy_print_fmt(void)
+{
+	static const char *const names[] = { "kmalloc", "kfree",
+					     "mm_page_alloc",
+					     "kmem_cache_alloc" };
+	const struct tdat_hooks lazy = { .want = kmem_only,
+					 .lazy_print_fmt = true };
+	char why[TDAT_WHY_LEN], a[512], b[512];
+	struct tdat_file *all, *later;
+	size_t i;
+	int printed = 0;
+
+	if (tdat_open(SAMPLE, NULL, &all, why, sizeof(why)) != TDAT_OK) {
+		printf("  %s: %s\n", SAMPLE, why);
+		unit_failed++;
+		return;
+	}
+	if (tdat_open(SAMPLE, &lazy, &later, why, sizeof(why)) != TDAT_OK) {
+		printf("  %s, lazy_print_fmt: %s\n", SAMPLE, why);
+		unit_failed++;
+		tdat_close(all);
+		return;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct tep_event *e =
+			tep_find_event_by_name(tdat_tep(all), "kmem", names[i]);
+		struct tep_event *l = tep_find_event_by_name(tdat_tep(later),
+							     "kmem", names[i]);
+
+		CHECK(e && l);
+		if (!e || !l)
+			continue;
+		CHECK_U64(nr_fields(l), nr_fields(e));
+		CHECK(l->print_fmt.format && !l->print_fmt.format[0]);
+		CHECK(l->print_fmt.args == NULL);
+		CHECK(tdat_print_fmt_bound(later, l) >
+		      strlen(e->print_fmt.format));
+		CHECK(tdat_print_fmt_bound(later, l) < SIZE_MAX);
+		CHECK_U64(tdat_print_fmt_bound(all, e), SIZE_MAX);
+		CHECK(!tdat_print_fmt(later, l));
+		CHECK(!tdat_print_fmt(later, l)); /* again: nothing to do */
+		CHECK_U64(tdat_print_fmt_bound(later, l), SIZE_MAX);
+		CHECK(l->print_fmt.format &&
+		      !strcmp(l->print_fmt.format, e->print_fmt.format));
+		CHECK(l->print_fmt.args != NULL);
+		CHECK_U64(l->flags, e->flags);
+		if (first_printed(all, e, a, sizeof(a))) {
+			CHECK(first_printed(later, l, b, sizeof(b)));
+			CHECK(a[0] && !strcmp(a, b));
+			if (strcmp(a, b))
+				printf("  %s: \"%s\" / \"%s\"\n", names[i], a,
+				       b);
+			printed++;
+		}
+	}
+	CHECK(printed >= 2);
+	/* an event of another file's handle: not one of this one's */
+	CHECK(!tdat_print_fmt(
+		later, tep_find_event_by_name(tdat_tep(all), "kmem", "kfree")));
+	tdat_close(later);
 	tdat_close(all);
 }
 
@@ -282,6 +391,7 @@ int main(void)
 {
 	RUN(test_fields_only);
 	RUN(test_damaged_kallsyms);
+	RUN(test_lazy_print_fmt);
 	RUN(test_no_formats);
 	RUN(test_no_formats_damaged);
 	UNIT_EXIT();
