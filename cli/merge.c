@@ -14,6 +14,7 @@
 #include "base/path_label.h"
 #include "buffers.h"
 #include "event/events.h"
+#include "event/fmtlater.h"
 #include "fault.h"
 #include "feed/feed.h"
 #include "memlimit.h"
@@ -57,6 +58,7 @@ static int format_differs(struct tep_handle *a, struct tep_handle *b)
 
 			if (!ev[i])
 				continue;
+			kmem_fmt_need(ev[i]);
 			h[i] = hash_str(0xcbf29ce484222325ULL,
 					ev[i]->print_fmt.format
 						? ev[i]->print_fmt.format

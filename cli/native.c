@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "damage.h"
 #include "event/decode.h"
+#include "event/fmtlater.h"
 #include "event/tep_names.h"
 #include "native.h"
 #include "pipeline.h"
@@ -23,7 +24,19 @@ static bool wanted_event(const char *system, const char *name)
 static const struct tdat_hooks hooks = {
 	.want = wanted_event,
 	.prepare = kmem_tep_register_functions,
+	.lazy_print_fmt = true,
 };
+
+/* lib/'s readers of print formats ask the file for them (fmtlater.h) */
+static int load_print_fmt(void *f, struct tep_event *ev)
+{
+	return tdat_print_fmt(f, ev);
+}
+
+static size_t print_fmt_bound(void *f, const struct tep_event *ev)
+{
+	return tdat_print_fmt_bound(f, ev);
+}
 
 /**
  * tk_native_open - open a file with the native reader
@@ -49,6 +62,17 @@ int tk_native_open(const char *path, struct tdat_file **f, bool late,
 
 	h.late_kallsyms = late;
 	ret = tdat_open(path, &h, f, why, sizeof(why));
+	if (ret == TDAT_OK) {
+		const struct kmem_fmt_source src = { load_print_fmt,
+						     print_fmt_bound, *f };
+
+		if (kmem_fmt_later(tdat_tep(*f), &src)) {
+			tdat_close(*f);
+			*f = NULL;
+			snprintf(why, sizeof(why), "out of memory");
+			ret = TDAT_BAD;
+		}
+	}
 
 	if (ret == TDAT_OK && tdat_cut_note(*f, why, sizeof(why)))
 		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);

@@ -7,6 +7,7 @@
 
 #include <trace-seq.h>
 
+#include "fmtlater.h"
 #include "fmtprobe.h"
 
 static int record_size(const struct tep_event *ev)
@@ -84,10 +85,15 @@ static void copy_value(const char *text, const char *key, char *out,
  * Return: the format's length if it is more than FMT_PROBE_MAX bytes
  * (fmt_probe() then refuses it), else 0.
  */
-size_t fmt_probe_too_long(const struct tep_event *event)
+size_t fmt_probe_too_long(struct tep_event *event)
 {
-	size_t len = event->print_fmt.format ?
-			     strlen(event->print_fmt.format) : 0;
+	size_t len;
+
+	/* a print fmt still to be parsed from a short text: short too */
+	if (kmem_fmt_bound(event) <= FMT_PROBE_MAX)
+		return 0;
+	kmem_fmt_need(event);
+	len = event->print_fmt.format ? strlen(event->print_fmt.format) : 0;
 
 	return len > FMT_PROBE_MAX ? len : 0;
 }
@@ -117,6 +123,7 @@ int fmt_probe(struct tep_event *event, const char *field, unsigned long long v,
 	int flags;
 
 	out[0] = '\0';
+	kmem_fmt_need(event);
 	type = tep_find_common_field(event, "common_type");
 	if (field)
 		f = tep_find_field(event, field);

@@ -13,7 +13,7 @@
 
 int fmt_probe(struct tep_event *event, const char *field, unsigned long long v,
 	      const char *key, char *out, size_t len);
-size_t fmt_probe_too_long(const struct tep_event *event);
+size_t fmt_probe_too_long(struct tep_event *event);
 int fmt_pageblock_order(struct tep_event *extfrag);
 unsigned long long fmt_account_bit(struct tep_event *alloc);
 

@@ -4,7 +4,8 @@
  *
  * Each input is opened as a trace.dat with tdat_open_mem(), wanting the
  * kmem events and ftrace:kernel_stack, with the print functions of
- * lib/tep_names.c registered, as trace-kmem stat does (cli/native.c).  Every
+ * lib/tep_names.c registered and the print formats parsed when lib/ first
+ * reads one, as trace-kmem stat does (cli/native.c).  Every
  * buffer is iterated (all CPUs, and once more with every other CPU left
  * out), every byte of every record is read (so that AddressSanitizer
  * sees a record reaching outside its page or chunk), the kmem records
@@ -23,6 +24,7 @@
 
 #include "analysis/agg.h"
 #include "event/decode.h"
+#include "event/fmtlater.h"
 #include "event/tep_names.h"
 #include "feed/feed.h"
 #include "fuzz_opts.h"
@@ -199,6 +201,16 @@ static void lookups(struct ctx *c)
 	}
 }
 
+static int load_print_fmt(void *f, struct tep_event *ev)
+{
+	return tdat_print_fmt(f, ev);
+}
+
+static size_t print_fmt_bound(void *f, const struct tep_event *ev)
+{
+	return tdat_print_fmt_bound(f, ev);
+}
+
 static void report(struct ctx *c, struct kmem_symbolizer *sym, uint8_t flags)
 {
 	struct kmem_input in = { .label = "fuzz" };
@@ -219,6 +231,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char why[TDAT_WHY_LEN];
 	struct kmem_collect_cfg cc;
+	struct kmem_fmt_source src = { load_print_fmt, print_fmt_bound, NULL };
 	struct kmem_symbolizer sym;
 	struct tdat_damage dmg;
 	struct tdat_file *f;
@@ -229,6 +242,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const struct tdat_hooks hooks = {
 		.want = wanted_event,
 		.prepare = kmem_tep_register_functions,
+		.lazy_print_fmt = true,
 	};
 	int ret, b, n, cpu;
 
@@ -255,6 +269,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!c)
 		abort();
 	c->tep = tdat_tep(f);
+	src.priv = f;
+	if (kmem_fmt_later(c->tep, &src))
+		abort(); /* out of memory: not the input's doing */
 	kmem_tep_symbolizer(&sym, c->tep);
 	if (kmem_agg_init(&c->agg))
 		abort(); /* out of memory: not the input's doing */
@@ -317,6 +334,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	report(c, &sym, size ? data[size - 1] : 0);
 
 	kmem_agg_release(&c->agg);
+	kmem_fmt_later_done(c->tep);
 	free(c);
 	tdat_close(f);
 	return 0;

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The handles whose print formats are parsed when asked for, and what
+ * parses them (see fmtlater.h).  A short list under a lock: it is looked
+ * at once per print format read (a probe, a comparison), never per
+ * record, and holds one entry a file open with the native reader.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "fmtlater.h"
+
+struct later {
+	struct tep_handle *tep;
+	struct kmem_fmt_source src;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct later *list;
+static size_t nr, cap;
+
+/**
+ * kmem_fmt_later - register what parses a handle's print formats
+ * @tep: the handle, its events' print formats left for later
+ * @src: what parses one (called under a lock; it must tell an event it
+ *	parsed already), and bounds its length (copied)
+ *
+ * Until kmem_fmt_later_done(@tep), kmem_fmt_need() and kmem_fmt_bound()
+ * on an event of @tep ask @src.
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int kmem_fmt_later(struct tep_handle *tep, const struct kmem_fmt_source *src)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&lock);
+	if (nr == cap) {
+		size_t c = cap ? 2 * cap : 8;
+		struct later *v = realloc(list, c * sizeof(*v));
+
+		if (v) {
+			list = v;
+			cap = c;
+		}
+	}
+	if (nr < cap)
+		list[nr++] = (struct later){ tep, *src };
+	else
+		ret = -1;
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/**
+ * kmem_fmt_later_done - forget a handle (before it is freed)
+ * @tep: the handle given to kmem_fmt_later(), or any other (no effect)
+ */
+void kmem_fmt_later_done(struct tep_handle *tep)
+{
+	size_t i;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nr; i++)
+		if (list[i].tep == tep) {
+			list[i] = list[--nr];
+			break;
+		}
+	if (!nr) {
+		free(list);
+		list = NULL;
+		cap = 0;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/* The entry of @tep, the lock held; NULL: none. */
+static const struct later *find(const struct tep_handle *tep)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (list[i].tep == tep)
+			return &list[i];
+	return NULL;
+}
+
+/**
+ * kmem_fmt_need - an event's print format, before it is read
+ * @ev: the event, or NULL
+ *
+ * Parses @ev's print format if its handle left it for later
+ * (kmem_fmt_later()); else nothing to do.  Never on the per-record path.
+ */
+void kmem_fmt_need(struct tep_event *ev)
+{
+	const struct later *l;
+
+	if (!ev)
+		return;
+	pthread_mutex_lock(&lock);
+	l = find(ev->tep);
+	if (l)
+		l->src.load(l->src.priv, ev);
+	pthread_mutex_unlock(&lock);
+}
+
+/**
+ * kmem_fmt_bound - a bound on an event's print format, unparsed
+ * @ev: the event
+ *
+ * Return: at least the length its print format has, or will have once
+ * parsed (its text's), when its handle left it for later and it is
+ * still to be parsed; else SIZE_MAX (the event's own print format is the
+ * one to look at).
+ */
+size_t kmem_fmt_bound(const struct tep_event *ev)
+{
+	const struct later *l;
+	size_t b = SIZE_MAX;
+
+	pthread_mutex_lock(&lock);
+	l = find(ev->tep);
+	if (l)
+		b = l->src.bound(l->src.priv, ev);
+	pthread_mutex_unlock(&lock);
+	return b;
+}
