@@ -25,6 +25,7 @@ static const struct tdat_hooks hooks = {
 	.want = wanted_event,
 	.prepare = kmem_tep_register_functions,
 	.lazy_print_fmt = true,
+	.lazy_cmdlines = true,
 };
 
 /* lib/'s readers of print formats ask the file for them (fmtlater.h) */
@@ -36,6 +37,11 @@ static int load_print_fmt(void *f, struct tep_event *ev)
 static size_t print_fmt_bound(void *f, const struct tep_event *ev)
 {
 	return tdat_print_fmt_bound(f, ev);
+}
+
+static int load_comms(void *f)
+{
+	return tdat_comms(f);
 }
 
 /**
@@ -63,8 +69,10 @@ int tk_native_open(const char *path, struct tdat_file **f, bool late,
 	h.late_kallsyms = late;
 	ret = tdat_open(path, &h, f, why, sizeof(why));
 	if (ret == TDAT_OK) {
-		const struct kmem_fmt_source src = { load_print_fmt,
-						     print_fmt_bound, *f };
+		const struct kmem_fmt_source src = { .load = load_print_fmt,
+						     .bound = print_fmt_bound,
+						     .comms = load_comms,
+						     .priv = *f };
 
 		if (kmem_fmt_later(tdat_tep(*f), &src)) {
 			tdat_close(*f);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/msg.h"
+#include "event/fmtlater.h"
 #include "event/tep_names.h"
 #include "feed/feed.h"
 #include "block.h"
@@ -23,6 +24,7 @@ static bool comm_matches(struct tk_session *s, int pid)
 
 	if (v != U64_INDEX_NONE)
 		return v == 1;
+	kmem_comms_need(s->tep); /* the first pid only: then no-op */
 	comm = tep_data_comm_from_pid(s->tep, pid);
 	if (!strcmp(comm, "<...>"))
 		return false; /* unknown yet: live mode may learn it */

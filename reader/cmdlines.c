@@ -16,6 +16,11 @@
  *  - " ": any white space;
  *  - "%m[^\n]": the rest of the line, at least one character, or the
  *    table ends.
+ *
+ * With &tdat_hooks.lazy_cmdlines the text is kept until tdat_comms():
+ * 4.5 M of the 46 M instructions of trace-kmem stat on a 6,400-event
+ * trace went to 6,552 tep_register_comm() calls, and a default report
+ * names no task.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -110,5 +115,32 @@ int tdat_parse_cmdlines(struct tep_handle *tep, const char *text)
 			free(comm);
 		p = eol;
 	}
+	return 0;
+}
+
+/**
+ * tdat_comms - register the saved command lines now, if left for later
+ * @f: the file, opened with &tdat_hooks.lazy_cmdlines (else nothing to do)
+ *
+ * The comms the file saved go into tdat_tep(@f) as they would have at
+ * its opening; their text is freed.  Calling it again does nothing.  Not
+ * thread-safe: the caller serializes it with its other uses of the
+ * handle.
+ *
+ * Return: 0, or -1 when a line ended the table early or memory ran out
+ * (as at the opening, which says nothing of it either).
+ */
+int tdat_comms(struct tdat_file *f)
+{
+	char *text = f->cmdlines;
+
+	if (!text)
+		return 0;
+	f->cmdlines = NULL;
+	if (tdat_parse_cmdlines(f->tep, text)) {
+		free(text);
+		return -1;
+	}
+	free(text);
 	return 0;
 }

@@ -180,6 +180,10 @@ struct tdat_file {
 	bool lazy_print_fmt;
 	tdat_prepare_fn prepare;
 	struct tdat_later *later;
+	/* tdat_hooks.lazy_cmdlines: the saved command lines' text, until
+	 * tdat_comms() registers them (cmdlines.c) */
+	bool lazy_cmdlines;
+	char *cmdlines;
 	struct tdat_kallsyms *ksyms;
 	struct tdat_buffer *buffers; /* [0] is the top buffer */
 	int nr_buffers;

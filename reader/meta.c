@@ -247,6 +247,9 @@ int tdat_event_formats(struct tdat_file *f, struct tcur *c)
  * @f: the file
  * @c: the cursor at its 8-byte size
  *
+ * Registered in the handle now, or with &tdat_hooks.lazy_cmdlines kept
+ * for tdat_comms().
+ *
  * Return: TDAT_OK, or the failure.
  */
 int tdat_cmdlines(struct tdat_file *f, struct tcur *c)
@@ -262,6 +265,11 @@ int tdat_cmdlines(struct tdat_file *f, struct tcur *c)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
 	memcpy(copy, p, (size_t)size);
 	copy[size] = '\0';
+	if (f->lazy_cmdlines) { /* registered by tdat_comms() */
+		free(f->cmdlines);
+		f->cmdlines = copy;
+		return TDAT_OK;
+	}
 	tdat_parse_cmdlines(f->tep, copy);
 	free(copy);
 	return TDAT_OK;

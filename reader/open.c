@@ -330,6 +330,7 @@ static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
 	f->no_print_fmt = hooks && hooks->no_print_fmt;
 	f->no_formats = hooks && hooks->no_formats;
 	f->lazy_print_fmt = hooks && hooks->lazy_print_fmt;
+	f->lazy_cmdlines = hooks && hooks->lazy_cmdlines;
 	f->prepare = hooks ? hooks->prepare : NULL;
 	tc_init(&c, f->map, f->size, false);
 	ret = read_header(f, &c);
@@ -485,6 +486,7 @@ void tdat_close(struct tdat_file *f)
 		tep_free(f->tep);
 	/* after the handle whose print formats name their fields */
 	tdat_later_free(f);
+	free(f->cmdlines);
 	for (i = 0; i < f->nr_buffers; i++) {
 		free(f->buffers[i].name);
 		free(f->buffers[i].cpus);

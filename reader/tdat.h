@@ -65,6 +65,9 @@ struct tdat_hooks {
 	 * for (tdat_print_fmt()), its fields at once: a report probes one
 	 * or two of them */
 	bool lazy_print_fmt;
+	/* the saved command lines are registered in the handle when first
+	 * asked for (tdat_comms()): a report names few tasks, if any */
+	bool lazy_cmdlines;
 };
 
 /* One record, handed over in time order; return non-zero to stop. */
@@ -102,6 +105,7 @@ unsigned int tdat_header_page_size(const char *path);
 
 struct tep_handle *tdat_tep(const struct tdat_file *f);
 int tdat_print_fmt(struct tdat_file *f, struct tep_event *ev);
+int tdat_comms(struct tdat_file *f);
 size_t tdat_print_fmt_bound(const struct tdat_file *f,
 			    const struct tep_event *ev);
 int tdat_nr_buffers(const struct tdat_file *f);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The handles whose print formats are parsed when asked for, and what
- * parses them (see fmtlater.h).  A short list under a lock: it is looked
- * at once per print format read (a probe, a comparison), never per
- * record, and holds one entry a file open with the native reader.
+ * The handles whose print formats and comms are parsed when asked for,
+ * and what parses them (see fmtlater.h).  A short list under a lock: it
+ * is looked at once per print format read (a probe, a comparison) and
+ * per task named (a report's row, a --comm test of a new pid), never
+ * per record, and holds one entry a file open with the native reader.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -126,4 +127,23 @@ size_t kmem_fmt_bound(const struct tep_event *ev)
 		b = l->src.bound(l->src.priv, ev);
 	pthread_mutex_unlock(&lock);
 	return b;
+}
+
+/**
+ * kmem_comms_need - a handle's saved comms, before a task is named
+ * @tep: the handle
+ *
+ * Registers the comms the trace saved in @tep if its front end left
+ * them for later (&struct kmem_fmt_source.comms); else nothing to do.
+ * Never on the per-record path.
+ */
+void kmem_comms_need(struct tep_handle *tep)
+{
+	const struct later *l;
+
+	pthread_mutex_lock(&lock);
+	l = find(tep);
+	if (l && l->src.comms)
+		l->src.comms(l->src.priv);
+	pthread_mutex_unlock(&lock);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmtlater.h"
 #include "fmtprobe.h"
 #include "tep_names.h"
 
@@ -55,6 +56,7 @@ static const char *gfp(void *priv, uint64_t flags, char *buf, size_t len)
 
 static const char *comm(void *priv, int pid)
 {
+	kmem_comms_need(priv);
 	return tep_data_comm_from_pid(priv, pid);
 }
 

@@ -211,6 +211,11 @@ static size_t print_fmt_bound(void *f, const struct tep_event *ev)
 	return tdat_print_fmt_bound(f, ev);
 }
 
+static int load_comms(void *f)
+{
+	return tdat_comms(f);
+}
+
 static void report(struct ctx *c, struct kmem_symbolizer *sym, uint8_t flags)
 {
 	struct kmem_input in = { .label = "fuzz" };
@@ -231,7 +236,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char why[TDAT_WHY_LEN];
 	struct kmem_collect_cfg cc;
-	struct kmem_fmt_source src = { load_print_fmt, print_fmt_bound, NULL };
+	struct kmem_fmt_source src = { .load = load_print_fmt,
+				       .bound = print_fmt_bound,
+				       .comms = load_comms };
 	struct kmem_symbolizer sym;
 	struct tdat_damage dmg;
 	struct tdat_file *f;
@@ -243,6 +250,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.want = wanted_event,
 		.prepare = kmem_tep_register_functions,
 		.lazy_print_fmt = true,
+		.lazy_cmdlines = true,
 	};
 	int ret, b, n, cpu;
 
@@ -331,6 +339,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(v);
 	}
 	lookups(c);
+	/* a task named: the saved comms registered (lazy_cmdlines) */
+	c->sink += strlen(sym.comm(sym.priv, 1));
 	report(c, &sym, size ? data[size - 1] : 0);
 
 	kmem_agg_release(&c->agg);

@@ -14,6 +14,9 @@
  *    format until tdat_print_fmt() parses it; then the print format, its
  *    flags and what it prints of a record are those of a full open
  *    (tdat_print_fmt_bound(): the text's length before, SIZE_MAX after);
+ *  - lazy_cmdlines: no task has a name until tdat_comms() registers the
+ *    saved comms; then every task of the records has the name a full
+ *    open gives it;
  *  - no_formats: no event is parsed, and the records are the same (the
  *    sample, and a big-endian version 6 file); a copy whose compressed
  *    ftrace or event formats section is garbage opens with it (neither
@@ -218,6 +221,77 @@ static void test_lazy_print_fmt(void)
 	tdat_close(all);
 }
 
+/* pids(): the distinct pids of a file's records */
+struct pids {
+	struct tep_handle *tep;
+	int v[4096];
+	int n;
+};
+
+static int add_pid(void *priv, const struct tep_record *rec)
+{
+	struct pids *p = priv;
+	int pid = tep_data_pid(p->tep, (struct tep_record *)rec), i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->v[i] == pid)
+			return 0;
+	if (p->n < (int)(sizeof(p->v) / sizeof(p->v[0])))
+		p->v[p->n++] = pid;
+	return 0;
+}
+
+/* Saved comms registered when asked for: as a full open's, then. */
+static void test_lazy_cmdlines(void)
+{
+	const struct tdat_hooks lazy = { .want = kmem_only,
+					 .lazy_cmdlines = true };
+	static struct pids p;
+	char why[TDAT_WHY_LEN];
+	struct tdat_file *all, *later;
+	struct tdat_damage d;
+	int i, named = 0;
+
+	if (tdat_open(SAMPLE, NULL, &all, why, sizeof(why)) != TDAT_OK) {
+		printf("  %s: %s\n", SAMPLE, why);
+		unit_failed++;
+		return;
+	}
+	if (tdat_open(SAMPLE, &lazy, &later, why, sizeof(why)) != TDAT_OK) {
+		printf("  %s, lazy_cmdlines: %s\n", SAMPLE, why);
+		unit_failed++;
+		tdat_close(all);
+		return;
+	}
+	p.tep = tdat_tep(all);
+	p.n = 0;
+	CHECK(!tdat_iterate(all, 0, NULL, 0, add_pid, &p, &d, why,
+			    sizeof(why)));
+	CHECK(p.n > 10);
+	for (i = 0; i < p.n; i++) {
+		const char *c = tep_data_comm_from_pid(tdat_tep(all), p.v[i]);
+
+		named += strcmp(c, "<...>") != 0;
+		/* not yet registered */
+		CHECK(!strcmp(tep_data_comm_from_pid(tdat_tep(later), p.v[i]),
+			      "<...>"));
+	}
+	CHECK(named > 10);
+	CHECK(!tdat_comms(later));
+	CHECK(!tdat_comms(later)); /* again: nothing to do */
+	CHECK(!tdat_comms(all));   /* registered at the opening */
+	for (i = 0; i < p.n; i++) {
+		const char *a = tep_data_comm_from_pid(tdat_tep(all), p.v[i]);
+		const char *b = tep_data_comm_from_pid(tdat_tep(later), p.v[i]);
+
+		CHECK(!strcmp(a, b));
+		if (strcmp(a, b))
+			printf("  pid %d: \"%s\" / \"%s\"\n", p.v[i], a, b);
+	}
+	tdat_close(later);
+	tdat_close(all);
+}
+
 /* No event format read: a handle without events, the same records. */
 static void test_no_formats(void)
 {
@@ -392,6 +466,7 @@ int main(void)
 	RUN(test_fields_only);
 	RUN(test_damaged_kallsyms);
 	RUN(test_lazy_print_fmt);
+	RUN(test_lazy_cmdlines);
 	RUN(test_no_formats);
 	RUN(test_no_formats_damaged);
 	UNIT_EXIT();
