@@ -18,9 +18,9 @@
  *    table ends.
  *
  * With &tdat_hooks.lazy_cmdlines the text is kept until tdat_comms():
- * 4.5 M of the 46 M instructions of trace-kmem stat on a 6,400-event
- * trace went to 6,552 tep_register_comm() calls, and a default report
- * names no task.
+ * 6.1 M of the 66.9 M instructions of trace-kmem stat on a v6 trace
+ * whose table was full (6,552 comms) went to registering them, and a
+ * default report names no task.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -133,14 +133,12 @@ int tdat_parse_cmdlines(struct tep_handle *tep, const char *text)
 int tdat_comms(struct tdat_file *f)
 {
 	char *text = f->cmdlines;
+	int ret;
 
 	if (!text)
 		return 0;
 	f->cmdlines = NULL;
-	if (tdat_parse_cmdlines(f->tep, text)) {
-		free(text);
-		return -1;
-	}
+	ret = tdat_parse_cmdlines(f->tep, text);
 	free(text);
-	return 0;
+	return ret;
 }
