@@ -221,7 +221,7 @@ static void test_lazy_print_fmt(void)
 	tdat_close(all);
 }
 
-/* pids(): the distinct pids of a file's records */
+/* add_pid()'s: the distinct pids of a file's records */
 struct pids {
 	struct tep_handle *tep;
 	int v[4096];
