@@ -72,26 +72,38 @@ static int nr_fields(const struct tep_event *e)
 	return n;
 }
 
+/*
+ * SAMPLE opened twice: whole in *@all, with @hooks (named @what) in
+ * *@hooked.  Return: 0, or -1 (counted as a failure, nothing open).
+ */
+static int open_pair(const struct tdat_hooks *hooks, const char *what,
+		     struct tdat_file **all, struct tdat_file **hooked)
+{
+	char why[TDAT_WHY_LEN];
+
+	if (tdat_open(SAMPLE, NULL, all, why, sizeof(why)) != TDAT_OK) {
+		printf("  %s: %s\n", SAMPLE, why);
+		unit_failed++;
+		return -1;
+	}
+	if (tdat_open(SAMPLE, hooks, hooked, why, sizeof(why)) != TDAT_OK) {
+		printf("  %s, %s: %s\n", SAMPLE, what, why);
+		unit_failed++;
+		tdat_close(*all);
+		return -1;
+	}
+	return 0;
+}
+
 /* The fields, and no print format, of every kmem event; no other. */
 static void test_fields_only(void)
 {
-	char why[TDAT_WHY_LEN];
 	struct tdat_file *all, *scan;
 	struct tep_event **evs;
 	int i, kmem = 0;
 
-	if (tdat_open(SAMPLE, NULL, &all, why, sizeof(why)) != TDAT_OK) {
-		printf("  %s: %s\n", SAMPLE, why);
-		unit_failed++;
+	if (open_pair(&scan_hooks, "scan hooks", &all, &scan))
 		return;
-	}
-	if (tdat_open(SAMPLE, &scan_hooks, &scan, why, sizeof(why)) !=
-	    TDAT_OK) {
-		printf("  %s, scan hooks: %s\n", SAMPLE, why);
-		unit_failed++;
-		tdat_close(all);
-		return;
-	}
 	CHECK(all->ksyms != NULL);
 	CHECK(scan->ksyms == NULL);
 	evs = tep_list_events(tdat_tep(all), TEP_EVENT_SORT_ID);
@@ -165,22 +177,13 @@ static void test_lazy_print_fmt(void)
 					     "kmem_cache_alloc" };
 	const struct tdat_hooks lazy = { .want = kmem_only,
 					 .lazy_print_fmt = true };
-	char why[TDAT_WHY_LEN], a[512], b[512];
+	char a[512], b[512];
 	struct tdat_file *all, *later;
 	size_t i;
 	int printed = 0;
 
-	if (tdat_open(SAMPLE, NULL, &all, why, sizeof(why)) != TDAT_OK) {
-		printf("  %s: %s\n", SAMPLE, why);
-		unit_failed++;
+	if (open_pair(&lazy, "lazy_print_fmt", &all, &later))
 		return;
-	}
-	if (tdat_open(SAMPLE, &lazy, &later, why, sizeof(why)) != TDAT_OK) {
-		printf("  %s, lazy_print_fmt: %s\n", SAMPLE, why);
-		unit_failed++;
-		tdat_close(all);
-		return;
-	}
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct tep_event *e =
 			tep_find_event_by_name(tdat_tep(all), "kmem", names[i]);
@@ -252,17 +255,8 @@ static void test_lazy_cmdlines(void)
 	struct tdat_damage d;
 	int i, named = 0;
 
-	if (tdat_open(SAMPLE, NULL, &all, why, sizeof(why)) != TDAT_OK) {
-		printf("  %s: %s\n", SAMPLE, why);
-		unit_failed++;
+	if (open_pair(&lazy, "lazy_cmdlines", &all, &later))
 		return;
-	}
-	if (tdat_open(SAMPLE, &lazy, &later, why, sizeof(why)) != TDAT_OK) {
-		printf("  %s, lazy_cmdlines: %s\n", SAMPLE, why);
-		unit_failed++;
-		tdat_close(all);
-		return;
-	}
 	p.tep = tdat_tep(all);
 	p.n = 0;
 	CHECK(!tdat_iterate(all, 0, NULL, 0, add_pid, &p, &d, why,
