@@ -452,8 +452,8 @@ $(FZ)/libkmem.a: $(FZ_LIB_OBJ)
 $(FZ)/libtdat.a: $(FZ_READER_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(FZ)/fuzz_reader: $(FZ)/tests/fuzz/fuzz_reader.o $(FZ)/libtdat.a \
-		$(FZ)/libkmem.a
+$(FZ)/fuzz_reader: $(FZ)/tests/fuzz/fuzz_reader.o $(FZ)/cli/later.o \
+		$(FZ)/libtdat.a $(FZ)/libkmem.a
 	$(Q)$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ \
 		$(TEP_LIBS) $(READER_LIBS)
 
@@ -475,6 +475,7 @@ $(FZ)/tests/fuzz/fuzz_records.o: FZ_CFLAGS += \
 $(FZ)/cli/%.o: FZ_CFLAGS += -D_GNU_SOURCE -Icli
 $(FZ)/kernelshark/copies.o $(FZ)/tests/fuzz/fuzz_copy_ks.o: FZ_CFLAGS += \
 	-Ikernelshark $(KSHARK_CFLAGS)
+$(FZ)/tests/fuzz/fuzz_reader.o: FZ_CFLAGS += -Icli
 $(FZ)/tests/fuzz/fuzz_copy.o: FZ_CFLAGS += -Icli \
 	$(if $(HAVE_KSHARK),-DFUZZ_KSHARK)
 

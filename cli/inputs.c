@@ -13,10 +13,10 @@
 
 #include "base/utf8.h"
 #include "damage.h"
-#include "event/fmtlater.h"
 #include "fault.h"
 #include "input_check.h"
 #include "inputs.h"
+#include "later.h"
 #include "memlimit.h"
 #include "uncompress.h"
 
@@ -133,8 +133,7 @@ void tk_close_input(struct tk_input *in)
 	in->nnames = 0;
 	if (in->h)
 		tracecmd_close(in->h);
-	if (in->f)
-		kmem_fmt_later_done(tdat_tep(in->f));
+	tk_later_done(in->f);
 	tdat_close(in->f);
 	tdat_scan_free(in->scan);
 	in->scan = NULL;

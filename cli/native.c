@@ -11,8 +11,8 @@
 #include "cli.h"
 #include "damage.h"
 #include "event/decode.h"
-#include "event/fmtlater.h"
 #include "event/tep_names.h"
+#include "later.h"
 #include "native.h"
 #include "pipeline.h"
 
@@ -27,22 +27,6 @@ static const struct tdat_hooks hooks = {
 	.lazy_print_fmt = true,
 	.lazy_cmdlines = true,
 };
-
-/* lib/'s readers of print formats ask the file for them (fmtlater.h) */
-static int load_print_fmt(void *f, struct tep_event *ev)
-{
-	return tdat_print_fmt(f, ev);
-}
-
-static size_t print_fmt_bound(void *f, const struct tep_event *ev)
-{
-	return tdat_print_fmt_bound(f, ev);
-}
-
-static int load_comms(void *f)
-{
-	return tdat_comms(f);
-}
 
 /**
  * tk_native_open - open a file with the native reader
@@ -68,18 +52,11 @@ int tk_native_open(const char *path, struct tdat_file **f, bool late,
 
 	h.late_kallsyms = late;
 	ret = tdat_open(path, &h, f, why, sizeof(why));
-	if (ret == TDAT_OK) {
-		const struct kmem_fmt_source src = { .load = load_print_fmt,
-						     .bound = print_fmt_bound,
-						     .comms = load_comms,
-						     .priv = *f };
-
-		if (kmem_fmt_later(tdat_tep(*f), &src)) {
-			tdat_close(*f);
-			*f = NULL;
-			snprintf(why, sizeof(why), "out of memory");
-			ret = TDAT_BAD;
-		}
+	if (ret == TDAT_OK && tk_later_register(*f)) {
+		tdat_close(*f);
+		*f = NULL;
+		snprintf(why, sizeof(why), "out of memory");
+		ret = TDAT_BAD;
 	}
 
 	if (ret == TDAT_OK && tdat_cut_note(*f, why, sizeof(why)))

@@ -24,7 +24,7 @@ static bool comm_matches(struct tk_session *s, int pid)
 
 	if (v != U64_INDEX_NONE)
 		return v == 1;
-	kmem_comms_need(s->tep); /* the first pid only: then no-op */
+	kmem_comms_need(s->tep); /* once a pid; only the first registers */
 	comm = tep_data_comm_from_pid(s->tep, pid);
 	if (!strcmp(comm, "<...>"))
 		return false; /* unknown yet: live mode may learn it */

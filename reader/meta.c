@@ -266,7 +266,7 @@ int tdat_cmdlines(struct tdat_file *f, struct tcur *c)
 	memcpy(copy, p, (size_t)size);
 	copy[size] = '\0';
 	if (f->lazy_cmdlines) { /* registered by tdat_comms() */
-		free(f->cmdlines);
+		tdat_comms(f);	/* an earlier text, as it would have been */
 		f->cmdlines = copy;
 		return TDAT_OK;
 	}

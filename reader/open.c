@@ -339,8 +339,8 @@ static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
 	f->tep = tdat_new_tep(f);
 	if (!f->tep)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
-	if (hooks && hooks->prepare)
-		hooks->prepare(f->tep);
+	if (f->prepare)
+		f->prepare(f->tep);
 	ret = f->version == 6 ? tdat_read_v6(f, &c) : tdat_read_v7(f, &c);
 	if (ret)
 		return ret;

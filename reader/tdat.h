@@ -105,9 +105,9 @@ unsigned int tdat_header_page_size(const char *path);
 
 struct tep_handle *tdat_tep(const struct tdat_file *f);
 int tdat_print_fmt(struct tdat_file *f, struct tep_event *ev);
-int tdat_comms(struct tdat_file *f);
 size_t tdat_print_fmt_bound(const struct tdat_file *f,
 			    const struct tep_event *ev);
+int tdat_comms(struct tdat_file *f);
 int tdat_nr_buffers(const struct tdat_file *f);
 const char *tdat_buffer_name(const struct tdat_file *f, int buffer);
 uint64_t tdat_buffer_bytes(const struct tdat_file *f, int buffer);

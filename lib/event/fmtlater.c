@@ -22,13 +22,15 @@ static struct later *list;
 static size_t nr, cap;
 
 /**
- * kmem_fmt_later - register what parses a handle's print formats
- * @tep: the handle, its events' print formats left for later
- * @src: what parses one (called under a lock; it must tell an event it
- *	parsed already), and bounds its length (copied)
+ * kmem_fmt_later - register what parses a handle's deferred parts
+ * @tep: the handle, its events' print formats (and its comms, when
+ *	@src->comms) left for later
+ * @src: what parses a print format (called under a lock; it must tell
+ *	an event it parsed already), bounds its length and registers the
+ *	comms (copied)
  *
- * Until kmem_fmt_later_done(@tep), kmem_fmt_need() and kmem_fmt_bound()
- * on an event of @tep ask @src.
+ * Until kmem_fmt_later_done(@tep), kmem_fmt_need(), kmem_fmt_bound()
+ * and kmem_comms_need() on @tep or its events ask @src.
  *
  * Return: 0, or -1 when memory ran out.
  */

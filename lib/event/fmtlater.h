@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-/* What parses a handle's print formats when asked for. */
+/* What parses a handle's print formats and saved comms when asked for. */
 struct kmem_fmt_source {
 	/* parses @ev's print format into it, if it is still to be parsed:
 	 * 0, or -1 (it stays empty) */

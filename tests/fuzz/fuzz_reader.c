@@ -24,10 +24,10 @@
 
 #include "analysis/agg.h"
 #include "event/decode.h"
-#include "event/fmtlater.h"
 #include "event/tep_names.h"
 #include "feed/feed.h"
 #include "fuzz_opts.h"
+#include "later.h"
 #include "options/config.h"
 #include "options/render_cfg.h"
 #include "render/report.h"
@@ -201,21 +201,6 @@ static void lookups(struct ctx *c)
 	}
 }
 
-static int load_print_fmt(void *f, struct tep_event *ev)
-{
-	return tdat_print_fmt(f, ev);
-}
-
-static size_t print_fmt_bound(void *f, const struct tep_event *ev)
-{
-	return tdat_print_fmt_bound(f, ev);
-}
-
-static int load_comms(void *f)
-{
-	return tdat_comms(f);
-}
-
 static void report(struct ctx *c, struct kmem_symbolizer *sym, uint8_t flags)
 {
 	struct kmem_input in = { .label = "fuzz" };
@@ -236,9 +221,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char why[TDAT_WHY_LEN];
 	struct kmem_collect_cfg cc;
-	struct kmem_fmt_source src = { .load = load_print_fmt,
-				       .bound = print_fmt_bound,
-				       .comms = load_comms };
 	struct kmem_symbolizer sym;
 	struct tdat_damage dmg;
 	struct tdat_file *f;
@@ -277,8 +259,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!c)
 		abort();
 	c->tep = tdat_tep(f);
-	src.priv = f;
-	if (kmem_fmt_later(c->tep, &src))
+	if (tk_later_register(f))
 		abort(); /* out of memory: not the input's doing */
 	kmem_tep_symbolizer(&sym, c->tep);
 	if (kmem_agg_init(&c->agg))
@@ -344,7 +325,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	report(c, &sym, size ? data[size - 1] : 0);
 
 	kmem_agg_release(&c->agg);
-	kmem_fmt_later_done(c->tep);
+	tk_later_done(f);
 	free(c);
 	tdat_close(f);
 	return 0;
