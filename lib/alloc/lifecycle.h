@@ -142,6 +142,7 @@ struct kmem_lc_site {
 	struct addr_table objs;	      /* the objects, by address */            \
 	struct addr_table freed_only; /* freed, never allocated here */        \
 	struct kmem_match *match;     /* NULL, or told each object's fate */   \
+	struct kmem_match told;	      /* @match for the folded stacks */       \
 	uint64_t oom;		      /* events dropped: out of memory */      \
 	uint64_t saturated	      /* per-address counts at 2^32-1 */
 

@@ -57,14 +57,6 @@ static uint64_t slab_bytes(const void *st, const struct kmem_obj *o)
 	return ((const struct slab_obj *)o)->bytes;
 }
 
-static bool slab_ev_obj(const void *st, const struct kmem_event *ev,
-			uint64_t *key, uint64_t *bytes)
-{
-	*key = ev->ptr;
-	*bytes = ev->bytes_alloc;
-	return ev->ptr > KMEM_ZERO_SIZE_PTR;
-}
-
 static size_t slab_addresses(const void *st, uint64_t *v)
 {
 	const struct slab_stats *s = st;
@@ -93,12 +85,14 @@ static int page_config(void *st, const struct kmem_symbolizer *sym,
 		       const char *skip, char *err, size_t errlen)
 {
 	struct page_stats *p = st;
+	struct kmem_match *m = p->lc.match; /* who follows the objects */
 	bool rows = p->rows;
 	int ret;
 
 	page_stats_release(p);
 	ret = page_stats_init(p, sym, skip, err, errlen);
 	page_stats_keep_rows(p, rows);
+	p->lc.match = m;
 	return ret;
 }
 
@@ -143,17 +137,6 @@ static uint64_t page_site_addr(const void *st, uint32_t site)
 static uint64_t page_bytes(const void *st, const struct kmem_obj *o)
 {
 	return page_obj_bytes(st, (const struct page_obj *)o);
-}
-
-static bool page_ev_obj(const void *st, const struct kmem_event *ev,
-			uint64_t *key, uint64_t *bytes)
-{
-	const struct page_stats *p = st;
-
-	*key = ev->pfn;
-	*bytes = (uint64_t)p->page_size
-		 << (ev->order < 0 || ev->order > 30 ? 0 : ev->order);
-	return ev->page_valid;
 }
 
 /* deferred (page_defer_callsites()): the frames, not the call sites */
@@ -291,14 +274,6 @@ static uint64_t vmalloc_bytes(const void *st, const struct kmem_obj *o)
 	return ((const struct vmalloc_obj *)o)->bytes;
 }
 
-static bool vmalloc_ev_obj(const void *st, const struct kmem_event *ev,
-			   uint64_t *key, uint64_t *bytes)
-{
-	*key = ev->ptr;
-	*bytes = ev->bytes_req;
-	return !ev->failed;
-}
-
 static size_t vmalloc_addresses(const void *st, uint64_t *v)
 {
 	const struct vmalloc_stats *s = st;
@@ -315,7 +290,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.title = "slab allocator",
 		.stats_size = sizeof(struct slab_stats),
 		.caps = KMEM_CAP_CACHES | KMEM_CAP_LIFETIMES | KMEM_CAP_ROWS |
-			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
+			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE | KMEM_CAP_FOLDED,
 		.alloc_kind = KMEM_EV_SLAB_ALLOC,
 		.free_kind = KMEM_EV_SLAB_FREE,
 		.free_slot = KMEM_SLOT_KFREE,
@@ -334,7 +309,6 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.site_ix_off = offsetof(struct slab_stats, site_ix),
 		.site_peak_off = offsetof(struct slab_site, peak_bytes),
 		.obj_bytes = slab_bytes,
-		.ev_obj = slab_ev_obj,
 		.init = slab_init,
 		.release = slab_release,
 		.account = slab_feed,
@@ -348,7 +322,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.title = "page allocator",
 		.stats_size = sizeof(struct page_stats),
 		.caps = KMEM_CAP_STACKS | KMEM_CAP_ORDERS | KMEM_CAP_ROWS |
-			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE,
+			KMEM_CAP_NUMA | KMEM_CAP_TIMELINE | KMEM_CAP_FOLDED,
 		.alloc_kind = KMEM_EV_PAGE_ALLOC,
 		.free_kind = KMEM_EV_PAGE_FREE,
 		.free_slot = KMEM_SLOT_PAGE_FREE,
@@ -365,7 +339,6 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.site_size = sizeof(struct page_site),
 		.site_live_off = offsetof(struct page_site, live),
 		.obj_bytes = page_bytes,
-		.ev_obj = page_ev_obj,
 		.init = page_init,
 		.configure = page_config,
 		.release = page_release,
@@ -412,7 +385,7 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.stats_size = sizeof(struct vmalloc_stats),
 		.since = "6.10",
 		.caps = KMEM_CAP_STACKS | KMEM_CAP_LIFETIMES |
-			KMEM_CAP_TIMELINE,
+			KMEM_CAP_TIMELINE | KMEM_CAP_FOLDED,
 		.alloc_kind = KMEM_EV_VMALLOC_ALLOC,
 		.free_kind = KMEM_EV_VMALLOC_FREE,
 		.free_slot = KMEM_SLOT_VMAP_FREE,
@@ -432,7 +405,6 @@ const struct kmem_alloc_desc kmem_allocs[KMEM_NR_ALLOC] = {
 		.site_ix_off = offsetof(struct vmalloc_stats, site_ix),
 		.site_peak_off = offsetof(struct vmalloc_site, peak_bytes),
 		.obj_bytes = vmalloc_bytes,
-		.ev_obj = vmalloc_ev_obj,
 		.init = vmalloc_init,
 		.configure = vmalloc_config,
 		.release = vmalloc_release,

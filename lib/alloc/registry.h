@@ -28,6 +28,9 @@
 #define KMEM_CAP_ROWS 16u     /* a per-address table, when kept */
 #define KMEM_CAP_NUMA 32u     /* cross-node figures, with a topology */
 #define KMEM_CAP_TIMELINE 64u /* drawn by the timeline (touched rows) */
+/* its allocations have stacks of their own: the folded stacks
+ * (analysis/folded.c) take them; without it they leave them out */
+#define KMEM_CAP_FOLDED 128u
 
 struct kmem_alloc_desc {
 	const char *name;  /* "slab", "page", "percpu", "vmalloc" */
@@ -72,15 +75,6 @@ struct kmem_alloc_desc {
 	 * keyed by more (page): no call site of it can be chosen alone */
 	size_t site_ix_off, site_peak_off;
 	uint64_t (*obj_bytes)(const void *st, const struct kmem_obj *o);
-	/*
-	 * the object an event of alloc_kind or free_kind names: its key
-	 * (pointer, pfn) in @key and, of an allocation, its bytes in
-	 * @bytes; Return: false for an allocation that makes none (failed,
-	 * zero-size).  NULL: its allocations have no stacks of their own
-	 * (the folded stacks, analysis/folded.c, leave it out)
-	 */
-	bool (*ev_obj)(const void *st, const struct kmem_event *ev,
-		       uint64_t *key, uint64_t *bytes);
 	void (*init)(void *st);
 	/*
 	 * symbols and skip rules for stack frames (KMEM_CAP_STACKS), NULL

@@ -168,13 +168,13 @@ void kmem_agg_release(struct kmem_agg *a)
 {
 	unsigned int id;
 
+	kmem_folded_release(&a->folded); /* its hooks in the stats */
 	if (a->stats[0]) {
 		for (id = 0; id < KMEM_NR_ALLOC; id++)
 			kmem_allocs[id].release(kmem_agg_stats(a, id));
 		free(a->stats[0]); /* the block (kmem_agg_init()) */
 		memset(a->stats, 0, sizeof(a->stats));
 	}
-	kmem_folded_release(&a->folded);
 }
 
 /*
@@ -204,6 +204,8 @@ void kmem_agg_follow(struct kmem_agg *a, struct kmem_match *m)
 
 		kmem_alloc_lc(&kmem_allocs[id], st)->match = m;
 	}
+	if (a->folded.on)
+		kmem_folded_hook(&a->folded); /* m NULL: its own again */
 }
 
 /* An event of allocator @id: its counters, then the allocator's. */
@@ -226,6 +228,8 @@ static __attribute__((noinline)) void
 agg_event_other(struct kmem_agg *a, const struct kmem_event *ev,
 		enum kmem_alloc_id id)
 {
+	if (a->folded.on)
+		kmem_folded_before(&a->folded, id);
 	if (id != KMEM_NR_ALLOC) {
 		count_event(a, ev, id);
 	} else if (ev->kind == KMEM_EV_STACK) {

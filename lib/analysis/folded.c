@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Allocations by kernel stack (see folded.h).  Per event: a pending
- * slot per CPU, one hash lookup per stack; no allocation but when a new
- * stack or a new live object is first seen.
+ * slot per CPU, one hash lookup per stack; the objects are found by the
+ * entry their allocator's match gives, never by address; no allocation
+ * but when a new stack is first seen or the objects' table grows.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,7 @@
  */
 void kmem_folded_init(struct kmem_folded *f)
 {
-	unsigned int id;
-
 	memset(f, 0, sizeof(*f));
-	for (id = 0; id < KMEM_NR_ALLOC; id++)
-		addr_table_init(&f->live_objs[id], sizeof(struct folded_live));
 }
 
 /**
@@ -29,11 +26,11 @@ void kmem_folded_init(struct kmem_folded *f)
  * @f: the collector
  * @live: weigh only what is still allocated at the end
  * @takes: the allocators whose allocations are taken, by enum
- *	kmem_alloc_id (those with stacks, kmem_allocs[].ev_obj; the others
- *	are left out)
+ *	kmem_alloc_id (those with KMEM_CAP_FOLDED; the others are left out)
  * @stats: every allocator's statistics, by enum kmem_alloc_id (what
- *	kmem_allocs[]'s calls take): the page size, and the frame caches and
- *	skip rules of those whose call sites come from stacks
+ *	kmem_allocs[]'s calls take): the objects of those taken, whose
+ *	match the allocators fill in (kmem_folded_hook()), and the frame
+ *	caches and skip rules of those whose call sites come from stacks
  */
 void kmem_folded_enable(struct kmem_folded *f, bool live,
 			const bool takes[KMEM_NR_ALLOC],
@@ -46,13 +43,32 @@ void kmem_folded_enable(struct kmem_folded *f, bool live,
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {
 		const struct kmem_alloc_desc *d = &kmem_allocs[id];
 
-		f->takes[id] = takes[id] && d->ev_obj;
-		f->st[id] = d->ev_obj ? stats[id] : NULL;
+		f->takes[id] = takes[id] && (d->caps & KMEM_CAP_FOLDED);
+		f->lc[id] = f->takes[id] ? kmem_alloc_lc(d, stats[id]) : NULL;
 		f->fr[id] = d->caps & KMEM_CAP_STACKS
 				    ? (struct kmem_frames *)((char *)stats[id] +
 							     d->frames_off)
 				    : NULL;
 	}
+	kmem_folded_hook(f);
+}
+
+/**
+ * kmem_folded_hook - have the allocators taken tell what each event did
+ * @f: the collector, on
+ *
+ * An allocator that tells no front end (kmem_agg_follow()) fills in its
+ * objects' own match (lc->told); one that does fills in the front end's,
+ * which @f reads too.  kmem_agg_follow() calls it again after it changes
+ * them.
+ */
+void kmem_folded_hook(struct kmem_folded *f)
+{
+	unsigned int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		if (f->lc[id] && !f->lc[id]->match)
+			f->lc[id]->match = &f->lc[id]->told;
 }
 
 /**
@@ -67,8 +83,11 @@ void kmem_folded_release(struct kmem_folded *f)
 	free(f->frames);
 	free(f->pending);
 	u64_index_free(&f->ix);
-	for (id = 0; id < KMEM_NR_ALLOC; id++)
-		addr_table_release(&f->live_objs[id]);
+	for (id = 0; id < KMEM_NR_ALLOC; id++) {
+		if (f->lc[id] && f->lc[id]->match == &f->lc[id]->told)
+			f->lc[id]->match = NULL;
+		free(f->obj_live[id]);
+	}
 	kmem_folded_init(f);
 }
 
@@ -79,6 +98,18 @@ void kmem_folded_release(struct kmem_folded *f)
 static uint64_t stack_hash(const uint64_t *fr, unsigned int n, uint8_t id)
 {
 	return u64s_hash(fr, n) ^ ((uint64_t)id * FOLDED_RAW_SALT << 1);
+}
+
+/* The frames of a stack, few (one, most often): a loop, not a call. */
+static inline bool same_frames(const uint64_t *a, const uint64_t *b,
+			       unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		if (a[k] != b[k])
+			return false;
+	return true;
 }
 
 /*
@@ -95,7 +126,7 @@ static uint32_t intern(struct kmem_folded *f, uint8_t id, const uint64_t *fr,
 	while ((i = u64_index_next(&f->ix, h, &pos)) != U64_INDEX_NONE)
 		if (f->stacks[i].n == n && f->stacks[i].raw == raw &&
 		    f->stacks[i].id == id &&
-		    !memcmp(f->frames + f->stacks[i].off, fr, n * sizeof(*fr)))
+		    same_frames(f->frames + f->stacks[i].off, fr, n))
 			return i;
 	while (f->nr_frames + n > f->cap_frames) {
 		size_t cap = f->cap_frames ? f->cap_frames * 2 : 1024;
@@ -122,20 +153,38 @@ static uint32_t intern(struct kmem_folded *f, uint8_t id, const uint64_t *fr,
 	return i;
 }
 
-static struct addr_table *live_of(struct kmem_folded *f, unsigned int id)
+/* The objects' stacks of allocator @id (live mode), room for entry @i. */
+static struct folded_live *live_at(struct kmem_folded *f, unsigned int id,
+				   uint32_t i)
 {
-	return &f->live_objs[id];
+	size_t n = f->nr_obj_live[id];
+	struct folded_live *v;
+
+	if (i < n)
+		return &f->obj_live[id][i];
+	if (i == ADDR_NONE)
+		return NULL;
+	while (n <= i)
+		n = n ? n * 2 : 1024;
+	v = realloc(f->obj_live[id], n * sizeof(*v));
+	if (!v)
+		return NULL;
+	/* not live, with no stack: FOLDED_NONE (and a seq no pending has) */
+	memset(v + f->nr_obj_live[id], 0xff,
+	       (n - f->nr_obj_live[id]) * sizeof(*v));
+	f->obj_live[id] = v;
+	f->nr_obj_live[id] = n;
+	return &v[i];
 }
 
-/* The object at @key is gone (freed, or allocated again). */
-static void drop(struct kmem_folded *f, unsigned int id, uint64_t key)
+/* Object @i of allocator @id is gone (freed, or allocated again). */
+static void drop(struct kmem_folded *f, unsigned int id, uint32_t i)
 {
-	uint32_t i = addr_table_find(live_of(f, id), key);
 	struct folded_live *l;
 
-	if (i == ADDR_NONE)
+	if (i >= f->nr_obj_live[id])
 		return;
-	l = addr_table_at(live_of(f, id), i);
+	l = &f->obj_live[id][i];
 	if (l->stack != FOLDED_NONE && l->stack != FOLDED_PENDING) {
 		f->stacks[l->stack].live_bytes -= l->bytes;
 		f->stacks[l->stack].live_hits--;
@@ -150,8 +199,7 @@ static void drop(struct kmem_folded *f, unsigned int id, uint64_t key)
 static void attach(struct kmem_folded *f, struct folded_pending *pd,
 		   const uint64_t *fr, unsigned int n, bool raw)
 {
-	uint32_t s = intern(f, pd->id, fr, n, raw), i;
-	struct addr_table *t = live_of(f, pd->id);
+	uint32_t s = intern(f, pd->id, fr, n, raw);
 	struct folded_live *l;
 
 	pd->active = false;
@@ -161,13 +209,10 @@ static void attach(struct kmem_folded *f, struct folded_pending *pd,
 	}
 	f->stacks[s].bytes += pd->bytes;
 	f->stacks[s].hits++;
-	if (!f->live)
+	if (!f->live || pd->obj >= f->nr_obj_live[pd->id])
 		return;
 	/* live still, and still this allocation (not freed, not reused)? */
-	i = addr_table_find(t, pd->key);
-	if (i == ADDR_NONE)
-		return;
-	l = addr_table_at(t, i);
+	l = &f->obj_live[pd->id][pd->obj];
 	if (l->seq != pd->seq || l->stack != FOLDED_PENDING)
 		return;
 	l->stack = s;
@@ -187,54 +232,55 @@ static void no_stack(struct kmem_folded *f, struct folded_pending *pd)
 		attach(f, pd, &leaf, 1, false);
 }
 
-static struct folded_pending *pending_of(struct kmem_folded *f, int cpu)
+static __attribute__((noinline)) struct folded_pending *
+grow_pending(struct kmem_folded *f, int cpu)
 {
 	size_t n = f->nr_pending;
 	struct folded_pending *p;
 
-	if (cpu < 0 || cpu > KMEM_MAX_CPU)
+	while (n <= (size_t)cpu)
+		n = n ? n * 2 : 64;
+	p = realloc(f->pending, n * sizeof(*p));
+	if (!p)
 		return NULL;
-	if ((size_t)cpu >= n) {
-		while (n <= (size_t)cpu)
-			n = n ? n * 2 : 64;
-		p = realloc(f->pending, n * sizeof(*p));
-		if (!p)
-			return NULL;
-		memset(p + f->nr_pending, 0, (n - f->nr_pending) * sizeof(*p));
-		f->pending = p;
-		f->nr_pending = n;
-	}
+	memset(p + f->nr_pending, 0, (n - f->nr_pending) * sizeof(*p));
+	f->pending = p;
+	f->nr_pending = n;
 	return &f->pending[cpu];
 }
 
+static inline struct folded_pending *pending_of(struct kmem_folded *f, int cpu)
+{
+	if (cpu < 0 || cpu > KMEM_MAX_CPU)
+		return NULL;
+	if ((size_t)cpu < f->nr_pending)
+		return &f->pending[cpu];
+	return grow_pending(f, cpu);
+}
+
 /*
- * Live mode: the object at @key is live from now, its stack pending
- * (one there before it had its free missed).  Return: -1 without memory.
+ * Live mode: object @i is live from now, its stack pending (one there
+ * before it had its free missed).  Return: -1 without memory.
  */
-static int live_add(struct kmem_folded *f, unsigned int id, uint64_t key,
+static int live_add(struct kmem_folded *f, unsigned int id, uint32_t i,
 		    uint64_t bytes, struct folded_pending *pd)
 {
-	struct addr_table *t = live_of(f, id);
-	uint32_t i = addr_table_find(t, key);
-	struct folded_live *l;
+	struct folded_live *l = live_at(f, id, i);
 
-	if (i == ADDR_NONE)
-		i = addr_table_add(t, key);
-	else
-		drop(f, id, key);	/* its free was missed */
-	if (i == ADDR_NONE) {
+	if (!l) {
 		f->oom++;
 		return -1;
 	}
-	l = addr_table_at(t, i);
+	drop(f, id, i); /* when its free was missed */
 	l->bytes = bytes;
 	l->stack = FOLDED_PENDING;
 	l->seq = pd->seq = ++f->seq;
 	return 0;
 }
 
+/* Allocator @id made object @i live: its stack may follow. */
 static void alloc_event(struct kmem_folded *f, const struct kmem_event *ev,
-			unsigned int id, uint64_t key, uint64_t bytes)
+			unsigned int id, uint32_t i, uint64_t bytes)
 {
 	struct folded_pending *pd = pending_of(f, ev->cpu), now;
 
@@ -242,11 +288,11 @@ static void alloc_event(struct kmem_folded *f, const struct kmem_event *ev,
 		no_stack(f, pd);
 	else
 		pd = &now;
-	if (f->live && live_add(f, id, key, bytes, pd))
+	if (f->live && live_add(f, id, i, bytes, pd))
 		return;
 	pd->active = true;
 	pd->id = (uint8_t)id;
-	pd->key = key;
+	pd->obj = i;
 	pd->rec_end = ev->rec_offset + ev->rec_size;
 	pd->call_site =
 		kmem_allocs[id].caps & KMEM_CAP_STACKS ? 0 : ev->call_site;
@@ -296,17 +342,17 @@ static void stack_event(struct kmem_folded *f, struct page_stats *pst,
  * kmem_folded_event - account one decoded event
  * @f: the collector (nothing is done while it is off)
  * @pst: the page statistics: ring-buffer page size, skip rules
- * @ev: the event
+ * @ev: the event, accounted by its allocator since kmem_folded_before()
  *
- * An allocation (its allocator's alloc_kind) of an allocator taken is
- * waiting for its stack; with live, a free (free_kind) drops its object.
+ * An allocation that made an object live, of an allocator taken, is
+ * waiting for its stack; with live, a free that matched a live object
+ * drops it.  The allocator's match says which, and which object.
  */
 void kmem_folded_event(struct kmem_folded *f, struct page_stats *pst,
 		       const struct kmem_event *ev)
 {
-	const struct kmem_alloc_desc *d;
+	const struct kmem_match *m;
 	enum kmem_alloc_id id;
-	uint64_t key, bytes;
 
 	if (!f->on)
 		return;
@@ -315,16 +361,30 @@ void kmem_folded_event(struct kmem_folded *f, struct page_stats *pst,
 		return;
 	}
 	id = kmem_alloc_of(ev->kind);
-	if (id >= KMEM_NR_ALLOC || !f->st[id])
+	if (id >= KMEM_NR_ALLOC || !f->lc[id] || !f->lc[id]->match)
 		return;
-	d = &kmem_allocs[id];
-	if (ev->kind == d->alloc_kind) {
-		if (f->takes[id] && d->ev_obj(f->st[id], ev, &key, &bytes))
-			alloc_event(f, ev, id, key, bytes);
-	} else if (ev->kind == d->free_kind && f->live) {
-		d->ev_obj(f->st[id], ev, &key, &bytes);
-		drop(f, id, key);
-	}
+	m = f->lc[id]->match;
+	if (m->what == KMEM_MATCH_ALLOC)
+		alloc_event(f, ev, id, m->obj, m->bytes);
+	else if (m->what == KMEM_MATCH_FREE && f->live)
+		drop(f, id, m->obj);
+}
+
+/**
+ * kmem_folded_live - the objects' stacks of an allocator (live mode)
+ * @f: the collector
+ * @id: the allocator
+ * @nr: set to the entries: those of the allocator's objs table that
+ *	were ever made live, and entries not yet used (FOLDED_NONE)
+ *
+ * Return: the entries, by the allocator's objs entry; NULL with *@nr 0
+ * when @f followed none of @id's.
+ */
+const struct folded_live *kmem_folded_live(const struct kmem_folded *f,
+					   enum kmem_alloc_id id, size_t *nr)
+{
+	*nr = f->nr_obj_live[id];
+	return f->obj_live[id];
 }
 
 /**
@@ -359,7 +419,7 @@ static void merge_stacks(struct kmem_folded *f)
 {
 	struct u64_index ix = { 0 };
 	uint32_t *map = malloc((f->nr + 1) * sizeof(*map)), i, j, k = 0;
-	size_t pos;
+	size_t pos, o;
 	int w;
 
 	if (!map || u64_index_init(&ix, 64)) {
@@ -395,9 +455,8 @@ static void merge_stacks(struct kmem_folded *f)
 	u64_index_free(&f->ix);
 	f->ix = ix;
 	for (w = 0; w < KMEM_NR_ALLOC; w++)
-		for (i = 0; i < f->live_objs[w].len; i++) {
-			struct folded_live *l =
-				addr_table_at(&f->live_objs[w], i);
+		for (o = 0; o < f->nr_obj_live[w]; o++) {
+			struct folded_live *l = &f->obj_live[w][o];
 
 			if (l->stack < FOLDED_PENDING)
 				l->stack = map[l->stack];

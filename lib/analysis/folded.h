@@ -12,11 +12,17 @@
  * allocation's, when the recording has stacks for slab events, from the
  * frame of its call_site outward.  An allocation without one is its call
  * site alone (slab), or "(no stack)".  The allocators without
- * kmem_allocs[].ev_obj (per-CPU) are left out.  In live mode each stack
+ * KMEM_CAP_FOLDED (per-CPU) are left out.  In live mode each stack
  * also counts what of it is still allocated at the end (written with
  * live: a flame graph of what was not freed; the pprof profile's
  * inuse_ values).
- * Memory grows with distinct stacks, and with live objects when live.
+ * The objects are the allocators' own: an allocation is taken when its
+ * allocator makes an object live, and a free drops the object it
+ * matched (struct kmem_match, which the allocators fill in), so that
+ * the stacks' live figures are the allocators' and no address is
+ * looked up twice.
+ * Memory grows with distinct stacks, and with the allocators' objects
+ * when live (16 bytes an object).
  * A front end that resolves symbols only after counting defers the
  * skipping of a page stack's internal frames (kmem_folded_defer()).
  */
@@ -27,6 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "alloc/match.h"
 #include "alloc/page.h"
 #include "alloc/registry.h"
 #include "base/addrtab.h"
@@ -47,19 +54,21 @@ struct folded_stack {
 struct folded_pending {
 	bool active;
 	uint8_t id;		/* its allocator (enum kmem_alloc_id) */
-	uint64_t key;		/* pointer or pfn */
+	uint32_t obj;		/* its object: the allocator's objs entry */
+	uint32_t seq;		/* its folded_live entry's, in live mode */
 	uint64_t rec_end;
 	uint64_t call_site;	/* slab: the leaf; from stacks: 0 */
 	uint64_t bytes;
-	uint32_t seq;		/* its folded_live entry's, in live mode */
 };
 
-/* A live object's stack (live mode). */
+/*
+ * An object's stack (live mode), at the object's entry in its
+ * allocator's objs table (the same address, so the same entry each time).
+ */
 struct folded_live {
-	uint64_t key;
 	uint64_t bytes;
-	uint32_t stack;		/* FOLDED_NONE: freed; FOLDED_PENDING */
-	uint32_t seq;		/* which allocation at this key */
+	uint32_t stack; /* FOLDED_NONE: not live; FOLDED_PENDING */
+	uint32_t seq;	/* which allocation at this entry */
 };
 
 #define FOLDED_NONE UINT32_MAX
@@ -70,9 +79,10 @@ struct kmem_folded {
 	bool live;
 	/* the analyses whose allocations are taken, by enum kmem_alloc_id */
 	bool takes[KMEM_NR_ALLOC];
-	/* the statistics of those with stacks (kmem_allocs[].ev_obj), by
-	 * id; NULL for the others */
-	const void *st[KMEM_NR_ALLOC];
+	/* the objects of those taken, by id (NULL for the others): their
+	 * match says what each event did (kmem_folded_event()), the
+	 * objects' own (lc->told) when no front end follows them */
+	struct kmem_lc *lc[KMEM_NR_ALLOC];
 	/* the frame caches and skip rules of those whose call sites come
 	 * from stacks (KMEM_CAP_STACKS), by id */
 	struct kmem_frames *fr[KMEM_NR_ALLOC];
@@ -84,8 +94,10 @@ struct kmem_folded {
 	size_t nr_frames, cap_frames;
 	struct folded_pending *pending;	/* per CPU */
 	size_t nr_pending;
-	/* live mode: the live objects' stacks, by enum kmem_alloc_id */
-	struct addr_table live_objs[KMEM_NR_ALLOC];
+	/* live mode: the objects' stacks, by enum kmem_alloc_id, then by
+	 * their entry in the allocator's objs table; @nr_obj_live entries */
+	struct folded_live *obj_live[KMEM_NR_ALLOC];
+	size_t nr_obj_live[KMEM_NR_ALLOC];
 	uint32_t seq;			/* allocations seen, for live mode */
 	uint64_t oom;
 };
@@ -95,9 +107,29 @@ void kmem_folded_enable(struct kmem_folded *f, bool live,
 			const bool takes[KMEM_NR_ALLOC],
 			void *const stats[KMEM_NR_ALLOC]);
 void kmem_folded_release(struct kmem_folded *f);
+void kmem_folded_hook(struct kmem_folded *f);
 void kmem_folded_event(struct kmem_folded *f, struct page_stats *pst,
 		       const struct kmem_event *ev);
+const struct folded_live *kmem_folded_live(const struct kmem_folded *f,
+					   enum kmem_alloc_id id, size_t *nr);
 void kmem_folded_finish(struct kmem_folded *f);
+
+/**
+ * kmem_folded_before - ready for an event of allocator @id
+ * @f: the collector
+ * @id: the event's allocator (KMEM_NR_ALLOC for none), before it
+ *	accounts the event
+ *
+ * Resets the match the allocator fills in, which kmem_folded_event()
+ * reads after it (nothing while @f is off or does not take @id).
+ * Inline: once an event while stacks are collected.
+ */
+static inline void kmem_folded_before(struct kmem_folded *f,
+				      enum kmem_alloc_id id)
+{
+	if (id < KMEM_NR_ALLOC && f->lc[id] && f->lc[id]->match)
+		f->lc[id]->match->what = KMEM_MATCH_NONE;
+}
 void kmem_folded_defer(struct kmem_folded *f);
 void kmem_folded_resolve(struct kmem_folded *f, struct page_stats *pst);
 int kmem_folded_write(const struct kmem_folded *f,

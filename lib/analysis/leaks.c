@@ -146,22 +146,20 @@ static void collect_stacks(struct items *it, const struct kmem_agg *a,
 	const struct kmem_alloc_desc *d = &kmem_allocs[id];
 	const void *st = kmem_agg_stats(a, id);
 	const struct addr_table *objs = kmem_alloc_objs(d, st);
-	const struct addr_table *t = &a->folded.live_objs[id];
-	uint32_t i, o;
+	const struct folded_live *l;
+	size_t i, n;
 
-	for (i = 0; i < t->len; i++) {
-		const struct folded_live *l = addr_table_at(t, i);
+	/* an object's stack is at its own entry in objs */
+	l = kmem_folded_live(&a->folded, id, &n);
+	for (i = 0; i < n && i < objs->len; i++) {
 		const struct kmem_obj *p;
 
-		if (l->stack == FOLDED_NONE || l->stack == FOLDED_PENDING)
+		if (l[i].stack == FOLDED_NONE || l[i].stack == FOLDED_PENDING)
 			continue;
-		o = addr_table_find(objs, l->key);
-		if (o == ADDR_NONE)
-			continue;
-		p = kmem_obj_of(objs, o);
+		p = kmem_obj_of(objs, (uint32_t)i);
 		if (p->flags & KMEM_OBJ_LIVE)
-			add(it, end, older, l->stack, p->ts,
-			    d->obj_bytes(st, p), o);
+			add(it, end, older, l[i].stack, p->ts,
+			    d->obj_bytes(st, p), (uint32_t)i);
 	}
 }
 

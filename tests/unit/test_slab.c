@@ -482,6 +482,107 @@ static void test_lean(void)
 	kmem_opts_release(&o);
 }
 
+/* The folded stack (no kernel stacks: the call site alone) of @cs. */
+static const struct folded_stack *fstack(const struct kmem_agg *a,
+					 uint64_t cs)
+{
+	const struct kmem_folded *f = &a->folded;
+	uint32_t i;
+
+	for (i = 0; i < f->nr; i++)
+		if (f->stacks[i].n == 1 && f->frames[f->stacks[i].off] == cs)
+			return &f->stacks[i];
+	return NULL;
+}
+
+/*
+ * One stream for test_folded_follows(): @m, when not NULL, is a front
+ * end's match, reset before each event as KernelShark's plugin does.
+ */
+static void folded_stream(struct kmem_agg *a, struct kmem_match *m,
+			  unsigned int *told)
+{
+	struct kmem_event evs[] = {
+		ev_alloc(100, 0, 0xA, 0x1000, 60, 64),	/* X at S_A */
+		ev_alloc(200, 1, 0xB, 0x2000, 30, 32),	/* Y at S_B */
+		ev_free(300, 0, 0x1000),		/* X freed */
+		ev_alloc(400, 0, 0xB, 0x1000, 100, 128), /* X' at S_B */
+		ev_free(500, 1, 0x9000),		/* never allocated */
+		ev_alloc(600, 1, 0xA, 0x2000, 16, 16),	/* Y' at S_A: Y's
+							 * free was missed */
+		ev_free(700, 0, 0x1000),		/* X' freed */
+		ev_free(800, 0, 0x1000),		/* X' again: double */
+		ev_alloc(900, 0, 0xA, 0, 8, 8),		/* failed: no object */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		if (m)
+			m->what = KMEM_MATCH_NONE;
+		feed(a, evs[i]);
+		if (m && m->what != KMEM_MATCH_NONE)
+			(*told)++;
+	}
+	kmem_agg_finish(a);
+}
+
+/*
+ * The folded stacks follow the allocator's own objects: the same
+ * stacks, counts and live figures whether or not a front end follows
+ * the objects too (kmem_agg_follow(), before or after), and again once
+ * it stops.  Counted by hand:
+ *   S_A: X 64 + Y' 16 = 80 bytes, 2 hits; live: Y' (16 bytes, 1)
+ *   S_B: Y 32 + X' 128 = 160 bytes, 2 hits; live: none (Y's free was
+ *        missed, X' freed)
+ */
+static void test_folded_follows(void)
+{
+	struct kmem_opts o = { .folded = "-",
+			       .live = true,
+			       .allocator[KMEM_ALLOC_SLAB] = true };
+	struct kmem_collect_cfg cc = kmem_opts_collect_cfg(&o);
+	struct kmem_match m;
+	int round;
+
+	for (round = 0; round < 4; round++) {
+		const struct folded_stack *sa, *sb;
+		unsigned int told = 0;
+		struct kmem_agg a;
+
+		kmem_agg_init(&a);
+		if (round == 1)	/* followed before the stacks are asked */
+			kmem_agg_follow(&a, &m);
+		kmem_agg_keep_rows(&a, &cc);
+		if (round == 2)	/* ... after */
+			kmem_agg_follow(&a, &m);
+		if (round == 3) {	/* ... and no more */
+			kmem_agg_follow(&a, &m);
+			kmem_agg_follow(&a, NULL);
+		}
+		folded_stream(&a, round == 1 || round == 2 ? &m : NULL, &told);
+		/* 4 objects made live, 2 frees matched */
+		CHECK_U64(told, round == 1 || round == 2 ? 6 : 0);
+		CHECK_U64(a.folded.nr, 2);
+		sa = fstack(&a, 0xA);
+		sb = fstack(&a, 0xB);
+		CHECK(sa && sb);
+		if (sa && sb) {
+			CHECK_U64(sa->bytes, 80);
+			CHECK_U64(sa->hits, 2);
+			CHECK_U64(sa->live_bytes, 16);
+			CHECK_U64(sa->live_hits, 1);
+			CHECK_U64(sb->bytes, 160);
+			CHECK_U64(sb->hits, 2);
+			CHECK_U64(sb->live_bytes, 0);
+			CHECK_U64(sb->live_hits, 0);
+		}
+		/* the allocator's own live figures are the same */
+		CHECK_U64(agg_slab(&a)->sum.live_bytes, 16);
+		CHECK_U64(agg_slab(&a)->sum.live_count, 1);
+		kmem_agg_release(&a);
+	}
+}
+
 int main(void)
 {
 	RUN(test_groups);
@@ -493,5 +594,6 @@ int main(void)
 	RUN(test_cache_name_bytes);
 	RUN(test_many);
 	RUN(test_lost);
+	RUN(test_folded_follows);
 	UNIT_EXIT();
 }
