@@ -43,6 +43,7 @@ int kmem_agg_init(struct kmem_agg *a)
 		return -1;
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {
 		a->stats[id] = block + off;
+		a->account[id] = kmem_allocs[id].account;
 		off += stats_room(id);
 		kmem_allocs[id].init(a->stats[id]);
 	}
@@ -216,7 +217,7 @@ static inline void count_event(struct kmem_agg *a, const struct kmem_event *ev,
 	a->events[id]++;
 	a->kinds[ev->kind]++;
 	a->idle_records += !ev->pid;
-	kmem_allocs[id].account(kmem_agg_stats(a, id), ev);
+	a->account[id](kmem_agg_stats(a, id), ev);
 }
 
 /*

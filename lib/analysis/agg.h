@@ -33,6 +33,8 @@ struct kmem_collect_cfg {
 struct kmem_agg {
 	/* each allocator's statistics (kmem_agg_stats()), in one block */
 	void *stats[KMEM_NR_ALLOC];
+	/* ... and its kmem_allocs[].account, read where the event is */
+	void (*account[KMEM_NR_ALLOC])(void *st, const struct kmem_event *ev);
 	struct kmem_folded folded;	/* by stack, with kmem:folded */
 	uint64_t events[KMEM_NR_ALLOC]; /* records accounted, by allocator */
 	uint64_t kinds[KMEM_NR_KINDS];	/* ... by kind (KMEM_EV_*) */
