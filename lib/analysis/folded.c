@@ -51,6 +51,10 @@ void kmem_folded_enable(struct kmem_folded *f, bool live,
 				    : NULL;
 	}
 	kmem_folded_hook(f);
+	/* all FOLDED_NONE; without it, stacks are found the long way */
+	f->memo = malloc(sizeof(*f->memo) << FOLDED_MEMO_BITS);
+	if (f->memo)
+		memset(f->memo, 0xff, sizeof(*f->memo) << FOLDED_MEMO_BITS);
 }
 
 /**
@@ -82,6 +86,7 @@ void kmem_folded_release(struct kmem_folded *f)
 	free(f->stacks);
 	free(f->frames);
 	free(f->pending);
+	free(f->memo);
 	u64_index_free(&f->ix);
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {
 		if (f->lc[id] && f->lc[id]->match == &f->lc[id]->told)
@@ -112,12 +117,45 @@ static inline bool same_frames(const uint64_t *a, const uint64_t *b,
 	return true;
 }
 
+static uint32_t intern_slow(struct kmem_folded *f, uint8_t id,
+			    const uint64_t *fr, unsigned int n, bool raw);
+
+/* Where intern() memoizes the stack of one frame @leaf of allocator @id. */
+static inline struct folded_memo *memo_of(const struct kmem_folded *f,
+					  uint64_t leaf, uint8_t id)
+{
+	uint64_t h = (leaf ^ id) * 0x9E3779B97F4A7C15ULL;
+
+	return &f->memo[h >> (64 - FOLDED_MEMO_BITS)];
+}
+
 /*
  * The stack of these frames of allocator @id, added when new;
- * FOLDED_NONE: no memory.
+ * FOLDED_NONE: no memory.  A stack of one frame is most often the one
+ * its memo holds.
  */
 static uint32_t intern(struct kmem_folded *f, uint8_t id, const uint64_t *fr,
 		       unsigned int n, bool raw)
+{
+	struct folded_memo *e;
+	uint32_t i;
+
+	if (n != 1 || raw || !f->memo)
+		return intern_slow(f, id, fr, n, raw);
+	e = memo_of(f, fr[0], id);
+	if (e->stack != FOLDED_NONE && e->leaf == fr[0] && e->id == id)
+		return e->stack;
+	i = intern_slow(f, id, fr, n, raw);
+	if (i != FOLDED_NONE) {
+		e->leaf = fr[0];
+		e->id = id;
+		e->stack = i;
+	}
+	return i;
+}
+
+static uint32_t intern_slow(struct kmem_folded *f, uint8_t id,
+			    const uint64_t *fr, unsigned int n, bool raw)
 {
 	uint64_t h = stack_hash(fr, n, id) ^ (raw ? FOLDED_RAW_SALT : 0);
 	size_t pos = SIZE_MAX;
@@ -452,6 +490,8 @@ static void merge_stacks(struct kmem_folded *f)
 		map[i] = j;
 	}
 	f->nr = k;
+	if (f->memo) /* the stacks have new numbers */
+		memset(f->memo, 0xff, sizeof(*f->memo) << FOLDED_MEMO_BITS);
 	u64_index_free(&f->ix);
 	f->ix = ix;
 	for (w = 0; w < KMEM_NR_ALLOC; w++)

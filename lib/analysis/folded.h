@@ -61,6 +61,15 @@ struct folded_pending {
 	uint64_t bytes;
 };
 
+/* A stack of one frame, as intern() last found it (struct kmem_folded). */
+struct folded_memo {
+	uint64_t leaf;
+	uint32_t stack; /* FOLDED_NONE: empty */
+	uint8_t id;
+};
+
+#define FOLDED_MEMO_BITS 8
+
 /*
  * An object's stack (live mode), at the object's entry in its
  * allocator's objs table (the same address, so the same entry each time).
@@ -99,6 +108,10 @@ struct kmem_folded {
 	struct folded_live *obj_live[KMEM_NR_ALLOC];
 	size_t nr_obj_live[KMEM_NR_ALLOC];
 	uint32_t seq;			/* allocations seen, for live mode */
+	/* the stacks of one frame by leaf and allocator, as last found: a
+	 * trace without kernel stacks has no other, and each allocation
+	 * looks one up; NULL: none (no memory) */
+	struct folded_memo *memo;
 	uint64_t oom;
 };
 
