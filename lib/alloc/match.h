@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * What accounting one event did to the object it names, for a front
- * end that follows objects from allocation to free (the KernelShark
- * plugin draws the links): slab_account(), page_account() and
- * percpu_account() fill it in when their statistics point at one.
- * Nothing here is kept per object; the caller resets "what" before
- * each event.
+ * What accounting one event did to the object it names, for whoever
+ * follows objects from allocation to free: a front end (the KernelShark
+ * plugin draws the links, kmem_agg_follow()) or the folded stacks
+ * (analysis/folded.c, through the objects' own lc->told).  The slab,
+ * page, per-CPU and vmalloc allocators fill it in when their statistics
+ * point at one.  Nothing here is kept per object; "what" is reset before
+ * each event (by the front end, and by kmem_folded_before() while stacks
+ * are collected).
  */
 #ifndef KMEM_MATCH_H
 #define KMEM_MATCH_H

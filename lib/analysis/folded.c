@@ -52,7 +52,8 @@ void kmem_folded_enable(struct kmem_folded *f, bool live,
 	}
 	kmem_folded_hook(f);
 	/* all FOLDED_NONE; without it, stacks are found the long way */
-	f->memo = malloc(sizeof(*f->memo) << FOLDED_MEMO_BITS);
+	if (!f->memo)
+		f->memo = malloc(sizeof(*f->memo) << FOLDED_MEMO_BITS);
 	if (f->memo)
 		memset(f->memo, 0xff, sizeof(*f->memo) << FOLDED_MEMO_BITS);
 }
@@ -195,23 +196,32 @@ static uint32_t intern_slow(struct kmem_folded *f, uint8_t id,
 static struct folded_live *live_at(struct kmem_folded *f, unsigned int id,
 				   uint32_t i)
 {
-	size_t n = f->nr_obj_live[id];
-	struct folded_live *v;
+	size_t used = f->nr_obj_live[id], n = f->cap_obj_live[id];
+	struct folded_live *v = f->obj_live[id];
 
-	if (i < n)
-		return &f->obj_live[id][i];
+	if (i < used)
+		return &v[i];
 	if (i == ADDR_NONE)
 		return NULL;
-	while (n <= i)
-		n = n ? n * 2 : 1024;
-	v = realloc(f->obj_live[id], n * sizeof(*v));
-	if (!v)
-		return NULL;
-	/* not live, with no stack: FOLDED_NONE (and a seq no pending has) */
-	memset(v + f->nr_obj_live[id], 0xff,
-	       (n - f->nr_obj_live[id]) * sizeof(*v));
-	f->obj_live[id] = v;
-	f->nr_obj_live[id] = n;
+	if (i >= n) {
+		while (n <= i) {
+			if (n > SIZE_MAX / 2 / sizeof(*v))
+				return NULL;
+			n = n ? n * 2 : 1024;
+		}
+		v = realloc(v, n * sizeof(*v));
+		if (!v)
+			return NULL;
+		f->obj_live[id] = v;
+		f->cap_obj_live[id] = n;
+	}
+	/*
+	 * Entries up to @i only (the allocator's table grows one address
+	 * at a time): not live, with no stack, FOLDED_NONE (and a seq no
+	 * pending has); the room after them stays untouched.
+	 */
+	memset(v + used, 0xff, (i + 1 - used) * sizeof(*v));
+	f->nr_obj_live[id] = (size_t)i + 1;
 	return &v[i];
 }
 

@@ -104,9 +104,10 @@ struct kmem_folded {
 	struct folded_pending *pending;	/* per CPU */
 	size_t nr_pending;
 	/* live mode: the objects' stacks, by enum kmem_alloc_id, then by
-	 * their entry in the allocator's objs table; @nr_obj_live entries */
+	 * their entry in the allocator's objs table; @nr_obj_live entries
+	 * set, room for @cap_obj_live */
 	struct folded_live *obj_live[KMEM_NR_ALLOC];
-	size_t nr_obj_live[KMEM_NR_ALLOC];
+	size_t nr_obj_live[KMEM_NR_ALLOC], cap_obj_live[KMEM_NR_ALLOC];
 	uint32_t seq;			/* allocations seen, for live mode */
 	/* the stacks of one frame by leaf and allocator, as last found: a
 	 * trace without kernel stacks has no other, and each allocation
