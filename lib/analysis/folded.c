@@ -43,8 +43,9 @@ void kmem_folded_enable(struct kmem_folded *f, bool live,
 	for (id = 0; id < KMEM_NR_ALLOC; id++) {
 		const struct kmem_alloc_desc *d = &kmem_allocs[id];
 
-		f->takes[id] = takes[id] && (d->caps & KMEM_CAP_FOLDED);
-		f->lc[id] = f->takes[id] ? kmem_alloc_lc(d, stats[id]) : NULL;
+		f->lc[id] = takes[id] && (d->caps & KMEM_CAP_FOLDED)
+				    ? kmem_alloc_lc(d, stats[id])
+				    : NULL;
 		f->fr[id] = d->caps & KMEM_CAP_STACKS
 				    ? (struct kmem_frames *)((char *)stats[id] +
 							     d->frames_off)

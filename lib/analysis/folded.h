@@ -86,11 +86,10 @@ struct folded_live {
 struct kmem_folded {
 	bool on;
 	bool live;
-	/* the analyses whose allocations are taken, by enum kmem_alloc_id */
-	bool takes[KMEM_NR_ALLOC];
-	/* the objects of those taken, by id (NULL for the others): their
-	 * match says what each event did (kmem_folded_event()), the
-	 * objects' own (lc->told) when no front end follows them */
+	/* the objects of the allocators whose allocations are taken, by
+	 * enum kmem_alloc_id (NULL: not taken): their match says what each
+	 * event did (kmem_folded_event()), the objects' own (lc->told)
+	 * when no front end follows them */
 	struct kmem_lc *lc[KMEM_NR_ALLOC];
 	/* the frame caches and skip rules of those whose call sites come
 	 * from stacks (KMEM_CAP_STACKS), by id */

@@ -178,7 +178,7 @@ bool kmem_leaks_have_stacks(const struct kmem_agg *a, enum kmem_alloc_id which)
 
 	if (!a->stack_records || !f->on || !f->live)
 		return false;
-	return f->takes[which];
+	return f->lc[which] != NULL; /* the allocations it takes */
 }
 
 /**
