@@ -219,6 +219,9 @@ $(B)/tests/%: tests/unit/%.c $(LIBUNIT) $(LIBKMEM) $(LIBTDAT) $(wildcard tests/u
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -Ireader -pthread -o $@ $< $(LIBUNIT) \
 		$(LIBTDAT) $(LIBKMEM) $(TEP_LIBS) $(READER_LIBS) $(LDFLAGS)
 
+# its allocations fail one by one (the test's own malloc, calloc, realloc)
+$(B)/tests/test_folded_oom: LDFLAGS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+
 # test tools run by tests/e2e/ scripts
 $(B)/tools/%: tests/tools/%.c $(LIBTDAT)
 	@mkdir -p $(dir $@)

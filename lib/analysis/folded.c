@@ -253,7 +253,8 @@ static void attach(struct kmem_folded *f, struct folded_pending *pd,
 
 	pd->active = false;
 	if (s == FOLDED_NONE) {
-		f->oom++;
+		f->lost++;
+		f->lost_bytes += pd->bytes;
 		return;
 	}
 	f->stacks[s].bytes += pd->bytes;
@@ -317,7 +318,8 @@ static int live_add(struct kmem_folded *f, unsigned int id, uint32_t i,
 	struct folded_live *l = live_at(f, id, i);
 
 	if (!l) {
-		f->oom++;
+		f->lost++;
+		f->lost_bytes += bytes;
 		return -1;
 	}
 	drop(f, id, i); /* when its free was missed */
@@ -472,7 +474,8 @@ static void merge_stacks(struct kmem_folded *f)
 	int w;
 
 	if (!map || u64_index_init(&ix, 64)) {
-		f->oom++;	/* stacks stay apart; each is still right */
+		/* stacks stay apart; each is still right (a folded file's
+		 * reader sums equal lines, pprof equal samples) */
 		free(map);
 		return;
 	}
@@ -490,8 +493,8 @@ static void merge_stacks(struct kmem_folded *f)
 		if (j == U64_INDEX_NONE) {
 			j = k++;
 			f->stacks[j] = s;
-			if (u64_index_insert(&ix, h, j))
-				f->oom++;
+			/* no memory: later ones stay apart from it */
+			(void)u64_index_insert(&ix, h, j);
 		} else {
 			f->stacks[j].bytes += s.bytes;
 			f->stacks[j].hits += s.hits;

@@ -112,7 +112,9 @@ struct kmem_folded {
 	 * trace without kernel stacks has no other, and each allocation
 	 * looks one up; NULL: none (no memory) */
 	struct folded_memo *memo;
-	uint64_t oom;
+	/* allocations left out of the stacks: no memory for their stack or
+	 * their object's entry (kmem_folded_report_lost()) */
+	uint64_t lost, lost_bytes;
 };
 
 void kmem_folded_init(struct kmem_folded *f);

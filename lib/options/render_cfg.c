@@ -2,6 +2,7 @@
 /*
  * From the options to the renderers' configuration (see render_cfg.h).
  */
+#include <inttypes.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -89,7 +90,9 @@ int kmem_outputs_end(struct kmem_outputs *outs, FILE *err)
  *	and add the report to the pprof profile
  * @r: what to report
  * @outs: where (kmem_outputs_open())
- * @err: where problems are reported, one line each
+ * @err: where problems are reported, one line each: among them the
+ *	allocations the stacks (--folded, --pprof, --leaks) lack for want
+ *	of memory
  *
  * Return: 0 on success, -1 when a destination reports a write error.
  */
@@ -126,6 +129,12 @@ int kmem_outputs_report(const struct kmem_report_ctx *r,
 				kmem_prog, r->in->label);
 		ret |= kmem_out_check(&outs->rows, err);
 	}
+	if (r->agg->folded.on && r->agg->folded.lost)
+		fprintf(err,
+			"%s: out of memory: %" PRIu64 " allocations (%" PRIu64
+			" bytes) of %s left out of the stacks\n",
+			kmem_prog, r->agg->folded.lost,
+			r->agg->folded.lost_bytes, r->in->label);
 	if (outs->profile && !r->in->merged &&
 	    kmem_pprof_add_report(outs->profile, r, outs->json_several,
 				  outs->pprof_labels, outs->nr_pprof_labels)) {
