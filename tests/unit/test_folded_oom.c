@@ -167,6 +167,133 @@ static void test_each_failure(void)
 	CHECK(lost_runs > 0);
 }
 
+static const char *no_symbols(void *priv, uint64_t addr, uint64_t *start)
+{
+	(void)priv;
+	(void)addr;
+	(void)start;
+	return NULL;
+}
+
+static const struct kmem_symbolizer nosym = { .resolve = no_symbols };
+
+#define PAGES 2000
+#define PAGE_STACKS 500
+
+/* Page allocations, each but every fifth followed by its stack. */
+static void page_stream(struct kmem_agg *a, bool defer)
+{
+	uint64_t off = 1000;
+	unsigned int i, k;
+
+	for (i = 0; i < PAGES; i++) {
+		struct kmem_event e = { 0 };
+
+		e.kind = KMEM_EV_PAGE_ALLOC;
+		e.ts = 10 * i + 1;
+		e.pid = 100;
+		e.pfn = 0x10000 + i;
+		e.page_valid = true;
+		e.migratetype = 1;
+		e.gfp_flags = 0xcc0;
+		e.rec_offset = off;
+		e.rec_size = 28;
+		off += 32;
+		kmem_agg_event(a, &e);
+		if (i % 5 != 4) {
+			e.kind = KMEM_EV_STACK;
+			e.rec_offset = off;
+			off += 32;
+			e.nr_frames = 6;
+			for (k = 0; k < 6; k++)
+				e.frames[k] = 0x1000 + 0x100 * k;
+			e.frames[3] = 0x100000 + 16 * (i % PAGE_STACKS);
+			kmem_agg_event(a, &e);
+		}
+		if (i % 3 == 0) {
+			struct kmem_event f = { 0 };
+
+			f.kind = KMEM_EV_PAGE_FREE;
+			f.ts = e.ts + 5;
+			f.cpu = 1;
+			f.pfn = 0x10000 + i / 2;
+			f.page_valid = true;
+			f.rec_offset = 900000 + off;
+			f.rec_size = 28;
+			kmem_agg_event(a, &f);
+		}
+	}
+	if (defer)
+		kmem_agg_resolve_callsites(a);
+	kmem_agg_finish(a);
+}
+
+/*
+ * The same with page stacks, chosen while counting and after (deferred):
+ * a page allocation the allocator could not record, or one whose call
+ * site row could not be made, is one of its oom, so the stacks' and the
+ * lost allocations are at most all of them, and with the oom at least.
+ */
+static void test_each_page_failure(void)
+{
+	struct kmem_opts o = { .folded = "-",
+			       .live = true,
+			       .allocator[KMEM_ALLOC_PAGE] = true };
+	struct kmem_collect_cfg cc = kmem_opts_collect_cfg(&o);
+	unsigned long n = 0, k, lost_runs = 0, bad = 0;
+	int defer;
+
+	for (defer = 0; defer < 2; defer++)
+		for (k = 0;; k++) {
+			struct kmem_agg a;
+			struct totals t;
+			uint64_t oom;
+
+			kmem_agg_init(&a);
+			kmem_agg_configure(&a, &nosym, NULL, NULL, 0);
+			kmem_agg_keep_rows(&a, &cc);
+			if (defer)
+				kmem_agg_defer_callsites(&a);
+			arm(k);
+			page_stream(&a, defer);
+			n = k ? n : calls;
+			fail_at = 0;
+			t = stack_totals(&a.folded);
+			oom = agg_page(&a)->oom;
+			if (!k) {
+				CHECK_U64(t.hits, PAGES);
+				CHECK_U64(t.bytes, (uint64_t)PAGES * 4096);
+				/* every fifth page (and so every fifth
+				 * frame) has no stack: 400 stacks, and
+				 * "(no stack)" */
+				CHECK_U64(a.folded.nr, PAGE_STACKS * 4 / 5 + 1);
+				CHECK_U64(oom + a.folded.lost, 0);
+			}
+			if (t.hits + a.folded.lost > PAGES ||
+			    t.hits + a.folded.lost + oom < PAGES ||
+			    t.bytes + a.folded.lost_bytes >
+				    (uint64_t)PAGES * 4096) {
+				if (!bad++)
+					fprintf(stderr,
+						"defer %d, failing allocation "
+						"%lu of %lu: %llu in stacks, "
+						"%llu lost, oom %llu\n",
+						defer, k, n,
+						(unsigned long long)t.hits,
+						(unsigned long long)
+							a.folded.lost,
+						(unsigned long long)oom);
+			}
+			lost_runs += a.folded.lost != 0;
+			kmem_agg_release(&a);
+			if (k >= n)
+				break;
+		}
+	CHECK_U64(bad, 0);
+	CHECK(n > 10);
+	CHECK(lost_runs > 0);
+}
+
 /* The report's line for them, and none when nothing was lost. */
 static void test_report_line(void)
 {
@@ -203,6 +330,7 @@ int main(void)
 {
 	kmem_prog = "trace-kmem";
 	RUN(test_each_failure);
+	RUN(test_each_page_failure);
 	RUN(test_report_line);
 	UNIT_EXIT();
 }
