@@ -227,10 +227,10 @@ static const char *rec_field(const char *s, const char *end, size_t *len)
 /*
  * Does every REC->NAME from @pf to @end name a field of @head (the text
  * with an empty print fmt)?  libtraceevent itself finds the fields, in
- * a scratch handle.
+ * a scratch handle.  Sets *@oom when memory ran out for it.
  */
 static bool fields_known(const char *head, size_t hlen, const char *pf,
-			 const char *end)
+			 const char *end, bool *oom)
 {
 	struct tep_event *ev = NULL;
 	struct tep_handle *tep;
@@ -245,9 +245,13 @@ static bool fields_known(const char *head, size_t hlen, const char *pf,
 	if (!s)
 		return true; /* no field named */
 	tep = tep_alloc();
-	if (!tep)
+	if (!tep) {
+		*oom = true;
 		return false;
-	tep_parse_format(tep, &ev, head, hlen, "scratch");
+	}
+	if (tep_parse_format(tep, &ev, head, hlen, "scratch") ==
+	    TEP_ERRNO__MEM_ALLOC_FAILED)
+		*oom = true;
 	for (; ok && (s = memmem(s, (size_t)(end - s), "REC", 3)); s += 3) {
 		if (ident_char(s[-1]) || !(name = rec_field(s, end, &len)))
 			continue;
@@ -262,14 +266,19 @@ static bool fields_known(const char *head, size_t hlen, const char *pf,
 	return ok;
 }
 
-/* @text into @tep: the event it added, or NULL (none, or freed again). */
+/*
+ * @text into @tep: the event it added, or NULL (none, or freed again);
+ * sets *@oom when libtraceevent ran out of memory.
+ */
 static struct tep_event *parse_one(struct tep_handle *tep, const char *text,
-				   size_t len, const char *system)
+				   size_t len, const char *system, bool *oom)
 {
 	struct tep_event *ev = NULL;
 	int before = tep_get_events_count(tep);
 
-	tep_parse_format(tep, &ev, text, (unsigned long)len, system);
+	if (tep_parse_format(tep, &ev, text, (unsigned long)len, system) ==
+	    TEP_ERRNO__MEM_ALLOC_FAILED)
+		*oom = true;
 	return tep_get_events_count(tep) == before + 1 ? ev : NULL;
 }
 
@@ -281,13 +290,15 @@ static struct tep_event *parse_one(struct tep_handle *tep, const char *text,
  * @size: its length
  * @system: the event's system
  * @fields_only: its fields alone, with an empty print format
+ * @oom: set when memory ran out (the event, or its print format, may
+ *	then be left out: not a format to leave out, a failure)
  *
  * Return: the event added to @tep, or NULL when none was (the text, or
  * its first part, is left out; or memory ran out).
  */
 struct tep_event *tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 				    uint64_t size, const char *system,
-				    bool fields_only)
+				    bool fields_only, bool *oom)
 {
 	const char *s = (const char *)p, *end = s + size, *pf;
 	struct tep_event *ev;
@@ -299,8 +310,10 @@ struct tep_event *tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 		return NULL;
 	hlen = (size_t)(pf - s) + sizeof(pf_empty) - 1;
 	head = malloc(hlen + 1);
-	if (!head)
+	if (!head) {
+		*oom = true;
 		return NULL;
+	}
 	memcpy(head, s, (size_t)(pf - s));
 	memcpy(head + (pf - s), pf_empty, sizeof(pf_empty));
 	for (s = pf + sizeof(pf_tag) - 1; s < end && isspace((unsigned char)*s);
@@ -311,10 +324,12 @@ struct tep_event *tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 	if (!fields_only && s < end && *s == '"' &&
 	    kernel_like(s, end, &last) &&
 	    (ident_char(last) || strchr(")]}\"'", last)) && known_ops(s, end) &&
-	    fields_known(head, hlen, pf, end))
-		ev = parse_one(tep, (const char *)p, (size_t)size, system);
+	    fields_known(head, hlen, pf, end, oom))
+		ev = parse_one(tep, (const char *)p, (size_t)size, system, oom);
+	else if (*oom)
+		ev = NULL;
 	else
-		ev = parse_one(tep, head, hlen, system);
+		ev = parse_one(tep, head, hlen, system, oom);
 	free(head);
 	return ev;
 }

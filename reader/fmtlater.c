@@ -46,16 +46,19 @@ static int load(struct tdat_file *f, struct later_fmt *e)
 {
 	struct tep_print_fmt swap;
 	struct tep_event *full;
+	bool oom = false;
 
 	e->tep = tdat_new_tep(f);
 	if (!e->tep)
 		return -1;
 	if (f->prepare)
 		f->prepare(e->tep);
-	full = tdat_parse_format(e->tep, e->text, e->size, e->ev->system,
-				 false);
+	full = tdat_parse_format(e->tep, e->text, e->size, e->ev->system, false,
+				 &oom);
 	free(e->text);
 	e->text = NULL;
+	if (oom)
+		return -1;
 	if (!full)
 		return 0; /* left out: as the fields-only parse would be */
 	swap = e->ev->print_fmt;

@@ -127,6 +127,7 @@ int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
 {
 	uint64_t zsize, size;
 	const uint8_t *src;
+	int ret;
 
 	*buf = NULL;
 	if (tdat_section_head(f, c, &src, &zsize, &size))
@@ -135,9 +136,12 @@ int tdat_section_block(struct tdat_file *f, struct tcur *c, uint8_t **buf,
 	if (!*buf)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
 	*cap = (size_t)size;
-	if (tdat_inflate(f, src, (size_t)zsize, *buf, (size_t)size, len)) {
+	ret = tdat_inflate(f, src, (size_t)zsize, *buf, (size_t)size, len);
+	if (ret) {
 		tdat_unmap_big(*buf, *cap);
 		*buf = NULL;
+		if (ret == TDAT_INFLATE_NOMEM)
+			return tdat_fail(f, TDAT_BAD, "out of memory");
 		return tdat_fail(f, TDAT_BAD,
 				 "a compressed section does not "
 				 "decompress");

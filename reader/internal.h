@@ -207,9 +207,9 @@ int tdat_read_v6(struct tdat_file *f, struct tcur *c);
 int tdat_read_v7(struct tdat_file *f, struct tcur *c);
 
 /* iter.c and scan.c: a buffer read for its damage only */
-void tdat_scan_buffer(struct tdat_file *f, int buffer, struct tdat_scan *scan,
-		      struct tdat_damage *damage, tdat_count_fn counted,
-		      void *priv, uint64_t *records);
+int tdat_scan_buffer(struct tdat_file *f, int buffer, struct tdat_scan *scan,
+		     struct tdat_damage *damage, tdat_count_fn counted,
+		     void *priv, uint64_t *records);
 void tdat_scan_note(struct tdat_scan *scan, uint64_t from, uint64_t end);
 
 /* cut.c: a version 7 file cut short */
@@ -242,7 +242,7 @@ int tdat_printk(struct tdat_file *f, struct tcur *c);
 /* fmtcheck.c */
 struct tep_event *tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 				    uint64_t size, const char *system,
-				    bool fields_only);
+				    bool fields_only, bool *oom);
 
 /* fmtlater.c: print formats parsed when asked for (tdat_print_fmt()) */
 struct tdat_later;

@@ -59,6 +59,7 @@ struct iter {
 	int nheap;
 	uint64_t held; /* bytes of the chunk buffers of all its CPUs */
 	struct tdat_prefetch *pf; /* or NULL: chunks inflated here */
+	bool oom;		  /* a chunk could not be inflated: no memory */
 };
 
 /*
@@ -230,9 +231,11 @@ static int inflate_chunk(struct iter *it, struct stream *s, uint64_t index,
 		tdat_populate(s->zbuf, s->zcap);
 	}
 	*buf = s->zbuf;
-	if (tdat_inflate(it->f, src, (size_t)zsize, s->zbuf, (size_t)size, out))
-		return -1;
-	return 0;
+	ret = tdat_inflate(it->f, src, (size_t)zsize, s->zbuf, (size_t)size,
+			   out);
+	if (ret == TDAT_INFLATE_NOMEM)
+		return 1;
+	return ret ? -1 : 0;
 }
 
 /*
@@ -273,8 +276,8 @@ static bool next_chunk(struct iter *it, struct stream *s)
 			continue;
 		}
 		ret = inflate_chunk(it, s, index, src, zsize, size, &buf, &out);
-		if (ret > 0) {
-			damaged(it, s, s->base, s->end, true);
+		if (ret > 0) { /* no memory: not damage, the reading ends */
+			it->oom = true;
 			s->nchunks = 0;
 			return false;
 		}
@@ -723,6 +726,10 @@ int tdat_iterate(struct tdat_file *f, int buffer, const cpu_set_t *cpus,
 		ret = merge(&it, fn, priv, true);
 	else
 		ret = merge(&it, fn, priv, false);
+	if (!ret && it.oom) {
+		snprintf(why, why_len, "out of memory");
+		ret = -1;
+	}
 out:
 	tdat_prefetch_stop(it.pf);
 	for (i = 0; it.s && i < it.n; i++)
@@ -744,10 +751,12 @@ out:
  *
  * The same checks as tdat_iterate(), a CPU at a time, without merging:
  * for a file that libtracecmd is about to read.
+ *
+ * Return: 0, or -1 when memory ran out (a chunk could not be inflated).
  */
-void tdat_scan_buffer(struct tdat_file *f, int buffer, struct tdat_scan *scan,
-		      struct tdat_damage *damage, tdat_count_fn counted,
-		      void *priv, uint64_t *records)
+int tdat_scan_buffer(struct tdat_file *f, int buffer, struct tdat_scan *scan,
+		     struct tdat_damage *damage, tdat_count_fn counted,
+		     void *priv, uint64_t *records)
 {
 	const struct tdat_buffer *b = &f->buffers[buffer];
 	struct iter it = { .f = f, .b = b, .dmg = damage, .scan = scan };
@@ -766,6 +775,7 @@ void tdat_scan_buffer(struct tdat_file *f, int buffer, struct tdat_scan *scan,
 		free(s.zbuf);
 		it.held = 0;
 	}
+	return it.oom ? -1 : 0;
 }
 
 /**

@@ -64,9 +64,13 @@ static int check_piece(void *priv, const uint8_t *p, size_t n)
 static int check_block(struct tdat_file *f, struct tdat_kallsyms *k)
 {
 	struct check ck = { 0 };
+	int ret;
 
 	/* as tdat_section_block() and the size word would be checked */
-	if (ksyms_inflate_stream(k, check_piece, &ck))
+	ret = ksyms_inflate_stream(k, check_piece, &ck);
+	if (ret == TDAT_INFLATE_NOMEM)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	if (ret)
 		return tdat_fail(f, TDAT_BAD,
 				 "a compressed section does not decompress");
 	k->tsize = tdat_num(ck.head, 4, k->big);
@@ -80,6 +84,7 @@ enum {
 	KS_INFLATE_OK,
 	KS_INFLATE_BAD,	  /* does not decompress */
 	KS_INFLATE_SHORT, /* its size word claims more than there is */
+	KS_INFLATE_NOMEM, /* memory ran out */
 };
 
 /**
@@ -99,11 +104,14 @@ static void *inflate_block(void *arg)
 	void *zctx = NULL;
 	size_t len;
 	struct tcur c;
+	int ret;
 
 	tdat_thread_started(); /* on the main thread (no thread): no change */
-	if (tdat_inflate_ctx(k->z, &zctx, k->zsrc, k->zsrclen, k->hold,
-			     (size_t)k->zsize, &len)) {
-		k->inflate_err = KS_INFLATE_BAD;
+	ret = tdat_inflate_ctx(k->z, &zctx, k->zsrc, k->zsrclen, k->hold,
+			       (size_t)k->zsize, &len);
+	if (ret) {
+		k->inflate_err = ret == TDAT_INFLATE_NOMEM ? KS_INFLATE_NOMEM
+							   : KS_INFLATE_BAD;
 	} else {
 		tc_init(&c, k->hold, len, k->big);
 		k->tsize = tc_num(&c, 4);
@@ -216,6 +224,8 @@ int tdat_kallsyms_wait(struct tdat_file *f)
 				 "a compressed section does not decompress");
 	case KS_INFLATE_SHORT:
 		return tdat_fail(f, TDAT_BAD, "kallsyms truncated");
+	case KS_INFLATE_NOMEM:
+		return tdat_fail(f, TDAT_BAD, "out of memory");
 	}
 	return TDAT_OK;
 }
@@ -288,6 +298,26 @@ int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z)
 uint64_t tdat_kallsyms_bytes(const struct tdat_file *f)
 {
 	return f->ksyms ? f->ksyms->tsize : 0;
+}
+
+/**
+ * tdat_kallsyms_failed - did memory run out for the symbols' index?
+ * @f: the file
+ *
+ * Lookups then found no symbol: names printed as addresses.
+ *
+ * Return: true once the index could not be built.
+ */
+bool tdat_kallsyms_failed(const struct tdat_file *f)
+{
+	bool failed = false;
+
+	if (f->ksyms) {
+		pthread_mutex_lock(&f->ksyms->lock);
+		failed = f->ksyms->failed;
+		pthread_mutex_unlock(&f->ksyms->lock);
+	}
+	return failed;
 }
 
 /**

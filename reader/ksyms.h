@@ -56,6 +56,7 @@ struct tdat_kallsyms {
 	unsigned int misses; /* lookups of addresses not asked for */
 	/* the full index, the fallback when lookups come unannounced */
 	bool indexed;
+	bool failed; /* it could not be built: memory ran out */
 	const char *text;
 	size_t len;
 	uint8_t *owned;	   /* the text, when decompressed */

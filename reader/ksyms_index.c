@@ -128,8 +128,9 @@ static int build(struct tdat_kallsyms *k)
  * ksyms_ensure_index - build the index once
  * @k: the kallsyms section, its lock held
  *
- * When the index cannot be built (memory ran out, the text could not be
- * read), it is empty: lookups then find no symbol.
+ * When the index cannot be built (memory ran out: the text was checked
+ * when the file was opened), it is empty: lookups then find no symbol,
+ * and tdat_kallsyms_failed() says so.
  */
 void ksyms_ensure_index(struct tdat_kallsyms *k)
 {
@@ -140,6 +141,7 @@ void ksyms_ensure_index(struct tdat_kallsyms *k)
 		free(k->syms);
 		k->syms = NULL;
 		k->count = 0;
+		k->failed = true;
 	}
 	k->indexed = true;
 }
@@ -175,14 +177,18 @@ static int ksym_find(const void *key, const void *elem)
 	return k->addr < e->addr ? -1 : 1;
 }
 
-static char *name_of(const struct tdat_kallsyms *k, struct ksym *e)
+/* The symbol's name, copied once; NULL (and @k->failed) without memory. */
+static char *name_of(struct tdat_kallsyms *k, struct ksym *e)
 {
 	const char *s = k->text + e->name, *p = s;
 
 	while (p < k->text + k->len && !isspace((unsigned char)*p))
 		p++;
-	if (!e->copy)
+	if (!e->copy) {
 		e->copy = strndup(s, (size_t)(p - s));
+		if (!e->copy)
+			k->failed = true;
+	}
 	return e->copy;
 }
 

@@ -13,6 +13,7 @@
 
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -70,8 +71,8 @@ int ksyms_slow_line(const char *s, const char *end, uint64_t *addr, char *type,
  * Decompress @k's block through @sink.
  *
  * Return: 0 when the whole block decompressed into at most its declared
- * size (or @sink stopped it), -1 otherwise: as tdat_inflate() would
- * succeed or fail on it.
+ * size (or @sink stopped it), TDAT_INFLATE_NOMEM when memory ran out, -1
+ * otherwise: as tdat_inflate() would succeed or fail on it.
  */
 int ksyms_inflate_stream(const struct tdat_kallsyms *k, sink_fn sink,
 			 void *priv)
@@ -81,20 +82,26 @@ int ksyms_inflate_stream(const struct tdat_kallsyms *k, sink_fn sink,
 	int ret = -1;
 
 	if (!buf)
-		return -1;
+		return TDAT_INFLATE_NOMEM;
 	if (k->z == TDAT_Z_ZSTD) {
 		ZSTD_DStream *ds = ZSTD_createDStream();
 		ZSTD_inBuffer in = { k->zsrc, k->zsrclen, 0 };
 		size_t left = 0;
 
-		if (!ds)
+		if (!ds) {
+			ret = TDAT_INFLATE_NOMEM;
 			goto out;
+		}
 		for (;;) {
 			ZSTD_outBuffer o = { buf, KS_ZBUF, 0 };
 
 			left = ZSTD_decompressStream(ds, &o, &in);
-			if (ZSTD_isError(left))
+			if (ZSTD_isError(left)) {
+				if (ZSTD_getErrorCode(left) ==
+				    ZSTD_error_memory_allocation)
+					ret = TDAT_INFLATE_NOMEM;
 				break;
+			}
 			total += o.pos;
 			if (total > k->zsize)
 				break;
@@ -114,14 +121,20 @@ int ksyms_inflate_stream(const struct tdat_kallsyms *k, sink_fn sink,
 		int zr;
 
 		memset(&zs, 0, sizeof(zs));
-		if (inflateInit(&zs) != Z_OK)
+		zr = inflateInit(&zs);
+		if (zr != Z_OK) {
+			if (zr == Z_MEM_ERROR)
+				ret = TDAT_INFLATE_NOMEM;
 			goto out;
+		}
 		zs.next_in = (Bytef *)(uintptr_t)k->zsrc;
 		zs.avail_in = (uInt)k->zsrclen;
 		do {
 			zs.next_out = buf;
 			zs.avail_out = KS_ZBUF;
 			zr = inflate(&zs, Z_NO_FLUSH);
+			if (zr == Z_MEM_ERROR)
+				ret = TDAT_INFLATE_NOMEM;
 			if (zr != Z_OK && zr != Z_STREAM_END)
 				break;
 			total += KS_ZBUF - zs.avail_out;

@@ -130,6 +130,7 @@ static int event_format(struct tdat_file *f, const char *system,
 			const struct wanted_ids *w)
 {
 	struct tep_event *ev;
+	bool oom = false;
 	char name[128];
 
 	if (f->no_formats)
@@ -138,12 +139,16 @@ static int event_format(struct tdat_file *f, const char *system,
 	    !f->want(system, name) && !is_wanted_id(w, format_id(p, size)))
 		return 0;
 	if (!f->lazy_print_fmt || f->no_print_fmt) {
-		tdat_parse_format(f->tep, p, size, system, f->no_print_fmt);
-		return 0;
+		ev = tdat_parse_format(f->tep, p, size, system, f->no_print_fmt,
+				       &oom);
+	} else {
+		/* the fields now, the print format when it is asked for */
+		ev = tdat_parse_format(f->tep, p, size, system, true, &oom);
+		if (ev && !oom)
+			return tdat_later_keep(f, ev, p, size);
 	}
-	/* the fields now, the print format when it is asked for */
-	ev = tdat_parse_format(f->tep, p, size, system, true);
-	return ev ? tdat_later_keep(f, ev, p, size) : 0;
+	/* a format left out for want of memory is a failure, not damage */
+	return oom ? tdat_fail(f, TDAT_BAD, "out of memory") : 0;
 }
 
 /* Note the ids of @system's formats the caller wants, in @w. */

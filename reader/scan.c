@@ -35,6 +35,7 @@ struct tdat_scan {
 	int max_cpus;		   /* the most CPU ids of a buffer */
 	int *nr_cpus;		   /* per buffer */
 	uint64_t **records;	   /* per buffer, per CPU id: read */
+	bool oom;		   /* a stretch could not be noted */
 };
 
 /**
@@ -43,8 +44,8 @@ struct tdat_scan {
  * @from: the first offset skipped
  * @end: the offset past the last one
  *
- * Without memory for it the stretch is not noted: the damage is still
- * counted, only libtracecmd's records from it are not recognised.
+ * Without memory for it the scan fails (tdat_scan() returns NULL): the
+ * records libtracecmd makes of the stretch would not be recognised.
  */
 void tdat_scan_note(struct tdat_scan *scan, uint64_t from, uint64_t end)
 {
@@ -54,8 +55,10 @@ void tdat_scan_note(struct tdat_scan *scan, uint64_t from, uint64_t end)
 		size_t cap = scan->cap ? 2 * scan->cap : 64;
 		struct range *r = realloc(scan->r, cap * sizeof(*r));
 
-		if (!r)
+		if (!r) {
+			scan->oom = true;
 			return;
+		}
 		scan->r = r;
 		scan->cap = cap;
 	}
@@ -112,12 +115,15 @@ struct tdat_scan *tdat_scan(struct tdat_file *f, tdat_count_fn counted,
 		if (!sc->names[b] || !sc->records[b])
 			goto oom;
 		sc->nr_cpus[b] = n;
-		tdat_scan_buffer(f, b, sc, &sc->dmg[b], counted, priv,
-				 sc->records[b]);
+		if (tdat_scan_buffer(f, b, sc, &sc->dmg[b], counted, priv,
+				     sc->records[b]))
+			goto oom;
 		add_damage(&sc->all, &sc->dmg[b]);
 		if (n > sc->max_cpus)
 			sc->max_cpus = n;
 	}
+	if (sc->oom)
+		goto oom;
 	if (sc->n) /* no damage: sc->r is NULL, which qsort() must not get */
 		qsort(sc->r, sc->n, sizeof(*sc->r), by_from);
 	return sc;
