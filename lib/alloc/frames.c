@@ -66,27 +66,28 @@ void kmem_frames_release(struct kmem_frames *fr)
  * @fr: the cache
  * @addr: the address
  *
- * Resolved and matched against the skip rules the first time only.
+ * Resolved and matched against the skip rules the first time only (each
+ * time when there is no memory to keep the answer).
  *
- * Return: its entry, or NULL when memory ran out.
+ * Return: its entry, valid until the next call.
  */
 const struct kmem_frame *kmem_frames_info(struct kmem_frames *fr,
 					  uint64_t addr)
 {
 	const char *name = NULL;
 	uint64_t start = addr;
+	struct kmem_frame *f;
 	bool added;
 	uint32_t i = index_get(&fr->ix, (void **)&fr->v, &fr->cap, &fr->nr,
 			       sizeof(*fr->v), addr, &added);
 
-	if (i == U64_INDEX_NONE)
-		return NULL;
-	if (!added)
+	if (i != U64_INDEX_NONE && !added)
 		return &fr->v[i];
+	f = i == U64_INDEX_NONE ? &fr->scratch : &fr->v[i];
 	if (fr->sym && fr->sym->resolve)
 		name = fr->sym->resolve(fr->sym->priv, addr, &start);
-	fr->v[i].skip = name && kmem_stackskip_match(&fr->skip, name);
-	return &fr->v[i];
+	f->skip = name && kmem_stackskip_match(&fr->skip, name);
+	return f;
 }
 
 /**
@@ -99,9 +100,7 @@ const struct kmem_frame *kmem_frames_info(struct kmem_frames *fr,
  */
 bool kmem_frames_skipped(struct kmem_frames *fr, uint64_t addr)
 {
-	const struct kmem_frame *f = kmem_frames_info(fr, addr);
-
-	return f && f->skip;
+	return kmem_frames_info(fr, addr)->skip;
 }
 
 /**
@@ -113,7 +112,7 @@ bool kmem_frames_skipped(struct kmem_frames *fr, uint64_t addr)
  *
  * Return: the first frame that is neither tracing nor allocator
  * internals (its return address, sym+0xoff), the last if all are;
- * @none for an empty stack or when memory ran out.
+ * @none for an empty stack.
  */
 uint64_t kmem_frames_caller(struct kmem_frames *fr, const uint64_t *frames,
 			    unsigned int n, uint64_t none)
@@ -122,12 +121,8 @@ uint64_t kmem_frames_caller(struct kmem_frames *fr, const uint64_t *frames,
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		const struct kmem_frame *f = kmem_frames_info(fr, frames[i]);
-
-		if (!f)
-			return none;
 		cs = frames[i];
-		if (!f->skip)
+		if (!kmem_frames_info(fr, frames[i])->skip)
 			break;
 	}
 	return cs;

@@ -30,6 +30,7 @@ struct kmem_frames {
 	const struct kmem_symbolizer *sym;
 	struct kmem_stackskip skip;
 	const char *def;	/* the allocator's default rules */
+	struct kmem_frame scratch; /* an answer not cached: no memory */
 };
 
 int kmem_frames_init(struct kmem_frames *fr, const struct kmem_symbolizer *sym,

@@ -168,7 +168,9 @@ static void make_live(struct page_stats *st, uint32_t pi,
 	kmem_lc_live(&st->sum.lc, NULL, NULL, &p->h, bytes);
 	kmem_lc_tell(&st->lc, KMEM_MATCH_ALLOC, pi, &p->h, bytes);
 	pd = page_pending_of(st, ev->cpu);
-	if (!pd) {
+	if (!pd) { /* its stack, should one follow, will be lost */
+		if (ev->cpu >= 0 && ev->cpu <= KMEM_MAX_CPU)
+			st->oom++;
 		memset(&now, 0, sizeof(now));
 		pd = &now;
 	}

@@ -213,7 +213,11 @@ static uint64_t stack_callsite(struct page_stats *st,
 	if (!ev->nr_frames)
 		return PAGE_NO_STACK;
 	i = stack_intern(st, ev->frames, ev->nr_frames);
-	return i == U64_INDEX_NONE ? PAGE_NO_STACK : (uint64_t)i + 1;
+	if (i == U64_INDEX_NONE) { /* its call site is lost */
+		st->oom++;
+		return PAGE_NO_STACK;
+	}
+	return (uint64_t)i + 1;
 }
 
 /**

@@ -179,18 +179,21 @@ named_cache_slow(struct slab_stats *st, struct slab_name_memo *e,
 
 	if (i == U64_INDEX_NONE) {
 		if (intern(st, bytes, len, &off))
-			return U64_INDEX_NONE;
+			goto oom;
 		i = index_append(&st->cache_ix, (void **)&st->caches,
 				 &st->cap_caches, &st->nr_caches,
 				 sizeof(*st->caches), key);
 		if (i == U64_INDEX_NONE)
-			return i;
+			goto oom;
 		st->caches[i].name_off = off;
 		st->caches[i].name_len = len;
 	}
 	if (n <= len + 1)
 		memo_set(e, n, w, i);
 	return i;
+oom: /* the event's cache row misses it: said as the oom's */
+	st->oom++;
+	return SLAB_NO_CACHE;
 }
 
 /*
@@ -227,8 +230,10 @@ static uint32_t get_kmalloc_cache(struct slab_stats *st, uint64_t size)
 	n = snprintf(name, sizeof(name), "kmalloc-%llu",
 		     (unsigned long long)size);
 	i = get_named_cache(st, name, (unsigned int)n);
-	if (i != U64_INDEX_NONE && u64_index_insert(&st->kmalloc_ix, size, i))
-		return U64_INDEX_NONE;
+	if (i != U64_INDEX_NONE && u64_index_insert(&st->kmalloc_ix, size, i)) {
+		st->oom++;
+		return SLAB_NO_CACHE;
+	}
 	return i;
 }
 

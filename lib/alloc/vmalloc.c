@@ -116,7 +116,9 @@ static void wait_stack(struct vmalloc_stats *st, const struct kmem_event *ev,
 
 	pd = kmem_cpu_slot((void **)&st->pending, &st->nr_pending,
 			   sizeof(*st->pending), ev->cpu);
-	if (!pd) {
+	if (!pd) { /* its stack, should one follow, will be lost */
+		if (ev->cpu >= 0 && ev->cpu <= KMEM_MAX_CPU)
+			st->oom++;
 		memset(&now, 0, sizeof(now));
 		pd = &now;
 	}

@@ -276,6 +276,26 @@ void kmem_agg_missed(struct kmem_agg *a, long long missed)
 }
 
 /**
+ * kmem_agg_oom - the events the allocators could not count
+ * @a: the aggregate
+ *
+ * Return: the sum of the allocators' oom (their tables' "Events not
+ * counted (out of memory)").
+ */
+uint64_t kmem_agg_oom(const struct kmem_agg *a)
+{
+	uint64_t n = 0;
+	int id;
+
+	for (id = 0; id < KMEM_NR_ALLOC; id++)
+		if (kmem_agg_stats(a, id))
+			n += kmem_alloc_lc(&kmem_allocs[id],
+					   kmem_agg_stats(a, id))
+				     ->oom;
+	return n;
+}
+
+/**
  * kmem_agg_unrecorded - the free events an allocator's records lack
  * @a: the aggregate
  * @id: the allocator

@@ -94,6 +94,7 @@ void kmem_agg_missed(struct kmem_agg *a, long long missed);
 uint64_t *kmem_agg_addresses(const struct kmem_agg *a, size_t *n);
 void kmem_agg_defer_callsites(struct kmem_agg *a);
 void kmem_agg_resolve_callsites(struct kmem_agg *a);
+uint64_t kmem_agg_oom(const struct kmem_agg *a);
 uint64_t kmem_agg_unrecorded(const struct kmem_agg *a, enum kmem_alloc_id id);
 void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 		    bool old_migratetypes);

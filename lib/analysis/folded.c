@@ -335,10 +335,16 @@ static void alloc_event(struct kmem_folded *f, const struct kmem_event *ev,
 {
 	struct folded_pending *pd = pending_of(f, ev->cpu), now;
 
-	if (pd)
+	if (pd) {
 		no_stack(f, pd);
-	else
+	} else if (ev->cpu >= 0 && ev->cpu <= KMEM_MAX_CPU) {
+		/* no memory for its CPU's slot: its stack would be lost */
+		f->lost++;
+		f->lost_bytes += bytes;
+		return;
+	} else { /* no CPU's: no stack can follow */
 		pd = &now;
+	}
 	if (f->live && live_add(f, id, i, bytes, pd))
 		return;
 	pd->active = true;

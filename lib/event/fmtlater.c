@@ -15,6 +15,7 @@
 struct later {
 	struct tep_handle *tep;
 	struct kmem_fmt_source src;
+	bool failed; /* a print format could not be parsed: no memory */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -49,7 +50,7 @@ int kmem_fmt_later(struct tep_handle *tep, const struct kmem_fmt_source *src)
 		}
 	}
 	if (nr < cap)
-		list[nr++] = (struct later){ tep, *src };
+		list[nr++] = (struct later){ tep, *src, false };
 	else
 		ret = -1;
 	pthread_mutex_unlock(&lock);
@@ -79,7 +80,7 @@ void kmem_fmt_later_done(struct tep_handle *tep)
 }
 
 /* The entry of @tep, the lock held; NULL: none. */
-static const struct later *find(const struct tep_handle *tep)
+static struct later *find(const struct tep_handle *tep)
 {
 	size_t i;
 
@@ -98,15 +99,42 @@ static const struct later *find(const struct tep_handle *tep)
  */
 void kmem_fmt_need(struct tep_event *ev)
 {
-	const struct later *l;
+	struct later *l;
 
 	if (!ev)
 		return;
 	pthread_mutex_lock(&lock);
 	l = find(ev->tep);
-	if (l)
-		l->src.load(l->src.priv, ev);
+	if (l && l->src.load(l->src.priv, ev))
+		l->failed = true;
 	pthread_mutex_unlock(&lock);
+}
+
+/**
+ * kmem_fmt_failed - did memory run out for a part left for later?
+ * @tep: the handle
+ *
+ * An event whose print format could not be parsed keeps an empty one,
+ * and what reads it (its GFP flag names, the probes of fmtprobe.c) may
+ * then read what another kernel would mean; symbols that could not be
+ * indexed print as addresses: its front end fails the report rather
+ * than print one that might be wrong.
+ *
+ * Return: true once a kmem_fmt_need() on @tep's events could not parse
+ * one, or its source says another part failed; false for a handle
+ * never registered.
+ */
+bool kmem_fmt_failed(const struct tep_handle *tep)
+{
+	const struct later *l;
+	bool failed;
+
+	pthread_mutex_lock(&lock);
+	l = find(tep);
+	failed = l &&
+		 (l->failed || (l->src.failed && l->src.failed(l->src.priv)));
+	pthread_mutex_unlock(&lock);
+	return failed;
 }
 
 /**

@@ -16,6 +16,7 @@
 
 #include <event-parse.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* What parses a handle's print formats and saved comms when asked for. */
@@ -29,12 +30,16 @@ struct kmem_fmt_source {
 	/* registers the handle's saved comms, if still to be registered:
 	 * 0, or -1 (those before a bad line are); NULL: registered already */
 	int (*comms)(void *priv);
+	/* did memory run out for another deferred part (the symbols)?
+	 * NULL: none */
+	bool (*failed)(void *priv);
 	void *priv;
 };
 
 int kmem_fmt_later(struct tep_handle *tep, const struct kmem_fmt_source *src);
 void kmem_fmt_later_done(struct tep_handle *tep);
 void kmem_fmt_need(struct tep_event *ev);
+bool kmem_fmt_failed(const struct tep_handle *tep);
 size_t kmem_fmt_bound(const struct tep_event *ev);
 void kmem_comms_need(struct tep_handle *tep);
 

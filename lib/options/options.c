@@ -278,7 +278,7 @@ static int set_string(const struct kmem_opts *o, char **dst,
 			   dashes(o), name, arg);
 	s = strdup(v);
 	if (!s)
-		return -1;
+		return bad(o, err, NULL, "out of memory");
 	free(*dst);
 	*dst = s;
 	return 0;

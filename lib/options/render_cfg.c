@@ -91,10 +91,12 @@ int kmem_outputs_end(struct kmem_outputs *outs, FILE *err)
  * @r: what to report
  * @outs: where (kmem_outputs_open())
  * @err: where problems are reported, one line each: among them the
- *	allocations the stacks (--folded, --pprof, --leaks) lack for want
- *	of memory
+ *	events the allocators, and the allocations the stacks (--folded,
+ *	--pprof, --leaks), could not count for want of memory
  *
- * Return: 0 on success, -1 when a destination reports a write error.
+ * Return: 0 on success, -1 when a destination reports a write error, or
+ * memory ran out for the pprof profile, the JSON or the CSV (said on
+ * @err).
  */
 int kmem_outputs_report(const struct kmem_report_ctx *r,
 			struct kmem_outputs *outs, FILE *err)
@@ -105,16 +107,25 @@ int kmem_outputs_report(const struct kmem_report_ctx *r,
 		kmem_report_tables(r, outs->tables.f);
 		ret |= kmem_out_check(&outs->tables, err);
 	}
-	if (outs->json.path && outs->json_several) {
-		kmem_report_json_part(r, outs->json.f, outs->json_docs++,
-				      outs->json_last);
-		ret |= kmem_out_check(&outs->json, err);
-	} else if (outs->json.path) {
-		kmem_report_json(r, outs->json.f);
-		ret |= kmem_out_check(&outs->json, err);
+	if (outs->json.path &&
+	    (outs->json_several
+		     ? kmem_report_json_part(r, outs->json.f, outs->json_docs++,
+					     outs->json_last)
+		     : kmem_report_json(r, outs->json.f))) {
+		fprintf(err,
+			"%s: out of memory: a table of %s left out of the "
+			"JSON\n",
+			kmem_prog, r->in->label);
+		ret = -1;
 	}
+	if (outs->json.path)
+		ret |= kmem_out_check(&outs->json, err);
 	if (outs->csv.path) {
-		kmem_report_csv(r, outs->csv.f);
+		if (kmem_report_csv(r, outs->csv.f)) {
+			fprintf(err, "%s: out of memory for the CSV of %s\n",
+				kmem_prog, r->in->label);
+			ret = -1;
+		}
 		ret |= kmem_out_check(&outs->csv, err);
 	}
 	if (outs->folded.path && !r->in->merged) {
@@ -129,6 +140,11 @@ int kmem_outputs_report(const struct kmem_report_ctx *r,
 				kmem_prog, r->in->label);
 		ret |= kmem_out_check(&outs->rows, err);
 	}
+	if (kmem_agg_oom(r->agg))
+		fprintf(err,
+			"%s: out of memory: %" PRIu64
+			" events of %s not counted\n",
+			kmem_prog, kmem_agg_oom(r->agg), r->in->label);
 	if (r->agg->folded.on && r->agg->folded.lost)
 		fprintf(err,
 			"%s: out of memory: %" PRIu64 " allocations (%" PRIu64

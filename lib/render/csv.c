@@ -152,6 +152,10 @@ void csv_table(struct csv *w, const struct json *j, const char *key,
 	size_t i;
 	int k;
 
+	/* no memory for the document: its path may no longer name the
+	 * table; this and the tables after it are left out */
+	if (j->oom)
+		return;
 	put_field(w->out, "table", true);
 	put_field(w->out, "file", false);
 	for (k = 0; k < d->nfields; k++)
@@ -178,7 +182,7 @@ void csv_table(struct csv *w, const struct json *j, const char *key,
  * go to @out instead, so the CSV holds the tables the JSON would.
  *
  * Return: 0, or -1 when memory ran out for the document (the tables
- * written are whole, some may be missing).
+ * written are whole, those after it missing).
  */
 int kmem_report_csv(const struct kmem_report_ctx *r, FILE *out)
 {

@@ -410,8 +410,10 @@ static void report_members(const struct kmem_report_ctx *r, struct json *j)
  * @out: where to
  *
  * The document's first member is "schema_version" (KMEM_JSON_SCHEMA).
+ *
+ * Return: 0, or -1 when memory ran out for a table (left out).
  */
-void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
+int kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
 {
 	struct json j;
 
@@ -420,6 +422,7 @@ void kmem_report_json(const struct kmem_report_ctx *r, FILE *out)
 	json_u64(&j, "schema_version", KMEM_JSON_SCHEMA);
 	report_members(r, &j);
 	json_close(&j, '}');
+	return j.oom ? -1 : 0;
 }
 
 /**
@@ -458,9 +461,11 @@ static void json_head(FILE *out)
  * The document is {"schema_version", "inputs": [a report per element],
  * "merged": the merged summary}, written a report at a time: the first
  * writes the head, the merged summary (or @last) the end.
+ *
+ * Return: 0, or -1 when memory ran out for a table (left out).
  */
-void kmem_report_json_part(const struct kmem_report_ctx *r, FILE *out,
-			   int index, bool last)
+int kmem_report_json_part(const struct kmem_report_ctx *r, FILE *out, int index,
+			  bool last)
 {
 	struct json j;
 
@@ -473,11 +478,12 @@ void kmem_report_json_part(const struct kmem_report_ctx *r, FILE *out,
 		report_members(r, &j);
 		json_close(&j, '}');
 		json_close(&j, '}');
-		return;
+		return j.oom ? -1 : 0;
 	}
 	kmem_report_json_to(r, &j);
 	if (last)
 		kmem_report_json_end(out, index + 1);
+	return j.oom ? -1 : 0;
 }
 
 /**

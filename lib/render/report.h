@@ -150,10 +150,10 @@ bool kmem_agg_damaged(const struct kmem_agg *a);
 bool report_wanted(const struct kmem_report_ctx *r, enum kmem_alloc_id id);
 bool report_unsure(const struct kmem_report_ctx *r, enum kmem_alloc_id id);
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);
-void kmem_report_json(const struct kmem_report_ctx *r, FILE *out);
+int kmem_report_json(const struct kmem_report_ctx *r, FILE *out);
 void kmem_report_json_to(const struct kmem_report_ctx *r, struct json *j);
-void kmem_report_json_part(const struct kmem_report_ctx *r, FILE *out,
-			   int index, bool last);
+int kmem_report_json_part(const struct kmem_report_ctx *r, FILE *out, int index,
+			  bool last);
 void kmem_report_json_end(FILE *out, int index);
 
 #endif

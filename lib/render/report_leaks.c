@@ -339,10 +339,12 @@ static void json_rows(const struct kmem_report_ctx *r, struct leak_ctx *lc,
 {
 	struct cols_ctx c;
 
-	/* out of memory: the array is left out */
+	/* out of memory: the array is left out, and j->oom says so */
 	if (!lc->ls->oom) {
 		report_cols(r, &c, def, lc->ls->rows, (uint32_t)lc->ls->nr, lc);
 		report_cols_json(r, j, key, &c);
+	} else {
+		j->oom = true;
 	}
 	kmem_leaks_release(lc->ls);
 }

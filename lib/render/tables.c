@@ -94,15 +94,18 @@ void report_cols_table(const struct kmem_report_ctx *r, FILE *out,
  * @key: the array's member name
  * @c: the table
  *
- * Return: 0, or -1 when memory ran out (nothing is written then).
+ * Return: 0, or -1 when memory ran out (nothing is written then, and
+ * @j->oom says a part was left out).
  */
 int report_cols_json(const struct kmem_report_ctx *r, struct json *j,
 		     const char *key, const struct cols_ctx *c)
 {
 	struct sort_set s;
 
-	if (report_cols_sorted(r, c, &s))
+	if (report_cols_sorted(r, c, &s)) {
+		j->oom = true;
 		return -1;
+	}
 	cols_json_table(c, &s, key, j);
 	sort_set_release(&s);
 	return 0;
