@@ -54,12 +54,20 @@ static int parse_kb(const char *arg, unsigned int *out)
 	return 0;
 }
 
+/* Memory ran out: one line, and the exit status of TK_ENV.  Return: -1. */
+static int nomem(struct tk_args *a)
+{
+	fprintf(stderr, TK_NAME ": out of memory\n");
+	a->oom = true;
+	return -1;
+}
+
 static int add_input(struct tk_args *a, const char *path)
 {
 	const char **p = realloc(a->inputs, (a->nr_inputs + 1) * sizeof(*p));
 
 	if (!p)
-		return -1;
+		return nomem(a);
 	a->inputs = p;
 	a->inputs[a->nr_inputs++] = path;
 	return 0;
@@ -118,9 +126,15 @@ static int optional_value(const struct tk_args *a, int c,
 
 static int set_lib(struct tk_args *a, const char *name, const char *arg)
 {
+	int ret;
+
 	if ((!strcmp(name, "json") || !strcmp(name, "folded")) && !arg)
 		arg = "-";
-	return kmem_opts_set(&a->opts, name, arg, stderr);
+	errno = 0;
+	ret = kmem_opts_set(&a->opts, name, arg, stderr);
+	if (ret && errno == ENOMEM) /* said, as memory ran out */
+		a->oom = true;
+	return ret;
 }
 
 static int parse_reader(const char *arg, bool *libtracecmd)
@@ -308,7 +322,7 @@ static int check_merge(const struct tk_args *a)
  * --help and --version print here; the caller then exits 0.
  *
  * Return: 0, 1 when --help or --version was printed, or -1 after one
- * line on stderr (a usage error).
+ * line on stderr (a usage error; or @a->oom, memory ran out).
  */
 int tk_parse_args(struct tk_args *a, int argc, char **argv)
 {
@@ -339,7 +353,7 @@ int tk_parse_args(struct tk_args *a, int argc, char **argv)
 	a->cmd = cmd;
 	lo = tk_long_options();
 	if (!lo)
-		return -1;
+		return nomem(a);
 	optind = 1;
 	ret = parse_options(a, argc - 1, argv + 1, lo);
 	free(lo);

@@ -53,6 +53,7 @@ struct tk_args {
 	double duration;		/* -d, 0: until the command ends or ^C */
 	double interval;		/* --interval, 0: none */
 	bool stacks;			/* -T */
+	bool oom;			/* memory ran out while parsing */
 	unsigned int buffer_kb;		/* --buffer-size, per CPU */
 	char **command;			/* after --, NULL-terminated */
 };

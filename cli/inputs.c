@@ -169,8 +169,10 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 	struct tk_input *h = calloc((size_t)a->nr_inputs, sizeof(*h));
 	int i;
 
-	if (!h)
+	if (!h) {
+		fprintf(stderr, TK_NAME ": out of memory\n");
 		return NULL;
+	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	for (i = 0; i < a->nr_inputs; i++) {
 		char left[TDAT_WHY_LEN] = "";

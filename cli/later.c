@@ -21,6 +21,11 @@ static int load_comms(void *f)
 	return tdat_comms(f);
 }
 
+static bool symbols_failed(void *f)
+{
+	return tdat_kallsyms_failed(f);
+}
+
 /**
  * tk_later_register - let lib/ parse a file's deferred parts when needed
  * @f: the file, opened with lazy_print_fmt and lazy_cmdlines
@@ -36,6 +41,7 @@ int tk_later_register(struct tdat_file *f)
 	const struct kmem_fmt_source src = { .load = load_print_fmt,
 					     .bound = print_fmt_bound,
 					     .comms = load_comms,
+					     .failed = symbols_failed,
 					     .priv = f };
 
 	return kmem_fmt_later(tdat_tep(f), &src);

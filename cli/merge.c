@@ -148,6 +148,8 @@ static int read_one(struct tk_group *g, int i, int buffer)
 			     in->f ? tdat_kernel_release(in->f) : NULL);
 	if (ret)
 		fprintf(stderr, TK_NAME ": out of memory\n");
+	else if (tk_session_later_failed(&s, stderr))
+		ret = -1;
 	else if (i)
 		say_differences(g, i, tep, tk_buffer_tep(&g->in[0], 0));
 	tk_session_release(&s);
@@ -185,6 +187,8 @@ int tk_group_read(struct tk_group *g, const struct tk_args *a,
 	g->in = tk_open_inputs(&g->args);
 	buffer = calloc((size_t)n, sizeof(*buffer));
 	if (!g->in || !buffer) {
+		if (g->in) /* else said */
+			fprintf(stderr, TK_NAME ": out of memory\n");
 		free(buffer);
 		return -1;
 	}

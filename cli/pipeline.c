@@ -61,6 +61,7 @@ struct tk_pipe {
 		size_t room; /* bytes left from @w */
 		size_t max_rec;
 		int allocated;
+		bool oom; /* no memory for a block */
 		/* counting here, on one thread: the session, else NULL */
 		struct tk_session *here;
 		struct tk_progress *progress;
@@ -154,6 +155,8 @@ static struct block *take_empty(struct tk_pipe *p)
 		if (b) {
 			b->cap = p->max_rec;
 			tdat_populate(b, sizeof(*b) + p->max_rec);
+		} else {
+			p->oom = true;
 		}
 	}
 	if (b)
@@ -373,7 +376,8 @@ static int run_here(struct tk_pipe *p, struct tk_session *s,
  * made, @produce runs here and its records are counted as it pushes
  * them.
  *
- * Return: 0, or -1 when reading failed or memory ran out.
+ * Return: 0, -1 when reading failed, or TK_PIPE_NOMEM when memory ran
+ * out for the records' blocks.
  */
 int tk_pipeline_run(tk_produce_fn produce, void *src, struct tk_session *s,
 		    struct tk_progress *progress)
@@ -402,7 +406,7 @@ int tk_pipeline_run(tk_produce_fn produce, void *src, struct tk_session *s,
 			give_back(&p, b);
 		}
 		pthread_join(t, NULL);
-		ret = p.ret < 0 ? -1 : 0;
+		ret = p.oom ? TK_PIPE_NOMEM : p.ret < 0 ? -1 : 0;
 	}
 	free_blocks(p.full);
 	free_blocks(p.empty);

@@ -21,6 +21,10 @@ struct tk_pipe;
 typedef int (*tk_produce_fn)(struct tk_pipe *p, void *src);
 
 int tk_pipe_push(struct tk_pipe *p, const struct tep_record *rec);
+
+/* tk_pipeline_run(): memory ran out for the blocks of records */
+#define TK_PIPE_NOMEM (-3)
+
 int tk_pipeline_run(tk_produce_fn produce, void *src, struct tk_session *s,
 		    struct tk_progress *progress);
 bool tk_pipeline_one_thread(void);

@@ -209,7 +209,13 @@ static int write_out(struct plot_run *p, struct tk_session *s)
 		ret |= kmem_out_check(&p->outs.tables, stderr);
 	}
 	if (p->outs.json.f) {
-		kmem_report_json(&r, p->outs.json.f);
+		if (kmem_report_json(&r, p->outs.json.f)) {
+			fprintf(stderr,
+				TK_NAME ": out of memory: a table of "
+					"%s left out of the JSON\n",
+				s->label);
+			ret = -1;
+		}
 		ret |= kmem_out_check(&p->outs.json, stderr);
 	}
 	return ret;

@@ -209,12 +209,36 @@ bool tk_session_all_tasks(const struct tk_session *s)
 }
 
 /**
+ * tk_session_later_failed - did memory run out for a part read later?
+ * @s: the session
+ * @err: where it is said, in one line
+ *
+ * What the reader leaves for later (a print format, the symbols' index)
+ * and could not make: the report would print what another kernel means,
+ * or addresses for names.
+ *
+ * Return: true, said on @err, when it did.
+ */
+bool tk_session_later_failed(const struct tk_session *s, FILE *err)
+{
+	if (!kmem_fmt_failed(s->tep))
+		return false;
+	fprintf(err,
+		TK_NAME ": %s: out of memory (an event's print format or the "
+			"kernel's symbols)\n",
+		s->label);
+	return true;
+}
+
+/**
  * tk_session_report - the end of the input: print its report
  * @s: the session
  * @outs: where it goes (opened once for all reports of the run)
  * @err: where problems go
  *
- * Return: 0, or -1 when an output file could not be written.
+ * Return: 0, or -1 when an output file could not be written, or when
+ * memory ran out for a print format or the symbols the report reads
+ * (then said on @err, before the report when it ran out while counting).
  */
 int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 		      FILE *err)
@@ -235,10 +259,14 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 	in.filtered = s->filtered;
 	in.filters = filters[0] ? filters + 2 : NULL;
 	kmem_feed_finish(&s->agg, &s->sym, s->tep);
+	if (tk_session_later_failed(s, err))
+		return -1;
 	tk_fault_guard_report(s->label); /* the symbols are read */
 	kmem_opts_render_cfg(&s->args->opts, outs->tables.f, &rc);
 	ret = kmem_outputs_report(&r, outs, err);
 	tk_fault_guard_report(NULL);
+	if (!ret && tk_session_later_failed(s, err))
+		ret = -1;
 	return ret;
 }
 
@@ -275,7 +303,7 @@ int tk_merged_init(struct tk_merged *m, const struct kmem_numa *numa)
  * @m: the merged summary
  * @s: the session, after tk_session_report()
  *
- * Return: 0, or -1 when memory ran out.
+ * Return: 0, or -1 when memory ran out (said on stderr).
  */
 int tk_merged_add(struct tk_merged *m, const struct tk_session *s)
 {
@@ -286,6 +314,7 @@ int tk_merged_add(struct tk_merged *m, const struct tk_session *s)
 		free(label);
 		if (l)
 			m->labels = l;
+		fprintf(stderr, TK_NAME ": out of memory\n");
 		return -1;
 	}
 	m->labels = l;

@@ -44,6 +44,7 @@ int tk_session_init(struct tk_session *s, struct tep_handle *tep,
 		    const struct tk_args *a, const struct kmem_numa *numa);
 void tk_session_comms_changed(struct tk_session *s);
 bool tk_session_all_tasks(const struct tk_session *s);
+bool tk_session_later_failed(const struct tk_session *s, FILE *err);
 int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 		      FILE *err);
 void tk_session_release(struct tk_session *s);

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	ret = tk_parse_args(&a, argc, argv);
 	if (ret) { /* a usage error, or --help/--version done */
 		tk_args_release(&a);
-		return ret > 0 ? TK_OK : TK_USAGE;
+		return ret > 0 ? TK_OK : a.oom ? TK_ENV : TK_USAGE;
 	}
 	tk_env_check();
 	/* no output over an input: the trace would be lost */

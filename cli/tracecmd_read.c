@@ -73,6 +73,13 @@ static uint64_t unread(const struct src *src, const char *name)
 	return n;
 }
 
+/* Memory ran out: one line.  Return: -2. */
+static int nomem(const struct tk_session *s)
+{
+	fprintf(stderr, TK_NAME ": %s: out of memory\n", s->label);
+	return -2;
+}
+
 /**
  * tk_tracecmd_run - count one buffer of a file through libtracecmd
  * @in: the file, opened by libtracecmd
@@ -80,8 +87,9 @@ static uint64_t unread(const struct src *src, const char *name)
  * @s: the session, on the buffer's tracecmd_get_tep()
  * @progress: ticked as records are counted
  *
- * Return: 0, -1 when reading failed or memory ran out, or -2 after one
- * line on stderr (libtracecmd went round in circles on a damaged page).
+ * Return: 0, -1 when reading failed, or -2 after one line on stderr
+ * (memory ran out, or libtracecmd went round in circles on a damaged
+ * page).
  */
 int tk_tracecmd_run(const struct tk_input *in, int buffer,
 		    struct tk_session *s, struct tk_progress *progress)
@@ -101,13 +109,18 @@ int tk_tracecmd_run(const struct tk_input *in, int buffer,
 		src.nr_cpus = tep_get_cpus(s->tep);
 		src.read = calloc((size_t)src.nr_cpus + 1, sizeof(*src.read));
 		if (!src.read)
-			return -1;
+			return nomem(s);
 	}
 	if (tk_tc_push_init(&src.push, s->tep)) {
 		free(src.read);
-		return -1;
+		return nomem(s);
 	}
 	ret = tk_pipeline_run(produce, &src, s, progress);
+	if (ret == TK_PIPE_NOMEM) {
+		tk_tc_push_release(&src.push);
+		free(src.read);
+		return nomem(s);
+	}
 	if (src.push.round_cpu >= 0) {
 		tk_progress_done(progress);
 		fprintf(stderr,

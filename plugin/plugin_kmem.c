@@ -114,6 +114,13 @@ static void at_exit(void)
 	}
 }
 
+/* No memory for the plugin's state: one line (the listing goes on). */
+static int nomem(void)
+{
+	fprintf(stderr, "%s: out of memory: no kmem statistics\n", kmem_prog);
+	return -1;
+}
+
 EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	static bool at_exit_set;
@@ -122,7 +129,7 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	char path[PATH_MAX], msg[256];
 
 	if (!kp)
-		return -1;
+		return nomem();
 	kp->owner = (const void *)slab_handler;
 	kp->tep = tep;
 	kp->last_offset = ~0ULL;
@@ -132,7 +139,7 @@ EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		kmem_agg_release(&kp->agg);
 		free(kp->options);
 		free(kp);
-		return -1;
+		return nomem();
 	}
 	if (!at_exit_set)
 		at_exit_set = !atexit(at_exit);
