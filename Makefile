@@ -234,8 +234,14 @@ $(B)/tools/live_tep: tests/tools/live_tep.c $(B)/cli/live_formats.o
 	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -Icli $(CLI_CFLAGS) -o $@ $< \
 		$(B)/cli/live_formats.o $(CLI_LIBS) $(LDFLAGS)
 
-TOOL_SRC := $(wildcard tests/tools/*.c)
-TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
+# failalloc.so: the Nth allocation of a run fails (tests/e2e/oom.sh);
+# preloaded into trace-kmem, so built as a library, without sanitizers
+$(B)/tools/failalloc.so: tests/tools/failalloc.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE -fPIC -shared -o $@ $< -ldl
+
+TOOL_SRC := $(filter-out tests/tools/failalloc.c,$(wildcard tests/tools/*.c))
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%) $(B)/tools/failalloc.so
 
 # KernelShark (libkshark-dev): what its C API shows of a trace, for
 # tests/e2e/kshark_info.sh; skipped with one line without it.  Its
