@@ -110,57 +110,31 @@ static struct totals stack_totals(const struct kmem_folded *f)
 }
 
 /*
- * For every allocation the stream makes, a run in which that one fails:
- * the stacks' allocations and those they lost are all ALLOCS, in count
- * and in bytes, when the allocator dropped none (its oom); else at most
- * all, and with its oom at least all.
+ * A run of @variant's stream (run_fn) in which allocation @fail fails
+ * (0: none), then its stacks judged (right_fn; @none_failed: the run
+ * where nothing failed, whose figures are counted by hand).
  */
-static void test_each_failure(void)
+typedef void (*run_fn)(struct kmem_agg *a, int variant, unsigned long fail);
+typedef bool (*right_fn)(const struct kmem_agg *a, bool none_failed);
+
+/* A run for each allocation the stream makes, that one failing. */
+static void each_failure(run_fn run, right_fn right, int variant)
 {
-	struct kmem_opts o = { .folded = "-",
-			       .live = true,
-			       .allocator[KMEM_ALLOC_SLAB] = true };
-	struct kmem_collect_cfg cc = kmem_opts_collect_cfg(&o);
 	unsigned long n = 0, k, lost_runs = 0, bad = 0;
 
 	for (k = 0;; k++) {
 		struct kmem_agg a;
-		struct totals t;
-		uint64_t dropped;
 
-		kmem_agg_init(&a);
-		kmem_agg_keep_rows(&a, &cc);
-		arm(k);
-		stream(&a);
+		run(&a, variant, k);
 		n = k ? n : calls;
-		fail_at = 0;
-		t = stack_totals(&a.folded);
-		dropped = agg_slab(&a)->oom;
-		if (!k) { /* nothing failed: all of them, by hand */
-			CHECK_U64(t.hits, ALLOCS);
-			CHECK_U64(t.bytes, (uint64_t)ALLOCS * BYTES);
-			CHECK_U64(t.live_hits, ALLOCS - ALLOCS / 3);
-			CHECK_U64(a.folded.nr, SITES);
-			CHECK_U64(a.folded.lost, 0);
-			CHECK_U64(dropped, 0);
-		}
-		/* the allocator's oom also counts events it counted but
-		 * for a row (their cache's): at least the missing ones */
-		if (t.hits + a.folded.lost > ALLOCS ||
-		    t.hits + a.folded.lost + dropped < ALLOCS ||
-		    (!dropped && (t.hits + a.folded.lost != ALLOCS ||
-				  t.bytes + a.folded.lost_bytes !=
-					  (uint64_t)ALLOCS * BYTES)) ||
-		    t.live_hits > ALLOCS - ALLOCS / 3) {
-			if (!bad++)
-				fprintf(stderr,
-					"failing allocation %lu of %lu: %llu "
-					"in "
-					"stacks, %llu lost, %llu dropped\n",
-					k, n, (unsigned long long)t.hits,
-					(unsigned long long)a.folded.lost,
-					(unsigned long long)dropped);
-		}
+		if (!right(&a, !k) && !bad++)
+			fprintf(stderr,
+				"variant %d, allocation %lu of %lu failing: "
+				"%llu lost, oom %llu %llu\n",
+				variant, k, n,
+				(unsigned long long)a.folded.lost,
+				(unsigned long long)agg_slab(&a)->oom,
+				(unsigned long long)agg_page(&a)->oom);
 		lost_runs += a.folded.lost != 0;
 		kmem_agg_release(&a);
 		if (k >= n)
@@ -170,6 +144,54 @@ static void test_each_failure(void)
 	/* the stream's allocations include the stacks' own */
 	CHECK(n > 10);
 	CHECK(lost_runs > 0);
+}
+
+static void slab_run(struct kmem_agg *a, int variant, unsigned long fail)
+{
+	struct kmem_opts o = { .folded = "-",
+			       .live = true,
+			       .allocator[KMEM_ALLOC_SLAB] = true };
+	struct kmem_collect_cfg cc = kmem_opts_collect_cfg(&o);
+
+	(void)variant;
+	kmem_agg_init(a);
+	kmem_agg_keep_rows(a, &cc);
+	arm(fail);
+	stream(a);
+	fail_at = 0;
+}
+
+/*
+ * The stacks' allocations and those they lost are all ALLOCS, in count
+ * and in bytes, when the allocator dropped none (its oom); else at most
+ * all, and with its oom at least all (its oom also counts events it
+ * counted but for a row: their cache's).
+ */
+static bool slab_right(const struct kmem_agg *a, bool none_failed)
+{
+	struct totals t = stack_totals(&a->folded);
+	uint64_t dropped = agg_slab(a)->oom, lost = a->folded.lost;
+
+	if (none_failed) { /* all of them, by hand */
+		CHECK_U64(t.hits, ALLOCS);
+		CHECK_U64(t.bytes, (uint64_t)ALLOCS * BYTES);
+		CHECK_U64(t.live_hits, ALLOCS - ALLOCS / 3);
+		CHECK_U64(a->folded.nr, SITES);
+		CHECK_U64(lost, 0);
+		CHECK_U64(dropped, 0);
+	}
+	if (t.hits + lost > ALLOCS || t.hits + lost + dropped < ALLOCS ||
+	    t.live_hits > ALLOCS - ALLOCS / 3)
+		return false;
+	return dropped ||
+	       (t.hits + lost == ALLOCS &&
+		t.bytes + a->folded.lost_bytes == (uint64_t)ALLOCS * BYTES);
+}
+
+/* For every allocation the slab stream makes, a run in which it fails. */
+static void test_each_failure(void)
+{
+	each_failure(slab_run, slab_right, 0);
 }
 
 static const char *no_symbols(void *priv, uint64_t addr, uint64_t *start)
@@ -233,70 +255,54 @@ static void page_stream(struct kmem_agg *a, bool defer)
 	kmem_agg_finish(a);
 }
 
-/*
- * The same with page stacks, chosen while counting and after (deferred):
- * a page allocation the allocator could not record, or one whose call
- * site row could not be made, is one of its oom, so the stacks' and the
- * lost allocations are at most all of them, and with the oom at least.
- */
-static void test_each_page_failure(void)
+static void page_run(struct kmem_agg *a, int defer, unsigned long fail)
 {
 	struct kmem_opts o = { .folded = "-",
 			       .live = true,
 			       .allocator[KMEM_ALLOC_PAGE] = true };
 	struct kmem_collect_cfg cc = kmem_opts_collect_cfg(&o);
-	unsigned long n = 0, k, lost_runs = 0, bad = 0;
-	int defer;
 
-	for (defer = 0; defer < 2; defer++)
-		for (k = 0;; k++) {
-			struct kmem_agg a;
-			struct totals t;
-			uint64_t oom;
+	kmem_agg_init(a);
+	kmem_agg_configure(a, &nosym, NULL, NULL, 0);
+	kmem_agg_keep_rows(a, &cc);
+	if (defer)
+		kmem_agg_defer_callsites(a);
+	arm(fail);
+	page_stream(a, defer);
+	fail_at = 0;
+}
 
-			kmem_agg_init(&a);
-			kmem_agg_configure(&a, &nosym, NULL, NULL, 0);
-			kmem_agg_keep_rows(&a, &cc);
-			if (defer)
-				kmem_agg_defer_callsites(&a);
-			arm(k);
-			page_stream(&a, defer);
-			n = k ? n : calls;
-			fail_at = 0;
-			t = stack_totals(&a.folded);
-			oom = agg_page(&a)->oom;
-			if (!k) {
-				CHECK_U64(t.hits, PAGES);
-				CHECK_U64(t.bytes, (uint64_t)PAGES * 4096);
-				/* every fifth page (and so every fifth
-				 * frame) has no stack: 400 stacks, and
-				 * "(no stack)" */
-				CHECK_U64(a.folded.nr, PAGE_STACKS * 4 / 5 + 1);
-				CHECK_U64(oom + a.folded.lost, 0);
-			}
-			if (t.hits + a.folded.lost > PAGES ||
-			    t.hits + a.folded.lost + oom < PAGES ||
-			    t.bytes + a.folded.lost_bytes >
-				    (uint64_t)PAGES * 4096) {
-				if (!bad++)
-					fprintf(stderr,
-						"defer %d, failing allocation "
-						"%lu of %lu: %llu in stacks, "
-						"%llu lost, oom %llu\n",
-						defer, k, n,
-						(unsigned long long)t.hits,
-						(unsigned long long)
-							a.folded.lost,
-						(unsigned long long)oom);
-			}
-			lost_runs += a.folded.lost != 0;
-			kmem_agg_release(&a);
-			if (k >= n)
-				break;
-		}
-	CHECK_U64(bad, 0);
-	CHECK(n > 10);
-	CHECK(lost_runs > 0);
+/*
+ * A page allocation the allocator could not record, or one whose call
+ * site row or stack could not be made, is one of its oom: the stacks'
+ * and the lost allocations are at most all of them, and with the oom at
+ * least.
+ */
+static bool page_right(const struct kmem_agg *a, bool none_failed)
+{
+	struct totals t = stack_totals(&a->folded);
+	uint64_t oom = agg_page(a)->oom, lost = a->folded.lost;
+
+	if (none_failed) {
+		CHECK_U64(t.hits, PAGES);
+		CHECK_U64(t.bytes, (uint64_t)PAGES * 4096);
+		/* every fifth page (and so every fifth frame) has no
+		 * stack: 400 stacks, and "(no stack)" */
+		CHECK_U64(a->folded.nr, PAGE_STACKS * 4 / 5 + 1);
+		CHECK_U64(oom + lost, 0);
+	}
+	return t.hits + lost <= PAGES && t.hits + lost + oom >= PAGES &&
+	       t.bytes + a->folded.lost_bytes <= (uint64_t)PAGES * 4096;
+}
+
+/*
+ * The same with page stacks, their call sites chosen while counting (0)
+ * and after it (1, deferred).
+ */
+static void test_each_page_failure(void)
+{
+	each_failure(page_run, page_right, 0);
+	each_failure(page_run, page_right, 1);
 }
 
 /* The report's line for them, and none when nothing was lost. */
