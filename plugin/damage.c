@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "event/tep_names.h"
 #include "feed/loop.h"
 #include "plugin.h"
@@ -111,8 +112,12 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 	free(ids);
 	tdat_close(f);
 	free(path);
-	if (!kp->scan)
+	if (!kp->scan) { /* memory ran out */
+		fprintf(stderr,
+			"%s: %s: out of memory: damage in it not looked for\n",
+			kmem_prog, kp->label);
 		return;
+	}
 	d = tdat_scan_damage(kp->scan, NULL);
 	kp->healthy = !cut && !d->pages && !d->chunks && !d->cut_pages &&
 		      !d->cut_chunks;
