@@ -85,12 +85,22 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 	sd->events = 0;
 	for (id = 0; id < KMEM_NR_ALLOC; id++)
 		sd->events += s.agg.events[id];
-	tk_session_release(&s);
-	if (!sd->doc || j.oom) {
+	/* a side counted in part would make every difference wrong */
+	ret = 0;
+	if (kmem_agg_oom(&s.agg)) {
+		fprintf(stderr,
+			TK_NAME
+			": %s: out of memory: %llu events not counted\n",
+			sd->label, (unsigned long long)kmem_agg_oom(&s.agg));
+		ret = -1;
+	} else if (tk_session_later_failed(&s, stderr)) {
+		ret = -1;
+	} else if (!sd->doc || j.oom) {
 		fprintf(stderr, TK_NAME ": out of memory\n");
-		return -1;
+		ret = -1;
 	}
-	return 0;
+	tk_session_release(&s);
+	return ret;
 }
 
 /* --per-second and --per-event need something to divide by. */
@@ -149,6 +159,11 @@ static int write_out(struct tk_args *a, const struct side *sd)
 	if (outs.json.path) {
 		json_init(&j, outs.json.f);
 		kmem_diff_json(&d, &j);
+		if (j.oom) {
+			fprintf(stderr, TK_NAME ": out of memory: a table left "
+						"out of the JSON\n");
+			ret = -1;
+		}
 		ret |= kmem_out_check(&outs.json, stderr);
 	}
 	if (ret) {

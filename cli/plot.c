@@ -82,8 +82,9 @@ static int pass(struct plot_run *p, struct tk_session *s, int nth)
 	}
 	kmem_feed_finish(&s->agg, &s->sym, tep);
 	kmem_timeline_end(&p->tl, &s->agg);
-	if (p->tl.oom) {
-		fprintf(stderr, TK_NAME ": out of memory\n");
+	/* rows not followed, or events not counted: the curves would lie */
+	if (p->tl.oom || kmem_agg_oom(&s->agg)) {
+		fprintf(stderr, TK_NAME ": %s: out of memory\n", p->label);
 		return -1;
 	}
 	return 0;
@@ -218,6 +219,9 @@ static int write_out(struct plot_run *p, struct tk_session *s)
 		}
 		ret |= kmem_out_check(&p->outs.json, stderr);
 	}
+	/* the names drawn: the symbols' index, the print formats */
+	if (!ret && tk_session_later_failed(s, stderr))
+		ret = -1;
 	return ret;
 }
 

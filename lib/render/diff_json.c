@@ -29,8 +29,10 @@ static void delta_rows(const struct kmem_diff *d, const char *key, int k,
 	struct kmem_diff_groups gs;
 	size_t i, m, n;
 
-	if (kmem_diff_group_rows(d, k, b, a, &gs))
-		return;	/* out of memory: the array is left out */
+	if (kmem_diff_group_rows(d, k, b, a, &gs)) {
+		j->oom = true; /* out of memory: the array is left out */
+		return;
+	}
 	json_open(j, key, '[');
 	for (i = 0; i < gs.n; i++) {
 		const struct kmem_diff_group *g = &gs.g[i];
@@ -126,7 +128,8 @@ static void delta(const struct kmem_diff *d, const char *key,
  * two stat documents
  * as they are, and their difference: every number after minus before
  * (a member one document lacks counts as 0, null stays null), the rows
- * of the keyed arrays matched by name with a "status".
+ * of the keyed arrays matched by name with a "status".  An array left
+ * out for want of memory sets @j->oom.
  */
 void kmem_diff_json(const struct kmem_diff *d, struct json *j)
 {

@@ -223,8 +223,11 @@ void page_procs_print(const struct kmem_report_ctx *r, FILE *out)
 	size_t n;
 
 	rows = proc_rows(r, &n);
-	if (!rows)
+	if (!rows) {
+		fprintf(out, " Page allocator activity per process"
+			     " (out of memory: table left out)\n\n");
 		return;
+	}
 	report_cols(r, &c, &proc_def, rows, (uint32_t)n, r);
 	fprintf(out, " Page allocator activity per process\n\n");
 	report_cols_table(r, out, &c);
@@ -245,7 +248,11 @@ void page_procs_json(const struct kmem_report_ctx *r, struct json *j)
 	size_t n;
 
 	rows = proc_rows(r, &n);
-	report_cols(r, &c, &proc_def, rows, rows ? (uint32_t)n : 0, r);
+	if (!rows) { /* left out, and said */
+		j->oom = true;
+		return;
+	}
+	report_cols(r, &c, &proc_def, rows, (uint32_t)n, r);
 	report_cols_json(r, j, "per_process", &c);
 	free(rows);
 }
