@@ -151,6 +151,16 @@ static void find_events(struct kmem_ks_ctx *ks, struct tep_handle *tep)
 	}
 }
 
+/* No memory for the plugin's state on @stream: one line.  Return: 0. */
+static int nomem(const struct kshark_data_stream *stream)
+{
+	fprintf(stderr,
+		"kmem plugin: %s: out of memory; the plugin is off "
+		"for this file\n",
+		stream->file ? stream->file : "stream");
+	return 0;
+}
+
 /**
  * kshark_data_plugin_initializer - load the plugin on a data stream
  * @stream: a stream of trace.dat data (others are left alone)
@@ -171,7 +181,7 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 		return 0;
 	ks = calloc(1, sizeof(*ks));
 	if (!ks)
-		return 0;
+		return nomem(stream);
 	ks->sd = sd;
 	ks->stream = stream;
 	ks->show = KMEM_KS_SHOW_LINKS | KMEM_KS_SHOW_LEAKS | KMEM_KS_SHOW_LIVE;
@@ -185,7 +195,7 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 	ks->cpu_last = calloc((size_t)ks->n_cpus, sizeof(*ks->cpu_last));
 	if (!ks->cpu_ents || !ks->cpu_len || !ks->cpu_cap || !ks->cpu_last) {
 		free_ctx(ks);
-		return 0;
+		return nomem(stream);
 	}
 	forget(ks);
 	find_events(ks, tep);

@@ -12,11 +12,12 @@
 # Scenarios: the native reader on a v7 file with folded stacks and CSV,
 # with page stacks, pprof and JSON, a merged summary of two files,
 # --reader=libtracecmd, plot, diff, a v6 file (the pipeline's blocks),
-# and the plugin inside trace-cmd report.
+# the plugin inside trace-cmd report, and the KernelShark plugin in
+# libkshark.
 # make check runs a share of each scenario's allocations, evenly spread
-# (about 330 runs: the test runs beside the others, and in CI beside the
+# (about 360 runs: the test runs beside the others, and in CI beside the
 # Debian 13 leg); TRACE_KMEM_OOM_RUNS=all fails every allocation of
-# every scenario (about 8,700 runs), =N runs about N a scenario.
+# every scenario (about 17,400 runs), =N runs about N a scenario.
 # sanitizers: skip (failalloc.so replaces malloc, which the sanitizers' runtime owns)
 set -u
 . "$(dirname "$0")/../lib/common.sh"
@@ -120,6 +121,17 @@ craft.write(out, craft.spec(n=3000), craft.FORMATS, "--version", "6")
 PY
 [ -s "$WORK/v6.dat" ] &&
 	sweep v6 40 -- "$TK" stat --all "$WORK/v6.dat"
+
+# the KernelShark plugin, in libkshark (tests/kshark/kshark_kmem.c)
+KK=$(dirname "$PLUGIN_DIR")/kshark/kshark_kmem
+KP=$(dirname "$PLUGIN_DIR")/kernelshark/plugin-kmem.so
+if [ -x "$KK" ] && [ -f "$KP" ]; then
+	mkdir -p "$WORK/khome"
+	sweep kshark 30 HOME="$WORK/khome" FAILALLOC_IN=plugin-kmem.so -- \
+		"$KK" "$KP" "$S/slab-fork-exec.dat"
+else
+	skip oom-kshark "no $KK or $KP (libkshark-dev; make tests)"
+fi
 
 if command -v trace-cmd >/dev/null; then
 	sweep plugin 20 TRACEEVENT_PLUGIN_DIR="$PLUGIN_DIR" \
