@@ -15,7 +15,7 @@
 # the plugin inside trace-cmd report, and the KernelShark plugin in
 # libkshark.
 # make check runs a share of each scenario's allocations, evenly spread
-# (about 360 runs: the test runs beside the others, and in CI beside the
+# (about 180 runs: the test runs beside the others, and in CI beside the
 # Debian 13 leg); TRACE_KMEM_OOM_RUNS=all fails every allocation of
 # every scenario (about 17,400 runs), =N runs about N a scenario.
 # sanitizers: skip (failalloc.so replaces malloc, which the sanitizers' runtime owns)
@@ -97,17 +97,17 @@ sweep() {
 	fi
 }
 
-sweep native 80 -- "$TK" stat --all --leaks --live --folded=@D/f.folded \
+sweep native 40 -- "$TK" stat --all --leaks --live --folded=@D/f.folded \
 	--csv @D/f.csv "$S/slab-fork-exec.dat"
-sweep stacks 50 -- "$TK" stat --all --leaks --folded=@D/f.folded \
+sweep stacks 25 -- "$TK" stat --all --leaks --folded=@D/f.folded \
 	--pprof @D/f.pb.gz --json=@D/f.json "$S/page-stacktrace.dat"
-sweep merged 40 -- "$TK" stat --merge --json=@D/f.json "$S/percpu-netns.dat" \
+sweep merged 20 -- "$TK" stat --merge --json=@D/f.json "$S/percpu-netns.dat" \
 	"$S/vmalloc-fork.dat"
-sweep libtracecmd 25 -- "$TK" stat --reader=libtracecmd --all \
+sweep libtracecmd 12 -- "$TK" stat --reader=libtracecmd --all \
 	"$S/slab-lost-events.dat"
-sweep plot 40 -- "$TK" plot -o @D/f.svg --json=@D/f.json \
+sweep plot 20 -- "$TK" plot -o @D/f.svg --json=@D/f.json \
 	"$S/page-stacktrace.dat"
-sweep diff 30 -- "$TK" diff --json=@D/f.json "$S/slab-fork-exec.dat" \
+sweep diff 15 -- "$TK" diff --json=@D/f.json "$S/slab-fork-exec.dat" \
 	"$S/slab-pingpong.dat"
 
 # a version 6 file: uncompressed, read on a second thread in blocks
@@ -120,21 +120,21 @@ import craft
 craft.write(out, craft.spec(n=3000), craft.FORMATS, "--version", "6")
 PY
 [ -s "$WORK/v6.dat" ] &&
-	sweep v6 40 -- "$TK" stat --all "$WORK/v6.dat"
+	sweep v6 20 -- "$TK" stat --all "$WORK/v6.dat"
 
 # the KernelShark plugin, in libkshark (tests/kshark/kshark_kmem.c)
 KK=$(dirname "$PLUGIN_DIR")/kshark/kshark_kmem
 KP=$(dirname "$PLUGIN_DIR")/kernelshark/plugin-kmem.so
 if [ -x "$KK" ] && [ -f "$KP" ]; then
 	mkdir -p "$WORK/khome"
-	sweep kshark 30 HOME="$WORK/khome" FAILALLOC_IN=plugin-kmem.so -- \
+	sweep kshark 15 HOME="$WORK/khome" FAILALLOC_IN=plugin-kmem.so -- \
 		"$KK" "$KP" "$S/slab-fork-exec.dat"
 else
 	skip oom-kshark "no $KK or $KP (libkshark-dev; make tests)"
 fi
 
 if command -v trace-cmd >/dev/null; then
-	sweep plugin 20 TRACEEVENT_PLUGIN_DIR="$PLUGIN_DIR" \
+	sweep plugin 10 TRACEEVENT_PLUGIN_DIR="$PLUGIN_DIR" \
 		FAILALLOC_IN=plugin_kmem.so -- trace-cmd report -O kmem:stat \
 		-i "$S/slab-fork-exec.dat"
 else
