@@ -234,6 +234,12 @@ $(B)/tools/live_tep: tests/tools/live_tep.c $(B)/cli/live_formats.o
 	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -Icli $(CLI_CFLAGS) -o $@ $< \
 		$(B)/cli/live_formats.o $(CLI_LIBS) $(LDFLAGS)
 
+# rec_digest: the records of reader/ against libtracecmd's (tests/e2e/wild.sh)
+$(B)/tools/rec_digest: tests/tools/rec_digest.c $(LIBTDAT)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -D_GNU_SOURCE -Ireader $(CLI_CFLAGS) -pthread -o $@ $< \
+		$(LIBTDAT) $(CLI_LIBS) $(READER_LIBS) $(LDFLAGS)
+
 # failalloc.so: the Nth allocation of a run fails (tests/e2e/oom.sh);
 # preloaded into trace-kmem, so built as a library, without sanitizers
 $(B)/tools/failalloc.so: tests/tools/failalloc.c
