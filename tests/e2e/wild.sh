@@ -43,6 +43,8 @@ if [ ${#files[@]} -eq 0 ]; then
 	finish
 fi
 { [ -x "$TK" ] && [ -x "$RD" ]; } || { fail wild "no $TK or $RD (run make)"; finish; }
+KEEP=$TOP/tests/out/wild
+reruns=0
 NONE="No slab, page, per-CPU or vmalloc allocator events in this trace"
 
 # readme_records NAME: the records the README's line for NAME counts
@@ -103,16 +105,27 @@ EOF
 	done
 	check "$t-stat-same" cmp -s "$WORK/native.o" "$WORK/libtracecmd.o"
 
-	# the plugin in trace-cmd report: the listing unchanged
-	command trace-cmd report -i "$f" >"$WORK/stock" 2>"$WORK/stock.e"
-	rc=$?
-	report -i "$f" -O kmem:stat >"$WORK/with" 2>"$WORK/with.e"
-	rc2=$?
-	n=$(wc -l <"$WORK/stock")
+	# the plugin in trace-cmd report: the listing unchanged.  trace-cmd
+	# 3.1.6 itself prints some old files' timestamps as raw nanoseconds
+	# in about one run of 150, plugins or not (upstream-defects.txt):
+	# a pair of runs that differs is run again, twice at most; the
+	# plugin's own difference would be in every pair
+	for try in 1 2 3; do
+		command trace-cmd report -i "$f" >"$WORK/stock" 2>"$WORK/stock.e"
+		rc=$?
+		report -i "$f" -O kmem:stat >"$WORK/with" 2>"$WORK/with.e"
+		rc2=$?
+		n=$(wc -l <"$WORK/stock")
+		head -n "$n" "$WORK/with" | cmp -s - "$WORK/stock" && break
+		reruns=$((reruns + 1))
+	done
 	if [ "$rc" -ne 0 ] || [ "$rc2" -ne 0 ] || [ -s "$WORK/with.e" ]; then
 		fail "$t-plugin" "exit $rc and $rc2 (stock, with the plugin): $(head -c 300 "$WORK/with.e")"
 	elif ! head -n "$n" "$WORK/with" | cmp -s - "$WORK/stock"; then
-		fail "$t-plugin" "the listing differs from trace-cmd's own"
+		mkdir -p "$KEEP"
+		cp "$WORK/stock" "$KEEP/$name.stock"
+		cp "$WORK/with" "$KEEP/$name.with"
+		fail "$t-plugin" "the listing differs from trace-cmd's own in 3 pairs of runs (kept in $KEEP): $(head -n "$n" "$WORK/with" | diff - "$WORK/stock" | head -n 3 | tr '\n' ' ' | head -c 300)"
 	elif ! tail -n +"$((n + 1))" "$WORK/with" >"$WORK/stat" ||
 		! { grep -qF "$NONE" "$WORK/stat" ||
 			{ grep -q "No page allocator events" "$WORK/stat" &&
@@ -122,5 +135,5 @@ EOF
 		pass "$t-plugin"
 	fi
 done
-echo "wild: ${#files[@]} trace files of others in $WILD"
+echo "wild: ${#files[@]} trace files of others in $WILD; $reruns pairs of trace-cmd report runs made again"
 finish
