@@ -3,7 +3,9 @@
 # Debian, as a new user meets them.  As root: debootstrap a minimal
 # RELEASE (bookworm = Debian 12, trixie = Debian 13) with make and git,
 # from the Debian mirror this machine's apt sources name; clone this
-# repository's HEAD into it; then the steps, each in the chroot:
+# repository's HEAD into it (and copy the trace files of others,
+# ../shared/wild/ or $TRACE_KMEM_WILD, beside it when this machine has
+# them: tests/e2e/wild.sh); then the steps, each in the chroot:
 #
 #   user    as an unprivileged user, make demo, make check, make install
 #           and make deb must each stop before building and print one
@@ -146,6 +148,13 @@ if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
 	chroot "$dir" update-ca-certificates >/dev/null 2>&1 || true
 fi
 git clone -q "$TOP" "$dir/root/trace-kmem"
+# the trace files of others (tests/e2e/wild.sh), where the clone's
+# ../shared/wild finds them, when this machine has them
+wild=${TRACE_KMEM_WILD:-$TOP/../shared/wild}
+if ls "$wild"/*.dat >/dev/null 2>&1; then
+	mkdir -p "$dir/root/shared/wild"
+	cp "$wild"/*.dat "$wild"/README.md "$dir/root/shared/wild/" 2>/dev/null || true
+fi
 
 in_chroot() { # in_chroot COMMAND: as root, in the clone
 	chroot "$dir" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
