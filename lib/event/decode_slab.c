@@ -45,6 +45,8 @@ static void slab_plan(struct kmem_fields *f)
 	     !field_sized_or_none(f->node, 4) ||
 	     !field_sized_or_none(f->accounted, 1)))
 		return;
+	f->slab.kind = alloc ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
+	f->slab.is_cache = is_cache(f->slot);
 	f->slab.pid = field_at(f->pid);
 	f->slab.call_site = field_at(f->call_site);
 	f->slab.ptr = field_at(f->ptr);
@@ -197,11 +199,11 @@ static int slab_decode_straight(const struct kmem_fields *f,
 
 	decode_place(rec, ev);
 	ev->pid = (int)ld32(d + f->slab.pid);
-	ev->kind = is_alloc(f->slot) ? KMEM_EV_SLAB_ALLOC : KMEM_EV_SLAB_FREE;
-	ev->is_cache = is_cache(f->slot);
+	ev->kind = (enum kmem_ev_kind)f->slab.kind;
+	ev->is_cache = f->slab.is_cache;
 	ev->call_site = ld64(d + f->slab.call_site);
 	ev->ptr = ld64(d + f->slab.ptr);
-	if (is_alloc(f->slot)) {
+	if (ev->kind == KMEM_EV_SLAB_ALLOC) {
 		ev->bytes_req = ld64(d + f->slab.bytes_req);
 		ev->bytes_alloc = ld64(d + f->slab.bytes_alloc);
 		if (ev->bytes_req > KMEM_MAX_OBJECT ||

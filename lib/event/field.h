@@ -70,6 +70,8 @@ struct kmem_fields {
 		bool on;
 		bool gfp64;    /* gfp_flags is 8 bytes, else 4 */
 		bool name_rel; /* __rel_loc: after the field */
+		bool is_cache; /* kmem_cache_*, not kmalloc/kfree */
+		uint8_t kind;  /* KMEM_EV_SLAB_ALLOC or KMEM_EV_SLAB_FREE */
 		uint32_t pid, call_site, ptr, bytes_req, bytes_alloc, gfp;
 		uint32_t node, accounted, name;
 	} slab;
