@@ -149,12 +149,15 @@ if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
 fi
 git clone -q "$TOP" "$dir/root/trace-kmem"
 # the trace files of others (tests/e2e/wild.sh), where the clone's
-# ../shared/wild finds them, when this machine has them
-wild=${TRACE_KMEM_WILD:-$TOP/../shared/wild}
-if ls "$wild"/*.dat >/dev/null 2>&1; then
-	mkdir -p "$dir/root/shared/wild"
-	cp "$wild"/*.dat "$wild"/README.md "$dir/root/shared/wild/" 2>/dev/null || true
-fi
+# ../shared/wild finds them, when this machine has them (where wild.sh
+# looks: $TRACE_KMEM_WILD, ../shared/wild, /work/shared/wild)
+for wild in "${TRACE_KMEM_WILD:-}" "$TOP/../shared/wild" /work/shared/wild; do
+	if [ -n "$wild" ] && ls "$wild"/*.dat >/dev/null 2>&1; then
+		mkdir -p "$dir/root/shared/wild"
+		cp "$wild"/*.dat "$wild"/README.md "$dir/root/shared/wild/" 2>/dev/null || true
+		break
+	fi
+done
 
 in_chroot() { # in_chroot COMMAND: as root, in the clone
 	chroot "$dir" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
