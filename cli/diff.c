@@ -20,6 +20,7 @@
 #include "inputs.h"
 #include "memlimit.h"
 #include "merge.h"
+#include "options/render_cfg.h"
 #include "progress.h"
 #include "render/diff_report.h"
 #include "render/report.h"
@@ -87,13 +88,8 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 		sd->events += s.agg.events[id];
 	/* a side counted in part would make every difference wrong */
 	ret = 0;
-	if (kmem_agg_oom(&s.agg)) {
-		fprintf(stderr,
-			TK_NAME
-			": %s: out of memory: %llu events not counted\n",
-			sd->label, (unsigned long long)kmem_agg_oom(&s.agg));
-		ret = -1;
-	} else if (tk_session_later_failed(&s, stderr)) {
+	if (kmem_agg_oom_say(&s.agg, sd->label, stderr) ||
+	    tk_session_later_failed(&s, stderr)) {
 		ret = -1;
 	} else if (!sd->doc || j.oom) {
 		fprintf(stderr, TK_NAME ": out of memory\n");

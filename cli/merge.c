@@ -21,6 +21,7 @@
 #include "merge.h"
 #include "options/config.h"
 #include "options/output.h"
+#include "options/render_cfg.h"
 #include "progress.h"
 #include "render/report_traces.h"
 #include "session.h"
@@ -142,11 +143,7 @@ static int read_one(struct tk_group *g, int i, int buffer)
 		return -1;
 	}
 	kmem_feed_finish(&s.agg, &s.sym, tep);
-	if (kmem_agg_oom(&s.agg)) /* in the merged summary too */
-		fprintf(stderr,
-			TK_NAME ": out of memory: %llu events of %s not "
-				"counted\n",
-			(unsigned long long)kmem_agg_oom(&s.agg), label);
+	kmem_agg_oom_say(&s.agg, label, stderr); /* in the merged summary too */
 	g->filtered += s.filtered;
 	ret = kmem_merge_add(&g->m, &s.agg, &s.sym, label,
 			     in->f ? tdat_host(in->f) : NULL,

@@ -85,6 +85,31 @@ int kmem_outputs_end(struct kmem_outputs *outs, FILE *err)
 }
 
 /**
+ * kmem_agg_oom_say - say the events an aggregate could not count
+ * @a: the aggregate
+ * @label: its input's label
+ * @err: where, in one line
+ *
+ * Every front end says it so: a report's summary holds the count
+ * ("Events not counted (out of memory)"), but a CSV, a diff or a plot
+ * has none.
+ *
+ * Return: the events not counted for want of memory; 0: nothing said.
+ */
+uint64_t kmem_agg_oom_say(const struct kmem_agg *a, const char *label,
+			  FILE *err)
+{
+	uint64_t n = kmem_agg_oom(a);
+
+	if (n)
+		fprintf(err,
+			"%s: out of memory: %" PRIu64
+			" events of %s not counted\n",
+			kmem_prog, n, label);
+	return n;
+}
+
+/**
  * kmem_outputs_report - print the tables and write the JSON, the CSV
  *	the folded stacks and the rows, to the destinations that are open,
  *	and add the report to the pprof profile
@@ -140,11 +165,7 @@ int kmem_outputs_report(const struct kmem_report_ctx *r,
 				kmem_prog, r->in->label);
 		ret |= kmem_out_check(&outs->rows, err);
 	}
-	if (kmem_agg_oom(r->agg))
-		fprintf(err,
-			"%s: out of memory: %" PRIu64
-			" events of %s not counted\n",
-			kmem_prog, kmem_agg_oom(r->agg), r->in->label);
+	kmem_agg_oom_say(r->agg, r->in->label, err);
 	if (r->agg->folded.on && r->agg->folded.lost)
 		fprintf(err,
 			"%s: out of memory: %" PRIu64 " allocations (%" PRIu64

@@ -8,6 +8,7 @@
 #define KMEM_RENDER_CFG_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "options.h"
@@ -17,6 +18,8 @@
 size_t kmem_term_width(FILE *out);
 void kmem_opts_render_cfg(const struct kmem_opts *o, FILE *tables,
 			  struct kmem_render_cfg *c);
+uint64_t kmem_agg_oom_say(const struct kmem_agg *a, const char *label,
+			  FILE *err);
 int kmem_outputs_end(struct kmem_outputs *outs, FILE *err);
 int kmem_outputs_report(const struct kmem_report_ctx *r,
 			struct kmem_outputs *outs, FILE *err);
