@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_d_stableOutBuffer */
 #include <zstd.h>
 
 #include "internal.h"
@@ -58,6 +59,74 @@ int tdat_inflate_ctx(enum tdat_compress compress, void **zctx,
 		return 0;
 	}
 	return -1;
+}
+
+/* Compressed bytes handed to libzstd per step of tdat_inflate_steps(). */
+#define TDAT_STEP_IN (64U << 10)
+
+/**
+ * tdat_inflate_steps - tdat_inflate_ctx() of one zstd frame, its progress told
+ * @zctx: the zstd context, made here the first time (free it with
+ *	tdat_inflate_ctx_free()); reset here after use
+ * @src: the compressed bytes
+ * @srclen: their number
+ * @dst: where to write
+ * @dstlen: room at @dst
+ * @out: the number of bytes written
+ * @step: told, after each step, how many bytes of @dst are written and
+ *	stay as they are
+ * @priv: for @step
+ *
+ * For a reader of @dst that follows the decompression on another thread:
+ * the frame is decompressed straight into @dst (libzstd's stable output
+ * buffer), TDAT_STEP_IN compressed bytes at a time.  Only the plain case
+ * is taken: one frame that ends with @src and fits @dst.  Anything else
+ * (more frames, bytes after the frame, damage, an output too small, a
+ * libzstd without the stable output buffer) returns 1, and the caller
+ * then decompresses the block with tdat_inflate_ctx(), whose success or
+ * failure is the block's.
+ *
+ * Return: 0 when @dst holds the frame, whole; 1 when it was not taken;
+ * TDAT_INFLATE_NOMEM when no context could be made.
+ */
+int tdat_inflate_steps(void **zctx, const uint8_t *src, size_t srclen,
+		       uint8_t *dst, size_t dstlen, size_t *out,
+		       void (*step)(void *priv, size_t done), void *priv)
+{
+	ZSTD_outBuffer o = { dst, dstlen, 0 };
+	ZSTD_inBuffer in = { src, 0, 0 };
+	ZSTD_DCtx *d = *zctx;
+	size_t ret, ip, op;
+	int taken = 1;
+
+	if (!d)
+		d = *zctx = ZSTD_createDCtx();
+	if (!d)
+		return TDAT_INFLATE_NOMEM;
+	if (ZSTD_isError(ZSTD_DCtx_setParameter(d, ZSTD_d_stableOutBuffer, 1)))
+		goto out;
+	do {
+		ip = in.pos;
+		op = o.pos;
+		in.size = srclen - in.size > TDAT_STEP_IN
+				  ? in.size + TDAT_STEP_IN
+				  : srclen;
+		ret = ZSTD_decompressStream(d, &o, &in);
+		if (ZSTD_isError(ret))
+			goto out;
+		if (o.pos != op)
+			step(priv, o.pos);
+		/* all of it given, and no step taken: cut short */
+		if (ret && in.size == srclen && in.pos == ip && o.pos == op)
+			goto out;
+	} while (ret);
+	if (in.pos != srclen)
+		goto out; /* more after the frame */
+	*out = o.pos;
+	taken = 0;
+out:
+	ZSTD_DCtx_reset(d, ZSTD_reset_session_and_parameters);
+	return taken;
 }
 
 /**

@@ -222,6 +222,9 @@ void tdat_cut_buffers(struct tdat_file *f);
 int tdat_inflate_ctx(enum tdat_compress compress, void **zctx,
 		     const uint8_t *src, size_t srclen, uint8_t *dst,
 		     size_t dstlen, size_t *out);
+int tdat_inflate_steps(void **zctx, const uint8_t *src, size_t srclen,
+		       uint8_t *dst, size_t dstlen, size_t *out,
+		       void (*step)(void *priv, size_t done), void *priv);
 void tdat_inflate_ctx_free(void *zctx);
 int tdat_inflate(struct tdat_file *f, const uint8_t *src, size_t srclen,
 		 uint8_t *dst, size_t dstlen, size_t *out);

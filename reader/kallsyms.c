@@ -18,7 +18,11 @@
  * pass) or decompressed through a small buffer.  A compressed section
  * of up to KS_HOLD bytes is held decompressed until then instead, so
  * that it is decompressed once (trace-kmem stat announces the frames of
- * kernel stacks too: it chooses page call sites after counting).
+ * kernel stacks too: it chooses page call sites after counting).  It is
+ * decompressed on a thread of its own while the file is opened and its
+ * records counted; a pass that starts before the thread is done (a small
+ * trace) follows it, the lines written so far, then each step's
+ * (ksyms_inflate_wait()), instead of waiting for the whole text.
  * Lookups nobody announced get a pass of their own, the first few; past
  * that (a front end looking frames up while counting, as plot does),
  * every symbol is indexed as before: 24 bytes a symbol, no allocation a
@@ -97,18 +101,101 @@ void ksyms_hold_free(struct tdat_kallsyms *k)
 	k->hold = NULL;
 }
 
-/* The block decompressed into k->hold, its text found (a thread's). */
+/* tdat_inflate_steps()'s step: @done bytes of the held block stay. */
+static void told(void *priv, size_t done)
+{
+	struct tdat_kallsyms *k = priv;
+
+	pthread_mutex_lock(&k->prog_lock);
+	k->inflated = done;
+	pthread_cond_broadcast(&k->prog_cond);
+	pthread_mutex_unlock(&k->prog_lock);
+}
+
+/*
+ * No more progress is told: @stepped, the block was whole in steps.
+ * Before hold is written again (@rewrite), a pass that follows it has
+ * let go of it.
+ */
+static void told_end(struct tdat_kallsyms *k, bool stepped, bool rewrite)
+{
+	pthread_mutex_lock(&k->prog_lock);
+	k->steps_off = true;
+	k->stepped = stepped;
+	pthread_cond_broadcast(&k->prog_cond);
+	while (rewrite && k->following)
+		pthread_cond_wait(&k->prog_cond, &k->prog_lock);
+	pthread_mutex_unlock(&k->prog_lock);
+}
+
+/**
+ * ksyms_inflate_wait - wait for more of the held block
+ * @k: the section, its block being decompressed on the thread
+ * @seen: the bytes of hold already taken
+ * @avail: set to the bytes of hold written, which stay as they are
+ *
+ * For a pass over the text that follows the decompression (see
+ * ksyms_resolve.c): between a true return and the next call, the first
+ * *@avail bytes of hold may be read; @k->lock may be held, the thread
+ * never takes it.  A pass that stops before a false return says so with
+ * ksyms_inflate_leave().
+ *
+ * Return: true with more than @seen bytes; false once no more are told
+ * (the thread is done, or decompresses the block again in one go): join
+ * it, and see @k->stepped.
+ */
+bool ksyms_inflate_wait(struct tdat_kallsyms *k, size_t seen, size_t *avail)
+{
+	bool on;
+
+	pthread_mutex_lock(&k->prog_lock);
+	while (k->inflated <= seen && !k->steps_off)
+		pthread_cond_wait(&k->prog_cond, &k->prog_lock);
+	*avail = k->inflated;
+	on = !k->steps_off;
+	k->following = on;
+	if (!on)
+		pthread_cond_broadcast(&k->prog_cond);
+	pthread_mutex_unlock(&k->prog_lock);
+	return on;
+}
+
+/**
+ * ksyms_inflate_leave - a pass stops following the held block
+ * @k: the section
+ */
+void ksyms_inflate_leave(struct tdat_kallsyms *k)
+{
+	pthread_mutex_lock(&k->prog_lock);
+	k->following = false;
+	pthread_cond_broadcast(&k->prog_cond);
+	pthread_mutex_unlock(&k->prog_lock);
+}
+
+/*
+ * The block decompressed into k->hold, its text found (a thread's).  A
+ * zstd block is decompressed in steps, each told (ksyms_inflate_wait()),
+ * when it is one plain frame; any other, in one go.
+ */
 static void *inflate_block(void *arg)
 {
 	struct tdat_kallsyms *k = arg;
 	void *zctx = NULL;
 	size_t len;
 	struct tcur c;
-	int ret;
+	bool stepped;
+	int ret = 1;
 
 	tdat_thread_started(); /* on the main thread (no thread): no change */
-	ret = tdat_inflate_ctx(k->z, &zctx, k->zsrc, k->zsrclen, k->hold,
-			       (size_t)k->zsize, &len);
+	if (k->z == TDAT_Z_ZSTD)
+		ret = tdat_inflate_steps(&zctx, k->zsrc, k->zsrclen, k->hold,
+					 (size_t)k->zsize, &len, told, k);
+	stepped = !ret;
+	if (ret == 1) {
+		told_end(k, false, true);
+		ret = tdat_inflate_ctx(k->z, &zctx, k->zsrc, k->zsrclen,
+				       k->hold, (size_t)k->zsize, &len);
+	}
 	if (ret) {
 		k->inflate_err = ret == TDAT_INFLATE_NOMEM ? KS_INFLATE_NOMEM
 							   : KS_INFLATE_BAD;
@@ -122,6 +209,7 @@ static void *inflate_block(void *arg)
 	}
 	if (zctx)
 		ZSTD_freeDCtx(zctx);
+	told_end(k, stepped && !k->inflate_err, false);
 	return NULL;
 }
 
@@ -268,6 +356,8 @@ int tdat_kallsyms_set(struct tdat_file *f, struct tcur *c, bool z)
 	if (!k)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
 	pthread_mutex_init(&k->lock, NULL);
+	pthread_mutex_init(&k->prog_lock, NULL);
+	pthread_cond_init(&k->prog_cond, NULL);
 	f->ksyms = k;
 	k->big = f->big;
 	k->tsize = size;
@@ -347,6 +437,8 @@ void tdat_kallsyms_release(struct tdat_file *f)
 	free(k->owned);
 	ksyms_hold_free(k);
 	pthread_mutex_destroy(&k->lock);
+	pthread_mutex_destroy(&k->prog_lock);
+	pthread_cond_destroy(&k->prog_cond);
 	free(k);
 	f->ksyms = NULL;
 }

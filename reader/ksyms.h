@@ -43,6 +43,14 @@ struct tdat_kallsyms {
 	pthread_t inflater;
 	bool inflating;	 /* started, not joined yet */
 	int inflate_err; /* KS_INFLATE_*: what the thread found */
+	/* how far the thread is, for a pass that follows it (prog_lock) */
+	pthread_mutex_t prog_lock;
+	pthread_cond_t prog_cond;
+	size_t inflated; /* bytes of hold written, final */
+	bool steps_off;	 /* no (more) progress is told: inflated stays */
+	bool stepped;	 /* ... and the block was whole in steps */
+	bool following;	 /* a pass reads what is told */
+	size_t followed; /* text bytes a pass took while following */
 	bool big;	/* the block's byte order (its size word) */
 	bool drop;	/* src is a file mapping: drop pages once read */
 	uint64_t zsize; /* the block's declared decompressed size */
@@ -196,6 +204,8 @@ int ksyms_each_piece(const struct tdat_kallsyms *k,
 int ksyms_each_symbol(const struct tdat_kallsyms *k, sym_fn fn, void *priv);
 int ksyms_each_symbol_in(const struct tdat_kallsyms *k, size_t from, size_t to,
 			 line_fn quick, sym_fn fn, void *priv, bool *ended);
+int ksyms_each_symbol_at(const uint8_t *text, size_t from, size_t to,
+			 line_fn quick, sym_fn fn, void *priv, bool *ended);
 
 /* Is the text in memory (mapped, or held decompressed)?  Then names
  * found in a pass stay where they are. */
@@ -207,6 +217,8 @@ static inline bool ksyms_in_memory(const struct tdat_kallsyms *k)
 /* ksyms_index.c: every symbol indexed */
 void ksyms_ensure_index(struct tdat_kallsyms *k);
 void ksyms_join(struct tdat_kallsyms *k);
+bool ksyms_inflate_wait(struct tdat_kallsyms *k, size_t seen, size_t *avail);
+void ksyms_inflate_leave(struct tdat_kallsyms *k);
 void ksyms_hold_free(struct tdat_kallsyms *k);
 char *ksyms_index_lookup(struct tdat_kallsyms *k, unsigned long long *addrp);
 const char *ksyms_index_module(struct tdat_kallsyms *k, uint64_t addr);
