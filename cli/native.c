@@ -311,10 +311,15 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 		ret = tk_pipeline_run(produce, &src, s, progress);
 	else
 		ret = ret < 0 ? -1 : 0;
-	/* a late opening ends here: the records were counted meanwhile */
+	/*
+	 * The symbols first: their pass follows a kallsyms section still
+	 * being inflated (a small trace is counted before it is done).  A
+	 * late opening ends then: the records were counted meanwhile, and
+	 * nothing is said before a damaged kallsyms is.
+	 */
+	want_symbols(f, &s->agg);
 	if (s->path && tk_native_ready(f, s->path))
 		return -2;
-	want_symbols(f, &s->agg);
 	/* what a cut took: said when the file was opened, counted here */
 	s->agg.damaged_pages += d->pages + d->cut_pages;
 	s->agg.damaged_chunks += d->chunks + d->cut_chunks;

@@ -473,12 +473,27 @@ static void merge_half(struct pass *a, struct pass *b)
 	a->oom |= b->oom;
 }
 
+/* The stretch [@from, end of text) in one go, the pass then finished. */
+static int pass_stretch(const struct tdat_kallsyms *k, struct pass *ps,
+			size_t from)
+{
+	bool ended;
+	int ret;
+
+	set_gap(ps, ps->last);
+	ret = ksyms_each_symbol_in(k, from, k->srclen, pass_line, pass_sym, ps,
+				   &ended);
+	pass_finish(ps);
+	return ret;
+}
+
 /*
- * The pass of resolve_set() over the whole text: in two halves on two
- * threads when the text is in memory and long, the second half's
- * findings dropped when the table ends in the first.
+ * The pass of resolve_set() over the text from @from (a line's start; 0
+ * for the whole text): in two halves on two threads when the text is in
+ * memory and long, the second half's findings dropped when the table
+ * ends in the first.
  */
-static int pass_all(const struct tdat_kallsyms *k, struct pass *ps)
+static int pass_all(const struct tdat_kallsyms *k, struct pass *ps, size_t from)
 {
 	struct half h = { .k = k };
 	pthread_attr_t attr, *at;
@@ -487,29 +502,32 @@ static int pass_all(const struct tdat_kallsyms *k, struct pass *ps)
 	bool ended;
 	int ret, err;
 
-	if (!ksyms_in_memory(k) || k->srclen < KS_SPLIT ||
-	    tdat_usable_cpus() < 2)
+	if (!from && (!ksyms_in_memory(k) || k->srclen < KS_SPLIT ||
+		      tdat_usable_cpus() < 2))
 		return ksyms_each_symbol(k, pass_sym, ps);
-	nl = memchr(k->src + k->srclen / 2, '\n', k->srclen - k->srclen / 2);
+	if (k->srclen - from < KS_SPLIT || tdat_usable_cpus() < 2)
+		return pass_stretch(k, ps, from);
+	nl = memchr(k->src + from + (k->srclen - from) / 2, '\n',
+		    k->srclen - from - (k->srclen - from) / 2);
 	if (!nl)
-		return ksyms_each_symbol(k, pass_sym, ps);
+		return pass_stretch(k, ps, from);
 	h.from = (size_t)(nl + 1 - k->src);
 	h.to = k->srclen;
 	h.ps.want = ps->want;
 	h.ps.n = ps->n;
 	h.ps.slots = calloc(ps->n + 1, sizeof(*h.ps.slots));
 	if (!h.ps.slots)
-		return ksyms_each_symbol(k, pass_sym, ps);
+		return pass_stretch(k, ps, from);
 	at = tdat_thread_attr(&attr);
 	err = pthread_create(&t, at, half_pass, &h);
 	if (at)
 		pthread_attr_destroy(at);
 	if (err) {
 		free(h.ps.slots);
-		return ksyms_each_symbol(k, pass_sym, ps);
+		return pass_stretch(k, ps, from);
 	}
 	set_gap(ps, ps->last);
-	ret = ksyms_each_symbol_in(k, 0, h.from, pass_line, pass_sym, ps,
+	ret = ksyms_each_symbol_in(k, from, h.from, pass_line, pass_sym, ps,
 				   &ended);
 	pass_finish(ps);
 	pthread_join(t, NULL);
@@ -519,6 +537,87 @@ static int pass_all(const struct tdat_kallsyms *k, struct pass *ps)
 	}
 	free_slots(h.ps.slots, ps->n);
 	return ret;
+}
+
+/*
+ * The pass while the thread still decompresses the text (a small trace
+ * counted before it is done): the whole lines written so far, then those
+ * that follow as they come, until the thread is done
+ * (ksyms_inflate_wait()).  *@from is then where the rest starts; *@ended
+ * is set when the text ended before.
+ */
+static int follow(struct tdat_kallsyms *k, struct pass *ps, size_t *from,
+		  bool *ended)
+{
+	const uint8_t *text = k->hold + 4, *nl;
+	size_t seen = 0, avail, end, to;
+	uint64_t tsize;
+	int ret = 0;
+
+	set_gap(ps, ps->last);
+	while (ksyms_inflate_wait(k, seen, &avail)) {
+		seen = avail;
+		if (avail < 4)
+			continue;
+		/* the text: its size word, then that many bytes at most */
+		tsize = tdat_num(k->hold, 4, k->big);
+		end = avail - 4 < tsize ? avail - 4 : (size_t)tsize;
+		nl = end > *from ? memrchr(text + *from, '\n', end - *from)
+				 : NULL;
+		if (!nl)
+			continue;
+		to = (size_t)(nl + 1 - text);
+		ret = ksyms_each_symbol_at(text, *from, to, pass_line, pass_sym,
+					   ps, ended);
+		*from = to;
+		if (ret || *ended) {
+			ksyms_inflate_leave(k);
+			break;
+		}
+	}
+	return ret;
+}
+
+/* A pass started again: nothing found yet. */
+static int pass_reset(struct pass *ps)
+{
+	const uint64_t *want = ps->want;
+	size_t n = ps->n;
+
+	free_slots(ps->slots, n);
+	memset(ps, 0, sizeof(*ps));
+	ps->want = want;
+	ps->n = n;
+	ps->slots = calloc(n + 1, sizeof(*ps->slots));
+	return ps->slots ? 0 : -1;
+}
+
+/*
+ * resolve_set()'s pass over the whole text.  A compressed text still
+ * being decompressed is followed (follow()); what it took stands when
+ * the thread found the block whole in the steps it told, and the rest
+ * is passed as usual.  Otherwise the pass starts again on the text the
+ * thread left, as it would have without following it.
+ */
+static int pass_text(struct tdat_kallsyms *k, struct pass *ps)
+{
+	bool ended = false;
+	size_t from = 0;
+	int ret = 0;
+
+	if (k->inflating)
+		ret = follow(k, ps, &from, &ended);
+	ksyms_join(k);
+	if (!from && !ended && !ret)
+		return pass_all(k, ps, 0);
+	if (!k->stepped)
+		return pass_reset(ps) ? -1 : pass_all(k, ps, 0);
+	k->followed = from;
+	if (ret || ended) {
+		pass_finish(ps);
+		return ret;
+	}
+	return pass_all(k, ps, from);
 }
 
 /* A copy of @m, or NULL for NULL; sets *@oom when it cannot be made. */
@@ -539,11 +638,12 @@ static int resolve_set(struct tdat_kallsyms *k, const uint64_t *want, size_t n)
 	int ret = -1;
 	size_t i;
 
-	ksyms_join(k);
 	ps.slots = calloc(n + 1, sizeof(*ps.slots));
-	if (!ps.slots)
+	if (!ps.slots) {
+		ksyms_join(k);
 		return -1;
-	if (pass_all(k, &ps) || ps.oom)
+	}
+	if (pass_text(k, &ps) || ps.oom)
 		goto out;
 	for (i = 0; i < n; i++) {
 		struct slot *sl = &ps.slots[i];

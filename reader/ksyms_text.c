@@ -192,22 +192,22 @@ static int text_piece(void *priv, const uint8_t *p, size_t n)
  * pages of a file mapping dropped behind), up to a NUL.  Return: true
  * when the text ended at a NUL or @fn stopped.
  */
-static bool each_window(const struct tdat_kallsyms *k, size_t from, size_t to,
+static bool each_window(const uint8_t *src, bool drop, size_t from, size_t to,
 			int (*fn)(void *priv, const char *p, size_t n),
 			void *priv)
 {
 	size_t at = from, n;
 
 	while (at < to) {
-		const uint8_t *p = k->src + at, *nul;
+		const uint8_t *p = src + at, *nul;
 		int stop;
 
 		n = to - at < KS_WINDOW ? to - at : KS_WINDOW;
-		if (k->drop)
+		if (drop)
 			tdat_populate_read(p, n);
 		nul = memchr(p, '\0', n);
 		stop = fn(priv, (const char *)p, nul ? (size_t)(nul - p) : n);
-		if (k->drop)
+		if (drop)
 			tdat_drop_pages(p, n);
 		if (stop || nul)
 			return true;
@@ -234,7 +234,7 @@ int ksyms_each_piece(const struct tdat_kallsyms *k,
 
 	if (!ksyms_in_memory(k))
 		return ksyms_inflate_stream(k, text_piece, &t);
-	each_window(k, 0, k->srclen, fn, priv);
+	each_window(k->src, k->drop, 0, k->srclen, fn, priv);
 	return 0;
 }
 
@@ -409,6 +409,21 @@ int ksyms_each_symbol(const struct tdat_kallsyms *k, sym_fn fn, void *priv)
 	return ret || l.oom ? -1 : 0;
 }
 
+/* ksyms_each_symbol_in() of the text at @src, its pages dropped if @drop. */
+static int each_symbol_in(const uint8_t *src, bool drop, size_t from, size_t to,
+			  line_fn quick, sym_fn fn, void *priv, bool *ended)
+{
+	struct lines l = {
+		.quick = quick, .fn = fn, .priv = priv, .stable = true
+	};
+
+	*ended = each_window(src, drop, from, to, lines_piece, &l) || l.stop;
+	if (!l.stop && l.nc)
+		*ended |= one_line(&l, l.carry, l.carry + l.nc, false) != 0;
+	free(l.carry);
+	return l.oom ? -1 : 0;
+}
+
 /**
  * ksyms_each_symbol_in - the symbols of a stretch of a text in memory
  * @k: the kallsyms section, its text in memory (ksyms_in_memory())
@@ -429,13 +444,28 @@ int ksyms_each_symbol(const struct tdat_kallsyms *k, sym_fn fn, void *priv)
 int ksyms_each_symbol_in(const struct tdat_kallsyms *k, size_t from, size_t to,
 			 line_fn quick, sym_fn fn, void *priv, bool *ended)
 {
-	struct lines l = {
-		.quick = quick, .fn = fn, .priv = priv, .stable = true
-	};
+	return each_symbol_in(k->src, k->drop, from, to, quick, fn, priv,
+			      ended);
+}
 
-	*ended = each_window(k, from, to, lines_piece, &l) || l.stop;
-	if (!l.stop && l.nc)
-		*ended |= one_line(&l, l.carry, l.carry + l.nc, false) != 0;
-	free(l.carry);
-	return l.oom ? -1 : 0;
+/**
+ * ksyms_each_symbol_at - ksyms_each_symbol_in() of a text not set yet
+ * @text: the text's first byte (in the held block, after its size word)
+ * @from: where the stretch starts, at a line's start
+ * @to: where it ends, after a newline
+ * @quick: as for ksyms_each_symbol_in()
+ * @fn: the same
+ * @priv: the same
+ * @ended: the same
+ *
+ * For a pass that follows the block's decompression: its bytes up to @to
+ * are written and stay, though the section's text (@k->src) is set only
+ * when the block is whole.
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int ksyms_each_symbol_at(const uint8_t *text, size_t from, size_t to,
+			 line_fn quick, sym_fn fn, void *priv, bool *ended)
+{
+	return each_symbol_in(text, false, from, to, quick, fn, priv, ended);
 }

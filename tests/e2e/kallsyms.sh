@@ -8,7 +8,9 @@
 # types, empty lines, lines only sscanf() reads, a line ending the
 # table, a NUL ending the text, addresses below the first symbol and past
 # the last, none wanted in the last two thirds), v6, v7 zstd and zlib, held and (20 MB) streamed, cut in two
-# for two threads with the table ending in either half; every call
+# for two threads with the table ending in either half, held (11 MB)
+# and followed while it is decompressed, the table ending there too;
+# every call
 # site against the script's own computation of libtraceevent's rules,
 # with the native reader and with --reader=libtracecmd (libtraceevent
 # itself; not on zlib, which libtracecmd 1.3 does not read here).
@@ -30,7 +32,8 @@ export TRACE_KMEM_CONVERT=never
 KR=$TOP/tests/tdat/kallsyms_resolve.py
 
 for c in "main 6" "main 7 zstd" "main 7 zlib" "end 6" "nul 7 zstd" "end1 7 zstd" \
-	"nul1 6" "big 7 zstd" "low 6" "low 7 zstd"; do
+	"nul1 6" "big 7 zstd" "low 6" "low 7 zstd" "held 7 zstd" "heldend 7 zstd" \
+	"heldnul 7 zstd"; do
 	read -r v ver z <<<"$c"
 	z=${z:-none}
 	f=$WORK/$v-v$ver-$z.dat

@@ -15,7 +15,10 @@ record per address to resolve (call_site=ADDR, bytes_alloc unique).
 VARIANT: "main", "end" (a line that does not parse ends the table
 early), "nul" (a NUL ends the text early), "end1" and "nul1" (the same
 in the first half of the text), "big" (20 MB of filler: a compressed
-section is read through a small buffer, not held), "low" (the text of
+section is read through a small buffer, not held), "held", "heldend"
+and "heldnul" (11 MB of filler, held: its decompression outlasts the
+counting of the records, and the pass follows it; the last two end the
+table at two thirds of the text), "low" (the text of
 "main", but no address wanted above a third of the filler: the symbol
 after the last one wanted must bound it, not the text's last).  Every text has a
 run of 200 symbols at one address across its middle, where a text in
@@ -84,7 +87,8 @@ def filler(n, at):
 
 def text_of(variant):
     hard = hard_lines()
-    nfill = 1000000 if variant == "big" else 60000
+    nfill = {"big": 1000000, "held": 300000, "heldend": 300000,
+             "heldnul": 300000}.get(variant, 60000)
     fill = filler(nfill, BASE + 0x1000000)
     # the hard lines spread through the filler
     lines = []
@@ -96,12 +100,12 @@ def text_of(variant):
     mid = len(lines) // 2
     lines[mid:mid] = ["%016x %s mid_run_%d" % (MIDRUN, "tT"[j % 2], j)
                       for j in range(200)]
-    if variant in ("end", "end1"):
-        at = len(lines) * (2 if variant == "end" else 1) // 3
+    if variant in ("end", "end1", "heldend"):
+        at = len(lines) * (1 if variant == "end1" else 2) // 3
         lines.insert(at, "this line does not parse")
     text = "\n".join(lines)		# no newline after the last line
-    if variant in ("nul", "nul1"):
-        at = len(text) * (2 if variant == "nul" else 1) // 3
+    if variant in ("nul", "nul1", "heldnul"):
+        at = len(text) * (1 if variant == "nul1" else 2) // 3
         text = text[:at] + "\0" + text[at:]
     return text
 
