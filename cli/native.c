@@ -12,6 +12,7 @@
 #include "damage.h"
 #include "event/decode.h"
 #include "event/tep_names.h"
+#include "feed/feed.h"
 #include "later.h"
 #include "native.h"
 #include "pipeline.h"
@@ -315,8 +316,10 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	 * The symbols first: their pass follows a kallsyms section still
 	 * being inflated (a small trace is counted before it is done).  A
 	 * late opening ends then: the records were counted meanwhile, and
-	 * nothing is said before a damaged kallsyms is.
+	 * nothing is said before a damaged kallsyms is.  What the report
+	 * will parse is parsed first, while that section may still be.
 	 */
+	kmem_feed_prepare(&s->agg, s->tep);
 	want_symbols(f, &s->agg);
 	if (s->path && tk_native_ready(f, s->path))
 		return -2;

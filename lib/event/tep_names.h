@@ -19,6 +19,7 @@ struct kmem_page_geometry {
 
 void kmem_tep_symbolizer(struct kmem_symbolizer *sym, struct tep_handle *tep);
 int kmem_tep_old_migratetypes(struct tep_handle *tep);
+void kmem_tep_prepare_gfp(struct tep_handle *tep);
 struct kmem_page_geometry kmem_tep_page_geometry(struct tep_handle *tep);
 void kmem_tep_register_functions(struct tep_handle *tep);
 void kmem_tep_say_unprobed(struct tep_handle *tep);

@@ -25,6 +25,23 @@ void kmem_feed_page_geometry(struct kmem_agg *a, struct tep_handle *tep)
 }
 
 /**
+ * kmem_feed_prepare - make ready what kmem_feed_finish() will read
+ * @a: the aggregate, its records counted
+ * @tep: the trace's handle
+ *
+ * The print fmt whose GFP flags kmem_feed_finish() probes for the
+ * migration type numbering, parsed now if it was left for later: for a
+ * front end that waits for something else before the end (the symbols,
+ * while the kallsyms section is still decompressed).  Nothing else
+ * changes.
+ */
+void kmem_feed_prepare(struct kmem_agg *a, struct tep_handle *tep)
+{
+	if (a->events[KMEM_ALLOC_PAGE])
+		kmem_tep_prepare_gfp(tep);
+}
+
+/**
  * kmem_feed_finish - the end of one input's stream
  * @a: its statistics
  * @sym: its symbolizer, told the migration type numbering

@@ -13,6 +13,7 @@
 #include "event/symbols.h"
 
 void kmem_feed_page_geometry(struct kmem_agg *a, struct tep_handle *tep);
+void kmem_feed_prepare(struct kmem_agg *a, struct tep_handle *tep);
 void kmem_feed_finish(struct kmem_agg *a, struct kmem_symbolizer *sym,
 		      struct tep_handle *tep);
 
