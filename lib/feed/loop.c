@@ -50,7 +50,9 @@ static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
 		}
 	}
 	if (max < KMEM_FEED_DENSE_IDS) {
-		fd->nr_ids = max + 1;
+		/* a 2-byte id in our byte order always has its entry */
+		fd->type_short = fd->type_size == 2 && !fd->type_swap;
+		fd->nr_ids = fd->type_short ? KMEM_FEED_DENSE_IDS : max + 1;
 		fd->slot_of = malloc(fd->nr_ids ? (size_t)fd->nr_ids : 1);
 		if (!fd->slot_of)
 			return -1;

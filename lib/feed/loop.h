@@ -44,6 +44,8 @@
  *	type when its size less @type_end, unsigned, is below it (one
  *	comparison for a negative size, a short one and an unknown type)
  * @type_swap: the file's byte order is not ours
+ * @type_short: a 2-byte common_type in our byte order, and @slot_of holds
+ *	all 65536 ids: the slot is read with no other test
  * @agg: the aggregate the records go to
  * @keep: NULL, or whether a decoded event is accounted (filters)
  * @keep_arg: @keep's first argument
@@ -55,6 +57,7 @@ struct kmem_feed {
 	struct u64_index id_ix;
 	unsigned int type_off, type_size, type_end, type_span;
 	bool type_swap;
+	bool type_short;
 	struct kmem_agg *agg;
 	bool (*keep)(void *arg, const struct kmem_event *ev);
 	void *keep_arg;
@@ -101,6 +104,12 @@ static inline int kmem_feed_slot(const struct kmem_feed *fd,
 
 	if ((unsigned int)rec->size - fd->type_end >= fd->type_span)
 		return -1;
+	if (fd->type_short) {
+		uint16_t v16;
+
+		memcpy(&v16, (const char *)rec->data + fd->type_off, 2);
+		return fd->slot_of[v16];
+	}
 	id = kmem_feed_type(fd, rec);
 	if (fd->slot_of)
 		return id >= 0 && id < fd->nr_ids ? fd->slot_of[id] : -1;
