@@ -601,6 +601,38 @@ static bool start_prefetch(struct iter *it)
 }
 
 /*
+ * merge()'s loop while two streams are left (most files): the earlier
+ * one's record handed over, the two held here, compared once a record.
+ * The heap is as merge() keeps it when this returns: one stream left,
+ * or @fn's non-zero result.
+ */
+static inline __attribute__((always_inline)) int
+merge_two(struct iter *it, tdat_record_fn fn, void *priv, bool fast)
+{
+	struct stream *s = it->heap[0], *o = it->heap[1], *t;
+	int ret;
+
+	for (;;) {
+		ret = fn(priv, &s->rec);
+		if (!advance_as(it, s, fast)) {
+			it->heap[0] = o;
+			it->nheap = 1;
+			return ret;
+		}
+		if (before(o, s)) {
+			t = s;
+			s = o;
+			o = t;
+		}
+		if (ret) {
+			it->heap[0] = s;
+			it->heap[1] = o;
+			return ret;
+		}
+	}
+}
+
+/*
  * tdat_iterate()'s loop: the record of the heap's top handed over, its
  * stream advanced and put back in order.  @fast as for advance_as().
  */
@@ -612,18 +644,14 @@ merge(struct iter *it, tdat_record_fn fn, void *priv, bool fast)
 	while (it->nheap && !ret) {
 		struct stream *s = it->heap[0];
 
-		ret = fn(priv, &s->rec);
-		if (!advance_as(it, s, fast)) {
-			it->heap[0] = it->heap[--it->nheap];
-			sift_down(it, 0);
-		} else if (it->nheap == 2) { /* most files: one comparison */
-			if (before(it->heap[1], s)) {
-				it->heap[0] = it->heap[1];
-				it->heap[1] = s;
-			}
-		} else {
-			sift_down(it, 0);
+		if (it->nheap == 2) {
+			ret = merge_two(it, fn, priv, fast);
+			continue;
 		}
+		ret = fn(priv, &s->rec);
+		if (!advance_as(it, s, fast))
+			it->heap[0] = it->heap[--it->nheap];
+		sift_down(it, 0);
 	}
 	return ret;
 }
