@@ -95,7 +95,7 @@ tk_session_record_as(struct tk_session *s, const struct tep_record *rec,
 	slot = kmem_feed_slot(&s->feed, rec);
 	if (slot < 0)
 		return;
-	switch (kmem_feed_step(&s->feed, slot, rec, &ev)) {
+	switch (kmem_feed_step_as(&s->feed, slot, rec, &ev, !plain)) {
 	case 0:
 		if (!plain && s->timeline)
 			kmem_timeline_event(s->timeline, &s->agg, &ev);
@@ -110,12 +110,13 @@ tk_session_record_as(struct tk_session *s, const struct tep_record *rec,
  * tk_session_plain - does a session count every record, follow none?
  * @s: the session
  *
- * Return: true without --cpu, --time and a timeline: its records take
- * tk_session_record_as(s, rec, true).
+ * Return: true without --cpu, --time, --pid, --comm and a timeline: its
+ * records take tk_session_record_as(s, rec, true).
  */
 static inline bool tk_session_plain(const struct tk_session *s)
 {
-	return !s->args->filter.cpus && !s->args->filter.time && !s->timeline;
+	return !s->args->filter.cpus && !s->args->filter.time && !s->timeline &&
+	       !s->feed.keep;
 }
 
 /**

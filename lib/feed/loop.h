@@ -118,21 +118,23 @@ static inline int kmem_feed_slot(const struct kmem_feed *fd,
 }
 
 /**
- * kmem_feed_step - decode one record of ours and account it
+ * kmem_feed_step_as - decode one record of ours and account it
  * @fd: the feed
  * @slot: the record's slot, its fields set up (kmem_feed_slot(), or
  *	kmem_feed_fields())
  * @rec: the record
  * @ev: filled in
+ * @keep: a constant: false leaves the @fd->keep test out of that
+ *	instance, for a caller that knows @fd->keep is NULL
  *
  * Inline: the per-record path.
  *
  * Return: 0: accounted; 1: decoded but left out by @fd->keep; -1:
  * undecodable (counted in the aggregate).
  */
-static inline int kmem_feed_step(struct kmem_feed *fd, int slot,
-				 const struct tep_record *rec,
-				 struct kmem_event *ev)
+static inline __attribute__((always_inline)) int
+kmem_feed_step_as(struct kmem_feed *fd, int slot, const struct tep_record *rec,
+		  struct kmem_event *ev, bool keep)
 {
 	const struct kmem_fields *f = &fd->fields[slot];
 
@@ -140,10 +142,26 @@ static inline int kmem_feed_step(struct kmem_feed *fd, int slot,
 		fd->agg->undecodable++;
 		return -1;
 	}
-	if (fd->keep && !fd->keep(fd->keep_arg, ev))
+	if (keep && fd->keep && !fd->keep(fd->keep_arg, ev))
 		return 1;
 	kmem_agg_event(fd->agg, ev);
 	return 0;
+}
+
+/**
+ * kmem_feed_step - decode one record of ours and account it
+ * @fd: the feed
+ * @slot: the record's slot, as for kmem_feed_step_as()
+ * @rec: the record
+ * @ev: filled in
+ *
+ * Return: as kmem_feed_step_as().
+ */
+static inline int kmem_feed_step(struct kmem_feed *fd, int slot,
+				 const struct tep_record *rec,
+				 struct kmem_event *ev)
+{
+	return kmem_feed_step_as(fd, slot, rec, ev, true);
 }
 
 #endif
