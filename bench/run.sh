@@ -5,7 +5,8 @@
 # (bench/bare_loop.c, the floor for anything built on libtracecmd); how
 # much memory it needs; what the plugin adds to `trace-cmd report`
 # (callgrind instruction counts); where trace-kmem stat's time goes
-# (perf record per thread, callgrind per record); and how much longer
+# (perf record per thread, callgrind per record), and the instructions
+# per record of --reader=libtracecmd over the bare loop's; how much longer
 # KernelShark takes to load the 1m trace with the kmem KernelShark plugin
 # (through libkshark: tests/kshark/kshark_kmem.c --load).
 #
@@ -121,6 +122,11 @@ WL_X_V6=6
 STARTUP_MS=15
 # instructions per record on v7 (run 13, bench/RESULTS.md): at most half
 IR_V7_BEFORE=1282
+# --reader=libtracecmd must not regress: its instructions per record (v6)
+# over the bare loop's: 2,039 against 1,111 with 0d9761e (issue 24's
+# start) on the 1M split of a bench recording of 2026-12-06 (RESULTS.md,
+# run 56)
+LIBTRACECMD_IR_X_BEFORE=1.84
 RSS_LIMIT_MB=64
 BIG_EVENTS=9500000	# the RSS target is about a ~10M-event trace
 # the plugin's cost in trace-cmd report -O kmem:stat, as recorded in
@@ -1085,15 +1091,20 @@ if [ "$HAVE_VALGRIND" -eq 1 ] && command -v callgrind_annotate >/dev/null; then
 	for v in v7 v6; do
 		fb=$mid fs=$small
 		[ $v = v6 ] && fb=$WORK/mid-v6.dat fs=$WORK/small-v6.dat
-		for prog_id in tk bare; do
-			[ $prog_id = bare ] && [ $v = v7 ] && continue	# libtracecmd's zstd path: see RESULTS.md
-			if [ $prog_id = tk ]; then
+		for prog_id in tk tkl bare; do
+			# libtracecmd's zstd path: see RESULTS.md
+			[ $prog_id != tk ] && [ $v = v7 ] && continue
+			case $prog_id in
+			tk)
 				set -- "$TK" stat --slab --page -o /dev/null
-				name="trace-kmem stat --slab --page"
-			else
+				name="trace-kmem stat --slab --page" ;;
+			tkl)
+				set -- "$TK" stat --reader=libtracecmd --slab --page -o /dev/null
+				name="trace-kmem --reader=libtracecmd" ;;
+			*)
 				set -- "$BARE"
-				name="bare libtracecmd loop"
-			fi
+				name="bare libtracecmd loop" ;;
+			esac
 			irb=$(callgrind_ir "$WORK/cg.$prog_id.$v.big" "$@" "$fb")
 			irs=$(callgrind_ir "$WORK/cg.$prog_id.$v.small" "$@" "$fs")
 			ir_per[$prog_id.$v]=$(awk -v a="$irb" -v b="$irs" -v n="$nd" 'BEGIN { printf "%.0f", (a - b) / n }')
@@ -1121,6 +1132,10 @@ if [ "$HAVE_VALGRIND" -eq 1 ] && command -v callgrind_annotate >/dev/null; then
 	verdict "$(le "${ir_per[tk.v7]}" $((IR_V7_BEFORE / 2)))" "trace-kmem stat (v7) at most half of" \
 		"the $IR_V7_BEFORE instructions per record of run 13: ${ir_per[tk.v7]}" \
 		"(libzstd $zstd_per, the rest $((${ir_per[tk.v7]} - zstd_per)))"
+	tkl_x=$(ratio "${ir_per[tkl.v6]}" "${ir_per[bare.v6]}")
+	verdict "$(le "$tkl_x" $LIBTRACECMD_IR_X_BEFORE)" "trace-kmem --reader=libtracecmd (v6) no more" \
+		"instructions per record over the bare libtracecmd loop's than at issue 24's start" \
+		"(${LIBTRACECMD_IR_X_BEFORE}x): ${tkl_x}x (${ir_per[tkl.v6]} vs ${ir_per[bare.v6]})"
 	echo "  bare loop (v6): top functions by self cost per record:"
 	per_record "$WORK/cg.bare.v6.big" "$WORK/cg.bare.v6.small" "$nd" | head -n 8 |
 		awk -F '\t' -v t="${ir_per[bare.v6]}" '{ printf "    %7.1f %5.1f%%  %s\n", $1, $1 * 100 / t, $2 }'
