@@ -23,6 +23,19 @@ static const char *resolve(void *priv, uint64_t addr, uint64_t *start)
 static const char *const gfp_events[] = { "mm_page_alloc", "kmalloc",
 					  "kmem_cache_alloc" };
 
+/* The next of gfp_events[] from *@i with a gfp_flags field, or NULL. */
+static struct tep_event *next_gfp_event(struct tep_handle *tep, size_t *i)
+{
+	for (; *i < sizeof(gfp_events) / sizeof(gfp_events[0]); (*i)++) {
+		struct tep_event *ev =
+			tep_find_event_by_name(tep, "kmem", gfp_events[*i]);
+
+		if (ev && tep_find_field(ev, "gfp_flags"))
+			return ev;
+	}
+	return NULL;
+}
+
 /*
  * The GFP flags @flags as the trace's own print fmts name them: the first
  * of the events carrying them whose print fmt libtraceevent could parse
@@ -32,14 +45,11 @@ static const char *const gfp_events[] = { "mm_page_alloc", "kmalloc",
 static int gfp_names(struct tep_handle *tep, uint64_t flags, char *buf,
 		     size_t len)
 {
+	struct tep_event *ev;
 	size_t i;
 
-	for (i = 0; i < sizeof(gfp_events) / sizeof(gfp_events[0]); i++) {
-		struct tep_event *ev = tep_find_event_by_name(tep, "kmem",
-							      gfp_events[i]);
-
-		if (!ev || !tep_find_field(ev, "gfp_flags") ||
-		    fmt_probe(ev, "gfp_flags", flags, "gfp_flags", buf, len))
+	for (i = 0; (ev = next_gfp_event(tep, &i)); i++) {
+		if (fmt_probe(ev, "gfp_flags", flags, "gfp_flags", buf, len))
 			continue;
 		/* a print fmt libtraceevent could not parse prints the raw
 		 * value */
@@ -95,17 +105,11 @@ int kmem_tep_old_migratetypes(struct tep_handle *tep)
  */
 void kmem_tep_prepare_gfp(struct tep_handle *tep)
 {
-	size_t i;
+	size_t i = 0;
+	struct tep_event *ev = next_gfp_event(tep, &i);
 
-	for (i = 0; i < sizeof(gfp_events) / sizeof(gfp_events[0]); i++) {
-		struct tep_event *ev =
-			tep_find_event_by_name(tep, "kmem", gfp_events[i]);
-
-		if (ev && tep_find_field(ev, "gfp_flags")) {
-			kmem_fmt_need(ev);
-			return;
-		}
-	}
+	if (ev)
+		kmem_fmt_need(ev);
 }
 
 /**
