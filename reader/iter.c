@@ -603,8 +603,8 @@ static bool start_prefetch(struct iter *it)
 /*
  * merge()'s loop while two streams are left (most files): the earlier
  * one's record handed over, the two held here, compared once a record.
- * The heap is as merge() keeps it when this returns: one stream left,
- * or @fn's non-zero result.
+ * Return: @fn's non-zero result (the walk ends: the heap is not read
+ * again), or 0 with one stream left in the heap.
  */
 static inline __attribute__((always_inline)) int
 merge_two(struct iter *it, tdat_record_fn fn, void *priv, bool fast)
@@ -619,15 +619,12 @@ merge_two(struct iter *it, tdat_record_fn fn, void *priv, bool fast)
 			it->nheap = 1;
 			return ret;
 		}
+		if (ret)
+			return ret;
 		if (before(o, s)) {
 			t = s;
 			s = o;
 			o = t;
-		}
-		if (ret) {
-			it->heap[0] = s;
-			it->heap[1] = o;
-			return ret;
 		}
 	}
 }
