@@ -84,6 +84,11 @@
 #                      events, ~500,000 distinct objects; report the peak
 #                      RSS of trace-kmem stat and of the plugin in
 #                      trace-cmd report on it (issue 9: under 64 MB)
+#   BENCH_QUIET_CPU    before each recording is timed, wait until the
+#                      rest of the machine uses at most this many CPUs over
+#                      one second (default 0.15; /proc/stat) ...
+#   BENCH_QUIET_WAIT   ... for at most this many seconds (default 120),
+#                      then time anyway and say so
 #   BENCH_KEEP         keep the work directory (it is printed)
 #
 # Needs root, tracefs, trace-cmd, perf, python3, cc, pkg-config; valgrind
@@ -109,6 +114,8 @@ PERF_PAGES=${BENCH_PERF_PAGES:-32768}
 PROFILE=${BENCH_PROFILE:-1}
 PROFILE_EVENTS=${BENCH_PROFILE_EVENTS:-1000000}
 SYSWIDE=${BENCH_SYSWIDE:-0}
+QUIET_CPU=${BENCH_QUIET_CPU:-0.15}
+QUIET_WAIT=${BENCH_QUIET_WAIT:-120}
 SYS_FILES=${BENCH_SYSWIDE_FILES:-120000}
 SMALL=$TOP/sample-data/slab-fork-exec.dat
 T=/sys/kernel/tracing
@@ -502,6 +509,27 @@ verdict() {	# verdict OK|skip TEXT...
 }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }' && echo 1 || echo 0; }
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }' && echo 1 || echo 0; }
+# settle S: wait for the machine to be quiet before S is timed: a run that
+# starts while other work (the recording just made, tests) still runs
+# times that work too, most of all the fixed cost of the tiny trace.
+settle() {
+	local t0=$EPOCHREALTIME c0 c1 st busy waited
+	while :; do
+		read -r c0 st < <(cpu_stat)
+		sleep 1
+		read -r c1 st < <(cpu_stat)
+		busy=$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.2f", b - a }')
+		waited=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
+		if [ "$(le "$busy" "$QUIET_CPU")" = 1 ]; then
+			echo "$prog: $1: the machine is quiet ($busy CPUs busy) after $waited s"
+			return
+		fi
+		if [ "$waited" -ge "$QUIET_WAIT" ]; then
+			echo "$prog: $1: warning: still $busy CPUs busy after $waited s; timing anyway"
+			return
+		fi
+	done
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 kb2mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 
@@ -622,6 +650,7 @@ bench_size() {
 	for id in "${ids[@]}"; do nev[$s.$id]=${n_trace[$s]}; done
 	nev[$s.perf]=${n_perf[$s]}
 
+	settle "$s"
 	echo "$prog: $s: timing ${#ids[@]} contenders, $(runs_of "$s") runs each (after one warm-up round)"
 	OUR_CPU=0
 	read -r c0 st0 < <(cpu_stat)
