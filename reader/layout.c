@@ -351,11 +351,11 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
 	if (ret)
 		return ret;
 	secsize = tdat_num(f->map + off + 8, 8, f->big);
-	*end = off + 16 + secsize;
+	/* saturated: a size past the end of the file wraps to no offset */
+	*end = secsize > UINT64_MAX - off - 16 ? UINT64_MAX
+					       : off + 16 + secsize;
 	if (secsize > f->size - off - 16) {
-		tdat_cut_at(f, secsize > UINT64_MAX - off - 16
-				       ? UINT64_MAX
-				       : off + 16 + secsize);
+		tdat_cut_at(f, *end);
 		if (z)
 			return TDAT_CUT;
 		cut = true;
@@ -396,11 +396,12 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
  */
 static void v7_tail(struct tdat_file *f, uint64_t end)
 {
-	const uint8_t *h = f->map + end;
+	const uint8_t *h;
 	uint64_t size;
 
 	if (end >= f->size)
 		return;
+	h = f->map + end;
 	if (f->size - end < 16) {
 		tdat_cut_at(f, end + 16);
 		return;

@@ -380,6 +380,12 @@ def main():
     files["v7-cut-in-last-cpu.dat"] = c7[:chunks[len(chunks) // 2]["at"] + 10]
     files["v7-cut-in-first-cpu.dat"] = c7[:lay["cpus"][0]["chunks"][2]["at"] + 10]
     files["v7-cut-in-strings.dat"] = c7[:len(c7) - 10]
+    # the last options section's size 2^63 (a mutation found it):
+    # v7_tail() made a pointer that far past the map (UBSan)
+    last = lay7["option_sections"][-1]["at"]
+    d = bytearray(b7)
+    d[last + 8:last + 16] = le("Q", 1 << 63)
+    files["v7-options-size-2pow63.dat"] = d
     ci = write(os.path.join(tmp, "ci.dat"), spec(n=160, instance=True), FORMATS, *many)
     lay = tdat_layout.layout(bytes(ci))
     inst = [c for c in lay["cpus"] if c["buffer"]][0]
