@@ -35,6 +35,7 @@ struct stream {
 	uint64_t index;	   /* of the next chunk in the table */
 	uint64_t span;	   /* the current chunk's room in the virtual file */
 	bool no_chunks;	   /* a count of no chunk, then the CPU's bytes */
+	bool tail_done;	   /* after_chunks() looked past the last chunk */
 	bool have_ts;	   /* @rec holds the CPU's last record so far */
 	uint8_t *zbuf;	   /* the chunk, or the window read (@left) */
 	size_t zcap;
@@ -239,6 +240,34 @@ static int inflate_chunk(struct iter *it, struct stream *s, uint64_t index,
 }
 
 /*
+ * After the last chunk its count gives, the CPU's data ends: chunks past
+ * it (a count too low) are skipped as damage, each one counted while
+ * their headers tile the rest, which libtracecmd does not read either.
+ * trace-cmd 3.3's convert counts the count word in the CPU's size (3.1's
+ * record does not), so chunks_len() may reach 4 bytes past the last one.
+ */
+static void after_chunks(struct iter *it, struct stream *s)
+{
+	uint64_t zsize, size, at = s->base + s->span;
+	const uint8_t *src;
+	bool any = false;
+
+	if (s->tail_done || !it->b->compressed || s->cpu->cut || it->oom ||
+	    s->chunks.bad)
+		return;
+	s->tail_done = true;
+	while (s->chunks.len - s->chunks.pos > 4) {
+		if (!tdat_chunk_head(&s->chunks, &zsize, &size, &src)) {
+			if (!any)
+				damaged(it, s, at, at, true);
+			break;
+		}
+		damaged(it, s, at, at, true);
+		any = true;
+	}
+}
+
+/*
  * The next chunk of a compressed CPU into s->bytes; false at the end.
  * A chunk's size is what the file claims: the buffers of all CPUs
  * together stay under TDAT_MAX_HELD, and only the pages that the data
@@ -267,6 +296,7 @@ static bool next_chunk(struct iter *it, struct stream *s)
 			    it->held - s->zcap + size > TDAT_MAX_HELD)) {
 			damaged(it, s, s->base, s->end, true);
 			s->nchunks = 0;
+			s->tail_done = true; /* the rest is said with it */
 			return false;
 		}
 		if (!size) {
@@ -292,6 +322,9 @@ static bool next_chunk(struct iter *it, struct stream *s)
 		if (end > size)
 			end = size;
 		memset(buf + out, 0, (size_t)(end - out));
+		/* pages the header claims and the data does not hold */
+		if (end < size)
+			damaged(it, s, s->base + end, s->base + size, true);
 		s->bytes = buf;
 		s->len = end;
 		s->span = size;
@@ -317,10 +350,13 @@ static bool open_page(struct iter *it, struct stream *s)
 			/* damage: a count of no chunk before the bytes */
 			if (s->no_chunks) {
 				s->no_chunks = false;
+				s->tail_done = true;
 				damaged(it, s, s->base, s->end, true);
 			}
-			if (!s->nchunks || !next_chunk(it, s))
+			if (!s->nchunks || !next_chunk(it, s)) {
+				after_chunks(it, s);
 				return false;
+			}
 		}
 		left = s->len - s->pos;
 		if (!rb_page_load(&s->pg, s->bytes + s->pos,

@@ -181,7 +181,9 @@ expect_error cmdlines-claims "$WORK/d.dat" "compressed section claims 2147483647
 # --- compressed chunks: zero and huge sizes, data that does not decompress
 c0=$(val "$j" 'd["cpus"][0]["chunks"][0]["at"]')
 $LAY --poke "$V7" "$WORK/d.dat" "$c0" "$(hex I 0)"
-expect_damage chunk-zsize-zero "$WORK/d.dat" "0 ring-buffer pages, 1 compressed chunk "
+# two: the chunk inflates to none of the pages it claims, and the next
+# header, read from its data, is garbage (the rest of the CPU)
+expect_damage chunk-zsize-zero "$WORK/d.dat" "0 ring-buffer pages, 2 compressed chunks "
 $LAY --poke "$V7" "$WORK/d.dat" "$c0" "$(hex I 0xffffffff)"
 expect_damage chunk-zsize-huge "$WORK/d.dat" "0 ring-buffer pages, 1 compressed chunk "
 $LAY --poke "$V7" "$WORK/d.dat" "$((c0 + 4))" "$(hex I 0xffffffff)"
@@ -195,6 +197,34 @@ if [ "$(events "$WORK/chunk-corrupt.json")" -lt "$(events "$WORK/whole.json")" ]
 	pass chunk-corrupt-rest-counted
 else
 	fail chunk-corrupt-rest-counted "events $(events "$WORK/chunk-corrupt.json") of $(events "$WORK/whole.json")"
+fi
+
+# --- the chunk table against the CPU's data.  A count 3 too low: the
+# 3 chunks past it, which libtracecmd does not read either, said
+n0=$(val "$j" 'len(d["cpus"][0]["chunks"])')
+$LAY --poke "$V7" "$WORK/d.dat" "$(val "$j" 'd["cpus"][0]["offset"]')" "$(hex I $((n0 - 3)))"
+expect_damage chunk-count-low "$WORK/d.dat" "0 ring-buffer pages, 3 compressed chunks "
+# a chunk claiming two pages more than its data holds: said, and every
+# record read (the pages it lacks would be empty)
+ps=$(val "$j" 'd["page_size"]')
+$LAY --poke "$V7" "$WORK/d.dat" "$((c0 + 4))" \
+	"$(hex I $(($(val "$j" 'd["cpus"][0]["chunks"][0]["size"]') + 2 * ps)))"
+expect_damage chunk-size-claims-more "$WORK/d.dat" "0 ring-buffer pages, 1 compressed chunk "
+if [ "$(events "$WORK/chunk-size-claims-more.json")" -eq "$(events "$WORK/whole.json")" ]; then
+	pass chunk-size-claims-more-all-read
+else
+	fail chunk-size-claims-more-all-read "events $(events "$WORK/chunk-size-claims-more.json") of $(events "$WORK/whole.json")"
+fi
+# trace-cmd 3.3's convert counts the chunk count word in a CPU's size
+# (3.1's record does not): 4 bytes more is no damage
+t0=$(val "$j" 'd["cpus"][0]["table_at"]')
+$LAY --poke "$V7" "$WORK/d.dat" "$((t0 + 12))" "$(hex Q $(($(val "$j" 'd["cpus"][0]["size"]') + 4)))"
+run cpu-size-with-count "$WORK/d.dat"
+if [ "$rc" -eq 0 ] && [ ! -s "$WORK/cpu-size-with-count.err" ] &&
+	sed "s|$WORK/d.dat|$V7|" "$WORK/cpu-size-with-count.out" | cmp -s - "$WORK/whole.out"; then
+	pass cpu-size-with-count
+else
+	fail cpu-size-with-count "exit $rc: $(head -c 300 "$WORK/cpu-size-with-count.err")"
 fi
 
 # --- ring-buffer pages: a commit past the page, a lying length
