@@ -62,6 +62,8 @@ int tk_native_open(const char *path, struct tdat_file **f, bool late,
 
 	if (ret == TDAT_OK && tdat_cut_note(*f, why, sizeof(why)))
 		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
+	if (ret == TDAT_OK && tdat_formats_note(*f, why, sizeof(why)))
+		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 	if (ret == TDAT_UNSUPPORTED)
 		snprintf(left, len, "%s", why);
 	else if (ret == TDAT_BAD)
@@ -126,6 +128,8 @@ int tk_native_validate(const char *path, struct tdat_scan **scan)
 		int cut = tdat_cut_note(f, why, sizeof(why));
 
 		if (cut == 1)
+			fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
+		if (tdat_formats_note(f, why, sizeof(why)))
 			fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 		if (cut == 2) {
 			size_t n = strlen(why);

@@ -31,6 +31,33 @@ static bool ident_char(char ch)
 	return isalnum((unsigned char)ch) || ch == '_';
 }
 
+/* Past blanks, as libtraceevent's tokens skip them (not a newline). */
+static const char *blanks(const char *s, const char *end)
+{
+	while (s < end && *s != '\n' && isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/*
+ * Does the text start with the name line libtraceevent reads: the word
+ * "name", ':' and a word?  Without one, tep_parse_format() fails with
+ * TEP_ERRNO__MEM_ALLOC_FAILED (1.7.1 and 1.8.4, event_read_name()),
+ * which would be taken for memory running out.
+ */
+static bool name_line(const char *s, const char *end)
+{
+	s = blanks(s, end);
+	if (end - s < 4 || memcmp(s, "name", 4) ||
+	    (end - s > 4 && ident_char(s[4])))
+		return false;
+	s = blanks(s + 4, end);
+	if (s == end || *s != ':')
+		return false;
+	s = blanks(s + 1, end);
+	return s < end && ident_char(*s);
+}
+
 /* Printable, quotes closed, brackets balanced?  *@last: last non-space */
 static bool kernel_like(const char *s, const char *end, char *last)
 {
@@ -306,7 +333,7 @@ struct tep_event *tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 	size_t hlen;
 
 	pf = memmem(s, (size_t)size, pf_tag, sizeof(pf_tag) - 1);
-	if (!pf || !kernel_like(s, pf, &last))
+	if (!pf || !name_line(s, pf) || !kernel_like(s, pf, &last))
 		return NULL;
 	hlen = (size_t)(pf - s) + sizeof(pf_empty) - 1;
 	head = malloc(hlen + 1);

@@ -191,6 +191,9 @@ struct tdat_file {
 	/* bytes of the buffer being iterated read so far (tdat_done()) */
 	uint64_t done;
 	struct tdat_cutinfo cut;
+	/* formats left out as damaged (meta.c, tdat_formats_note()) */
+	unsigned int formats_left;
+	char format_left[96]; /* the first: "kmem:kmalloc", or its id */
 	/* set while reading the headers */
 	const char *unsupported;
 	char *why;

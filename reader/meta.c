@@ -122,6 +122,63 @@ static bool is_wanted_id(const struct wanted_ids *w, long id)
 }
 
 /*
+ * A format text left out (damaged: its name line, or what libtraceevent
+ * cannot parse safely): noted when it may be one the caller wants, its
+ * records then unread (tdat_formats_note()).  One whose name cannot be
+ * read may be anyone's.
+ */
+static void note_left_out(struct tdat_file *f, const char *system,
+			  const uint8_t *p, uint64_t size)
+{
+	char name[64];
+	bool named = format_name(p, size, name, sizeof(name));
+	long id;
+
+	if (named && f->want && !f->want(system, name))
+		return;
+	if (f->formats_left++)
+		return;
+	id = format_id(p, size);
+	if (named)
+		snprintf(f->format_left, sizeof(f->format_left), "%.40s:%.40s",
+			 system, name);
+	else if (id >= 0)
+		snprintf(f->format_left, sizeof(f->format_left),
+			 "a %.40s event (ID %ld)", system, id);
+	else
+		snprintf(f->format_left, sizeof(f->format_left),
+			 "a %.40s event", system);
+}
+
+/**
+ * tdat_formats_note - were event formats left out as damaged?
+ * @f: the handle
+ * @note: for one sentence saying which
+ * @len: its size
+ *
+ * A format the caller wants (or one whose name cannot be read) that is
+ * damaged is left out, as libtracecmd leaves it out: the records of its
+ * event are then not read, which the report must say.
+ *
+ * Return: the number of such formats (the first one named in @note).
+ */
+unsigned int tdat_formats_note(const struct tdat_file *f, char *note,
+			       size_t len)
+{
+	if (f->formats_left == 1)
+		snprintf(note, len,
+			 "the event format of %s is damaged: left out, its "
+			 "records are not read",
+			 f->format_left);
+	else if (f->formats_left)
+		snprintf(note, len,
+			 "%u event formats are damaged, the first %s: left "
+			 "out, their records are not read",
+			 f->formats_left, f->format_left);
+	return f->formats_left;
+}
+
+/*
  * One event format: parsed, when the caller wants it and it is safe.
  * Return: 0, or TDAT_BAD after saying why (out of memory).
  */
@@ -148,7 +205,11 @@ static int event_format(struct tdat_file *f, const char *system,
 			return tdat_later_keep(f, ev, p, size);
 	}
 	/* a format left out for want of memory is a failure, not damage */
-	return oom ? tdat_fail(f, TDAT_BAD, "out of memory") : 0;
+	if (oom)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	if (!ev)
+		note_left_out(f, system, p, size);
+	return 0;
 }
 
 /* Note the ids of @system's formats the caller wants, in @w. */

@@ -122,6 +122,8 @@ const char *tdat_symbol_module(struct tdat_file *f, uint64_t addr);
 uint64_t tdat_kallsyms_bytes(const struct tdat_file *f);
 bool tdat_kallsyms_failed(const struct tdat_file *f);
 int tdat_cut_note(const struct tdat_file *f, char *note, size_t len);
+unsigned int tdat_formats_note(const struct tdat_file *f, char *note,
+			       size_t len);
 int tdat_check_chunks(const struct tdat_file *f, char *why, size_t why_len);
 int tdat_check_aligned(const struct tdat_file *f, char *why, size_t why_len);
 

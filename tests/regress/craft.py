@@ -343,6 +343,18 @@ def main():
         d[14:18] = le("I", 0)
         files["page-size-0-v%d.dat" % v] = d
 
+    # kmalloc's format damaged (a mutation found the first): its name
+    # line ("jame:"; libtraceevent says it ran out of memory, and so did
+    # trace-kmem), or a control byte in its fields; either way the format
+    # is left out, as libtracecmd leaves it, and now that is said
+    at = bytes(base6).index(b"name: kmalloc\n")
+    d = bytearray(base6)
+    d[at:at + 1] = b"j"
+    files["format-name-damaged.dat"] = d
+    d = bytearray(base6)
+    d[bytes(base6).index(b"format:", at) + 1] = 1
+    files["format-fields-damaged.dat"] = d
+
     # v7, the file cut inside the offset of the first options section:
     # libtracecmd's tracecmd_alloc_fd() frees the compression strings twice
     b7 = write(os.path.join(tmp, "b7.dat"), spec(), FORMATS, "--version", "7", "--compression", "zstd")
