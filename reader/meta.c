@@ -18,6 +18,27 @@ static const uint8_t *sized(struct tcur *c, int width, uint64_t *size)
 	return tc_take(c, *size);
 }
 
+/*
+ * The ring-buffer page the header page format describes (its data
+ * field's offset and size, as the kernel prints them) is the file
+ * header's page size: trace-cmd writes the one from the other (since
+ * 3.0; before, both were the machine's page size).  Apart, one of them
+ * is damaged, and pages read in the wrong size lose records without a
+ * sign, so the file is not read.  A format without the data field
+ * gives 0, and is not checked.
+ */
+static int check_page_size(struct tdat_file *f)
+{
+	int sub = tep_get_sub_buffer_size(f->tep);
+
+	if (sub <= 0 || (unsigned int)sub == f->page_size)
+		return TDAT_OK;
+	return tdat_fail(f, TDAT_BAD,
+			 "page size %u in the file header, but %d in its "
+			 "header page format",
+			 f->page_size, sub);
+}
+
 /**
  * tdat_header_info - "header_page" and "header_event"
  * @f: the file
@@ -63,6 +84,8 @@ int tdat_header_info(struct tdat_file *f, struct tcur *c)
 		return tdat_fail(f, TDAT_BAD,
 				 "the header page's timestamp is "
 				 "not 8 bytes");
+	else
+		return check_page_size(f);
 	return TDAT_OK;
 }
 

@@ -398,6 +398,14 @@ def main():
     d = bytearray(b7)
     d[last + 8:last + 16] = le("Q", 1 << 63)
     files["v7-options-size-2pow63.dat"] = d
+    # the file header's page size 65536 where the pages and the header
+    # page format say 4096 (a mutation found it): both readers read one
+    # page in 16 and counted a sixteenth of the records, without a word
+    for v, args in (("7", ("--version", "7", "--compression", "zstd")),
+                    ("6", ("--version", "6"))):
+        d = write(os.path.join(tmp, "ps%s.dat" % v), spec(n=600), FORMATS, *args)
+        d[14:18] = le("I", 65536)
+        files["page-size-header-64k-v%s.dat" % v] = d
     ci = write(os.path.join(tmp, "ci.dat"), spec(n=160, instance=True), FORMATS, *many)
     lay = tdat_layout.layout(bytes(ci))
     inst = [c for c in lay["cpus"] if c["buffer"]][0]
