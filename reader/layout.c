@@ -22,6 +22,7 @@
 struct sections {
 	uint64_t off[OPT_CMDLINES + 1];
 	bool have[OPT_CMDLINES + 1];
+	int buffers; /* BUFFER and BUFFER_TEXT options */
 };
 
 /**
@@ -299,8 +300,12 @@ int tdat_layout_option(struct tdat_file *f, int id, const uint8_t *p, uint64_t s
 			f->unsupported = "TSC2NSEC shift over 32";
 		break;
 	case OPT_BUFFER:
+		if (s)
+			s->buffers++;
 		return f->version == 7 ? v7_buffer(f, &c) : TDAT_OK;
 	case OPT_BUFFER_TEXT:
+		if (s)
+			s->buffers++;
 		f->unsupported = "latency trace data";
 		break;
 	case OPT_HEADER_INFO:
@@ -586,6 +591,14 @@ int tdat_read_v7(struct tdat_file *f, struct tcur *c)
 	if (!s.have[OPT_EVENT_FORMATS])
 		return tdat_fail(f, TDAT_BAD,
 				 "no event formats section: no record can "
+				 "be read");
+	/* and a BUFFER option after each buffer's data, even with no data
+	 * (BUFFER_TEXT for latency data); without one, the options chain
+	 * ends early (its DONE option damaged) and every record is lost */
+	if (!s.buffers && !f->cut.cut)
+		return tdat_fail(f, TDAT_BAD,
+				 "no BUFFER option: the options end before "
+				 "any trace data is described, no record can "
 				 "be read");
 	return v7_meta(f, &s);
 }

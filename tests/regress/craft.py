@@ -406,6 +406,15 @@ def main():
         d = write(os.path.join(tmp, "ps%s.dat" % v), spec(n=600), FORMATS, *args)
         d[14:18] = le("I", 65536)
         files["page-size-header-64k-v%s.dat" % v] = d
+    # the first options section's DONE option pointing nowhere (0; a
+    # mutation found it): the options after the data, with the BUFFER
+    # option, were never reached, and both readers said there were no
+    # allocator events in a trace of 600
+    d = write(os.path.join(tmp, "dn.dat"), spec(n=600), FORMATS, "--version", "7",
+              "--compression", "zstd")
+    done = [o for o in tdat_layout.layout(bytes(d))["options"] if o["id"] == 0][0]
+    d[done["data_at"]:done["data_at"] + 8] = le("Q", 0)
+    files["v7-done-next-zero.dat"] = d
     ci = write(os.path.join(tmp, "ci.dat"), spec(n=160, instance=True), FORMATS, *many)
     lay = tdat_layout.layout(bytes(ci))
     inst = [c for c in lay["cpus"] if c["buffer"]][0]
