@@ -95,6 +95,14 @@ static int buffer_cpus(struct tdat_file *f, struct tdat_buffer *b,
 				 "BUFFER option: %llu CPUs do "
 				 "not fit in the option",
 				 (unsigned long long)n);
+	/* trace-cmd lists exactly the CPUs with data: a whole entry more
+	 * is a CPU that a damaged count leaves unread */
+	if (c->len - c->pos - n * 20 >= 20)
+		return tdat_fail(f, TDAT_BAD,
+				 "BUFFER option: %llu bytes after the last "
+				 "of its %llu CPU%s (a damaged CPU count?)",
+				 (unsigned long long)(c->len - c->pos - n * 20),
+				 (unsigned long long)n, n == 1 ? "" : "s");
 	for (i = 0; i < n; i++) {
 		uint64_t id = tc_num(c, 4);
 

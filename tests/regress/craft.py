@@ -415,6 +415,16 @@ def main():
     done = [o for o in tdat_layout.layout(bytes(d))["options"] if o["id"] == 0][0]
     d[done["data_at"]:done["data_at"] + 8] = le("Q", 0)
     files["v7-done-next-zero.dat"] = d
+    # the top BUFFER option's CPU count lowered from 2 to 1 (a mutation
+    # found it): trace-cmd lists only the CPUs with data, so CPU 1 was
+    # taken for one without, and its 300 records were left unread
+    d = write(os.path.join(tmp, "bc.dat"), spec(n=600), FORMATS, "--version", "7",
+              "--compression", "zstd")
+    opt = [o for o in tdat_layout.layout(bytes(d))["options"] if o["id"] == 3][0]
+    at = d.index(b"\0", d.index(b"\0", opt["data_at"] + 8) + 1) + 1 + 4
+    assert struct.unpack_from("<I", d, at)[0] == 2
+    d[at:at + 4] = le("I", 1)
+    files["v7-buffer-cpu-count-low.dat"] = d
     ci = write(os.path.join(tmp, "ci.dat"), spec(n=160, instance=True), FORMATS, *many)
     lay = tdat_layout.layout(bytes(ci))
     inst = [c for c in lay["cpus"] if c["buffer"]][0]
