@@ -156,6 +156,8 @@ while IFS=$'\t' read -r file native lib unval plugin defect; do
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
 	plimit=60
 	case $plugin in *,time:*) plimit=${plugin##*,time:} plugin=${plugin%,time:*} ;; esac
+	pwarn=
+	case $plugin in *,warn:*) pwarn=${plugin#*,warn:} plugin=${plugin%%,warn:*} ;; esac
 	if [ -n "$SANITIZED" ] && [ "$plimit" -gt 60 ]; then
 		skip "regress:$file:plugin" "libtracecmd's own work, up to $plimit s unsanitized; make check runs it"
 		continue
@@ -180,6 +182,8 @@ while IFS=$'\t' read -r file native lib unval plugin defect; do
 			fail "regress:$file:plugin" "exit $prc, no tables: $(head -c 300 "$WORK/pe")"
 		elif [ -n "$want" ] && ! grep -qF -- "$want" "$WORK/po"; then
 			fail "regress:$file:plugin" "the tables do not say '$want'"
+		elif [ -n "$pwarn" ] && ! grep '^kmem: ' "$WORK/pe" | grep -qF -- "$pwarn"; then
+			fail "regress:$file:plugin" "no 'kmem: ' line on stderr says '$pwarn': $(head -c 300 "$WORK/pe")"
 		else
 			pass "regress:$file:plugin"
 		fi
