@@ -78,15 +78,15 @@ int tdat_header_info(struct tdat_file *f, struct tcur *c)
 				 "no \"header_event\" after the "
 				 "header page format");
 	f->kbuf_long = tep_get_header_page_size(f->tep) == 8 ? 8 : 4;
-	if (tep_is_old_format(f->tep))
+	if (tep_is_old_format(f->tep)) {
 		f->unsupported = "the ring buffer of Linux 2.6.30 and older";
-	else if (tep_get_header_timestamp_size(f->tep) != 8)
+		return TDAT_OK;
+	}
+	if (tep_get_header_timestamp_size(f->tep) != 8)
 		return tdat_fail(f, TDAT_BAD,
 				 "the header page's timestamp is "
 				 "not 8 bytes");
-	else
-		return check_page_size(f);
-	return TDAT_OK;
+	return check_page_size(f);
 }
 
 /* The name in a format text's first line, "name: NAME". */
