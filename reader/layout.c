@@ -163,6 +163,14 @@ static int section_header(struct tdat_file *f, uint64_t off, int id,
 				 "%llu, expected %d",
 				 (unsigned long long)off,
 				 (unsigned long long)sid, id);
+	/* trace-cmd.dat(5) defines one flag; another bit is damage (the
+	 * data would be read as what it is not) */
+	if (flags & ~(uint64_t)SEC_FL_COMPRESS)
+		return tdat_fail(f, TDAT_BAD,
+				 "section %d at offset %llu has unknown "
+				 "flags 0x%llx",
+				 id, (unsigned long long)off,
+				 (unsigned long long)flags);
 	*compressed = flags & SEC_FL_COMPRESS;
 	if (*compressed && f->compress == TDAT_Z_NONE)
 		return tdat_fail(f, TDAT_BAD,
@@ -255,6 +263,22 @@ static void ts_option(struct tdat_file *f, const uint8_t *p, uint64_t size,
 	f->ts_offset += strtoll(num, NULL, 0) * scale;
 }
 
+/* The name trace-cmd.dat(5) gives a section option. */
+static const char *section_name(int id)
+{
+	static const char *const names[] = {
+		[OPT_HEADER_INFO] = "HEADER_INFO",
+		[OPT_FTRACE_EVENTS] = "FTRACE_EVENTS",
+		[OPT_EVENT_FORMATS] = "EVENT_FORMATS",
+		[OPT_KALLSYMS] = "KALLSYMS",
+		[OPT_PRINTK] = "PRINTK",
+		[OPT_CMDLINES] = "CMDLINES",
+	};
+
+	return id >= OPT_HEADER_INFO && id <= OPT_CMDLINES ? names[id]
+							    : "section";
+}
+
 static int too_short(struct tdat_file *f, const char *option, uint64_t size)
 {
 	return tdat_fail(f, TDAT_BAD, "%s option of %llu bytes", option,
@@ -322,8 +346,16 @@ int tdat_layout_option(struct tdat_file *f, int id, const uint8_t *p, uint64_t s
 	case OPT_KALLSYMS:
 	case OPT_PRINTK:
 	case OPT_CMDLINES:
-		if (size < 8 || !s)
+		if (!s)
 			break;
+		/* a section's offset, always 8 bytes: other sizes are
+		 * damage (one of 16 swallows the next option) */
+		if (size != 8)
+			return tdat_fail(f, TDAT_BAD,
+					 "%s option of %llu bytes (a section "
+					 "offset: 8)",
+					 section_name(id),
+					 (unsigned long long)size);
 		s->off[id] = tc_num(&c, 8);
 		s->have[id] = true;
 		break;

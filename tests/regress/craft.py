@@ -425,6 +425,24 @@ def main():
     assert struct.unpack_from("<I", d, at)[0] == 2
     d[at:at + 4] = le("I", 1)
     files["v7-buffer-cpu-count-low.dat"] = d
+    # section options (found by a mutation run): EVENT_FORMATS given 16
+    # bytes swallowed the KALLSYMS option after it, KALLSYMS given 0 was
+    # passed over, and KALLSYMS's section flags 1 -> 2 (no such flag):
+    # each printed call sites as addresses without a word
+    base = write(os.path.join(tmp, "so.dat"), spec(n=600), FORMATS, "--version", "7",
+                 "--compression", "zstd")
+    opts = {o["id"]: o for o in tdat_layout.layout(bytes(base))["options"]}
+    d = bytearray(base)
+    d[opts[18]["at"] + 2:opts[18]["at"] + 6] = le("I", 16)
+    files["v7-event-formats-option-16-bytes.dat"] = d
+    d = bytearray(base)
+    d[opts[19]["at"] + 2:opts[19]["at"] + 6] = le("I", 0)
+    files["v7-kallsyms-option-0-bytes.dat"] = d
+    d = bytearray(base)
+    sec = struct.unpack_from("<Q", d, opts[19]["data_at"])[0]
+    assert struct.unpack_from("<H", d, sec)[0] == 19
+    d[sec + 2:sec + 4] = le("H", 2)
+    files["v7-section-flags-unknown.dat"] = d
     ci = write(os.path.join(tmp, "ci.dat"), spec(n=160, instance=True), FORMATS, *many)
     lay = tdat_layout.layout(bytes(ci))
     inst = [c for c in lay["cpus"] if c["buffer"]][0]
