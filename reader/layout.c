@@ -276,7 +276,7 @@ static const char *section_name(int id)
 	};
 
 	return id >= OPT_HEADER_INFO && id <= OPT_CMDLINES ? names[id]
-							    : "section";
+							   : "section";
 }
 
 static int too_short(struct tdat_file *f, const char *option, uint64_t size)
