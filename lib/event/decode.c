@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "fmtsound.h"
 
 /**
  * kmem_fields_init - look up the fields of one event type
@@ -26,8 +27,9 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	f->swap = tep_is_file_bigendian(event->tep) !=
 		  tep_is_local_bigendian(event->tep);
 	f->def->fields_init(f);
-	if (!kmem_fields_readable(f))
-		f->usable = false; /* a damaged format: said, not read as 0 */
+	/* a damaged format: said, not read as 0 or from the wrong bytes */
+	if (!kmem_fields_readable(f) || !kmem_format_sound(event))
+		f->usable = false;
 	f->clash = kmem_event_id_clash(event);
 	if (f->clash)
 		f->usable = false; /* its records may be either event's */

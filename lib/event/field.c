@@ -5,6 +5,7 @@
 #include <limits.h>
 
 #include "field.h"
+#include "fmtsound.h"
 
 /**
  * kmem_decode_common - the part of an event every record has
@@ -74,11 +75,13 @@ static void all_fields(const struct kmem_fields *f,
 	out[KMEM_NUM_FIELDS + 1] = f->caller;
 }
 
-/* Can rdf() read @fl: absent, or of 1, 2, 4 or 8 bytes? */
+/* Can rdf() read @fl: absent, or of 1, 2, 4 or 8 bytes, the size of
+ * its type? */
 static bool readable(const struct tep_format_field *fl)
 {
-	return !fl || fl->size == 1 || fl->size == 2 || fl->size == 4 ||
-	       fl->size == 8;
+	return !fl || ((fl->size == 1 || fl->size == 2 || fl->size == 4 ||
+			fl->size == 8) &&
+		       kmem_field_sound(fl));
 }
 
 /**
@@ -87,7 +90,9 @@ static bool readable(const struct tep_format_field *fl)
  *
  * The decoders read a number of 1, 2, 4 or 8 bytes; a format that gives
  * one of another size is damaged, and its records would be read as if
- * the field held 0.  The name (a string) and the stack's caller (an
+ * the field held 0.  So is one that gives a number a size its C type
+ * does not have (kmem_field_sound()): its records would be read from
+ * the wrong bytes.  The name (a string) and the stack's caller (an
  * array) are not numbers.
  *
  * Return: true when each number field @f has is of a size read.

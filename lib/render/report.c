@@ -279,9 +279,9 @@ static void print_left_out(const struct kmem_report_ctx *r, FILE *out)
 			"\n WARNING: %s records could not be decoded "
 			"(a field this tool needs is\n          missing "
 			"from their event format, of a size it cannot "
-			"read or\n          cut off, or they hold a CPU or "
-			"size no kernel records);\n          they are not "
-			"counted.\n",
+			"read,\n          placed where no kernel puts it, or "
+			"cut off, or they hold a\n          CPU or size no "
+			"kernel records); they are not counted.\n",
 			fmt_count(buf, r->agg->undecodable));
 	print_unparsed(r->in, out);
 	if (r->agg->id_clash[0]) {

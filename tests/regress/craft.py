@@ -129,6 +129,19 @@ def formats_with_id(tmp, name, new_id):
     return path
 
 
+def formats_with_field(tmp, name, old, new):
+    """The format file with one field line of @name's format changed:
+    the text @old (in that format) made @new."""
+    text = open(FORMATS).read()
+    at = text.index("name: %s\n" % name)
+    end = text.index("print fmt:", at)
+    block = text[at:end]
+    assert old in block
+    path = os.path.join(tmp, "formats-%s-%s.txt" % (name, new.replace(";", "").replace(":", "-")))
+    open(path, "w").write(text[:at] + block.replace(old, new, 1) + text[end:])
+    return path
+
+
 PAGE_FORMATS = (FORMATS, os.path.join(TOP, "tests", "formats", "page-linux-6.18-x86_64.txt"),
                 os.path.join(TOP, "tests", "tdat", "formats", "page-free-linux-6.18-x86_64.txt"))
 
@@ -443,6 +456,16 @@ def main():
     assert struct.unpack_from("<H", d, sec)[0] == 19
     d[sec + 2:sec + 4] = le("H", 2)
     files["v7-section-flags-unknown.dat"] = d
+    # kmalloc's format with a field moved or resized (a mutation run
+    # found both on the samples): ptr at 17, not 16, and call_site of 1
+    # byte, not 8 (an unsigned long); the records were read from the
+    # wrong bytes without a word (call sites off by 0x30, 45 live
+    # objects fewer)
+    for old, new, name in (("ptr;\toffset:16;", "ptr;\toffset:17;", "format-field-unaligned.dat"),
+                           ("call_site;\toffset:8;\tsize:8;", "call_site;\toffset:8;\tsize:1;",
+                            "format-field-type-size.dat")):
+        f = formats_with_field(tmp, "kmalloc", old, new)
+        files[name] = write(os.path.join(tmp, name), spec(n=600), f, "--version", "6")
     ci = write(os.path.join(tmp, "ci.dat"), spec(n=160, instance=True), FORMATS, *many)
     lay = tdat_layout.layout(bytes(ci))
     inst = [c for c in lay["cpus"] if c["buffer"]][0]
