@@ -33,10 +33,11 @@ static bool placed(const struct tep_format_field *fl, long long *end)
 	if (fl->offset < 0 || fl->size < 0 || fl->offset < *end)
 		return false;
 	*end = (long long)fl->offset + fl->size;
-	if (fl->flags & NOT_A_NUMBER)
-		return true;
+	if ((fl->flags & NOT_A_NUMBER) ||
+	    (fl->size != 2 && fl->size != 4 && fl->size != 8))
+		return true; /* a byte, or a struct: no rule */
 	align = fl->size < 4 ? fl->size : 4;
-	return align <= 1 || fl->offset % align == 0;
+	return fl->offset % align == 0;
 }
 
 /**
