@@ -194,6 +194,9 @@ struct tdat_file {
 	/* formats left out as damaged (meta.c, tdat_formats_note()) */
 	unsigned int formats_left;
 	char format_left[96]; /* the first: "kmem:kmalloc", or its id */
+	/* a bit for each event id below TDAT_FORMAT_IDS that a format text
+	 * of the file names (tdat_format_ids()), every format's */
+	uint8_t *format_ids;
 	/* set while reading the headers */
 	const char *unsupported;
 	char *why;

@@ -201,6 +201,36 @@ unsigned int tdat_formats_note(const struct tdat_file *f, char *note,
 	return f->formats_left;
 }
 
+/**
+ * tdat_format_ids - the event ids the file has a format for
+ * @f: the handle, its formats read
+ *
+ * Every format text's "ID:" counts, whether the caller wanted the event
+ * or not, and whether it parses or not (tdat_formats_note() says those
+ * left out): a record whose id is not among them is of an event no one
+ * can decode (a format's id damaged, or the event's format not saved).
+ *
+ * Return: a bit for each id below TDAT_FORMAT_IDS (id / 8, bit id % 8),
+ * owned by @f; NULL when the file has no formats.
+ */
+const uint8_t *tdat_format_ids(const struct tdat_file *f)
+{
+	return f->format_ids;
+}
+
+/* Note the id of a format text in tdat_format_ids()'s bits. */
+static int note_format_id(struct tdat_file *f, long id)
+{
+	if (!f->format_ids) {
+		f->format_ids = calloc(TDAT_FORMAT_IDS / 8, 1);
+		if (!f->format_ids)
+			return tdat_fail(f, TDAT_BAD, "out of memory");
+	}
+	if (id >= 0 && id < TDAT_FORMAT_IDS)
+		f->format_ids[id / 8] |= (uint8_t)(1u << (id % 8));
+	return 0;
+}
+
 /*
  * One event format: parsed, when the caller wants it and it is safe.
  * Return: 0, or TDAT_BAD after saying why (out of memory).
@@ -209,14 +239,17 @@ static int event_format(struct tdat_file *f, const char *system,
 			const uint8_t *p, uint64_t size,
 			const struct wanted_ids *w)
 {
+	long id = format_id(p, size);
 	struct tep_event *ev;
 	bool oom = false;
 	char name[128];
 
+	if (note_format_id(f, id))
+		return TDAT_BAD;
 	if (f->no_formats)
 		return 0;
 	if (f->want && format_name(p, size, name, sizeof(name)) &&
-	    !f->want(system, name) && !is_wanted_id(w, format_id(p, size)))
+	    !f->want(system, name) && !is_wanted_id(w, id))
 		return 0;
 	if (!f->lazy_print_fmt || f->no_print_fmt) {
 		ev = tdat_parse_format(f->tep, p, size, system, f->no_print_fmt,

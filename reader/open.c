@@ -486,6 +486,7 @@ void tdat_close(struct tdat_file *f)
 		tep_free(f->tep);
 	/* after the handle whose print formats name their fields */
 	tdat_later_free(f);
+	free(f->format_ids);
 	free(f->cmdlines);
 	for (i = 0; i < f->nr_buffers; i++) {
 		free(f->buffers[i].name);
