@@ -295,6 +295,7 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	int ret;
 
 	tk_progress_of(progress, file_done, f, tdat_buffer_bytes(f, buffer));
+	kmem_feed_known(&s->feed, tdat_format_ids(f));
 	/* no frame looked up while counting: all of them after, at once */
 	kmem_agg_defer_callsites(&s->agg);
 	/*

@@ -160,6 +160,20 @@ void tk_session_count(struct tk_session *s, struct tk_progress *progress,
 		count_as(s, progress, rec, false);
 }
 
+/**
+ * tk_session_no_format - count a record of an event id no format has
+ * @s: the session
+ * @rec: the record
+ *
+ * kmem_feed_no_format(), called with the session: its feed's address
+ * computed here, not on the path of every record (one instruction a
+ * record, callgrind).
+ */
+void tk_session_no_format(struct tk_session *s, const struct tep_record *rec)
+{
+	kmem_feed_no_format(&s->feed, rec);
+}
+
 /* tk_session_count_fn()'s callbacks: each one instance of the loop. */
 static int count_plain_cb(void *s, const struct tep_record *rec)
 {

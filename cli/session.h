@@ -58,6 +58,9 @@ void tk_session_count(struct tk_session *s, struct tk_progress *progress,
 typedef int (*tk_count_fn)(void *s, const struct tep_record *rec);
 tk_count_fn tk_session_count_fn(const struct tk_session *s);
 
+__attribute__((cold)) void tk_session_no_format(struct tk_session *s,
+						const struct tep_record *rec);
+
 /**
  * tk_session_record_as - account one record
  * @s: the session
@@ -93,8 +96,11 @@ tk_session_record_as(struct tk_session *s, const struct tep_record *rec,
 					   rec->missed_events);
 	}
 	slot = kmem_feed_slot(&s->feed, rec);
-	if (slot < 0)
+	if (__builtin_expect(slot < 0, 0)) {
+		if (slot == KMEM_FEED_NO_FORMAT)
+			tk_session_no_format(s, rec);
 		return;
+	}
 	switch (kmem_feed_step_as(&s->feed, slot, rec, &ev, !plain)) {
 	case 0:
 		if (!plain && s->timeline)

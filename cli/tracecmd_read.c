@@ -101,6 +101,7 @@ int tk_tracecmd_run(const struct tk_input *in, int buffer,
 	int ret;
 
 	src.h = buffer ? in->inst[buffer - 1] : in->h;
+	kmem_feed_known_tep(&s->feed, s->tep);
 	if (buffer)
 		name = tk_buffer_name(in, buffer); /* as the scan names it */
 	if (in->scan && name)

@@ -15,7 +15,9 @@
  * unread (unless trace-cmd was asked to leave records out: -F, --cpu
  * and the like).
  * An event format of ours that libtracecmd left out as damaged (its
- * records listed as [UNKNOWN EVENT]) is said in one line on stderr.
+ * records listed as [UNKNOWN EVENT]) is said in one line on stderr; the
+ * records of an event id no format in the file has (a format's ID
+ * damaged) are counted into the report.
  * A file the native reader cannot read is not scanned; when it refuses
  * one as damaged, one line on stderr says so.
  */
@@ -75,8 +77,10 @@ static bool of_unknown_id(const struct scan_ids *s,
 
 /*
  * The records our print handlers count: every kmem event's, but stacks;
- * by the slot of the record's event id (@priv: struct scan_ids).  Any
- * other record whose id trace-cmd has no format for is noted: a format
+ * by the slot of the record's event id (@priv: struct scan_ids).  A
+ * record of an id no format in the file has is counted into the report
+ * (no one can read it: trace-cmd lists it as unknown).  Any other
+ * record whose id trace-cmd has no format for is noted: a format
  * libtracecmd left out as damaged may be one of ours.
  */
 static bool counted(void *priv, const struct tep_record *rec)
@@ -84,6 +88,8 @@ static bool counted(void *priv, const struct tep_record *rec)
 	struct scan_ids *s = priv;
 	int slot = kmem_feed_slot(&s->feed, rec);
 
+	if (slot == KMEM_FEED_NO_FORMAT)
+		kmem_feed_no_format(&s->feed, rec);
 	if (slot < 0 && s->known && !s->unknown)
 		s->unknown = of_unknown_id(s, rec);
 	return slot >= 0 && slot != KMEM_SLOT_KERNEL_STACK;
@@ -183,8 +189,12 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 		ids->known = known_ids(kp->tep);
 	if (ids && (!borrow || ids->known) &&
 	    !kmem_feed_init(&ids->feed, borrow ? kp->tep : tdat_tep(f), NULL,
-			    KMEM_FEED_MAP_IDS))
+			    KMEM_FEED_MAP_IDS)) {
+		/* the records of ids no format has, counted in the report */
+		kmem_feed_known(&ids->feed, tdat_format_ids(f));
+		ids->feed.agg = &kp->agg;
 		kp->scan = tdat_scan(f, counted, ids);
+	}
 	tdat_close(f);
 	if (ids && ids->unknown) /* only then are the formats read */
 		say_left_out(NULL, path);

@@ -363,6 +363,12 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->damaged_pages += from->damaged_pages;
 	to->damaged_chunks += from->damaged_chunks;
 	to->unread_records += from->unread_records;
+	if (from->unknown_records && !to->unknown_records)
+		to->unknown_id = from->unknown_id;
+	else if (from->unknown_records && from->unknown_id != to->unknown_id)
+		to->unknown_ids_more = true;
+	to->unknown_ids_more |= from->unknown_ids_more;
+	to->unknown_records += from->unknown_records;
 	if (!to->id_clash[0])
 		memcpy(to->id_clash, from->id_clash, sizeof(to->id_clash));
 }

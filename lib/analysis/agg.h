@@ -52,6 +52,11 @@ struct kmem_agg {
 	uint64_t damaged_pages;		/* ring-buffer pages (or their rest) */
 	uint64_t damaged_chunks;	/* compressed chunks */
 	uint64_t unread_records;	/* left unread by libtracecmd */
+	/* records of an event id no format in the file has, unread: the
+	 * first one's id, and whether others had other ids */
+	uint64_t unknown_records;
+	long long unknown_id;
+	bool unknown_ids_more;
 	/* free events some merged trace lacks (kmem_agg_unrecorded()) */
 	uint64_t unrecorded;
 	/* "SYS:A and SYS:B share event id N": two formats of one id (the

@@ -50,9 +50,10 @@ static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
 		}
 	}
 	if (max < KMEM_FEED_DENSE_IDS) {
-		/* a 2-byte id in our byte order always has its entry */
+		/* a 2-byte id in our byte order always has its entry; a
+		 * 2-byte one has, to tell the ids without a format apart */
 		fd->type_short = fd->type_size == 2 && !fd->type_swap;
-		fd->nr_ids = fd->type_short ? KMEM_FEED_DENSE_IDS : max + 1;
+		fd->nr_ids = fd->type_size == 2 ? KMEM_FEED_DENSE_IDS : max + 1;
 		fd->slot_of = malloc(fd->nr_ids ? (size_t)fd->nr_ids : 1);
 		if (!fd->slot_of)
 			return -1;
@@ -128,6 +129,102 @@ struct kmem_fields *kmem_feed_fields(struct kmem_feed *fd, enum kmem_slot slot,
 		note_clash(fd, f);
 	}
 	return f;
+}
+
+/* Is id @k set in @ids (NULL: none is)? */
+static bool has_format(const uint8_t *ids, int k)
+{
+	return ids && ids[k / 8] & (1u << (k % 8));
+}
+
+/*
+ * Every id that is not ours and not in @ids (NULL: none) to
+ * KMEM_FEED_NO_FORMAT.  Eight ids at a time where all eight are not
+ * ours and have no format, as most of the 65536 are.
+ */
+static void mark_unknown(struct kmem_feed *fd, const uint8_t *ids)
+{
+	const uint64_t none = 0xffffffffffffffffULL;	/* eight -1 */
+	const uint64_t unknown = 0xfefefefefefefefeULL; /* eight -2 */
+	int i, k;
+
+	for (i = 0; i < fd->nr_ids; i += 8) {
+		uint64_t w;
+
+		if (i + 8 <= fd->nr_ids && !(ids && ids[i / 8])) {
+			memcpy(&w, fd->slot_of + i, 8);
+			if (w == none) {
+				memcpy(fd->slot_of + i, &unknown, 8);
+				continue;
+			}
+		}
+		for (k = i; k < i + 8 && k < fd->nr_ids; k++)
+			if (fd->slot_of[k] == -1 && !has_format(ids, k))
+				fd->slot_of[k] = KMEM_FEED_NO_FORMAT;
+	}
+}
+
+/**
+ * kmem_feed_known - the event ids that have a format, from the file
+ * @fd: the feed, its ids mapped (KMEM_FEED_MAP_IDS)
+ * @ids: a bit for each id below KMEM_FEED_DENSE_IDS that a format of
+ *	the file names (tdat_format_ids()); NULL: none do
+ *
+ * From then on, kmem_feed_slot() tells a record of an id no format has
+ * (KMEM_FEED_NO_FORMAT) from one of another event's: for the front end
+ * to count (kmem_feed_no_format()), as no one can say what it was.
+ * Only ids below @fd's @nr_ids are told apart: all of a 2-byte
+ * common_type's.
+ */
+void kmem_feed_known(struct kmem_feed *fd, const uint8_t *ids)
+{
+	if (fd->slot_of)
+		mark_unknown(fd, ids);
+}
+
+/**
+ * kmem_feed_known_tep - the event ids that have a format, from a handle
+ * @fd: the feed, its ids mapped (KMEM_FEED_MAP_IDS)
+ * @tep: the handle holding every format of the file (libtracecmd's)
+ *
+ * As kmem_feed_known(), the formats being @tep's events: a format
+ * libtraceevent could not parse has none.
+ */
+void kmem_feed_known_tep(struct kmem_feed *fd, struct tep_handle *tep)
+{
+	int i, n = tep_get_events_count(tep);
+
+	if (!fd->slot_of)
+		return;
+	mark_unknown(fd, NULL);
+	for (i = 0; i < n; i++) {
+		const struct tep_event *ev = tep_get_event(tep, i);
+
+		if (ev && ev->id >= 0 && ev->id < fd->nr_ids &&
+		    fd->slot_of[ev->id] == KMEM_FEED_NO_FORMAT)
+			fd->slot_of[ev->id] = -1;
+	}
+}
+
+/**
+ * kmem_feed_no_format - count a record of an event id no format has
+ * @fd: the feed, its aggregate set
+ * @rec: the record (kmem_feed_slot() said KMEM_FEED_NO_FORMAT)
+ *
+ * Not on the path of our records: called only for such a record, which
+ * a healthy file seldom holds.
+ */
+void kmem_feed_no_format(struct kmem_feed *fd, const struct tep_record *rec)
+{
+	struct kmem_agg *a = fd->agg;
+	int id = kmem_feed_type(fd, rec);
+
+	if (!a)
+		return;
+	if (!a->unknown_records++)
+		a->unknown_id = id;
+	else if (id != a->unknown_id)
+		a->unknown_ids_more = true;
 }
 
 /**

@@ -31,10 +31,16 @@
  * common_type of every kernel so far), the others in a hash. */
 #define KMEM_FEED_DENSE_IDS 65536
 
+/* kmem_feed_slot() of a record whose event id has no format, once told
+ * (kmem_feed_known()); -1: not ours */
+#define KMEM_FEED_NO_FORMAT (-2)
+
 /**
  * struct kmem_feed - the loop's state, one a tep handle
  * @fields: the fields of each slot's event
- * @slot_of: event id -> slot, -1: not ours (ids below KMEM_FEED_DENSE_IDS)
+ * @slot_of: event id -> slot, -1: not ours, KMEM_FEED_NO_FORMAT: no
+ *	format (ids below KMEM_FEED_DENSE_IDS; all of them for a 2-byte
+ *	common_type)
  * @nr_ids: entries of @slot_of
  * @id_ix: event id -> slot, when an id is too large for @slot_of
  * @type_off: where common_type lies in a record
@@ -69,6 +75,9 @@ void kmem_feed_release(struct kmem_feed *fd);
 struct kmem_fields *kmem_feed_fields(struct kmem_feed *fd, enum kmem_slot slot,
 				     struct tep_event *event);
 void kmem_feed_missed(struct kmem_feed *fd, long long missed);
+void kmem_feed_known(struct kmem_feed *fd, const uint8_t *ids);
+void kmem_feed_known_tep(struct kmem_feed *fd, struct tep_handle *tep);
+void kmem_feed_no_format(struct kmem_feed *fd, const struct tep_record *rec);
 
 /* The event id of @rec, its common_type read here (the per-record path). */
 static inline int kmem_feed_type(const struct kmem_feed *fd,
@@ -94,7 +103,8 @@ static inline int kmem_feed_type(const struct kmem_feed *fd,
  * An array lookup by event id (a hash lookup for ids of KMEM_FEED_DENSE_IDS
  * and above); inline: the per-record path.
  *
- * Return: the slot, or -1: not one of ours, or too short to say.
+ * Return: the slot, or -1: not one of ours, or too short to say;
+ * KMEM_FEED_NO_FORMAT: of an event id no format has (kmem_feed_known()).
  */
 static inline int kmem_feed_slot(const struct kmem_feed *fd,
 				 const struct tep_record *rec)

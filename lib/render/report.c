@@ -284,6 +284,15 @@ static void print_left_out(const struct kmem_report_ctx *r, FILE *out)
 			"kernel records); they are not counted.\n",
 			fmt_count(buf, r->agg->undecodable));
 	print_unparsed(r->in, out);
+	if (r->agg->unknown_records)
+		fprintf(out,
+			"\n WARNING: %s records of event ID %lld%s were not "
+			"read: no event\n          format in the file has that "
+			"ID (if a format's ID is damaged,\n          they may "
+			"be an allocator's); they are not counted.\n",
+			fmt_count(buf, r->agg->unknown_records),
+			r->agg->unknown_id,
+			r->agg->unknown_ids_more ? " and others" : "");
 	if (r->agg->id_clash[0]) {
 		char clash[KMEM_ID_CLASH_LEN];
 
@@ -358,6 +367,18 @@ bool kmem_agg_damaged(const struct kmem_agg *a)
 	       a->unread_records;
 }
 
+/**
+ * kmem_agg_left_out - were records left out of every table?
+ * @a: the statistics
+ *
+ * Return: true when records could not be decoded, or were of an event
+ * id no format has (either may be an allocator's).
+ */
+bool kmem_agg_left_out(const struct kmem_agg *a)
+{
+	return a->undecodable || a->unknown_records;
+}
+
 static void json_inputs(struct json *j, const struct kmem_input *in)
 {
 	int i;
@@ -376,7 +397,7 @@ const struct kmem_stream_count kmem_stream_counts[KMEM_NR_STREAM_COUNTS] = {
 	STREAM_COUNT(events_lost),    STREAM_COUNT(lost_unknown),
 	STREAM_COUNT(undecodable),    STREAM_COUNT(skipped_records),
 	STREAM_COUNT(damaged_pages),  STREAM_COUNT(damaged_chunks),
-	STREAM_COUNT(unread_records),
+	STREAM_COUNT(unread_records), STREAM_COUNT(unknown_records),
 };
 
 /* One report's members, in its object (open) */

@@ -29,7 +29,7 @@ struct kmem_stream_count {
 	size_t off; /* of its uint64_t in struct kmem_agg */
 };
 
-#define KMEM_NR_STREAM_COUNTS 7
+#define KMEM_NR_STREAM_COUNTS 8
 #define KMEM_STREAM_TOP 3
 extern const struct kmem_stream_count kmem_stream_counts[KMEM_NR_STREAM_COUNTS];
 
@@ -147,6 +147,7 @@ struct kmem_report_ctx {
 };
 
 bool kmem_agg_damaged(const struct kmem_agg *a);
+bool kmem_agg_left_out(const struct kmem_agg *a);
 bool report_wanted(const struct kmem_report_ctx *r, enum kmem_alloc_id id);
 bool report_unsure(const struct kmem_report_ctx *r, enum kmem_alloc_id id);
 void kmem_report_tables(const struct kmem_report_ctx *r, FILE *out);

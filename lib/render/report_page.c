@@ -508,7 +508,8 @@ void page_json(const struct kmem_report_ctx *r, struct json *j)
 		  !r->agg->events_lost && !r->agg->lost_unknown &&
 			  !report_unsure(r, KMEM_ALLOC_PAGE) &&
 			  !page_st(r->agg)->oom &&
-			  !page_st(r->agg)->saturated && !r->agg->undecodable &&
+			  !page_st(r->agg)->saturated &&
+			  !kmem_agg_left_out(r->agg) &&
 			  !kmem_agg_damaged(r->agg));
 	sum_json(&sc, "summary", j);
 	json_orders(r, j);

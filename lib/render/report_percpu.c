@@ -367,7 +367,7 @@ void percpu_json(const struct kmem_report_ctx *r, struct json *j)
 	json_bool(j, "complete",
 		  !a->events_lost && !a->lost_unknown && !percpu_st(a)->oom &&
 			  !report_unsure(r, KMEM_ALLOC_PERCPU) &&
-			  !a->undecodable && !kmem_agg_damaged(a));
+			  !kmem_agg_left_out(a) && !kmem_agg_damaged(a));
 	json_str(j, "bytes_measure", measure(&percpu_st(a)->sum));
 	sum_json(&sc, "summary", j);
 	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER))

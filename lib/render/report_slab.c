@@ -130,7 +130,8 @@ void slab_json(const struct kmem_report_ctx *r, struct json *j)
 			  !report_unsure(r, KMEM_ALLOC_SLAB) &&
 			  !r->agg->events_lost && !r->agg->lost_unknown &&
 			  !slab_st(r->agg)->oom &&
-			  !slab_st(r->agg)->saturated && !r->agg->undecodable &&
+			  !slab_st(r->agg)->saturated &&
+			  !kmem_agg_left_out(r->agg) &&
 			  !kmem_agg_damaged(r->agg));
 	json_open(j, "handled_elsewhere", '[');
 	for (i = 0; i < r->in->nr_elsewhere; i++)

@@ -223,7 +223,7 @@ void vmalloc_json(const struct kmem_report_ctx *r, struct json *j)
 	json_bool(j, "complete",
 		  !a->events_lost && !a->lost_unknown && !st->oom &&
 			  !report_unsure(r, KMEM_ALLOC_VMALLOC) &&
-			  !a->undecodable && !kmem_agg_damaged(a));
+			  !kmem_agg_left_out(a) && !kmem_agg_damaged(a));
 	sum_json(&sc, "summary", j);
 	if (!r->in->merged && kmem_render_json(r->cfg, KMEM_T_CALLER)) {
 		vmalloc_sites(r, &c, NULL);

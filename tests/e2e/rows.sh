@@ -25,7 +25,8 @@ labels = dict(a.split("=", 1) for a in sys.argv[3:])
 trace_keys = {"schema", "file", "host", "kernel_release", "start_ns", "end_ns",
               "labels", "events_lost", "lost_unknown", "undecodable",
               "skipped_records", "damaged_pages", "damaged_chunks",
-              "unread_records", "allocator", "complete", "table"}
+              "unread_records", "unknown_records", "allocator", "complete",
+              "table"}
 want = []
 for d in json_docs(sys.argv[2]):
     if d["file"] == "(merged)":

@@ -466,6 +466,7 @@ def main():
                             "format-field-type-size.dat")):
         f = formats_with_field(tmp, "kmalloc", old, new)
         files[name] = write(os.path.join(tmp, name), spec(n=600), f, "--version", "6")
+    files["format-id-unused.dat"] = format_id_unused(tmp)
     ci = write(os.path.join(tmp, "ci.dat"), spec(n=160, instance=True), FORMATS, *many)
     lay = tdat_layout.layout(bytes(ci))
     inst = [c for c in lay["cpus"] if c["buffer"]][0]
@@ -546,6 +547,16 @@ def main():
 
     for name, data in files.items():
         open(os.path.join(out, name), "wb").write(data)
+
+
+def format_id_unused(tmp):
+    """v6, spec(n=600) with kmalloc's format given an ID no record has
+    (999; its records have 658, FORMATS' ID): its 300 records are of an
+    id no format has."""
+    b = write(os.path.join(tmp, "fid.dat"), spec(n=600), FORMATS, "--version", "6")
+    at = bytes(b).index(b"name: kmalloc\nID: 658\n") + len(b"name: kmalloc\nID: ")
+    b[at:at + 3] = b"999"
+    return b
 
 
 def silent_damage(tmp):
