@@ -133,6 +133,8 @@ struct tdat_buffer {
 	int nr_cpus;		/* max CPU id + 1 */
 	struct tdat_cpu *cpus;	/* nr_cpus entries, by id */
 	uint64_t bytes;		/* sum of the CPUs' sizes */
+	uint64_t data_end;	/* v7: where its data section ends; 0: not
+				 * known */
 };
 
 struct tdat_kallsyms;

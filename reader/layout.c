@@ -134,6 +134,15 @@ static int buffer_cpus(struct tdat_file *f, struct tdat_buffer *b,
 					 "BUFFER option: CPU %d "
 					 "given twice",
 					 id);
+		/* trace-cmd lists only the CPUs with data (since version 7
+		 * has this option): a size of 0 is damage, and the CPU's
+		 * records would be left unread */
+		if (!size)
+			return tdat_fail(f, TDAT_BAD,
+					 "BUFFER option: CPU %d has a size of "
+					 "0 (trace-cmd lists only CPUs with "
+					 "data: a damaged CPU size?)",
+					 id);
 		tab[id].offset = off;
 		tab[id].size = size;
 	}
@@ -186,6 +195,7 @@ static int v7_buffer(struct tdat_file *f, struct tcur *c)
 	const char *name = tc_string(c);
 	struct tdat_buffer *b;
 	struct tcur sc;
+	uint64_t sec;
 	bool z;
 	int ret;
 
@@ -216,6 +226,11 @@ static int v7_buffer(struct tdat_file *f, struct tcur *c)
 	if (ret)
 		return ret;
 	b->compressed = z;
+	/* its data end where the section does (tdat_check_layout()):
+	 * trace-cmd sizes it after the last CPU's data */
+	sec = tdat_num(f->map + off + 8, 8, f->big);
+	if (sec <= f->size - off - 16)
+		b->data_end = off + 16 + sec;
 	return TDAT_OK;
 }
 

@@ -228,6 +228,68 @@ static int check_overlap(struct tdat_file *f)
 	return ret;
 }
 
+/*
+ * One buffer's CPUs lie one after the other, each page-aligned, as
+ * trace-cmd writes them (version 6 and 7): a gap of a page or more
+ * between two, or (version 7) after the last one in its section, is
+ * data no CPU's size covers: a damaged size, which would leave that
+ * CPU's last records unread.  @e: room for the buffer's CPUs.
+ */
+static int check_gaps(struct tdat_file *f, int b, struct extent *e)
+{
+	const struct tdat_buffer *buf = &f->buffers[b];
+	const char *name, *label = buffer_label(f, b, &name);
+	size_t n = 0, k;
+	int i;
+
+	for (i = 0; i < buf->nr_cpus; i++)
+		if (buf->cpus[i].size)
+			e[n++] = (struct extent){ buf->cpus[i].offset,
+						  buf->cpus[i].offset +
+							  buf->cpus[i].size,
+						  b, i };
+	qsort(e, n, sizeof(*e), extent_cmp);
+	for (k = 1; k < n; k++)
+		if (e[k].start - e[k - 1].end >= buf->page_size)
+			return tdat_fail(
+				f, TDAT_BAD,
+				"%llu bytes between the data of CPU "
+				"%d and of CPU %d of %s%s are no "
+				"CPU's (a damaged CPU size?)",
+				(unsigned long long)(e[k].start - e[k - 1].end),
+				e[k - 1].cpu, e[k].cpu, label, name);
+	if (n && buf->data_end > e[n - 1].end &&
+	    buf->data_end - e[n - 1].end >= buf->page_size)
+		return tdat_fail(
+			f, TDAT_BAD,
+			"the data of CPU %d, the last of %s%s, end "
+			"%llu bytes before the buffer's section "
+			"(a damaged CPU size?)",
+			e[n - 1].cpu, label, name,
+			(unsigned long long)(buf->data_end - e[n - 1].end));
+	return TDAT_OK;
+}
+
+/* check_gaps() for every buffer of a file not cut short. */
+static int check_layout(struct tdat_file *f)
+{
+	struct extent *e;
+	int b, most = 1, ret = TDAT_OK;
+
+	if (f->cut.cut)
+		return TDAT_OK; /* cut.c sized what is left */
+	for (b = 0; b < f->nr_buffers; b++)
+		if (f->buffers[b].nr_cpus > most)
+			most = f->buffers[b].nr_cpus;
+	e = malloc((size_t)most * sizeof(*e));
+	if (!e)
+		return tdat_fail(f, TDAT_BAD, "out of memory");
+	for (b = 0; b < f->nr_buffers && !ret; b++)
+		ret = check_gaps(f, b, e);
+	free(e);
+	return ret;
+}
+
 /* Check the top buffer and instances against the file. */
 static int check_buffers(struct tdat_file *f)
 {
@@ -265,7 +327,7 @@ static int check_buffers(struct tdat_file *f)
 						 "twice",
 						 buf->name);
 	}
-	return check_overlap(f);
+	return check_overlap(f) ? TDAT_BAD : check_layout(f);
 }
 
 /* Is there CPU data left to read (in a cut file)? */

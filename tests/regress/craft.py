@@ -438,6 +438,7 @@ def main():
     assert struct.unpack_from("<I", d, at)[0] == 2
     d[at:at + 4] = le("I", 1)
     files["v7-buffer-cpu-count-low.dat"] = d
+    files.update(cpu_sizes_damaged(tmp))
     # section options (found by a mutation run): EVENT_FORMATS given 16
     # bytes swallowed the KALLSYMS option after it, KALLSYMS given 0 was
     # passed over, and KALLSYMS's section flags 1 -> 2 (no such flag):
@@ -547,6 +548,30 @@ def main():
 
     for name, data in files.items():
         open(os.path.join(out, name), "wb").write(data)
+
+
+def cpu_sizes_damaged(tmp):
+    """A CPU's data size lowered (found by a mutation run), so that its
+    last records were left unread without a word: in a v6 file CPU 0's
+    by a page (a page between it and CPU 1 is no CPU's), in a v7
+    uncompressed one the last CPU's halved (the rest of its section is
+    no CPU's), in a v7 zstd one CPU 0's made 0 (trace-cmd lists only the
+    CPUs with data).  spec(n=600): 4 pages a CPU."""
+    files = {}
+    for name, args, cpu, size_at, new in (
+            ("cpu-size-minus-page-v6.dat", ("--version", "6"), 0, 8,
+             lambda c: c["size"] - 4096),
+            ("cpu-size-halved-v7u.dat", ("--version", "7", "--compression", "none"), -1, 12,
+             lambda c: c["size"] // 2 // 4096 * 4096),
+            ("cpu-size-zero-v7.dat", ("--version", "7", "--compression", "zstd"), 0, 12,
+             lambda c: 0)):
+        d = write(os.path.join(tmp, name), spec(n=600), FORMATS, *args)
+        c = tdat_layout.layout(bytes(d))["cpus"][cpu]
+        at = c["table_at"] + size_at
+        assert struct.unpack_from("<Q", d, at)[0] == c["size"] and c["size"] >= 4 * 4096 or c["compressed"]
+        d[at:at + 8] = le("Q", new(c))
+        files[name] = d
+    return files
 
 
 def format_id_unused(tmp):
