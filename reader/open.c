@@ -182,6 +182,44 @@ static const char *buffer_label(const struct tdat_file *f, int b,
 }
 
 /*
+ * Version 6 (@e: every CPU's data, sorted, none overlapping): the
+ * buffers' data follow one another to the end of the file, an
+ * instance's after its "flyrecord" and its CPU table (16 bytes a CPU),
+ * each CPU's page-aligned.  More between two buffers, or a page or more
+ * after the last CPU's data, is no CPU's: a damaged size (the gaps
+ * inside a buffer are check_gaps()').
+ */
+static int check_v6_ends(struct tdat_file *f, const struct extent *e, size_t n)
+{
+	uint64_t table = 10 + 16 * (uint64_t)f->cpus + f->page_size;
+	const char *name, *label;
+	size_t k;
+
+	for (k = 1; k < n; k++)
+		if (e[k].buffer != e[k - 1].buffer &&
+		    e[k].start - e[k - 1].end >= table) {
+			label = buffer_label(f, e[k - 1].buffer, &name);
+			return tdat_fail(
+				f, TDAT_BAD,
+				"%llu bytes after the data of CPU %d "
+				"of %s%s are no CPU's (a damaged "
+				"CPU size?)",
+				(unsigned long long)(e[k].start - e[k - 1].end),
+				e[k - 1].cpu, label, name);
+		}
+	if (n && f->size - e[n - 1].end >= f->page_size) {
+		label = buffer_label(f, e[n - 1].buffer, &name);
+		return tdat_fail(f, TDAT_BAD,
+				 "%llu bytes after the data of CPU %d of "
+				 "%s%s, the last in the file, are no CPU's "
+				 "(a damaged CPU size?)",
+				 (unsigned long long)(f->size - e[n - 1].end),
+				 e[n - 1].cpu, label, name);
+	}
+	return TDAT_OK;
+}
+
+/*
  * No two CPUs' data, of one buffer or of two, may share a byte: a CPU
  * table that points two CPUs (or an instance described twice) at the
  * same data would have their records counted twice.
@@ -224,6 +262,8 @@ static int check_overlap(struct tdat_file *f)
 		if (!last || e[k].end > last->end)
 			last = &e[k];
 	}
+	if (!ret && f->version == 6 && !f->cut.cut)
+		ret = check_v6_ends(f, e, n);
 	free(e);
 	return ret;
 }

@@ -556,7 +556,9 @@ def cpu_sizes_damaged(tmp):
     by a page (a page between it and CPU 1 is no CPU's), in a v7
     uncompressed one the last CPU's halved (the rest of its section is
     no CPU's), in a v7 zstd one CPU 0's made 0 (trace-cmd lists only the
-    CPUs with data).  spec(n=600): 4 pages a CPU."""
+    CPUs with data); in a v6 file the top buffer's last CPU's by a page,
+    with the end of the file after it, or an instance's data.
+    spec(n=600): 4 pages a CPU."""
     files = {}
     for name, args, cpu, size_at, new in (
             ("cpu-size-minus-page-v6.dat", ("--version", "6"), 0, 8,
@@ -564,9 +566,14 @@ def cpu_sizes_damaged(tmp):
             ("cpu-size-halved-v7u.dat", ("--version", "7", "--compression", "none"), -1, 12,
              lambda c: c["size"] // 2 // 4096 * 4096),
             ("cpu-size-zero-v7.dat", ("--version", "7", "--compression", "zstd"), 0, 12,
-             lambda c: 0)):
-        d = write(os.path.join(tmp, name), spec(n=600), FORMATS, *args)
-        c = tdat_layout.layout(bytes(d))["cpus"][cpu]
+             lambda c: 0),
+            ("cpu-size-last-minus-page-v6.dat", ("--version", "6"), -1, 8,
+             lambda c: c["size"] - 4096),
+            ("cpu-size-before-instance-v6.dat", ("--version", "6"), 1, 8,
+             lambda c: c["size"] - 4096)):
+        text = spec(n=600, instance="instance" in name)
+        d = write(os.path.join(tmp, name), text, FORMATS, *args)
+        c = [c for c in tdat_layout.layout(bytes(d))["cpus"] if not c["buffer"]][cpu]
         at = c["table_at"] + size_at
         assert struct.unpack_from("<Q", d, at)[0] == c["size"] and c["size"] >= 4 * 4096 or c["compressed"]
         d[at:at + 8] = le("Q", new(c))
