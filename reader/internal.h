@@ -151,6 +151,11 @@ struct tdat_cutinfo {
 	int nr_gone;
 };
 
+/* A part of a v7 file the reader was led to (spans.c). */
+struct tdat_span {
+	uint64_t start, end;
+};
+
 struct tdat_file {
 	const uint8_t *map; /* the whole file */
 	size_t size;
@@ -199,6 +204,11 @@ struct tdat_file {
 	/* a bit for each event id below TDAT_FORMAT_IDS that a format text
 	 * of the file names (tdat_format_ids()), every format's */
 	uint8_t *format_ids;
+	/* v7: the parts met (spans.c); spans_failed: out of memory, the
+	 * file is not checked */
+	struct tdat_span *spans;
+	int nr_spans, cap_spans;
+	bool spans_failed;
 	/* set while reading the headers */
 	const char *unsupported;
 	char *why;
@@ -209,6 +219,11 @@ struct tdat_file {
 void tdat_plain_text(char *s);
 int tdat_fail(struct tdat_file *f, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* spans.c: v7, every byte in a part the reader was led to */
+void tdat_span_add(struct tdat_file *f, uint64_t start, uint64_t end);
+void tdat_span_section(struct tdat_file *f, uint64_t off, int id);
+int tdat_check_spans(struct tdat_file *f);
 
 /* layout.c: the v6 header sequence and the v7 options and sections */
 int tdat_read_v6(struct tdat_file *f, struct tcur *c);

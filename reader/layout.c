@@ -208,6 +208,7 @@ static int v7_buffer(struct tdat_file *f, struct tcur *c)
 				 "too many buffers, or out of "
 				 "memory");
 	b->offset = off;
+	tdat_span_section(f, off, OPT_BUFFER);
 	b->page_size = (unsigned int)tc_num(c, 4);
 	/* libtracecmd reads the top buffer in pages of the file header's
 	 * size, an instance in its own */
@@ -353,6 +354,8 @@ int tdat_layout_option(struct tdat_file *f, int id, const uint8_t *p, uint64_t s
 	case OPT_BUFFER_TEXT:
 		if (s)
 			s->buffers++;
+		if (f->version == 7 && size >= 8)
+			tdat_span_section(f, tc_num(&c, 8), OPT_BUFFER_TEXT);
 		f->unsupported = "latency trace data";
 		break;
 	case OPT_HEADER_INFO:
@@ -373,6 +376,7 @@ int tdat_layout_option(struct tdat_file *f, int id, const uint8_t *p, uint64_t s
 					 (unsigned long long)size);
 		s->off[id] = tc_num(&c, 8);
 		s->have[id] = true;
+		tdat_span_section(f, s->off[id], id);
 		break;
 	case OPT_DONE:
 		if (size < 8)
@@ -381,6 +385,9 @@ int tdat_layout_option(struct tdat_file *f, int id, const uint8_t *p, uint64_t s
 			*next = tc_num(&c, 8);
 		break;
 	default:
+		/* a section a newer trace-cmd writes (spans.c) */
+		if (s && size == 8)
+			tdat_span_section(f, tc_num(&c, 8), id);
 		break;
 	}
 	return TDAT_OK;
@@ -411,6 +418,7 @@ static int v7_options(struct tdat_file *f, uint64_t off, struct sections *s,
 	if (ret)
 		return ret;
 	secsize = tdat_num(f->map + off + 8, 8, f->big);
+	tdat_span_section(f, off, OPT_DONE);
 	/* saturated: a size past the end of the file wraps to no offset */
 	*end = secsize > UINT64_MAX - off - 16 ? UINT64_MAX
 					       : off + 16 + secsize;
@@ -467,6 +475,7 @@ static void v7_tail(struct tdat_file *f, uint64_t end)
 		return;
 	}
 	size = tdat_num(h + 8, 8, f->big);
+	tdat_span_section(f, end, OPT_STRINGS);
 	if (tdat_num(h, 2, f->big) == OPT_STRINGS && size > f->size - end - 16)
 		tdat_cut_at(f, size > UINT64_MAX - end - 16 ? UINT64_MAX
 							    : end + 16 + size);
@@ -612,6 +621,7 @@ int tdat_read_v7(struct tdat_file *f, struct tcur *c)
 	off = tc_num(c, 8);
 	if (c->bad)
 		return tdat_fail(f, TDAT_BAD, "truncated file header");
+	tdat_span_add(f, 0, c->pos);
 	while (off) {
 		if (++n > MAX_OPTION_SECTIONS)
 			return tdat_fail(f, TDAT_BAD,

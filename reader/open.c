@@ -212,7 +212,7 @@ static int check_v6_ends(struct tdat_file *f, const struct extent *e, size_t n)
 		return tdat_fail(f, TDAT_BAD,
 				 "%llu bytes after the data of CPU %d of "
 				 "%s%s, the last in the file, are no CPU's "
-				 "(a damaged CPU size?)",
+				 "(a damaged CPU size or count?)",
 				 (unsigned long long)(f->size - e[n - 1].end),
 				 e[n - 1].cpu, label, name);
 	}
@@ -408,6 +408,8 @@ static int check_open(struct tdat_file *f)
 		return tdat_fail(f, TDAT_UNSUPPORTED, "%s", f->unsupported);
 	tdat_cut_buffers(f);
 	ret = check_buffers(f);
+	if (!ret && f->version == 7 && !f->cut.cut)
+		ret = tdat_check_spans(f);
 	if (ret)
 		return ret;
 	if (f->cut.cut && !any_data(f)) {
@@ -589,6 +591,7 @@ void tdat_close(struct tdat_file *f)
 	/* after the handle whose print formats name their fields */
 	tdat_later_free(f);
 	free(f->format_ids);
+	free(f->spans);
 	free(f->cmdlines);
 	for (i = 0; i < f->nr_buffers; i++) {
 		free(f->buffers[i].name);

@@ -352,6 +352,33 @@ else
 	fail option-latency "no fallback line: $(head -2 "$WORK/option-latency.err")"
 fi
 
+# --- every byte of a version 7 file in a section the options name
+# (reader/spans.c).  A section a newer trace-cmd writes (the modules,
+# id 25 here), named by an 8-byte option of its id, and a second strings
+# section (one sent over the network before the data is named by
+# nothing) are read past, the report unchanged; 16 bytes in no section,
+# or a section whose option's id is another's, are refused.
+addsec() {	# addsec IN OUT ID PAYLOAD: a section appended, "OFFSET" printed
+	python3 - "$@" <<'PY'
+import struct, sys
+src, out, sid, payload = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].encode()
+d = open(src, "rb").read()
+open(out, "wb").write(d + struct.pack("<HHIQ", sid, 0, 0, len(payload)) + payload)
+print(len(d))
+PY
+}
+off=$(addsec "$V7N" "$WORK/m.dat" 25 "ext4 1 2 - Live 0x0")
+$LAY --add-option "$WORK/m.dat" "$WORK/o.dat" 25 "$(hex Q "$off")"
+expect_same section-newer-named "$WORK/o.dat"
+addsec "$V7N" "$WORK/s.dat" 15 "strings" >/dev/null
+$LAY --add-option "$WORK/s.dat" "$WORK/o.dat" 7 "$(optstr 0)"
+expect_same section-second-strings "$WORK/o.dat"
+python3 -c "import sys; open(sys.argv[2], 'wb').write(open(sys.argv[1], 'rb').read() + bytes(16))" "$V7N" "$WORK/z.dat"
+expect_error section-bytes-after "$WORK/z.dat" "16 bytes at offset $(size "$V7N") are in no section the options name"
+off=$(addsec "$V7N" "$WORK/m.dat" 25 "ext4 1 2 - Live 0x0")
+$LAY --add-option "$WORK/m.dat" "$WORK/o.dat" 26 "$(hex Q "$off")"
+expect_error section-option-other-id "$WORK/o.dat" "35 bytes at offset $off are in no section the options name"
+
 # --- strings from the file on one line: control characters become '?'
 # no_controls NAME: stdout and stderr hold no control character but tab
 # and newline

@@ -439,6 +439,7 @@ def main():
     d[at:at + 4] = le("I", 1)
     files["v7-buffer-cpu-count-low.dat"] = d
     files.update(cpu_sizes_damaged(tmp))
+    files.update(option_ids_damaged(tmp))
     # section options (found by a mutation run): EVENT_FORMATS given 16
     # bytes swallowed the KALLSYMS option after it, KALLSYMS given 0 was
     # passed over, and KALLSYMS's section flags 1 -> 2 (no such flag):
@@ -577,6 +578,27 @@ def cpu_sizes_damaged(tmp):
         at = c["table_at"] + size_at
         assert struct.unpack_from("<Q", d, at)[0] == c["size"] and c["size"] >= 4 * 4096 or c["compressed"]
         d[at:at + 8] = le("Q", new(c))
+        files[name] = d
+    return files
+
+
+def option_ids_damaged(tmp):
+    """An option's id changed (found by a mutation run), which hid the
+    section it named without a word: an instance's BUFFER option made
+    255 (no such option: its data were not read), CMDLINES made 4
+    (TRACECLOCK: no comm names), FTRACE_EVENTS made 5 (UNAME: the
+    kernel_stack format lost).  v7 zstd, options uncompressed."""
+    files = {}
+    base = write(os.path.join(tmp, "oi.dat"), spec(n=600, instance=True), FORMATS,
+                 "--version", "7", "--compression", "zstd")
+    opts = tdat_layout.layout(bytes(base))["options"]
+    for name, old, new, nth in (("buffer-option-id-unknown.dat", 3, 255, -1),
+                                ("cmdlines-option-id-traceclock.dat", 21, 4, 0),
+                                ("ftrace-events-option-id-uname.dat", 17, 5, 0)):
+        o = [o for o in opts if o["id"] == old][nth]
+        d = bytearray(base)
+        assert struct.unpack_from("<H", d, o["at"])[0] == old
+        d[o["at"]:o["at"] + 2] = le("H", new)
         files[name] = d
     return files
 
