@@ -101,7 +101,12 @@ int tk_tracecmd_run(const struct tk_input *in, int buffer,
 	int ret;
 
 	src.h = buffer ? in->inst[buffer - 1] : in->h;
-	kmem_feed_known_tep(&s->feed, s->tep);
+	/* the file's formats, as the native reader found them: a format
+	 * libtracecmd left out as damaged has an id (said on its own) */
+	if (in->scan && tdat_scan_format_ids(in->scan))
+		kmem_feed_known(&s->feed, tdat_scan_format_ids(in->scan));
+	else
+		kmem_feed_known_tep(&s->feed, s->tep);
 	if (buffer)
 		name = tk_buffer_name(in, buffer); /* as the scan names it */
 	if (in->scan && name)

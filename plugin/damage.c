@@ -37,11 +37,18 @@ static bool wanted(const char *system, const char *name)
 
 /* What the scan tells records apart with. */
 struct scan_ids {
-	struct kmem_feed feed; /* its ids mapped */
+	/* its ids mapped, those without a format marked (kmem_feed_known()):
+	 * by the file's formats when the scan reads them, by trace-cmd's
+	 * handle when it borrows it (@known) */
+	struct kmem_feed feed;
 	/* with trace-cmd's handle: a bit for each id below 65536 it has a
-	 * format for; NULL with the scan's own (it holds only ours) */
+	 * format for; NULL with the scan's own formats */
 	uint8_t *known;
-	bool unknown; /* a record of an id without one was seen */
+	/* ... and the records of each id it has none for, told apart once
+	 * the file's formats are read (say_left_out()); NULL: none yet */
+	uint32_t *per_id;
+	bool per_id_failed; /* out of memory for it */
+	bool unknown;	    /* a record of an id without a format was seen */
 };
 
 #define KNOWN_IDS 65536
@@ -61,27 +68,34 @@ static uint8_t *known_ids(struct tep_handle *tep)
 	return bits;
 }
 
-/* Is @rec of an event id trace-cmd's handle has no format for? */
-static bool of_unknown_id(const struct scan_ids *s,
-			  const struct tep_record *rec)
+/*
+ * A record of an id without a format.  With the scan's own formats (the
+ * file's), counted into the report now; with trace-cmd's handle, counted
+ * by id: a format libtracecmd left out as damaged has an id too.
+ */
+static void note_unknown(struct scan_ids *s, const struct tep_record *rec)
 {
-	const struct kmem_feed *fd = &s->feed;
-	int id;
+	int id = kmem_feed_type(&s->feed, rec);
 
-	if ((unsigned int)rec->size - fd->type_end >= fd->type_span)
-		return false; /* too short to say */
-	id = kmem_feed_type(fd, rec);
-	return id < 0 || id >= KNOWN_IDS ||
-	       !(s->known[id / 8] & (1u << (id % 8)));
+	s->unknown = true;
+	if (!s->known) {
+		kmem_feed_no_format(&s->feed, rec);
+		return;
+	}
+	if (!s->per_id && !s->per_id_failed) {
+		s->per_id = calloc(KNOWN_IDS, sizeof(*s->per_id));
+		s->per_id_failed = !s->per_id;
+	}
+	if (s->per_id && id >= 0 && id < KNOWN_IDS &&
+	    s->per_id[id] < UINT32_MAX)
+		s->per_id[id]++;
 }
 
 /*
  * The records our print handlers count: every kmem event's, but stacks;
  * by the slot of the record's event id (@priv: struct scan_ids).  A
- * record of an id no format in the file has is counted into the report
- * (no one can read it: trace-cmd lists it as unknown).  Any other
- * record whose id trace-cmd has no format for is noted: a format
- * libtracecmd left out as damaged may be one of ours.
+ * record of an id without a format is noted (note_unknown()): no one can
+ * read it (trace-cmd lists it as unknown), and it may be one of ours.
  */
 static bool counted(void *priv, const struct tep_record *rec)
 {
@@ -89,19 +103,42 @@ static bool counted(void *priv, const struct tep_record *rec)
 	int slot = kmem_feed_slot(&s->feed, rec);
 
 	if (slot == KMEM_FEED_NO_FORMAT)
-		kmem_feed_no_format(&s->feed, rec);
-	if (slot < 0 && s->known && !s->unknown)
-		s->unknown = of_unknown_id(s, rec);
+		note_unknown(s, rec);
 	return slot >= 0 && slot != KMEM_SLOT_KERNEL_STACK;
+}
+
+/*
+ * The records of ids trace-cmd has no format for (@s->per_id) that no
+ * format of the file (@f's) has either, into the report: the lowest id
+ * first.  The others are of a format libtracecmd left out as damaged,
+ * which say_left_out() says.
+ */
+static void count_unknown(const struct scan_ids *s, struct tdat_file *f,
+			  struct kmem_agg *agg)
+{
+	const uint8_t *ids = tdat_format_ids(f);
+	int id;
+
+	for (id = 0; s->per_id && id < KNOWN_IDS; id++) {
+		if (!s->per_id[id] || (ids && ids[id / 8] & (1u << (id % 8))))
+			continue;
+		if (!agg->unknown_records)
+			agg->unknown_id = id;
+		else if (agg->unknown_id != id)
+			agg->unknown_ids_more = true;
+		agg->unknown_records += s->per_id[id];
+	}
 }
 
 /*
  * Say an event format of ours that the native reader left out as
  * damaged, as libtracecmd leaves it out without a word (its records are
  * listed as [UNKNOWN EVENT] and never reach us).  @f: the file, its
- * formats read; NULL: read them now.
+ * formats read; NULL: read them now, and count the records of @s's ids
+ * without a format that the file has none for either into @agg.
  */
-static void say_left_out(struct tdat_file *f, const char *path)
+static void say_left_out(struct tdat_file *f, const char *path,
+			 const struct scan_ids *s, struct kmem_agg *agg)
 {
 	struct tdat_hooks hooks = { .want = wanted,
 				    .no_kallsyms = true,
@@ -113,6 +150,13 @@ static void say_left_out(struct tdat_file *f, const char *path)
 		return;
 	if (tdat_formats_note(f ? f : own, why, sizeof(why)))
 		fprintf(stderr, "kmem: %s: %s\n", path, why);
+	if (own && s)
+		count_unknown(s, own, agg);
+	if (s && s->per_id_failed)
+		fprintf(stderr,
+			"kmem: %s: out of memory: records of event ids "
+			"without a format not counted\n",
+			path);
 	if (own)
 		tdat_close(own);
 }
@@ -182,7 +226,7 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 		return;
 	}
 	if (!borrow)
-		say_left_out(f, path);
+		say_left_out(f, path, NULL, NULL);
 	cut = tdat_cut_note(f, why, sizeof(why)) != 0;
 	ids = calloc(1, sizeof(*ids));
 	if (ids && borrow)
@@ -190,17 +234,21 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 	if (ids && (!borrow || ids->known) &&
 	    !kmem_feed_init(&ids->feed, borrow ? kp->tep : tdat_tep(f), NULL,
 			    KMEM_FEED_MAP_IDS)) {
-		/* the records of ids no format has, counted in the report */
-		kmem_feed_known(&ids->feed, tdat_format_ids(f));
-		ids->feed.agg = &kp->agg;
+		/* the ids without a format: trace-cmd's (the file's formats
+		 * were not read), or the file's (into the report now) */
+		kmem_feed_known(&ids->feed,
+				borrow ? ids->known : tdat_format_ids(f));
+		if (!borrow)
+			ids->feed.agg = &kp->agg;
 		kp->scan = tdat_scan(f, counted, ids);
 	}
 	tdat_close(f);
-	if (ids && ids->unknown) /* only then are the formats read */
-		say_left_out(NULL, path);
+	if (ids && ids->unknown && borrow) /* only then are they read */
+		say_left_out(NULL, path, ids, &kp->agg);
 	if (ids) {
 		kmem_feed_release(&ids->feed);
 		free(ids->known);
+		free(ids->per_id);
 	}
 	free(ids);
 	free(path);

@@ -135,6 +135,8 @@ struct tdat_buffer {
 	uint64_t bytes;		/* sum of the CPUs' sizes */
 	uint64_t data_end;	/* v7: where its data section ends; 0: not
 				 * known */
+	/* v6: its "flyrecord", CPU table and clock (check_v6_ends()) */
+	uint64_t head_start, head_end;
 };
 
 struct tdat_kallsyms;

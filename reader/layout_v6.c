@@ -15,10 +15,31 @@ struct v6_inst {
 	char *name;
 };
 
+/*
+ * Where a buffer's "flyrecord" part ends (check_v6_ends()): after its CPU
+ * table, and the clock trace-cmd writes after it since 2021 ("[local]",
+ * after its length in 8 bytes), when one is there.
+ */
+static void v6_head(struct tdat_file *f, const struct tcur *c,
+		    struct tdat_buffer *b, uint64_t base)
+{
+	uint64_t end = (uint64_t)(c->p - f->map) + c->pos, len;
+
+	b->head_start = base;
+	b->head_end = end;
+	if (c->len - c->pos < 9)
+		return;
+	len = tdat_num(c->p + c->pos, 8, f->big);
+	if (len && len <= 4096 && len <= c->len - c->pos - 8 &&
+	    c->p[c->pos + 8] == '[')
+		b->head_end = end + 8 + len;
+}
+
 /* v6: "flyrecord\0" and the offset and size of each CPU's data. */
 static int v6_flyrecord(struct tdat_file *f, struct tcur *c,
 			struct tdat_buffer *b)
 {
+	uint64_t base = (uint64_t)(c->p - f->map) + c->pos;
 	const uint8_t *tag = tc_take(c, 10);
 	int i;
 
@@ -47,6 +68,7 @@ static int v6_flyrecord(struct tdat_file *f, struct tcur *c,
 		b->cpus[i].offset = tc_num(c, 8);
 		b->cpus[i].size = tc_num(c, 8);
 	}
+	v6_head(f, c, b, base);
 	return TDAT_OK;
 }
 

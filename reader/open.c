@@ -182,41 +182,60 @@ static const char *buffer_label(const struct tdat_file *f, int b,
 }
 
 /*
- * Version 6 (@e: every CPU's data, sorted, none overlapping): the
- * buffers' data follow one another to the end of the file, an
- * instance's after its "flyrecord" and its CPU table (16 bytes a CPU),
- * each CPU's page-aligned.  More between two buffers, or a page or more
- * after the last CPU's data, is no CPU's: a damaged size (the gaps
- * inside a buffer are check_gaps()').
+ * Version 6: the buffers follow one another to the end of the file, each
+ * its "flyrecord" part (the CPU table, the clock) and its CPUs' data,
+ * each page-aligned.  A page or more that is in none of them is no
+ * CPU's: a damaged CPU size or count (the gaps inside a buffer are
+ * check_gaps()').  @e: room for every CPU's data and every buffer's
+ * part, the CPUs' data of no two overlapping (check_overlap()).
  */
-static int check_v6_ends(struct tdat_file *f, const struct extent *e, size_t n)
+static int check_v6_ends(struct tdat_file *f, struct extent *e)
 {
-	uint64_t table = 10 + 16 * (uint64_t)f->cpus + f->page_size;
+	const struct extent *last = NULL;
 	const char *name, *label;
-	size_t k;
+	size_t n = 0, k;
+	uint64_t gap;
+	int b, i;
 
-	for (k = 1; k < n; k++)
-		if (e[k].buffer != e[k - 1].buffer &&
-		    e[k].start - e[k - 1].end >= table) {
-			label = buffer_label(f, e[k - 1].buffer, &name);
-			return tdat_fail(
-				f, TDAT_BAD,
-				"%llu bytes after the data of CPU %d "
-				"of %s%s are no CPU's (a damaged "
-				"CPU size?)",
-				(unsigned long long)(e[k].start - e[k - 1].end),
-				e[k - 1].cpu, label, name);
-		}
-	if (n && f->size - e[n - 1].end >= f->page_size) {
-		label = buffer_label(f, e[n - 1].buffer, &name);
-		return tdat_fail(f, TDAT_BAD,
-				 "%llu bytes after the data of CPU %d of "
-				 "%s%s, the last in the file, are no CPU's "
-				 "(a damaged CPU size or count?)",
-				 (unsigned long long)(f->size - e[n - 1].end),
-				 e[n - 1].cpu, label, name);
+	for (b = 0; b < f->nr_buffers; b++) {
+		const struct tdat_buffer *buf = &f->buffers[b];
+
+		if (buf->head_end > buf->head_start)
+			e[n++] = (struct extent){ buf->head_start,
+						  buf->head_end, b, -1 };
+		for (i = 0; i < buf->nr_cpus; i++)
+			if (buf->cpus[i].size)
+				e[n++] = (struct extent){
+					buf->cpus[i].offset,
+					buf->cpus[i].offset + buf->cpus[i].size,
+					b, i
+				};
 	}
-	return TDAT_OK;
+	qsort(e, n, sizeof(*e), extent_cmp);
+	for (k = 0; k <= n; k++) {
+		uint64_t start = k < n ? e[k].start : f->size;
+
+		gap = last && start > last->end ? start - last->end : 0;
+		/* data not page-aligned is other damage, said elsewhere */
+		if (gap >= f->page_size &&
+		    (k == n || start % f->page_size == 0))
+			break;
+		if (k < n && (!last || e[k].end > last->end))
+			last = &e[k];
+	}
+	if (k > n)
+		return TDAT_OK;
+	label = buffer_label(f, last->buffer, &name);
+	if (last->cpu < 0)
+		return tdat_fail(f, TDAT_BAD,
+				 "%llu bytes after the CPU table of %s%s are "
+				 "no CPU's (a damaged CPU size or count?)",
+				 (unsigned long long)gap, label, name);
+	return tdat_fail(f, TDAT_BAD,
+			 "%llu bytes after the data of CPU %d of %s%s%s are "
+			 "no CPU's (a damaged CPU size or count?)",
+			 (unsigned long long)gap, last->cpu, label, name,
+			 k == n ? ", the last in the file," : "");
 }
 
 /*
@@ -262,8 +281,6 @@ static int check_overlap(struct tdat_file *f)
 		if (!last || e[k].end > last->end)
 			last = &e[k];
 	}
-	if (!ret && f->version == 6 && !f->cut.cut)
-		ret = check_v6_ends(f, e, n);
 	free(e);
 	return ret;
 }
@@ -290,7 +307,8 @@ static int check_gaps(struct tdat_file *f, int b, struct extent *e)
 						  b, i };
 	qsort(e, n, sizeof(*e), extent_cmp);
 	for (k = 1; k < n; k++)
-		if (e[k].start - e[k - 1].end >= buf->page_size)
+		if (e[k].start - e[k - 1].end >= buf->page_size &&
+		    e[k].start % buf->page_size == 0) /* else said elsewhere */
 			return tdat_fail(
 				f, TDAT_BAD,
 				"%llu bytes between the data of CPU "
@@ -313,19 +331,21 @@ static int check_gaps(struct tdat_file *f, int b, struct extent *e)
 /* check_gaps() for every buffer of a file not cut short. */
 static int check_layout(struct tdat_file *f)
 {
+	size_t all = 1;
 	struct extent *e;
-	int b, most = 1, ret = TDAT_OK;
+	int b, ret = TDAT_OK;
 
 	if (f->cut.cut)
 		return TDAT_OK; /* cut.c sized what is left */
 	for (b = 0; b < f->nr_buffers; b++)
-		if (f->buffers[b].nr_cpus > most)
-			most = f->buffers[b].nr_cpus;
-	e = malloc((size_t)most * sizeof(*e));
+		all += (size_t)f->buffers[b].nr_cpus + 1;
+	e = malloc(all * sizeof(*e));
 	if (!e)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
 	for (b = 0; b < f->nr_buffers && !ret; b++)
 		ret = check_gaps(f, b, e);
+	if (!ret && f->version == 6)
+		ret = check_v6_ends(f, e);
 	free(e);
 	return ret;
 }

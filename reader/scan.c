@@ -36,6 +36,7 @@ struct tdat_scan {
 	int *nr_cpus;		   /* per buffer */
 	uint64_t **records;	   /* per buffer, per CPU id: read */
 	bool oom;		   /* a stretch could not be noted */
+	uint8_t *format_ids;	   /* the file's (tdat_format_ids()) */
 };
 
 /**
@@ -107,6 +108,12 @@ struct tdat_scan *tdat_scan(struct tdat_file *f, tdat_count_fn counted,
 	sc->records = calloc((size_t)f->nr_buffers, sizeof(*sc->records));
 	if (!sc->names || !sc->dmg || !sc->nr_cpus || !sc->records)
 		goto oom;
+	if (f->format_ids) {
+		sc->format_ids = malloc(TDAT_FORMAT_IDS / 8);
+		if (!sc->format_ids)
+			goto oom;
+		memcpy(sc->format_ids, f->format_ids, TDAT_FORMAT_IDS / 8);
+	}
 	for (b = 0; b < f->nr_buffers; b++) {
 		int n = f->buffers[b].nr_cpus;
 
@@ -230,5 +237,18 @@ void tdat_scan_free(struct tdat_scan *sc)
 	free(sc->nr_cpus);
 	free(sc->dmg);
 	free(sc->r);
+	free(sc->format_ids);
 	free(sc);
+}
+
+/**
+ * tdat_scan_format_ids - the event ids the scanned file's formats name
+ * @sc: the scan
+ *
+ * Return: tdat_format_ids() of the file the scan read, kept with the
+ * scan; NULL when that was NULL (its formats not read).
+ */
+const uint8_t *tdat_scan_format_ids(const struct tdat_scan *sc)
+{
+	return sc->format_ids;
 }

@@ -149,6 +149,7 @@ uint64_t tdat_scan_records(const struct tdat_scan *sc, const char *buffer,
 int tdat_scan_cpus(const struct tdat_scan *sc);
 bool tdat_scan_skips(const struct tdat_scan *sc, uint64_t offset);
 void tdat_scan_free(struct tdat_scan *sc);
+const uint8_t *tdat_scan_format_ids(const struct tdat_scan *sc);
 
 bool tdat_buffer_compressed(const struct tdat_file *f, int buffer);
 /* tdat_iterate(): the thread tdat_set_prefetch() asked for was not made */

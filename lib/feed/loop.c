@@ -49,9 +49,11 @@ static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
 					tep_is_local_bigendian(tep);
 		}
 	}
-	if (max < KMEM_FEED_DENSE_IDS) {
-		/* a 2-byte id in our byte order always has its entry; a
-		 * 2-byte one has, to tell the ids without a format apart */
+	/* a 2-byte common_type holds no id over 65535: a format claiming
+	 * one (damaged) has no record, and the ids are mapped densely all
+	 * the same, to tell the ids without a format apart */
+	if (max < KMEM_FEED_DENSE_IDS || fd->type_size == 2) {
+		/* a 2-byte id in our byte order always has its entry */
 		fd->type_short = fd->type_size == 2 && !fd->type_swap;
 		fd->nr_ids = fd->type_size == 2 ? KMEM_FEED_DENSE_IDS : max + 1;
 		fd->slot_of = malloc(fd->nr_ids ? (size_t)fd->nr_ids : 1);
@@ -67,8 +69,10 @@ static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
 			continue;
 		kmem_fields_init(&fd->fields[slot], evs[i], slot);
 		note_clash(fd, &fd->fields[slot]);
-		if (fd->slot_of)
+		if (fd->slot_of && evs[i]->id < fd->nr_ids)
 			fd->slot_of[evs[i]->id] = (int8_t)slot;
+		else if (fd->slot_of)
+			continue; /* no record can have it */
 		else if (u64_index_insert(&fd->id_ix, (uint64_t)evs[i]->id,
 					  (uint32_t)slot))
 			return -1;

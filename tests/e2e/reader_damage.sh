@@ -379,6 +379,41 @@ off=$(addsec "$V7N" "$WORK/m.dat" 25 "ext4 1 2 - Live 0x0")
 $LAY --add-option "$WORK/m.dat" "$WORK/o.dat" 26 "$(hex Q "$off")"
 expect_error section-option-other-id "$WORK/o.dat" "35 bytes at offset $off are in no section the options name"
 
+# --- version 6: what lies between and after the buffers' data is only
+# their "flyrecord" parts (the CPU table, the clock), so a file with
+# empty instances between and after, or with 300 CPUs (a table of more
+# than a page), is read; trace-cmd's own v6 copy of each too
+python3 - "$TOP" "$WORK" <<'PY' || fail v6-parts-craft "craft failed"
+import os, sys
+top, work = sys.argv[1:3]
+sys.path.insert(0, os.path.join(top, "tests", "regress"))
+sys.path.insert(0, os.path.join(top, "tests", "lib"))
+import craft
+line = ("%d %d kmalloc pid=100 call_site=0xffffffff81300010 ptr=%#x bytes_req=40 "
+        "bytes_alloc=64 gfp_flags=0xcc0 node=-1")
+inst = "[buffer inst]\n" + line % (0, 999000, 0xffff888200000000) + "\n"
+craft.write(os.path.join(work, "empty-inst.dat"),
+            craft.spec(n=40) + "[buffer empty1]\n" + inst + "[buffer empty2]\n",
+            craft.FORMATS, "--version", "6")
+text = "\n".join(["[kallsyms]", craft.KALLSYMS.rstrip("\n"), "[buffer]"] +
+                 [line % (i % 2 * 299, 1000 + i * 1000, 0xffff888100001000 + i * 64)
+                  for i in range(20)]) + "\n" + inst.replace("0 999000", "5 999000")
+craft.write(os.path.join(work, "cpus300.dat"), text, craft.FORMATS, "--version", "6")
+PY
+for f in empty-inst cpus300; do
+	trace-cmd convert --file-version 6 -i "$WORK/$f.dat" -o "$WORK/$f.tc.dat" >/dev/null 2>&1 ||
+		fail "v6-parts-$f-convert" "trace-cmd convert failed"
+	for g in "$f" "$f.tc"; do
+		run "v6-parts-$g" "$WORK/$g.dat"
+		if [ "$rc" -eq 0 ] && grep -q "kmem statistics" "$WORK/v6-parts-$g.out" &&
+			! grep -q "no CPU's" "$WORK/v6-parts-$g.err"; then
+			pass "v6-parts-$g"
+		else
+			fail "v6-parts-$g" "exit $rc: $(head -2 "$WORK/v6-parts-$g.err")"
+		fi
+	done
+done
+
 # --- strings from the file on one line: control characters become '?'
 # no_controls NAME: stdout and stderr hold no control character but tab
 # and newline

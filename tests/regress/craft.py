@@ -603,11 +603,34 @@ def option_ids_damaged(tmp):
     return files
 
 
-def format_id_unused(tmp):
+SCHED_WAKING = """name: sched_waking
+ID: 320
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;
+\tfield:int prio;\toffset:12;\tsize:4;\tsigned:1;
+
+print fmt: "pid=%d prio=%d", REC->pid, REC->prio
+"""
+
+
+def format_id_unused(tmp, others=0):
     """v6, spec(n=600) with kmalloc's format given an ID no record has
     (999; its records have 658, FORMATS' ID): its 300 records are of an
-    id no format has."""
-    b = write(os.path.join(tmp, "fid.dat"), spec(n=600), FORMATS, "--version", "6")
+    id no format has.  @others: as many sched:sched_waking records too,
+    an event with its format (not one of ours)."""
+    text, formats = spec(n=600), [FORMATS]
+    if others:
+        path = os.path.join(tmp, "sched.txt")
+        open(path, "w").write(SCHED_WAKING)
+        formats.append("sched:" + path)
+        text += "".join("%d %d sched_waking pid=%d prio=120\n" % (i % 2, 700000 + i * 10, 100 + i)
+                        for i in range(others))
+    b = write(os.path.join(tmp, "fid.dat"), text, formats[0], *formats[1:], "--version", "6")
     at = bytes(b).index(b"name: kmalloc\nID: 658\n") + len(b"name: kmalloc\nID: ")
     b[at:at + 3] = b"999"
     return b
