@@ -227,7 +227,7 @@ static int v7_buffer(struct tdat_file *f, struct tcur *c)
 	if (ret)
 		return ret;
 	b->compressed = z;
-	/* its data end where the section does (tdat_check_layout()):
+	/* its data end where the section does (check_gaps(), open.c):
 	 * trace-cmd sizes it after the last CPU's data */
 	sec = tdat_num(f->map + off + 8, 8, f->big);
 	if (sec <= f->size - off - 16)

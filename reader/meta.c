@@ -211,7 +211,9 @@ unsigned int tdat_formats_note(const struct tdat_file *f, char *note,
  * can decode (a format's id damaged, or the event's format not saved).
  *
  * Return: a bit for each id below TDAT_FORMAT_IDS (id / 8, bit id % 8),
- * owned by @f; NULL when the file has no formats.
+ * owned by @f; NULL when no format text was read: the file has none, or
+ * the caller asked for none (no_formats: a version 7 file's sections of
+ * formats are then not read at all).
  */
 const uint8_t *tdat_format_ids(const struct tdat_file *f)
 {
