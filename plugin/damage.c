@@ -37,36 +37,20 @@ static bool wanted(const char *system, const char *name)
 
 /* What the scan tells records apart with. */
 struct scan_ids {
-	/* its ids mapped, those without a format marked (kmem_feed_known()):
-	 * by the file's formats when the scan reads them, by trace-cmd's
-	 * handle when it borrows it (@known) */
+	/* its ids mapped, those without a format marked: by the file's
+	 * formats when the scan reads them, by trace-cmd's handle when it
+	 * borrows it (@borrowed) */
 	struct kmem_feed feed;
-	/* with trace-cmd's handle: a bit for each id below 65536 it has a
-	 * format for; NULL with the scan's own formats */
-	uint8_t *known;
-	/* ... and the records of each id it has none for, told apart once
-	 * the file's formats are read (say_left_out()); NULL: none yet */
+	bool borrowed;
+	/* with trace-cmd's handle: the records of each id it has no format
+	 * for, told apart once the file's formats are read (say_left_out());
+	 * NULL: none yet */
 	uint32_t *per_id;
 	bool per_id_failed; /* out of memory for it */
 	bool unknown;	    /* a record of an id without a format was seen */
 };
 
-#define KNOWN_IDS 65536
-
-/* A bit for each event id of @tep below KNOWN_IDS; NULL without memory. */
-static uint8_t *known_ids(struct tep_handle *tep)
-{
-	uint8_t *bits = calloc(KNOWN_IDS / 8, 1);
-	int i, n = tep_get_events_count(tep);
-
-	for (i = 0; bits && i < n; i++) {
-		struct tep_event *ev = tep_get_event(tep, i);
-
-		if (ev && ev->id >= 0 && ev->id < KNOWN_IDS)
-			bits[ev->id / 8] |= (uint8_t)(1u << (ev->id % 8));
-	}
-	return bits;
-}
+#define KNOWN_IDS 65536 /* every id of a 2-byte common_type */
 
 /*
  * A record of an id without a format.  With the scan's own formats (the
@@ -78,7 +62,7 @@ static void note_unknown(struct scan_ids *s, const struct tep_record *rec)
 	int id = kmem_feed_type(&s->feed, rec);
 
 	s->unknown = true;
-	if (!s->known) {
+	if (!s->borrowed) {
 		kmem_feed_no_format(&s->feed, rec);
 		return;
 	}
@@ -122,11 +106,7 @@ static void count_unknown(const struct scan_ids *s, struct tdat_file *f,
 	for (id = 0; s->per_id && id < KNOWN_IDS; id++) {
 		if (!s->per_id[id] || (ids && ids[id / 8] & (1u << (id % 8))))
 			continue;
-		if (!agg->unknown_records)
-			agg->unknown_id = id;
-		else if (agg->unknown_id != id)
-			agg->unknown_ids_more = true;
-		agg->unknown_records += s->per_id[id];
+		kmem_agg_unknown(agg, id, s->per_id[id]);
 	}
 }
 
@@ -229,17 +209,17 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 		say_left_out(f, path, NULL, NULL);
 	cut = tdat_cut_note(f, why, sizeof(why)) != 0;
 	ids = calloc(1, sizeof(*ids));
-	if (ids && borrow)
-		ids->known = known_ids(kp->tep);
-	if (ids && (!borrow || ids->known) &&
-	    !kmem_feed_init(&ids->feed, borrow ? kp->tep : tdat_tep(f), NULL,
-			    KMEM_FEED_MAP_IDS)) {
+	if (ids && !kmem_feed_init(&ids->feed, borrow ? kp->tep : tdat_tep(f),
+				   NULL, KMEM_FEED_MAP_IDS)) {
 		/* the ids without a format: trace-cmd's (the file's formats
 		 * were not read), or the file's (into the report now) */
-		kmem_feed_known(&ids->feed,
-				borrow ? ids->known : tdat_format_ids(f));
-		if (!borrow)
+		ids->borrowed = borrow;
+		if (borrow) {
+			kmem_feed_known_tep(&ids->feed, kp->tep);
+		} else {
+			kmem_feed_known(&ids->feed, tdat_format_ids(f));
 			ids->feed.agg = &kp->agg;
+		}
 		kp->scan = tdat_scan(f, counted, ids);
 	}
 	tdat_close(f);
@@ -247,7 +227,6 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 		say_left_out(NULL, path, ids, &kp->agg);
 	if (ids) {
 		kmem_feed_release(&ids->feed);
-		free(ids->known);
 		free(ids->per_id);
 	}
 	free(ids);

@@ -262,6 +262,26 @@ void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev)
 }
 
 /**
+ * kmem_agg_unknown - count records of an event id no format has
+ * @a: the statistics
+ * @id: their id
+ * @n: how many (0: none, nothing noted)
+ *
+ * The first id counted is the one the report names; another id sets
+ * @a->unknown_ids_more.
+ */
+void kmem_agg_unknown(struct kmem_agg *a, long long id, uint64_t n)
+{
+	if (!n)
+		return;
+	if (!a->unknown_records)
+		a->unknown_id = id;
+	else if (id != a->unknown_id)
+		a->unknown_ids_more = true;
+	a->unknown_records += n;
+}
+
+/**
  * kmem_agg_missed - note that the ring buffer dropped events
  * @a: the aggregate
  * @missed: the record's missed_events: a count, or negative when the
@@ -363,12 +383,8 @@ void kmem_agg_merge(struct kmem_agg *to, const struct kmem_agg *from,
 	to->damaged_pages += from->damaged_pages;
 	to->damaged_chunks += from->damaged_chunks;
 	to->unread_records += from->unread_records;
-	if (from->unknown_records && !to->unknown_records)
-		to->unknown_id = from->unknown_id;
-	else if (from->unknown_records && from->unknown_id != to->unknown_id)
-		to->unknown_ids_more = true;
+	kmem_agg_unknown(to, from->unknown_id, from->unknown_records);
 	to->unknown_ids_more |= from->unknown_ids_more;
-	to->unknown_records += from->unknown_records;
 	if (!to->id_clash[0])
 		memcpy(to->id_clash, from->id_clash, sizeof(to->id_clash));
 }

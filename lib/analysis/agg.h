@@ -96,6 +96,7 @@ void kmem_agg_finish(struct kmem_agg *a);
 void kmem_agg_release(struct kmem_agg *a);
 void kmem_agg_event(struct kmem_agg *a, const struct kmem_event *ev);
 void kmem_agg_missed(struct kmem_agg *a, long long missed);
+void kmem_agg_unknown(struct kmem_agg *a, long long id, uint64_t n);
 uint64_t *kmem_agg_addresses(const struct kmem_agg *a, size_t *n);
 void kmem_agg_defer_callsites(struct kmem_agg *a);
 void kmem_agg_resolve_callsites(struct kmem_agg *a);

@@ -220,15 +220,8 @@ void kmem_feed_known_tep(struct kmem_feed *fd, struct tep_handle *tep)
  */
 void kmem_feed_no_format(struct kmem_feed *fd, const struct tep_record *rec)
 {
-	struct kmem_agg *a = fd->agg;
-	int id = kmem_feed_type(fd, rec);
-
-	if (!a)
-		return;
-	if (!a->unknown_records++)
-		a->unknown_id = id;
-	else if (id != a->unknown_id)
-		a->unknown_ids_more = true;
+	if (fd->agg)
+		kmem_agg_unknown(fd->agg, kmem_feed_type(fd, rec), 1);
 }
 
 /**

@@ -114,6 +114,7 @@ report -i "$WORK/fid.dat" -O kmem:stat -O kmem:output="$WORK/fid.plugin.txt" \
 report -i "$WORK/fid7.dat" -O kmem:stat -O kmem:output=/dev/null \
 	-O kmem:json="$WORK/fid.plugin7.json" >/dev/null 2>&1
 "$TK" stat "$WORK/fid7.dat" >"$WORK/fid.txt" 2>&1
+"$TK" stat --merge --json="$WORK/fid.merged.json" "$WORK/fid.dat" "$WORK/fid7.dat" >/dev/null 2>&1
 if out=$(python3 - "$WORK" <<'PY' 2>&1
 import json, sys
 work = sys.argv[1]
@@ -125,7 +126,10 @@ for name in ("native", "native7", "tc", "tc7", "plugin", "plugin7"):
 for t in ("fid.txt", "fid.plugin.txt"):
     text = open("%s/%s" % (work, t)).read()
     assert "WARNING: %s records of event ID %s were not read" % (kmallocs, kid) in text, (t, text[-400:])
-print("%s records of ID %s unknown, %s kfree counted, in every front end" % (kmallocs, kid, kfrees))
+m = json.load(open(work + "/fid.merged.json"))
+assert m["file"] == "(merged)" and m["input"]["unknown_records"] == 2 * int(kmallocs), m["input"]
+print("%s records of ID %s unknown, %s kfree counted, in every front end; "
+      "both in a merged report" % (kmallocs, kid, kfrees))
 PY
 ); then
 	pass "silent-damage:format-id-unused: $out"
