@@ -181,10 +181,13 @@ int tk_native_validate(const char *path, struct tdat_scan **scan)
  */
 int tk_native_check_aligned(const char *path)
 {
+	struct tdat_hooks h = hooks;
 	char why[TDAT_WHY_LEN];
 	struct tdat_file *f;
-	int ret = tdat_open(path, &hooks, &f, why, sizeof(why));
+	int ret;
 
+	h.keep_unaligned = true;
+	ret = tdat_open(path, &h, &f, why, sizeof(why));
 	ret = ret == TDAT_OK && tdat_check_aligned(f, why, sizeof(why));
 	tdat_close(f);
 	if (!ret)

@@ -42,13 +42,15 @@ bool kmem_ks_check_file(const char *path, struct tep_handle *tep)
 {
 	const char *v = getenv("TRACE_KMEM_VALIDATE");
 	bool never = v && !strcmp(v, "never");
+	struct tdat_hooks h = hooks;
 	char why[TDAT_WHY_LEN];
 	struct tdat_file *f = NULL;
 	int ret;
 
 	if (!path)
 		return true;
-	ret = tdat_open(path, &hooks, &f, why, sizeof(why));
+	h.keep_unaligned = never;
+	ret = tdat_open(path, &h, &f, why, sizeof(why));
 	if (never && ret != TDAT_OK)
 		ret = TDAT_OK;
 	else if (ret == TDAT_OK &&

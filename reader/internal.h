@@ -184,6 +184,7 @@ struct tdat_file {
 	bool no_kallsyms;   /* tdat_hooks.no_kallsyms */
 	bool no_print_fmt;  /* tdat_hooks.no_print_fmt */
 	bool no_formats;    /* tdat_hooks.no_formats */
+	bool keep_unaligned; /* tdat_hooks.keep_unaligned */
 	/* tdat_hooks.lazy_print_fmt and .prepare; the print formats left
 	 * for tdat_print_fmt() (fmtlater.c) */
 	bool lazy_print_fmt;

@@ -305,6 +305,13 @@ static bool next_chunk(struct iter *it, struct stream *s)
 				damaged(it, s, s->base, s->base, true);
 			continue;
 		}
+		if (size % ps) {
+			/* trace-cmd's chunks hold whole pages: the size or
+			 * the buffer's page size is damaged */
+			damaged(it, s, s->base, s->base + size, true);
+			s->span = size;
+			continue;
+		}
 		ret = inflate_chunk(it, s, index, src, zsize, size, &buf, &out);
 		if (ret > 0) { /* no memory: not damage, the reading ends */
 			it->oom = true;
@@ -840,17 +847,20 @@ int tdat_scan_buffer(struct tdat_file *f, int buffer, struct tdat_scan *scan,
 }
 
 /**
- * tdat_check_aligned - does each uncompressed CPU's data start on a page?
+ * tdat_check_aligned - does each CPU's data start on a page of its buffer?
  * @f: the file
  * @why: for the reason
  * @why_len: its size
  *
- * trace-cmd writes them so.  Elsewhere libtracecmd cannot map them, reads
- * each page into a buffer of a page, and the offsets it gives the records
- * no longer tell where in its page a record is, which the check of their
+ * trace-cmd writes them so, compressed or not, in pages of the buffer's
+ * size (an instance's own).  Elsewhere the offset or the page size is
+ * damaged: an instance's page size doubled reads every other page.  And
+ * libtracecmd cannot map uncompressed data there: it reads each page
+ * into a buffer of a page, and the offsets it gives the records no
+ * longer tell where in its page a record is, which the check of their
  * extents (lib/extent.c) relies on: a record past its page would pass.
- * The native reader reads such data.  For a file about to be handed to
- * libtracecmd, even unvalidated.
+ * tdat_open() refuses such a file, unless opened with keep_unaligned
+ * (its caller then checks it here).
  *
  * Return: 0, or -1 with @why set.
  */
@@ -862,18 +872,19 @@ int tdat_check_aligned(const struct tdat_file *f, char *why, size_t why_len)
 		const struct tdat_buffer *buf = &f->buffers[b];
 		unsigned int ps = b ? buf->page_size : f->page_size;
 
-		for (i = 0; !buf->compressed && i < buf->nr_cpus; i++) {
+		for (i = 0; i < buf->nr_cpus; i++) {
 			const struct tdat_cpu *c = &buf->cpus[i];
 
 			if (c->size && ps && c->offset % ps) {
 				snprintf(why, why_len,
 					 "the data of CPU %d of %s%s is not "
-					 "page-aligned (offset %#llx)",
+					 "page-aligned (offset %#llx, pages "
+					 "of %u bytes)",
 					 c->cpu,
 					 *buf->name ? "instance "
 						    : "the top buffer",
 					 buf->name,
-					 (unsigned long long)c->offset);
+					 (unsigned long long)c->offset, ps);
 				return -1;
 			}
 		}
@@ -889,9 +900,9 @@ int tdat_check_aligned(const struct tdat_file *f, char *why, size_t why_len)
  *
  * The native reader skips a bad chunk and reads on; libtracecmd trusts
  * the table and overruns its buffers on a lie (an uncompressed size that
- * is no multiple of the page size, say).  Uncompressed CPU data must
- * start on a page boundary too (tdat_check_aligned()).  For a file about
- * to be handed to libtracecmd.
+ * is no multiple of the page size, say).  CPU data must start on a
+ * page boundary too (tdat_check_aligned()).  For a file about to be
+ * handed to libtracecmd.
  *
  * Return: 0, or -1 with @why set.
  */

@@ -422,12 +422,19 @@ static int kallsyms_first(struct tdat_file *f, int ret)
 /* What the metadata leaves to check: support, buffers, a cut. */
 static int check_open(struct tdat_file *f)
 {
+	char why[TDAT_WHY_LEN];
 	int ret;
 
 	if (f->unsupported)
 		return tdat_fail(f, TDAT_UNSUPPORTED, "%s", f->unsupported);
 	tdat_cut_buffers(f);
 	ret = check_buffers(f);
+	/* trace-cmd aligns each CPU's data to its buffer's pages: elsewhere
+	 * the offset or the page size is damaged (an instance's page size
+	 * doubled reads every other page) */
+	if (!ret && !f->keep_unaligned &&
+	    tdat_check_aligned(f, why, sizeof(why)))
+		ret = tdat_fail(f, TDAT_BAD, "%s", why);
 	if (!ret && f->version == 7 && !f->cut.cut)
 		ret = tdat_check_spans(f);
 	if (ret)
@@ -453,6 +460,7 @@ static int open_map(struct tdat_file *f, const struct tdat_hooks *hooks)
 	f->no_kallsyms = hooks && hooks->no_kallsyms;
 	f->no_print_fmt = hooks && hooks->no_print_fmt;
 	f->no_formats = hooks && hooks->no_formats;
+	f->keep_unaligned = hooks && hooks->keep_unaligned;
 	f->lazy_print_fmt = hooks && hooks->lazy_print_fmt;
 	f->lazy_cmdlines = hooks && hooks->lazy_cmdlines;
 	f->prepare = hooks ? hooks->prepare : NULL;

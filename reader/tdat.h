@@ -68,6 +68,9 @@ struct tdat_hooks {
 	/* the saved command lines are registered in the handle when first
 	 * asked for (tdat_comms()): a report names few tasks, if any */
 	bool lazy_cmdlines;
+	/* CPU data that does not start on a page of its buffer is opened
+	 * (else refused): the caller checks it with tdat_check_aligned() */
+	bool keep_unaligned;
 };
 
 /* One record, handed over in time order; return non-zero to stop. */

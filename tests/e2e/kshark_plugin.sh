@@ -106,7 +106,7 @@ for v in "" never; do
 	# kshark_kmem's 3: the plugin is not on the stream
 	check "kshark-plugin-unaligned$v-off" test $rc -eq 3
 	check "kshark-plugin-unaligned$v-one-line" test "$(grep -c '^kmem plugin: ' "$WORK/unaligned$v.err")" -eq 1
-	check "kshark-plugin-unaligned$v-why" grep -qF "kmem plugin: $f: the data of CPU 0 of the top buffer is not page-aligned (offset 0x3fc0); the plugin is off for this file" "$WORK/unaligned$v.err"
+	check "kshark-plugin-unaligned$v-why" grep -qF "kmem plugin: $f: the data of CPU 0 of the top buffer is not page-aligned (offset 0x3fc0, pages of 4096 bytes); the plugin is off for this file" "$WORK/unaligned$v.err"
 	check "kshark-plugin-unaligned$v-no-sanitizer" sh -c \
 		'! grep -q -e Sanitizer -e "runtime error" "$1"' _ "$WORK/unaligned$v.err"
 done

@@ -440,6 +440,7 @@ def main():
     files["v7-buffer-cpu-count-low.dat"] = d
     files.update(cpu_sizes_damaged(tmp))
     files.update(option_ids_damaged(tmp))
+    files.update(page_size_doubled(tmp))
     # section options (found by a mutation run): EVENT_FORMATS given 16
     # bytes swallowed the KALLSYMS option after it, KALLSYMS given 0 was
     # passed over, and KALLSYMS's section flags 1 -> 2 (no such flag):
@@ -599,6 +600,41 @@ def option_ids_damaged(tmp):
         d = bytearray(base)
         assert struct.unpack_from("<H", d, o["at"])[0] == old
         d[o["at"]:o["at"] + 2] = le("H", new)
+        files[name] = d
+    return files
+
+
+def page_size_doubled(tmp):
+    """An instance's BUFFER option page size doubled, 4096 to 8192 (found
+    by a mutation run): its data were read in pages of 8 KB, each page's
+    second half unread without a word.  v7 zstd.  trace-cmd aligns each
+    CPU's data to its buffer's page size, and its chunks hold whole
+    pages: the first file's instance data start at an odd 4 KB page,
+    the second's at an even one (the command lines move them), its one
+    chunk a single 4 KB page."""
+    files = {}
+    for name, odd in (("buffer-page-size-doubled.dat", True),
+                      ("buffer-page-size-doubled-aligned.dat", False)):
+        for k in range(0, 3000, 250):
+            # more command lines move the data (deterministic)
+            cl = ("100 worker", "101 helper") + tuple("%d w%d" % (200 + i, i * 7919 % 10007)
+                                                      for i in range(k))
+            d = write(os.path.join(tmp, "psd.dat"), spec(cmdlines=cl, instance=True), FORMATS,
+                      "--version", "7", "--compression", "zstd")
+            lay = tdat_layout.layout(bytes(d))
+            inst = [c for c in lay["cpus"] if c["buffer"]]
+            if len(inst) == 1 and (inst[0]["offset"] % 8192 == 4096) == odd:
+                break
+        else:
+            raise SystemExit("page_size_doubled: no layout found")
+        assert [c["size"] for c in inst[0]["chunks"]] == [4096]
+        o = [o for o in lay["options"] if o["id"] == 3 and
+             b"inst\0" in d[o["data_at"]:o["data_at"] + o["size"]]][0]
+        # its offset (8 bytes), "inst", the clock, the page size
+        assert d[o["data_at"] + 8:o["data_at"] + 13] == b"inst\0"
+        at = d.index(b"\0", o["data_at"] + 13) + 1
+        assert struct.unpack_from("<I", d, at)[0] == 4096
+        d[at:at + 4] = le("I", 8192)
         files[name] = d
     return files
 
