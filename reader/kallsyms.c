@@ -41,6 +41,10 @@
 
 #include "ksyms.h"
 
+/* trace-cmd's kallsyms block is its size word and the text, to the byte */
+#define KS_LONG_WHY                                                            \
+	"the kallsyms section holds bytes after its text (a damaged size?)"
+
 /* The decompressed block's size and its first four bytes. */
 struct check {
 	uint64_t total;
@@ -80,6 +84,8 @@ static int check_block(struct tdat_file *f, struct tdat_kallsyms *k)
 	k->tsize = tdat_num(ck.head, 4, k->big);
 	if (ck.total < 4 || k->tsize > ck.total - 4)
 		return tdat_fail(f, TDAT_BAD, "kallsyms truncated");
+	if (k->tsize != ck.total - 4)
+		return tdat_fail(f, TDAT_BAD, KS_LONG_WHY);
 	return TDAT_OK;
 }
 
@@ -88,6 +94,7 @@ enum {
 	KS_INFLATE_OK,
 	KS_INFLATE_BAD,	  /* does not decompress */
 	KS_INFLATE_SHORT, /* its size word claims more than there is */
+	KS_INFLATE_LONG,  /* bytes after the text (trace-cmd writes none) */
 	KS_INFLATE_NOMEM, /* memory ran out */
 };
 
@@ -206,6 +213,8 @@ static void *inflate_block(void *arg)
 		k->srclen = (size_t)k->tsize;
 		if (c.bad)
 			k->inflate_err = KS_INFLATE_SHORT;
+		else if (c.pos != c.len)
+			k->inflate_err = KS_INFLATE_LONG;
 	}
 	if (zctx)
 		ZSTD_freeDCtx(zctx);
@@ -312,6 +321,8 @@ int tdat_kallsyms_wait(struct tdat_file *f)
 				 "a compressed section does not decompress");
 	case KS_INFLATE_SHORT:
 		return tdat_fail(f, TDAT_BAD, "kallsyms truncated");
+	case KS_INFLATE_LONG:
+		return tdat_fail(f, TDAT_BAD, KS_LONG_WHY);
 	case KS_INFLATE_NOMEM:
 		return tdat_fail(f, TDAT_BAD, "out of memory");
 	}

@@ -483,6 +483,27 @@ static void v7_tail(struct tdat_file *f, uint64_t end)
 
 typedef int (*part_fn)(struct tdat_file *f, struct tcur *c);
 
+/*
+ * trace-cmd's uncompressed kallsyms section at @off is its size word and
+ * the text, to the byte (@c after them).  More is damage: a compressed
+ * section whose flag was lost reads its sizes as the size word and the
+ * compressed bytes as the text, which holds no symbol.
+ */
+static int kallsyms_fills(struct tdat_file *f, uint64_t off,
+			  const struct tcur *c)
+{
+	uint64_t sec = tdat_num(f->map + off + 8, 8, f->big);
+
+	if (sec > f->size - off - 16 || c->pos - 16 == sec)
+		return TDAT_OK; /* the file is cut short: said elsewhere */
+	return tdat_fail(f, TDAT_BAD,
+			 "the kallsyms section holds %llu bytes, its size "
+			 "word and text %llu (a damaged size or section "
+			 "flag?)",
+			 (unsigned long long)sec,
+			 (unsigned long long)(c->pos - 16));
+}
+
 /* A v7 section pointed to by an option, parsed by @fn. */
 static int v7_section(struct tdat_file *f, const struct sections *s, int id,
 		      part_fn fn)
@@ -499,8 +520,10 @@ static int v7_section(struct tdat_file *f, const struct sections *s, int id,
 	ret = section_header(f, s->off[id], id, &c, &z);
 	if (ret)
 		return ret;
-	if (id == OPT_KALLSYMS) /* kept where it is, even compressed */
-		return tdat_kallsyms_set(f, &c, z);
+	if (id == OPT_KALLSYMS) { /* kept where it is, even compressed */
+		ret = tdat_kallsyms_set(f, &c, z);
+		return ret || z ? ret : kallsyms_fills(f, s->off[id], &c);
+	}
 	if (f->no_formats &&
 	    (id == OPT_FTRACE_EVENTS || id == OPT_EVENT_FORMATS))
 		return TDAT_OK;

@@ -441,6 +441,7 @@ def main():
     files.update(cpu_sizes_damaged(tmp))
     files.update(option_ids_damaged(tmp))
     files.update(page_size_doubled(tmp))
+    files.update(kallsyms_damaged(tmp))
     # section options (found by a mutation run): EVENT_FORMATS given 16
     # bytes swallowed the KALLSYMS option after it, KALLSYMS given 0 was
     # passed over, and KALLSYMS's section flags 1 -> 2 (no such flag):
@@ -636,6 +637,49 @@ def page_size_doubled(tmp):
         assert struct.unpack_from("<I", d, at)[0] == 4096
         d[at:at + 4] = le("I", 8192)
         files[name] = d
+    return files
+
+
+def kallsyms_damaged(tmp):
+    """The kallsyms section's text read with a wrong size (found by a
+    mutation run: its flag cleared): compressed bytes read as the text,
+    which holds no symbol, and every call site printed as an address
+    without a word.  trace-cmd writes the size word and the text to the
+    byte, in the section or in its compressed block.  v7 zstd (the
+    kallsyms section compressed) or uncompressed."""
+    files = {}
+    args = ("--version", "7", "--compression", "zstd")
+    d = write(os.path.join(tmp, "kf.dat"), spec(), FORMATS, *args)
+    lay = tdat_layout.layout(bytes(d))
+    o = [o for o in lay["options"] if o["id"] == 19][0]
+    at = struct.unpack_from("<Q", d, o["data_at"])[0]
+    assert struct.unpack_from("<HH", d, at) == (19, 1)
+    d[at + 2:at + 4] = le("H", 0)
+    files["kallsyms-section-flags-cleared.dat"] = d
+
+    d = write(os.path.join(tmp, "ku.dat"), spec(), FORMATS, "--version", "7",
+              "--compression", "none")
+    o = [o for o in tdat_layout.layout(bytes(d))["options"] if o["id"] == 19][0]
+    at = struct.unpack_from("<Q", d, o["data_at"])[0] + 16
+    assert struct.unpack_from("<I", d, at)[0] == len(KALLSYMS)
+    d[at:at + 4] = le("I", len(KALLSYMS) - 8)
+    files["kallsyms-size-short-v7u.dat"] = d
+
+    # the same in the compressed block: the writer's size word lowered
+    sp = importlib.util.spec_from_file_location("tdat_writer", WRITER)
+    tw = importlib.util.module_from_spec(sp)
+    sp.loader.exec_module(tw)
+    whole = tw.Writer.kallsyms
+    tw.Writer.kallsyms = lambda self: le("I", len(KALLSYMS) - 8) + whole(self)[4:]
+    path = os.path.join(tmp, "kz.dat")
+    with tempfile.NamedTemporaryFile("w", suffix=".spec", delete=False) as f:
+        f.write(spec())
+    try:
+        if tw.main(["--spec", f.name, "-o", path, "--formats", FORMATS] + list(args)):
+            raise SystemExit("tdat_writer failed")
+    finally:
+        os.unlink(f.name)
+    files["kallsyms-size-short-v7.dat"] = bytearray(open(path, "rb").read())
     return files
 
 
