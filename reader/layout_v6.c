@@ -58,8 +58,11 @@ static int v6_flyrecord(struct tdat_file *f, struct tcur *c,
 		return tdat_fail(f, TDAT_BAD, "CPU data table truncated");
 	b->nr_cpus = f->cpus;
 	b->page_size = f->page_size;
-	if (!f->cpus)
+	if (!f->cpus) {
+		/* no CPU: what follows is no CPU's (check_v6_ends()) */
+		v6_head(f, c, b, base);
 		return TDAT_OK;
+	}
 	b->cpus = calloc((size_t)f->cpus, sizeof(*b->cpus));
 	if (!b->cpus)
 		return tdat_fail(f, TDAT_BAD, "out of memory");

@@ -36,6 +36,7 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	if (!f->usable)		   /* and no straight path around the test */
 		f->slab.on = f->pages.on = false;
 	f->fit_end = kmem_fields_fit_end(f);
+	f->num_end = kmem_fields_num_end(f);
 }
 
 /**

@@ -181,6 +181,8 @@ static __attribute__((noinline)) int
 slab_decode_checked(const struct kmem_fields *f, const struct tep_record *rec,
 		    struct kmem_event *ev)
 {
+	if (short_record(f, rec))
+		return -1;
 	if (holds_all(f, rec))
 		return slab_decode(f, rec, ev, true);
 	return slab_decode(f, rec, ev, false);

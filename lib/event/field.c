@@ -110,6 +110,30 @@ bool kmem_fields_readable(const struct kmem_fields *f)
 }
 
 /**
+ * kmem_fields_num_end - how long every record of an event is
+ * @f: the fields of an event type, looked up
+ *
+ * A record is its event's struct, then its dynamic data: it holds every
+ * number field, and the word of its dynamic string (a stack's frames
+ * may be fewer than its array holds).  A shorter one is damaged, or its
+ * format is (a field moved past the struct's end would read as absent).
+ *
+ * Return: the largest end (offset + size) of @f's number fields and
+ * name word, at least 1; LLONG_MAX as for kmem_fields_fit_end().
+ */
+long long kmem_fields_num_end(const struct kmem_fields *f)
+{
+	const struct tep_format_field *fl[KMEM_ALL_FIELDS];
+	long long end = 1;
+	int i;
+
+	all_fields(f, fl);
+	for (i = 0; i <= KMEM_NUM_FIELDS; i++) /* the name's word too */
+		end = field_end(fl[i]) > end ? field_end(fl[i]) : end;
+	return end;
+}
+
+/**
  * kmem_fields_fit_end - how long a record must be to hold every field
  * @f: the fields of an event type, looked up
  *

@@ -88,6 +88,8 @@ struct kmem_fields {
 	 * read them with one bounds check for the record, not two a field.
 	 */
 	long long fit_end;
+	/* every record is at least this long (kmem_fields_num_end()) */
+	long long num_end;
 };
 
 /* Do @len bytes at @off lie inside the record?  (No int overflow.) */
@@ -127,6 +129,14 @@ static inline bool fits(bool all, const struct tep_format_field *field,
 			const struct tep_record *rec)
 {
 	return all ? field != NULL : in_record(field, rec);
+}
+
+/* Is @rec shorter than any record of its event (a damaged record or
+ * format)?  Then it is not decoded. */
+static inline bool short_record(const struct kmem_fields *f,
+				const struct tep_record *rec)
+{
+	return (long long)rec->size < f->num_end;
 }
 
 /* Is @rec long enough to hold every field of @f? */
@@ -273,6 +283,7 @@ static inline void decode_common(const struct kmem_fields *f,
 void kmem_decode_common(const struct kmem_fields *f,
 			const struct tep_record *rec, struct kmem_event *ev);
 long long kmem_fields_fit_end(const struct kmem_fields *f);
+long long kmem_fields_num_end(const struct kmem_fields *f);
 bool kmem_fields_readable(const struct kmem_fields *f);
 
 /*

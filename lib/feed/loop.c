@@ -21,6 +21,34 @@ static void note_clash(struct kmem_feed *fd, const struct kmem_fields *f)
 }
 
 /*
+ * Where a record's event id is: the common_type every format gives (2
+ * or 4 bytes), or the one most of them give (a majority vote, one pass).
+ * One damaged format (the first, say) does not hide every record; a
+ * format of ours that gives another is unsound (kmem_format_sound()),
+ * its records not decoded.
+ */
+static const struct tep_format_field *common_type(struct tep_event **evs)
+{
+	const struct tep_format_field *best = NULL, *t;
+	int i, votes = 0;
+
+	for (i = 0; evs[i]; i++) {
+		t = tep_find_common_field(evs[i], "common_type");
+		if (!t || (t->size != 2 && t->size != 4))
+			continue;
+		if (best && t->offset == best->offset && t->size == best->size)
+			votes++;
+		else if (votes)
+			votes--;
+		else {
+			best = t;
+			votes = 1;
+		}
+	}
+	return best;
+}
+
+/*
  * Which events are ours: event id -> slot, filled once per input.  Only
  * our events' ids are mapped; densely when the largest is below
  * KMEM_FEED_DENSE_IDS, else in a hash, so that no id in a file sizes an
@@ -29,6 +57,7 @@ static void note_clash(struct kmem_feed *fd, const struct kmem_fields *f)
 static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
 {
 	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	const struct tep_format_field *t;
 	int i, slot, max = -1;
 
 	for (i = 0; evs && evs[i]; i++)
@@ -36,18 +65,14 @@ static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
 		    kmem_slot_by_name(evs[i]->system, evs[i]->name) >= 0 &&
 		    evs[i]->id > max)
 			max = evs[i]->id;
-	if (evs && evs[0]) {
-		const struct tep_format_field *t =
-			tep_find_common_field(evs[0], "common_type");
-
-		if (t && (t->size == 2 || t->size == 4)) {
-			fd->type_off = (unsigned int)t->offset;
-			fd->type_size = (unsigned int)t->size;
-			fd->type_end = fd->type_off + fd->type_size;
-			fd->type_span = 0x80000000u - fd->type_end;
-			fd->type_swap = tep_is_file_bigendian(tep) !=
-					tep_is_local_bigendian(tep);
-		}
+	t = evs ? common_type(evs) : NULL;
+	if (t) {
+		fd->type_off = (unsigned int)t->offset;
+		fd->type_size = (unsigned int)t->size;
+		fd->type_end = fd->type_off + fd->type_size;
+		fd->type_span = 0x80000000u - fd->type_end;
+		fd->type_swap = tep_is_file_bigendian(tep) !=
+				tep_is_local_bigendian(tep);
 	}
 	/* a 2-byte common_type holds no id over 65535: a format claiming
 	 * one (damaged) has no record, and the ids are mapped densely all

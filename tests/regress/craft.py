@@ -471,6 +471,29 @@ def main():
         f = formats_with_field(tmp, "kmalloc", old, new)
         files[name] = write(os.path.join(tmp, name), spec(n=600), f, "--version", "6")
     files["format-id-unused.dat"] = format_id_unused(tmp)
+    # the same damage to the formats of a written file, each kind a
+    # mutation run found silent: kmalloc's common_type of 0 bytes, kfree's
+    # ptr of 4 (a 64-bit kernel's pointer), kmalloc's node moved past
+    # the end of every kmalloc record (read as absent: no node asked)
+    base = bytes(write(os.path.join(tmp, "fm.dat"), spec(n=600), FORMATS, "--version", "6"))
+    for event, old, new, name in (
+            ("kmalloc", b"common_type;\toffset:0;\tsize:2;", b"common_type;\toffset:0;\tsize:0;",
+             "format-common-type-size.dat"),
+            ("kfree", b"ptr;\toffset:16;\tsize:8;", b"ptr;\toffset:16;\tsize:4;",
+             "format-pointer-size.dat"),
+            ("kmalloc", b"node;\toffset:48;", b"node;\toffset:96;",
+             "format-field-past-record.dat")):
+        at = base.index(b"name: %s\nID:" % event.encode())
+        at = base.index(old, at, base.index(b"print fmt:", at))
+        files[name] = bytearray(base[:at] + new + base[at + len(old):])
+    # a v6 file's CPUCOUNT option made 0 (a mutation run found it; trace-cmd
+    # writes it only for a count that is not 0): no CPU was read and the
+    # report said the trace had no allocator events
+    d = bytearray(base)
+    o = [o for o in tdat_layout.layout(base)["options"] if o["id"] == 8][0]
+    assert o["size"] == 4 and struct.unpack_from("<I", d, o["data_at"])[0] == 2
+    d[o["data_at"]:o["data_at"] + 4] = le("I", 0)
+    files["cpucount-zero-v6.dat"] = d
     ci = write(os.path.join(tmp, "ci.dat"), spec(n=160, instance=True), FORMATS, *many)
     lay = tdat_layout.layout(bytes(ci))
     inst = [c for c in lay["cpus"] if c["buffer"]][0]

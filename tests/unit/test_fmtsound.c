@@ -96,6 +96,17 @@ static void test_kernels(void)
 		expect(tep, true, "u64 at 52");
 	tep_free(tep);
 	/* every format of the kernels in tests/formats */
+	/* a dynamic field's word, an array of its count of numbers */
+	tep = kmalloc_with(6, "\tfield:__data_loc char[] name;\toffset:52;"
+			      "\tsize:4;\tsigned:0;\n");
+	if (tep)
+		expect(tep, true, "a dynamic field at 52");
+	tep_free(tep);
+	tep = kmalloc_with(
+		6, "\tfield:u32 vals[4];\toffset:52;\tsize:16;\tsigned:0;\n");
+	if (tep)
+		expect(tep, true, "an array of 4 u32 at 52");
+	tep_free(tep);
 	tep = load_formats("linux-6.1-ppc32.txt", 4, true);
 	if (tep) {
 		struct tep_event *ev =
@@ -132,6 +143,18 @@ static void test_damaged(void)
 		  "\tfield:unsigned long "
 		  "gfp_flags;\toffset:40;\tsize:16;\tsigned:0;\n",
 		  "gfp_flags of 16 bytes, over node" },
+		{ 6,
+		  "\tfield:__data_loc char[] name;\toffset:53;\tsize:4;"
+		  "\tsigned:0;\n",
+		  "a dynamic field's word at 53: not aligned" },
+		{ 6,
+		  "\tfield:__data_loc char[] name;\toffset:52;\tsize:8;"
+		  "\tsigned:0;\n",
+		  "a dynamic field's word of 8 bytes" },
+		{ 6, "\tfield:u32 vals[4];\toffset:52;\tsize:12;\tsigned:0;\n",
+		  "an array of 4 u32 in 12 bytes" },
+		{ 6, "\tfield:u32 vals[4];\toffset:54;\tsize:16;\tsigned:0;\n",
+		  "an array of u32 at 54: not aligned" },
 	};
 	size_t i;
 
