@@ -293,6 +293,45 @@ static bool fields_known(const char *head, size_t hlen, const char *pf,
 	return ok;
 }
 
+/* The number after "@key:" in [@s, @eol), or -1. */
+static long line_num(const char *s, const char *eol, const char *key)
+{
+	size_t klen = strlen(key);
+	long v = 0;
+
+	for (; s + klen < eol; s++)
+		if (!memcmp(s, key, klen) && s[klen] == ':')
+			break;
+	if (s + klen >= eol)
+		return -1;
+	for (s += klen + 1; s < eol && isdigit((unsigned char)*s) && v < 65536;
+	     s++)
+		v = v * 10 + (*s - '0');
+	return s < eol && *s == ';' ? v : -1;
+}
+
+/*
+ * Is common_type in [@s, @end) where every kernel puts it: the unsigned
+ * short at offset 0?  libtraceevent reads every record's id where the
+ * format of the lowest id it holds says (get_common_info()): one damaged
+ * there would hide every record from its lookups (the account probe's,
+ * lib/fmtprobe.c).  A text without the field is not ours to judge.
+ */
+static bool common_type_placed(const char *s, const char *end)
+{
+	static const char tag[] = "common_type;";
+	const char *at = memmem(s, (size_t)(end - s), tag, sizeof(tag) - 1);
+	const char *eol;
+
+	if (!at)
+		return true;
+	eol = memchr(at, '\n', (size_t)(end - at));
+	if (!eol)
+		eol = end;
+	return line_num(at, eol, "offset") == 0 &&
+	       line_num(at, eol, "size") == 2;
+}
+
 /*
  * @text into @tep: the event it added, or NULL (none, or freed again);
  * sets *@oom when libtraceevent ran out of memory.
@@ -333,7 +372,8 @@ struct tep_event *tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 	size_t hlen;
 
 	pf = memmem(s, (size_t)size, pf_tag, sizeof(pf_tag) - 1);
-	if (!pf || !name_line(s, pf) || !kernel_like(s, pf, &last))
+	if (!pf || !name_line(s, pf) || !kernel_like(s, pf, &last) ||
+	    !common_type_placed(s, pf))
 		return NULL;
 	hlen = (size_t)(pf - s) + sizeof(pf_empty) - 1;
 	head = malloc(hlen + 1);

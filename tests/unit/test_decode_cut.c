@@ -44,10 +44,11 @@ static void report_overruns(const char *what, const struct overruns *o,
 
 /*
  * Decode the prefixes of @r of lengths @from..@to, each ending at the
- * dead page: no read may go past them; a record too short for a field
- * the statistics need (call_site, ptr, and bytes_req and bytes_alloc of
- * an allocation) is refused (-1, counted as undecodable), and an
- * optional field is read only if all of it is there (else 0).
+ * dead page: no read may go past them; a record too short for any number
+ * field of its format, or for its name's word, is refused (-1, counted
+ * as undecodable: every record of an event holds its struct), one
+ * holding them all is read in full, its name only if all its bytes are
+ * there.
  */
 static void decode_prefixes(const struct layout *L, enum kmem_slot slot,
 			    const struct op *o, const struct rec *r,
@@ -70,7 +71,11 @@ static void decode_prefixes(const struct layout *L, enum kmem_slot slot,
 #define WHOLE(p) ((p).off + (p).size <= len)
 		if (!WHOLE(e->call_site) || !WHOLE(e->ptr) ||
 		    (e->bytes_req.size && !WHOLE(e->bytes_req)) ||
-		    (e->bytes_alloc.size && !WHOLE(e->bytes_alloc))) {
+		    (e->bytes_alloc.size && !WHOLE(e->bytes_alloc)) ||
+		    (e->gfp.size && !WHOLE(e->gfp)) ||
+		    (e->node.size && !WHOLE(e->node)) ||
+		    (e->accounted.size && !WHOLE(e->accounted)) ||
+		    (e->name.size && !WHOLE(e->name))) {
 			CHECK(ret == -1);
 			goto next;
 		}
