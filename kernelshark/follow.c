@@ -472,11 +472,12 @@ int kmem_ks_finish(struct kmem_ks_ctx *ks, struct follow *fw, int ret)
 	if (fw->agg.undecodable && !ks->said_undecodable) {
 		ks->said_undecodable = true; /* once a stream */
 		fprintf(stderr,
-			"kmem plugin: %s: %llu records could not be decoded "
+			"kmem plugin: %s: %llu record%s could not be decoded "
 			"(their event format lacks a field or has one of a "
 			"size this plugin cannot read); they are not drawn\n",
 			ks->stream->file ? ks->stream->file : "stream",
-			(unsigned long long)fw->agg.undecodable);
+			(unsigned long long)fw->agg.undecodable,
+			fw->agg.undecodable == 1 ? "" : "s");
 	}
 	for (a = 0; a < KMEM_NR_ALLOC; a++)
 		ks->counts.live_bytes[a] =

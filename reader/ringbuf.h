@@ -108,6 +108,11 @@ rb_page_next_as(struct rb_page *pg, struct rb_record *rec, bool native)
 				return -1;
 			pg->ts += delta;
 			end = (uint64_t)curr + 4 + (uint64_t)len;
+			/* a discarded event (delta 1, rb_event_discard())
+			 * keeps its own length, inside the data; only the
+			 * page's tail padding (delta 0) may run past it */
+			if (delta && end > pg->size)
+				return -1;
 			pg->next = end > pg->size ? pg->size : (uint32_t)end;
 			continue;
 		case RB_TYPE_TIME_EXTEND:

@@ -3,6 +3,7 @@
  * Record decoding for the kmem events (see decode.h): the fields every
  * event has, then those of its slot, through the event table (events.c).
  */
+#include <limits.h>
 #include <string.h>
 
 #include "decode.h"
@@ -37,6 +38,10 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 		f->slab.on = f->pages.on = false;
 	f->fit_end = kmem_fields_fit_end(f);
 	f->num_end = kmem_fields_num_end(f);
+	f->max_len = kmem_fields_max_len(f);
+	f->fit_span = f->max_len >= f->fit_end && f->max_len != LLONG_MAX
+			      ? (unsigned long long)(f->max_len - f->fit_end)
+			      : 1ULL << 62;
 }
 
 /**

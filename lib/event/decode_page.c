@@ -221,8 +221,10 @@ static __attribute__((noinline)) int
 page_decode_checked(const struct kmem_fields *f, const struct tep_record *rec,
 		    struct kmem_event *ev)
 {
-	if (short_record(f, rec))
+	if (misfit_record(f, rec)) {
+		kmem_decode_common(f, rec, ev); /* as every refusal leaves it */
 		return -1;
+	}
 	if (holds_all(f, rec))
 		return page_decode(f, rec, ev, true);
 	return page_decode(f, rec, ev, false);

@@ -3,6 +3,7 @@
  * What every record of an event has (see field.h).
  */
 #include <limits.h>
+#include <string.h>
 
 #include "field.h"
 #include "fmtsound.h"
@@ -131,6 +132,39 @@ long long kmem_fields_num_end(const struct kmem_fields *f)
 	for (i = 0; i <= KMEM_NUM_FIELDS; i++) /* the name's word too */
 		end = field_end(fl[i]) > end ? field_end(fl[i]) : end;
 	return end;
+}
+
+/**
+ * kmem_fields_max_len - how long a record of an event can be
+ * @f: the fields of an event type, looked up
+ *
+ * The kernel writes a record as its event's struct (its fields, the
+ * struct padded to at most 8 bytes), 4- or 8-byte aligned in the ring
+ * buffer, then its dynamic data.  An event with no dynamic field (no
+ * __data_loc, no __rel_loc), and not one of ftrace's own (a stack holds
+ * as many frames as it has), has no record longer than the end of its
+ * last field rounded up to 8, with 8 bytes to spare.  A longer one is
+ * another event's (its id damaged) or damaged.
+ *
+ * Return: that length, or LLONG_MAX when there is no such bound.
+ */
+long long kmem_fields_max_len(const struct kmem_fields *f)
+{
+	const struct tep_event *ev = f->event;
+	const struct tep_format_field *fl;
+	long long end = 0;
+
+	if (!ev || !ev->system || !strcmp(ev->system, "ftrace"))
+		return LLONG_MAX;
+	for (fl = ev->format.fields; fl; fl = fl->next) {
+		if (fl->flags &
+			    (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE) ||
+		    fl->offset < 0 || fl->size < 0)
+			return LLONG_MAX;
+		if ((long long)fl->offset + fl->size > end)
+			end = (long long)fl->offset + fl->size;
+	}
+	return end ? (end + 7) / 8 * 8 + 8 : LLONG_MAX;
 }
 
 /**

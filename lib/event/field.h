@@ -90,6 +90,10 @@ struct kmem_fields {
 	long long fit_end;
 	/* every record is at least this long (kmem_fields_num_end()) */
 	long long num_end;
+	/* and at most this long (kmem_fields_max_len()) */
+	long long max_len;
+	/* max_len - fit_end, or 2^62 (holds_all()) */
+	unsigned long long fit_span;
 };
 
 /* Do @len bytes at @off lie inside the record?  (No int overflow.) */
@@ -131,19 +135,22 @@ static inline bool fits(bool all, const struct tep_format_field *field,
 	return all ? field != NULL : in_record(field, rec);
 }
 
-/* Is @rec shorter than any record of its event (a damaged record or
- * format)?  Then it is not decoded. */
-static inline bool short_record(const struct kmem_fields *f,
-				const struct tep_record *rec)
+/* Is @rec shorter or longer than any record of its event (a damaged
+ * record, its event id, or its format)?  Then it is not decoded. */
+static inline bool misfit_record(const struct kmem_fields *f,
+				 const struct tep_record *rec)
 {
-	return (long long)rec->size < f->num_end;
+	return (long long)rec->size < f->num_end ||
+	       (long long)rec->size > f->max_len;
 }
 
-/* Is @rec long enough to hold every field of @f? */
+/* Is @rec long enough to hold every field of @f, and no longer than a
+ * record of its event?  (One compare.) */
 static inline bool holds_all(const struct kmem_fields *f,
 			     const struct tep_record *rec)
 {
-	return (long long)rec->size >= f->fit_end;
+	return (unsigned long long)((long long)rec->size - f->fit_end) <=
+	       f->fit_span;
 }
 
 /*
@@ -284,6 +291,7 @@ void kmem_decode_common(const struct kmem_fields *f,
 			const struct tep_record *rec, struct kmem_event *ev);
 long long kmem_fields_fit_end(const struct kmem_fields *f);
 long long kmem_fields_num_end(const struct kmem_fields *f);
+long long kmem_fields_max_len(const struct kmem_fields *f);
 bool kmem_fields_readable(const struct kmem_fields *f);
 
 /*

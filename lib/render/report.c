@@ -276,23 +276,26 @@ static void print_left_out(const struct kmem_report_ctx *r, FILE *out)
 
 	if (r->agg->undecodable)
 		fprintf(out,
-			"\n WARNING: %s records could not be decoded "
+			"\n WARNING: %s record%s could not be decoded "
 			"(a field this tool needs is\n          missing "
 			"from their event format, of a size it cannot "
 			"read,\n          placed where no kernel puts it, or "
 			"cut off, or they hold a\n          CPU or size no "
 			"kernel records); they are not counted.\n",
-			fmt_count(buf, r->agg->undecodable));
+			fmt_count(buf, r->agg->undecodable),
+			r->agg->undecodable == 1 ? "" : "s");
 	print_unparsed(r->in, out);
 	if (r->agg->unknown_records)
 		fprintf(out,
-			"\n WARNING: %s records of event ID %lld%s were not "
+			"\n WARNING: %s record%s of event ID %lld%s %s not "
 			"read: no event\n          format in the file has that "
 			"ID (if a format's ID is damaged,\n          they may "
 			"be an allocator's); they are not counted.\n",
 			fmt_count(buf, r->agg->unknown_records),
+			r->agg->unknown_records == 1 ? "" : "s",
 			r->agg->unknown_id,
-			r->agg->unknown_ids_more ? " and others" : "");
+			r->agg->unknown_ids_more ? " and others" : "",
+			r->agg->unknown_records == 1 ? "was" : "were");
 	if (r->agg->id_clash[0]) {
 		char clash[KMEM_ID_CLASH_LEN];
 

@@ -486,6 +486,38 @@ def main():
         at = base.index(b"name: %s\nID:" % event.encode())
         at = base.index(old, at, base.index(b"print fmt:", at))
         files[name] = bytearray(base[:at] + new + base[at + len(old):])
+    # records a mutation run found read without a word: a kmalloc
+    # record's id made kfree's (its 56 bytes, longer than any kfree
+    # record, were counted as a free of its pointer); a discarded
+    # event's padding (time delta 1) made to run past the page's data
+    # (the rest of the page was dropped)
+    for name, how in (("record-longer-than-event.dat", "relabel"),
+                      ("padding-past-commit.dat", "padding")):
+        d = bytearray(base)
+        page = tdat_layout.layout(base)["cpus"][0]["offset"]
+        commit = struct.unpack_from("<Q", d, page + 8)[0] & 0xfffff
+        at = page + 16
+        while at < page + 16 + commit:
+            word = struct.unpack_from("<I", d, at)[0]
+            tl = word & 31
+            if 1 <= tl <= 28:
+                data, size = at + 4, tl * 4
+            elif tl == 0:
+                data, size = at + 8, struct.unpack_from("<I", d, at + 4)[0] - 4
+            else:
+                at += 8
+                continue
+            if struct.unpack_from("<H", d, data)[0] == 658 and at > page + 16:
+                break
+            at = data + size
+        else:
+            raise SystemExit("no kmalloc record after the first")
+        if how == "relabel":
+            d[data:data + 2] = le("H", 657)
+        else:  # a padding of delta 1 whose length word runs past the data
+            d[at:at + 4] = le("I", 29 | 1 << 5)
+            d[at + 4:at + 8] = le("I", 4096)
+        files[name] = d
     # a v6 file's CPUCOUNT option made 0 (a mutation run found it; trace-cmd
     # writes it only for a count that is not 0): no CPU was read and the
     # report said the trace had no allocator events
