@@ -20,6 +20,8 @@
 void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 		      enum kmem_slot slot)
 {
+	long long lo, hi;
+
 	memset(f, 0, sizeof(*f));
 	f->event = event;
 	f->slot = slot;
@@ -37,11 +39,14 @@ void kmem_fields_init(struct kmem_fields *f, struct tep_event *event,
 	if (!f->usable)		   /* and no straight path around the test */
 		f->slab.on = f->pages.on = false;
 	f->fit_end = kmem_fields_fit_end(f);
-	f->num_end = kmem_fields_num_end(f);
-	f->max_len = kmem_fields_max_len(f);
-	f->fit_span = f->max_len >= f->fit_end && f->max_len != LLONG_MAX
-			      ? (unsigned long long)(f->max_len - f->fit_end)
-			      : 1ULL << 62;
+	/* record sizes are ints: a bound past INT_MAX is none */
+	lo = kmem_fields_num_end(f);
+	hi = kmem_fields_max_len(f);
+	f->num_end = (int)(lo < INT_MAX ? lo : INT_MAX);
+	f->max_len = (int)(hi < INT_MAX ? hi : INT_MAX);
+	f->fit_span = f->max_len != INT_MAX && f->max_len >= f->fit_end
+			      ? (unsigned int)(f->max_len - f->fit_end)
+			      : 1U << 31;
 }
 
 /**

@@ -88,12 +88,11 @@ struct kmem_fields {
 	 * read them with one bounds check for the record, not two a field.
 	 */
 	long long fit_end;
-	/* every record is at least this long (kmem_fields_num_end()) */
-	long long num_end;
-	/* and at most this long (kmem_fields_max_len()) */
-	long long max_len;
-	/* max_len - fit_end, or 2^62 (holds_all()) */
-	unsigned long long fit_span;
+	/* every record is at least this long (kmem_fields_num_end()), and
+	 * at most max_len (kmem_fields_max_len()); INT_MAX: no bound */
+	int num_end, max_len;
+	/* max_len - fit_end, or 2^31 (holds_all()) */
+	unsigned int fit_span;
 };
 
 /* Do @len bytes at @off lie inside the record?  (No int overflow.) */
@@ -140,8 +139,7 @@ static inline bool fits(bool all, const struct tep_format_field *field,
 static inline bool misfit_record(const struct kmem_fields *f,
 				 const struct tep_record *rec)
 {
-	return (long long)rec->size < f->num_end ||
-	       (long long)rec->size > f->max_len;
+	return rec->size < f->num_end || rec->size > f->max_len;
 }
 
 /* Is @rec long enough to hold every field of @f, and no longer than a
@@ -150,7 +148,7 @@ static inline bool holds_all(const struct kmem_fields *f,
 			     const struct tep_record *rec)
 {
 	return (unsigned long long)((long long)rec->size - f->fit_end) <=
-	       f->fit_span;
+	       (unsigned long long)f->fit_span;
 }
 
 /*
