@@ -110,6 +110,20 @@ bool kmem_fields_readable(const struct kmem_fields *f)
 	return true;
 }
 
+/* The largest end (offset + size) of @f's first @n fields (all_fields()'s
+ * order), at least 1; LLONG_MAX when one lies nowhere a record can. */
+static long long fields_end(const struct kmem_fields *f, int n)
+{
+	const struct tep_format_field *fl[KMEM_ALL_FIELDS];
+	long long end = 1;
+	int i;
+
+	all_fields(f, fl);
+	for (i = 0; i < n; i++)
+		end = field_end(fl[i]) > end ? field_end(fl[i]) : end;
+	return end;
+}
+
 /**
  * kmem_fields_num_end - how long every record of an event is
  * @f: the fields of an event type, looked up
@@ -124,14 +138,7 @@ bool kmem_fields_readable(const struct kmem_fields *f)
  */
 long long kmem_fields_num_end(const struct kmem_fields *f)
 {
-	const struct tep_format_field *fl[KMEM_ALL_FIELDS];
-	long long end = 1;
-	int i;
-
-	all_fields(f, fl);
-	for (i = 0; i <= KMEM_NUM_FIELDS; i++) /* the name's word too */
-		end = field_end(fl[i]) > end ? field_end(fl[i]) : end;
-	return end;
+	return fields_end(f, KMEM_NUM_FIELDS + 1); /* the name's word too */
 }
 
 /**
@@ -176,12 +183,5 @@ long long kmem_fields_max_len(const struct kmem_fields *f)
  */
 long long kmem_fields_fit_end(const struct kmem_fields *f)
 {
-	const struct tep_format_field *fl[KMEM_ALL_FIELDS];
-	long long end = 1;
-	int i;
-
-	all_fields(f, fl);
-	for (i = 0; i < KMEM_ALL_FIELDS; i++)
-		end = field_end(fl[i]) > end ? field_end(fl[i]) : end;
-	return end;
+	return fields_end(f, KMEM_ALL_FIELDS);
 }
