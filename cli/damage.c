@@ -72,7 +72,9 @@ void tk_say_damage(const char *label, uint64_t records,
 		fprintf(stderr, "%llu ring-buffer page%s, %llu compressed "
 				"chunk%s%s", p, s(p), c, s(c), r ? ", " : "");
 	if (r)
-		fprintf(stderr, "%llu record%s of impossible sizes", r, s(r));
+		fprintf(stderr, "%llu %s", r,
+			r == 1 ? "record of an impossible size"
+			       : "records of impossible sizes");
 	fprintf(stderr, " (the first on CPU %d at offset %#llx)",
 		d->first_cpu, (unsigned long long)d->first_offset);
 	if (unread)

@@ -22,6 +22,12 @@ static bool wanted_event(const char *system, const char *name)
 	return kmem_slot_by_name(system, name) >= 0;
 }
 
+/* kmem_feed_lens()'s: the lengths the file's format text of @id allows. */
+static void format_len(void *f, int id, uint32_t *lo, uint32_t *hi)
+{
+	tdat_format_len(f, id, lo, hi);
+}
+
 static const struct tdat_hooks hooks = {
 	.want = wanted_event,
 	.prepare = kmem_tep_register_functions,
@@ -299,6 +305,9 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 
 	tk_progress_of(progress, file_done, f, tdat_buffer_bytes(f, buffer));
 	kmem_feed_known(&s->feed, tdat_format_ids(f));
+	if (kmem_feed_lens(&s->feed, format_len, f))
+		return -1;
+	s->feed.misfits = 0; /* this buffer's, said after it */
 	/* no frame looked up while counting: all of them after, at once */
 	kmem_agg_defer_callsites(&s->agg);
 	/*
@@ -337,9 +346,16 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	if (ret < 0)
 		fprintf(stderr, TK_NAME ": %s: %s\n", s->label,
 			src.why[0] ? src.why : "out of memory");
-	if (!s->quiet && (d->pages || d->chunks || d->time_back)) {
+	if (!s->quiet &&
+	    (d->pages || d->chunks || d->time_back || s->feed.misfits)) {
+		struct tdat_damage say = *d;
+
+		if (!d->pages && !d->chunks) { /* the first is a record */
+			say.first_cpu = s->feed.misfit_cpu;
+			say.first_offset = s->feed.misfit_offset;
+		}
 		tk_progress_done(progress);
-		tk_say_damage(s->label, 0, d, 0);
+		tk_say_damage(s->label, s->feed.misfits, &say, 0);
 	}
 	return ret < 0 ? -1 : 0;
 }

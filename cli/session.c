@@ -174,6 +174,18 @@ void tk_session_no_format(struct tk_session *s, const struct tep_record *rec)
 	kmem_feed_no_format(&s->feed, rec);
 }
 
+/**
+ * tk_session_other - check a record of another event than ours
+ * @s: the session
+ * @rec: the record
+ *
+ * kmem_feed_other(), as tk_session_no_format() calls its own.
+ */
+void tk_session_other(struct tk_session *s, const struct tep_record *rec)
+{
+	kmem_feed_other(&s->feed, rec);
+}
+
 /* tk_session_count_fn()'s callbacks: each one instance of the loop. */
 static int count_plain_cb(void *s, const struct tep_record *rec)
 {

@@ -60,6 +60,8 @@ tk_count_fn tk_session_count_fn(const struct tk_session *s);
 
 __attribute__((cold)) void tk_session_no_format(struct tk_session *s,
 						const struct tep_record *rec);
+__attribute__((cold)) void tk_session_other(struct tk_session *s,
+					    const struct tep_record *rec);
 
 /**
  * tk_session_record_as - account one record
@@ -99,6 +101,8 @@ tk_session_record_as(struct tk_session *s, const struct tep_record *rec,
 	if (__builtin_expect(slot < 0, 0)) {
 		if (slot == KMEM_FEED_NO_FORMAT)
 			tk_session_no_format(s, rec);
+		else
+			tk_session_other(s, rec);
 		return;
 	}
 	switch (kmem_feed_step_as(&s->feed, slot, rec, &ev, !plain)) {

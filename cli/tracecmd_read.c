@@ -107,6 +107,9 @@ int tk_tracecmd_run(const struct tk_input *in, int buffer,
 		kmem_feed_known(&s->feed, tdat_scan_format_ids(in->scan));
 	else
 		kmem_feed_known_tep(&s->feed, s->tep);
+	if (!s->feed.lens && kmem_feed_lens_tep(&s->feed, s->tep))
+		return nomem(s);
+	s->feed.misfits = 0; /* this buffer's, said after it */
 	if (buffer)
 		name = tk_buffer_name(in, buffer); /* as the scan names it */
 	if (in->scan && name)
@@ -148,12 +151,16 @@ int tk_tracecmd_run(const struct tk_input *in, int buffer,
 		d.first_cpu = src.push.first_cpu;
 		d.first_offset = src.push.first_offset;
 	}
+	if (!d.pages && !d.chunks && !src.push.skipped) {
+		d.first_cpu = s->feed.misfit_cpu; /* the first is a record */
+		d.first_offset = s->feed.misfit_offset;
+	}
 	s->agg.skipped_records += src.push.skipped;
 	s->agg.damaged_pages += d.pages;
 	s->agg.damaged_chunks += d.chunks;
 	if (!s->quiet) {
 		tk_progress_done(progress);
-		tk_say_damage(s->label, src.push.skipped, &d,
+		tk_say_damage(s->label, src.push.skipped + s->feed.misfits, &d,
 			      s->agg.unread_records);
 	}
 	tk_tc_push_release(&src.push);

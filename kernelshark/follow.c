@@ -204,8 +204,11 @@ static void one_record(struct follow *fw, struct tep_record *rec, int cpu,
 		return;
 	}
 	slot = kmem_feed_slot(&fw->feed, rec);
-	if (slot < 0)
+	if (slot < 0) {
+		if (slot != KMEM_FEED_NO_FORMAT)
+			kmem_feed_other(&fw->feed, rec);
 		return;
+	}
 	fw->ks->counts.records++;
 	if (!e)
 		e = entry_of(fw, cpu, rec->offset);
@@ -349,7 +352,8 @@ static int setup(struct follow *fw)
 		return -1;
 	page = tep_get_sub_buffer_size(fw->tep);
 	fw->max_size = page > 0 ? page : 1 << 20;
-	if (kmem_feed_init(&fw->feed, fw->tep, &fw->agg, KMEM_FEED_MAP_IDS))
+	if (kmem_feed_init(&fw->feed, fw->tep, &fw->agg, KMEM_FEED_MAP_IDS) ||
+	    kmem_feed_lens_tep(&fw->feed, fw->tep))
 		return -1;
 	fw->next = calloc((size_t)ks->n_cpus, sizeof(*fw->next));
 	if (!fw->next)
@@ -452,6 +456,18 @@ struct follow *kmem_ks_begin(struct kmem_ks_ctx *ks)
 	return fw;
 }
 
+/* Say @n records left out, once a stream (@said): "N record(s) WHAT". */
+static void say_left_out(struct kmem_ks_ctx *ks, bool *said, uint64_t n,
+			 const char *what)
+{
+	if (!n || *said)
+		return;
+	*said = true;
+	fprintf(stderr, "kmem plugin: %s: %llu record%s %s\n",
+		ks->stream->file ? ks->stream->file : "stream",
+		(unsigned long long)n, n == 1 ? "" : "s", what);
+}
+
 /**
  * kmem_ks_finish - what the pass found, as links, leaks and curves
  * @ks: the stream's context
@@ -469,16 +485,14 @@ int kmem_ks_finish(struct kmem_ks_ctx *ks, struct follow *fw, int ret)
 	if (!ret)
 		kmem_ks_find_leaks(fw);
 	ks->counts.undecodable = fw->agg.undecodable;
-	if (fw->agg.undecodable && !ks->said_undecodable) {
-		ks->said_undecodable = true; /* once a stream */
-		fprintf(stderr,
-			"kmem plugin: %s: %llu record%s could not be decoded "
-			"(their event format lacks a field or has one of a "
-			"size this plugin cannot read); they are not drawn\n",
-			ks->stream->file ? ks->stream->file : "stream",
-			(unsigned long long)fw->agg.undecodable,
-			fw->agg.undecodable == 1 ? "" : "s");
-	}
+	say_left_out(ks, &ks->said_undecodable, fw->agg.undecodable,
+		     "could not be decoded (their event format lacks a field "
+		     "or has one of a size this plugin cannot read); they are "
+		     "not drawn");
+	say_left_out(ks, &ks->said_skipped, fw->agg.skipped_records,
+		     "skipped as damaged (a length no record of its event "
+		     "has: the record or its event id is damaged); the "
+		     "numbers drawn are lower bounds");
 	for (a = 0; a < KMEM_NR_ALLOC; a++)
 		ks->counts.live_bytes[a] =
 			ks->live[a].n ? ks->live[a].p[ks->live[a].n - 1].bytes

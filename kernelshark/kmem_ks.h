@@ -135,6 +135,7 @@ struct kmem_ks_ctx {
 	bool followed;
 	bool failed;		    /* said why on stderr, draws nothing */
 	bool said_undecodable;	    /* ... that records were left out */
+	bool said_skipped;	    /* ... that records were skipped */
 	struct kmem_ks_list *links; /* [allocating CPU] */
 	struct kmem_ks_list *leaks; /* [allocating CPU] */
 	struct kmem_ks_series live[KMEM_NR_ALLOC];

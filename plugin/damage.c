@@ -35,6 +35,12 @@ static bool wanted(const char *system, const char *name)
 	return kmem_slot_by_name(system, name) >= 0;
 }
 
+/* kmem_feed_lens()'s: the lengths the file's format text of @id allows. */
+static void format_len(void *f, int id, uint32_t *lo, uint32_t *hi)
+{
+	tdat_format_len(f, id, lo, hi);
+}
+
 /* What the scan tells records apart with. */
 struct scan_ids {
 	/* its ids mapped, those without a format marked: by the file's
@@ -88,6 +94,8 @@ static bool counted(void *priv, const struct tep_record *rec)
 
 	if (slot == KMEM_FEED_NO_FORMAT)
 		note_unknown(s, rec);
+	else if (slot < 0)
+		kmem_feed_other(&s->feed, rec);
 	return slot >= 0 && slot != KMEM_SLOT_KERNEL_STACK;
 }
 
@@ -216,11 +224,16 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 		ids->borrowed = borrow;
 		if (borrow) {
 			kmem_feed_known_tep(&ids->feed, kp->tep);
+			kmem_feed_lens_tep(&ids->feed, kp->tep);
 		} else {
 			kmem_feed_known(&ids->feed, tdat_format_ids(f));
+			kmem_feed_lens(&ids->feed, format_len, f);
 			ids->feed.agg = &kp->agg;
 		}
 		kp->scan = tdat_scan(f, counted, ids);
+		/* records of other events their formats do not fit */
+		if (borrow)
+			kp->agg.skipped_records += ids->feed.misfits;
 	}
 	tdat_close(f);
 	if (ids && ids->unknown && borrow) /* only then are they read */

@@ -310,6 +310,79 @@ static long line_num(const char *s, const char *eol, const char *key)
 	return s < eol && *s == ';' ? v : -1;
 }
 
+/* The number at @s, before a ';' and below 2^24, or -1; *@s past it. */
+static long semi_num(const char **s, const char *end)
+{
+	const char *p = *s;
+	long v = 0;
+
+	for (; p < end && isdigit((unsigned char)*p) && v < 1L << 24; p++)
+		v = v * 10 + (*p - '0');
+	if (p == *s || p == end || *p != ';')
+		return -1;
+	*s = p + 1;
+	return v;
+}
+
+/* Past @key at @s, after the blanks before it; NULL when it is not there. */
+static const char *after_key(const char *s, const char *end, const char *key,
+			     size_t klen)
+{
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	return (size_t)(end - s) >= klen && !memcmp(s, key, klen) ? s + klen
+								  : NULL;
+}
+
+/*
+ * How long a record of the event of format text [@s, @end) is: at least
+ * the end (offset + size) of its last field, the struct the kernel
+ * writes.  At most that end rounded up to 8 (the struct's padding), with
+ * 8 bytes to spare, unless the event has data of its own after the
+ * struct: a dynamic field (__data_loc, __rel_loc), an array of no size;
+ * or it is one of ftrace's own (a stack holds as many frames as it has)
+ * or a user event (its writer chooses its length): @open.  lib/'s
+ * kmem_event_len() says the same of a parsed format.  One pass over the
+ * field lines ("field:DECL;  offset:N;  size:N;"): a line of another
+ * shape leaves the lengths unknown (1, UINT32_MAX).
+ */
+void tdat_text_len(const char *s, const char *end, bool open, uint32_t *lo,
+		   uint32_t *hi)
+{
+	const char *eol, *p, *decl;
+	long last = 0, off, size;
+
+	*lo = 1;
+	*hi = UINT32_MAX; /* unknown: every length */
+	for (; s < end; s = eol + 1) {
+		eol = memchr(s, '\n', (size_t)(end - s));
+		if (!eol)
+			eol = end;
+		if ((size_t)(eol - s) >= 10 && !memcmp(s, "print fmt:", 10))
+			break;
+		decl = after_key(s, eol, "field:", 6);
+		if (!decl)
+			continue;
+		p = memchr(decl, ';', (size_t)(eol - decl));
+		if (!p || !(p = after_key(p + 1, eol, "offset:", 7)) ||
+		    (off = semi_num(&p, eol)) < 0 ||
+		    !(p = after_key(p, eol, "size:", 5)) ||
+		    (size = semi_num(&p, eol)) < 0)
+			return;
+		if (off + size > 1L << 24) /* no struct is that large */
+			return;
+		if (!size || !strncmp(decl, "__data_loc ", 11) ||
+		    !strncmp(decl, "__rel_loc ", 10))
+			open = true;
+		last = off + size > last ? off + size : last;
+	}
+	if (!last)
+		return;
+	*lo = (uint32_t)last;
+	if (!open)
+		*hi = (uint32_t)((last + 7) / 8 * 8 + 8);
+}
+
 /*
  * Is common_type in [@s, @end) where every kernel puts it: the unsigned
  * short at offset 0?  libtraceevent reads every record's id where the

@@ -158,6 +158,14 @@ struct tdat_span {
 	uint64_t start, end;
 };
 
+/* An event format's text, its record lengths read when first asked for. */
+struct tdat_ftext {
+	const uint8_t *p; /* NULL: no text, or two of one id */
+	uint32_t size;
+	bool open;  /* ftrace's own, or a user event: no longest */
+	bool twice; /* two texts give the id */
+};
+
 struct tdat_file {
 	const uint8_t *map; /* the whole file */
 	size_t size;
@@ -207,6 +215,12 @@ struct tdat_file {
 	/* a bit for each event id below TDAT_FORMAT_IDS that a format text
 	 * of the file names (tdat_format_ids()), every format's */
 	uint8_t *format_ids;
+	/* each of those ids' format text, for tdat_format_len(): where it
+	 * lies (in the file's map or @kept), or NULL */
+	struct tdat_ftext *format_text;
+	/* the inflated sections of formats (v7) those texts lie in */
+	uint8_t *kept[2];
+	size_t kept_cap[2];
 	/* v7: the parts met (spans.c); spans_failed: out of memory, the
 	 * file is not checked */
 	struct tdat_span *spans;
@@ -272,6 +286,8 @@ int tdat_printk(struct tdat_file *f, struct tcur *c);
 struct tep_event *tdat_parse_format(struct tep_handle *tep, const uint8_t *p,
 				    uint64_t size, const char *system,
 				    bool fields_only, bool *oom);
+void tdat_text_len(const char *s, const char *end, bool open, uint32_t *lo,
+		   uint32_t *hi);
 
 /* fmtlater.c: print formats parsed when asked for (tdat_print_fmt()) */
 struct tdat_later;

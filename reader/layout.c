@@ -534,6 +534,14 @@ static int v7_section(struct tdat_file *f, const struct sections *s, int id,
 		tc_init(&c, zbuf, len, f->big);
 	}
 	ret = fn(f, &c);
+	if (zbuf && (id == OPT_FTRACE_EVENTS || id == OPT_EVENT_FORMATS)) {
+		/* the format texts lie there (tdat_format_len()) */
+		int k = id == OPT_EVENT_FORMATS;
+
+		f->kept[k] = zbuf;
+		f->kept_cap[k] = zcap;
+		return ret;
+	}
 	tdat_unmap_big(zbuf, zcap);
 	return ret;
 }

@@ -233,6 +233,63 @@ static int note_format_id(struct tdat_file *f, long id)
 	return 0;
 }
 
+/**
+ * tdat_format_len - how long the records of an event id can be
+ * @f: the handle, its formats read
+ * @id: the event id
+ * @lo: set to the shortest length its format allows
+ * @hi: set to the longest, UINT32_MAX when there is no bound
+ *
+ * Read from the id's format text (tdat_text_len()) when asked, whether
+ * the caller wanted the event or not: a record of another length is
+ * damaged, or of another event (its id damaged).  An id two texts give,
+ * or one whose text says nothing, allows every length (1, UINT32_MAX).
+ *
+ * Return: 0, or -1 when no format text has @id (@lo and @hi as for
+ * every length).
+ */
+int tdat_format_len(const struct tdat_file *f, int id, uint32_t *lo,
+		    uint32_t *hi)
+{
+	const struct tdat_ftext *t;
+
+	*lo = 1;
+	*hi = UINT32_MAX;
+	if (!f->format_text || id < 0 || id >= TDAT_FORMAT_IDS)
+		return -1;
+	t = &f->format_text[id];
+	if (t->p)
+		tdat_text_len((const char *)t->p, (const char *)t->p + t->size,
+			      t->open, lo, hi);
+	return t->p || t->twice ? 0 : -1;
+}
+
+/* Note where the format text [@p, @p + @size) of id @id lies. */
+static int note_format_text(struct tdat_file *f, const char *system, long id,
+			    const uint8_t *p, uint64_t size)
+{
+	struct tdat_ftext *t;
+
+	if (id < 0 || id >= TDAT_FORMAT_IDS)
+		return 0;
+	if (!f->format_text) {
+		f->format_text = calloc(TDAT_FORMAT_IDS, sizeof(*t));
+		if (!f->format_text)
+			return tdat_fail(f, TDAT_BAD, "out of memory");
+	}
+	t = &f->format_text[id];
+	if (t->p || t->twice) { /* a second text of the id */
+		t->p = NULL;
+		t->twice = true;
+		return 0;
+	}
+	t->p = p;
+	t->size = size < UINT32_MAX ? (uint32_t)size : UINT32_MAX;
+	t->open = !strcmp(system, "ftrace") ||
+		  !strncmp(system, "user_events", 11);
+	return 0;
+}
+
 /*
  * One event format: parsed, when the caller wants it and it is safe.
  * Return: 0, or TDAT_BAD after saying why (out of memory).
@@ -246,7 +303,7 @@ static int event_format(struct tdat_file *f, const char *system,
 	bool oom = false;
 	char name[128];
 
-	if (note_format_id(f, id))
+	if (note_format_id(f, id) || note_format_text(f, system, id, p, size))
 		return TDAT_BAD;
 	if (f->no_formats)
 		return 0;

@@ -619,6 +619,9 @@ void tdat_close(struct tdat_file *f)
 	/* after the handle whose print formats name their fields */
 	tdat_later_free(f);
 	free(f->format_ids);
+	free(f->format_text);
+	for (i = 0; i < 2; i++)
+		tdat_unmap_big(f->kept[i], f->kept_cap[i]);
 	free(f->spans);
 	free(f->cmdlines);
 	for (i = 0; i < f->nr_buffers; i++) {

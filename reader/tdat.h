@@ -130,6 +130,8 @@ unsigned int tdat_formats_note(const struct tdat_file *f, char *note,
 /* Event ids below this have a bit in tdat_format_ids(). */
 #define TDAT_FORMAT_IDS 65536
 const uint8_t *tdat_format_ids(const struct tdat_file *f);
+int tdat_format_len(const struct tdat_file *f, int id, uint32_t *lo,
+		    uint32_t *hi);
 int tdat_check_chunks(const struct tdat_file *f, char *why, size_t why_len);
 int tdat_check_aligned(const struct tdat_file *f, char *why, size_t why_len);
 

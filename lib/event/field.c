@@ -142,36 +142,68 @@ long long kmem_fields_num_end(const struct kmem_fields *f)
 }
 
 /**
- * kmem_fields_max_len - how long a record of an event can be
- * @f: the fields of an event type, looked up
+ * kmem_event_len - how long the records of an event can be
+ * @ev: the event, its format parsed
+ * @lo: set to the shortest: the end (offset + size) of its last field,
+ *	the struct the kernel writes; 1 when the format tells nothing
+ * @hi: set to the longest, UINT32_MAX when there is no bound
  *
  * The kernel writes a record as its event's struct (its fields, the
  * struct padded to at most 8 bytes), 4- or 8-byte aligned in the ring
- * buffer, then its dynamic data.  An event with no dynamic field (no
- * __data_loc, no __rel_loc), and not one of ftrace's own (a stack holds
- * as many frames as it has), has no record longer than the end of its
- * last field rounded up to 8, with 8 bytes to spare.  A longer one is
- * another event's (its id damaged) or damaged.
+ * buffer, then its dynamic data.  An event with no data of its own after
+ * the struct (no __data_loc or __rel_loc field, no array of no size; not
+ * one of ftrace's own, whose stacks hold as many frames as they have;
+ * not a user event, whose writer chooses its length) has no record
+ * longer than the end of its last field rounded up to 8, with 8 bytes to
+ * spare.  A record outside these is damaged, or another event's (its id
+ * damaged).  A field past KMEM_MAX_STRUCT bytes, or at a negative offset,
+ * leaves the lengths unknown.  The reader says the same of a format's
+ * text (tdat_text_len()).
+ */
+void kmem_event_len(const struct tep_event *ev, uint32_t *lo, uint32_t *hi)
+{
+	const struct tep_format_field *fl;
+	bool open = !ev->system || !strcmp(ev->system, "ftrace") ||
+		    !strncmp(ev->system, "user_events", 11);
+	long long end = 0;
+	int pass;
+
+	*lo = 1;
+	*hi = UINT32_MAX;
+	for (pass = 0; pass < 2; pass++)
+		for (fl = pass ? ev->format.fields : ev->format.common_fields;
+		     fl; fl = fl->next) {
+			if (fl->offset < 0 || fl->size < 0 ||
+			    (long long)fl->offset + fl->size > KMEM_MAX_STRUCT)
+				return;
+			if (!fl->size || fl->flags & (TEP_FIELD_IS_DYNAMIC |
+						      TEP_FIELD_IS_RELATIVE))
+				open = true;
+			if ((long long)fl->offset + fl->size > end)
+				end = (long long)fl->offset + fl->size;
+		}
+	if (!end)
+		return;
+	*lo = (uint32_t)end;
+	if (!open)
+		*hi = (uint32_t)((end + 7) / 8 * 8 + 8);
+}
+
+/**
+ * kmem_fields_max_len - how long a record of an event can be
+ * @f: the fields of an event type, looked up
  *
- * Return: that length, or LLONG_MAX when there is no such bound.
+ * Return: kmem_event_len()'s longest, or LLONG_MAX when there is no such
+ * bound.
  */
 long long kmem_fields_max_len(const struct kmem_fields *f)
 {
-	const struct tep_event *ev = f->event;
-	const struct tep_format_field *fl;
-	long long end = 0;
+	uint32_t lo, hi;
 
-	if (!ev || !ev->system || !strcmp(ev->system, "ftrace"))
+	if (!f->event)
 		return LLONG_MAX;
-	for (fl = ev->format.fields; fl; fl = fl->next) {
-		if (fl->flags &
-			    (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE) ||
-		    fl->offset < 0 || fl->size < 0)
-			return LLONG_MAX;
-		if ((long long)fl->offset + fl->size > end)
-			end = (long long)fl->offset + fl->size;
-	}
-	return end ? (end + 7) / 8 * 8 + 8 : LLONG_MAX;
+	kmem_event_len(f->event, &lo, &hi);
+	return hi == UINT32_MAX ? LLONG_MAX : hi;
 }
 
 /**

@@ -290,6 +290,9 @@ void kmem_decode_common(const struct kmem_fields *f,
 long long kmem_fields_fit_end(const struct kmem_fields *f);
 long long kmem_fields_num_end(const struct kmem_fields *f);
 long long kmem_fields_max_len(const struct kmem_fields *f);
+/* No event's struct is larger (a field beyond: its format is damaged). */
+#define KMEM_MAX_STRUCT (1 << 24)
+void kmem_event_len(const struct tep_event *ev, uint32_t *lo, uint32_t *hi);
 bool kmem_fields_readable(const struct kmem_fields *f);
 
 /*

@@ -131,6 +131,8 @@ int kmem_feed_init(struct kmem_feed *fd, struct tep_handle *tep,
  */
 void kmem_feed_release(struct kmem_feed *fd)
 {
+	free(fd->lens);
+	fd->lens = NULL;
 	if (!fd->slot_of && fd->id_ix.slots)
 		u64_index_free(&fd->id_ix);
 	free(fd->slot_of);
@@ -257,4 +259,91 @@ void kmem_feed_no_format(struct kmem_feed *fd, const struct tep_record *rec)
 void kmem_feed_missed(struct kmem_feed *fd, long long missed)
 {
 	kmem_agg_missed(fd->agg, missed);
+}
+
+/**
+ * kmem_feed_lens - how long the records of each event can be
+ * @fd: the feed, its ids mapped (KMEM_FEED_MAP_IDS)
+ * @len_of: tells it for an event id, from the file's formats (asked once
+ *	an id, at its first record kmem_feed_other() checks)
+ * @arg: @len_of's first argument, for the feed's life
+ *
+ * For kmem_feed_other(): a record of another event that its format does
+ * not fit is damaged, or one of ours whose id was (its allocation or free
+ * would be lost without a word).  The ids of a 2-byte common_type (all of
+ * them, every kernel so far) are checked.
+ *
+ * Return: 0, or -1 when memory ran out (no length is then checked).
+ */
+int kmem_feed_lens(struct kmem_feed *fd, kmem_len_fn len_of, void *arg)
+{
+	int nr = fd->slot_of && fd->nr_ids <= KMEM_FEED_DENSE_IDS ? fd->nr_ids
+								  : 0;
+
+	free(fd->lens);
+	fd->lens = nr ? calloc(2 * (size_t)nr, sizeof(uint32_t)) : NULL;
+	fd->nr_lens = fd->lens ? nr : 0;
+	fd->len_of = len_of;
+	fd->len_arg = arg;
+	return nr && !fd->lens ? -1 : 0;
+}
+
+/* kmem_feed_lens_tep()'s: the lengths of @tep's format of id @id. */
+static void tep_len_of(void *tep, int id, uint32_t *lo, uint32_t *hi)
+{
+	const struct tep_event *ev = tep_find_event(tep, id);
+
+	*lo = 1;
+	*hi = UINT32_MAX;
+	if (ev)
+		kmem_event_len(ev, lo, hi);
+}
+
+/**
+ * kmem_feed_lens_tep - kmem_feed_lens() from a handle's event formats
+ * @fd: the feed, its ids mapped (KMEM_FEED_MAP_IDS)
+ * @tep: the handle: every format it holds, as kmem_event_len() reads it
+ *
+ * Return: as kmem_feed_lens().
+ */
+int kmem_feed_lens_tep(struct kmem_feed *fd, struct tep_handle *tep)
+{
+	return kmem_feed_lens(fd, tep_len_of, tep);
+}
+
+/**
+ * kmem_feed_other - check the length of a record of another event
+ * @fd: the feed
+ * @rec: the record; kmem_feed_slot() said -1 (not ours)
+ *
+ * A record its event's format does not fit (kmem_feed_lens()) is counted
+ * as of an impossible size: in the aggregate's skipped records, and in
+ * @fd->misfits (the first one's place kept), for the front end to say.
+ * Out of line: the path of the records of events not ours.
+ */
+void kmem_feed_other(struct kmem_feed *fd, const struct tep_record *rec)
+{
+	uint32_t *at;
+	int id;
+
+	if (!fd->lens || !fd->type_size)
+		return;
+	/* one too short to hold an id is no event's */
+	if (rec->size >= 0 && (unsigned int)rec->size >= fd->type_end) {
+		id = kmem_feed_type(fd, rec);
+		if (id < 0 || id >= fd->nr_lens)
+			return;
+		at = fd->lens + 2 * id;
+		if (!at[0]) /* its first record: ask, once */
+			fd->len_of(fd->len_arg, id, &at[0], &at[1]);
+		if ((unsigned int)rec->size >= at[0] &&
+		    (unsigned int)rec->size <= at[1])
+			return;
+	}
+	if (!fd->misfits++) {
+		fd->misfit_cpu = rec->cpu;
+		fd->misfit_offset = rec->offset;
+	}
+	if (fd->agg)
+		fd->agg->skipped_records++;
 }

@@ -35,6 +35,10 @@
  * (kmem_feed_known()); -1: not ours */
 #define KMEM_FEED_NO_FORMAT (-2)
 
+/* Sets the shortest and longest record of event id @id can be (1 and
+ * UINT32_MAX: any); kmem_feed_lens(). */
+typedef void (*kmem_len_fn)(void *arg, int id, uint32_t *lo, uint32_t *hi);
+
 /**
  * struct kmem_feed - the loop's state, one a tep handle
  * @fields: the fields of each slot's event
@@ -52,6 +56,15 @@
  * @type_swap: the file's byte order is not ours
  * @type_short: a 2-byte common_type in our byte order, and @slot_of holds
  *	all 65536 ids: the slot is read with no other test
+ * @len_of: tells the shortest and longest record of an id's event
+ *	(kmem_feed_lens()), or NULL
+ * @len_arg: its first argument
+ * @lens: what it told, at [2 * id] and [2 * id + 1] (0 at [2 * id]: not
+ *	asked yet), for @nr_lens ids
+ * @misfits: records of other events whose length their format does not
+ *	allow (kmem_feed_other()), since the front end last set it to 0
+ * @misfit_cpu: the first one's CPU
+ * @misfit_offset: its offset, as records count them
  * @agg: the aggregate the records go to
  * @keep: NULL, or whether a decoded event is accounted (filters)
  * @keep_arg: @keep's first argument
@@ -64,6 +77,13 @@ struct kmem_feed {
 	unsigned int type_off, type_size, type_end, type_span;
 	bool type_swap;
 	bool type_short;
+	kmem_len_fn len_of;
+	void *len_arg;
+	uint32_t *lens;
+	int nr_lens;
+	uint64_t misfits;
+	int misfit_cpu;
+	uint64_t misfit_offset;
 	struct kmem_agg *agg;
 	bool (*keep)(void *arg, const struct kmem_event *ev);
 	void *keep_arg;
@@ -78,6 +98,10 @@ void kmem_feed_missed(struct kmem_feed *fd, long long missed);
 void kmem_feed_known(struct kmem_feed *fd, const uint8_t *ids);
 void kmem_feed_known_tep(struct kmem_feed *fd, struct tep_handle *tep);
 void kmem_feed_no_format(struct kmem_feed *fd, const struct tep_record *rec);
+int kmem_feed_lens(struct kmem_feed *fd, kmem_len_fn len_of, void *arg);
+int kmem_feed_lens_tep(struct kmem_feed *fd, struct tep_handle *tep);
+__attribute__((cold)) void kmem_feed_other(struct kmem_feed *fd,
+					   const struct tep_record *rec);
 
 /* The event id of @rec, its common_type read here (the per-record path). */
 static inline int kmem_feed_type(const struct kmem_feed *fd,

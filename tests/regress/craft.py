@@ -495,29 +495,18 @@ def main():
                       ("padding-past-commit.dat", "padding")):
         d = bytearray(base)
         page = tdat_layout.layout(base)["cpus"][0]["offset"]
-        commit = struct.unpack_from("<Q", d, page + 8)[0] & 0xfffff
-        at = page + 16
-        while at < page + 16 + commit:
-            word = struct.unpack_from("<I", d, at)[0]
-            tl = word & 31
-            if 1 <= tl <= 28:
-                data, size = at + 4, tl * 4
-            elif tl == 0:
-                data, size = at + 8, struct.unpack_from("<I", d, at + 4)[0] - 4
-            else:
-                at += 8
-                continue
-            if struct.unpack_from("<H", d, data)[0] == 658 and at > page + 16:
-                break
-            at = data + size
-        else:
-            raise SystemExit("no kmalloc record after the first")
+        at, data = first_page_records(d, 658)[1]
         if how == "relabel":
             d[data:data + 2] = le("H", 657)
         else:  # a padding of delta 1 whose length word runs past the data
             d[at:at + 4] = le("I", 29 | 1 << 5)
             d[at + 4:at + 8] = le("I", 4096)
         files[name] = d
+    # a kmalloc record's id made that of another event, one of a fixed
+    # length (sched_waking's records are 16 to 24 bytes, the kmalloc
+    # record 56): a mutation run found its allocation lost
+    # without a word; it is of an impossible size, skipped and said
+    files["record-other-event-length.dat"] = other_event_length(tmp)
     # a v6 file's CPUCOUNT option made 0 (a mutation run found it; trace-cmd
     # writes it only for a count that is not 0): no CPU was read and the
     # report said the trace had no allocator events
@@ -751,6 +740,44 @@ format:
 
 print fmt: "pid=%d prio=%d", REC->pid, REC->prio
 """
+
+
+def other_event_length(tmp):
+    """The v6 trace of spec(n=600) with the format of sched_waking (Linux
+    6.18) too, its second kmalloc record's id (658) made that event's
+    (320)."""
+    sched = os.path.join(tmp, "waking.txt")
+    open(sched, "w").write(SCHED_WAKING)
+    base = write(os.path.join(tmp, "other.dat"), spec(n=600), FORMATS,
+                 "sched:" + sched, "--version", "6")
+    data = first_page_records(base, 658)[1][1]
+    base[data:data + 2] = le("H", 320)
+    return base
+
+
+def first_page_records(d, event_id):
+    """The (header offset, data offset) of each record of event id
+    @event_id on the first page of CPU 0 of the v6 trace @d, at least
+    two of them."""
+    page = tdat_layout.layout(bytes(d))["cpus"][0]["offset"]
+    commit = struct.unpack_from("<Q", d, page + 8)[0] & 0xfffff
+    at, found = page + 16, []
+    while at < page + 16 + commit:
+        tl = struct.unpack_from("<I", d, at)[0] & 31
+        if 1 <= tl <= 28:
+            data, size = at + 4, tl * 4
+        elif tl == 0:
+            data, size = at + 8, struct.unpack_from("<I", d, at + 4)[0] - 4
+        else:
+            at += 8
+            continue
+        if struct.unpack_from("<H", d, data)[0] == event_id:
+            found.append((at, data))
+        at = data + size
+    if len(found) < 2:
+        raise SystemExit("fewer than two records of id %d on the first page"
+                         % event_id)
+    return found
 
 
 def format_id_unused(tmp, others=0):
