@@ -2,6 +2,7 @@
 /*
  * Names from a libtraceevent handle (see tep_names.h).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -155,11 +156,14 @@ struct kmem_page_geometry kmem_tep_page_geometry(struct tep_handle *tep)
 }
 
 /**
- * kmem_tep_say_unprobed - say which print fmts were too long to probe
+ * kmem_tep_say_unprobed - say which print fmts were not probed
  * @tep: the trace's handle, its event formats parsed
  *
  * One line on stderr for each GFP-carrying event whose print fmt is too
- * long to probe: its flags are then shown as numbers.
+ * long to probe, or was parsed and found empty (the native reader leaves
+ * out one it finds damaged; a kernel's never is): its flags are then
+ * shown as numbers, and __GFP_ACCOUNT is not read from them.  A print
+ * fmt still left for later was never needed, and is not parsed for this.
  */
 void kmem_tep_say_unprobed(struct tep_handle *tep)
 {
@@ -174,6 +178,14 @@ void kmem_tep_say_unprobed(struct tep_handle *tep)
 			fprintf(stderr,
 				"kmem: kmem:%s: print fmt of %zu bytes (more than 65536) not probed: GFP flags as numbers\n",
 				gfp_events[i], len);
+		else if (ev && kmem_fmt_bound(ev) == SIZE_MAX &&
+			 tep_find_field(ev, "gfp_flags") &&
+			 (!ev->print_fmt.format || !*ev->print_fmt.format))
+			fprintf(stderr,
+				"kmem: kmem:%s: print fmt damaged (left out): "
+				"GFP flags as numbers, __GFP_ACCOUNT not read "
+				"from them\n",
+				gfp_events[i]);
 	}
 }
 

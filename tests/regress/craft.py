@@ -486,6 +486,14 @@ def main():
         at = base.index(b"name: %s\nID:" % event.encode())
         at = base.index(old, at, base.index(b"print fmt:", at))
         files[name] = bytearray(base[:at] + new + base[at + len(old):])
+    # kmalloc's print fmt naming a field its format lacks (a mutation run
+    # made call_site xall_site): the native reader leaves such a print
+    # fmt out (libtraceevent crashes on some), and with it the GFP names
+    # and __GFP_ACCOUNT, which it now says; libtraceevent reads it
+    at = base.index(b"name: kmalloc\nID:")
+    at = base.index(b"(void *)REC->call_site", base.index(b"print fmt:", at))
+    files["format-print-fmt-unknown-field.dat"] = bytearray(
+        base[:at] + b"(void *)REC->xall_site" + base[at + 22:])
     # records a mutation run found read without a word: a kmalloc
     # record's id made kfree's (its 56 bytes, longer than any kfree
     # record, were counted as a free of its pointer); a discarded
