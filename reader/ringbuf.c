@@ -18,7 +18,8 @@
  * @long_size: the kernel's long, 4 or 8 (the header page's commit size)
  * @big: the file is big-endian
  *
- * Return: 0, or -1 when the page header lies (a commit past the page).
+ * Return: 0, or -1 when the page header lies (a commit of 0, or past the
+ * page).
  */
 int rb_page_load(struct rb_page *pg, const uint8_t *page, uint32_t avail,
 		 int long_size, bool big)
@@ -37,7 +38,10 @@ int rb_page_load(struct rb_page *pg, const uint8_t *page, uint32_t avail,
 	flags = tdat_num(page + 8, long_size, big);
 	pg->data = page + pg->hdr;
 	pg->size = (uint32_t)flags & COMMIT_MASK;
-	if (pg->size > avail - pg->hdr) {
+	/* no data: the kernel gives a reader no empty page, and trace-cmd
+	 * writes none (not even trace-cmd split, whose pages are made at
+	 * their first record) */
+	if (!pg->size || pg->size > avail - pg->hdr) {
 		pg->size = 0;
 		return -1;
 	}
