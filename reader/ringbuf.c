@@ -19,7 +19,7 @@
  * @big: the file is big-endian
  *
  * Return: 0, or -1 when the page header lies (a commit of 0, or past the
- * page).
+ * page; a time past RB_TS_LIMIT).
  */
 int rb_page_load(struct rb_page *pg, const uint8_t *page, uint32_t avail,
 		 int long_size, bool big)
@@ -35,6 +35,8 @@ int rb_page_load(struct rb_page *pg, const uint8_t *page, uint32_t avail,
 	if (avail < pg->hdr)
 		return -1;
 	pg->ts = tdat_num(page, 8, big);
+	if (pg->ts > RB_TS_LIMIT)
+		return -1;
 	flags = tdat_num(page + 8, long_size, big);
 	pg->data = page + pg->hdr;
 	pg->size = (uint32_t)flags & COMMIT_MASK;

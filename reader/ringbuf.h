@@ -42,6 +42,15 @@ int rb_page_load(struct rb_page *pg, const uint8_t *page, uint32_t avail,
 
 #define RB_TS_SHIFT 27
 #define RB_TS_MSB (0xf8ULL << 56)
+/*
+ * No page's time is later (rb_page_load()): 2^63 ns is 292 years, and
+ * 2^63 cycles of a 3 GHz TSC 97.  A later one is damaged: the times of
+ * its records would wrap past 2^64 to tiny ones, the trace read out of
+ * order.  From a checked page time, a time stamp keeps below 2^64, and
+ * so do the deltas and time extends of any page that has fewer than 16
+ * extends of 2^59 ns each (the records' path checks nothing more).
+ */
+#define RB_TS_LIMIT (1ULL << 63)
 
 enum {
 	RB_TYPE_DATA_LEN = 0, /* length in the next word */

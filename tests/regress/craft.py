@@ -521,6 +521,12 @@ def main():
     word = struct.unpack_from("<Q", d, page + 8)[0]
     d[page + 8:page + 16] = le("Q", word & ~0xfffff)
     files["page-commit-zero.dat"] = d
+    # a page's time made 2^64 - 1 (a mutation run found its records'
+    # times wrapped past 2^64 to tiny ones, read out of order without a
+    # word): no clock is past 2^63, so it is damage
+    d = bytearray(base)
+    d[page:page + 8] = le("Q", 2**64 - 1)
+    files["page-time-wraps.dat"] = d
     # a kmalloc record's id made that of another event, one of a fixed
     # length (sched_waking's records are 16 to 24 bytes, the kmalloc
     # record 56): a mutation run found its allocation lost
