@@ -70,6 +70,8 @@ int tk_native_open(const char *path, struct tdat_file **f, bool late,
 		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 	if (ret == TDAT_OK && tdat_formats_note(*f, why, sizeof(why)))
 		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
+	if (ret == TDAT_OK && tdat_cmdlines_note(*f, why, sizeof(why)))
+		fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 	if (ret == TDAT_UNSUPPORTED)
 		snprintf(left, len, "%s", why);
 	else if (ret == TDAT_BAD)
@@ -136,6 +138,8 @@ int tk_native_validate(const char *path, struct tdat_scan **scan)
 		if (cut == 1)
 			fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 		if (tdat_formats_note(f, why, sizeof(why)))
+			fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
+		if (tdat_cmdlines_note(f, why, sizeof(why)))
 			fprintf(stderr, TK_NAME ": %s: %s\n", path, why);
 		if (cut == 2) {
 			size_t n = strlen(why);

@@ -215,6 +215,8 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 	}
 	if (!borrow)
 		say_left_out(f, path, NULL, NULL);
+	if (tdat_cmdlines_note(f, why, sizeof(why)))
+		fprintf(stderr, "kmem: %s: %s\n", path, why);
 	cut = tdat_cut_note(f, why, sizeof(why)) != 0;
 	ids = calloc(1, sizeof(*ids));
 	if (ids && !kmem_feed_init(&ids->feed, borrow ? kp->tep : tdat_tep(f),

@@ -212,6 +212,10 @@ struct tdat_file {
 	/* formats left out as damaged (meta.c, tdat_formats_note()) */
 	unsigned int formats_left;
 	char format_left[96]; /* the first: "kmem:kmalloc", or its id */
+	/* the saved command lines' text ends at a NUL with comms after it
+	 * (tdat_cmdlines_note()): where, of how many bytes */
+	uint64_t cmdlines_nul, cmdlines_size;
+	bool cmdlines_cut;
 	/* a bit for each event id below TDAT_FORMAT_IDS that a format text
 	 * of the file names (tdat_format_ids()), every format's */
 	uint8_t *format_ids;

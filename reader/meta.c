@@ -423,6 +423,25 @@ int tdat_event_formats(struct tdat_file *f, struct tcur *c)
 	return ret;
 }
 
+/* Note a NUL in the saved command lines [@p, @p + @size) that has
+ * something after it other than NULs and blanks: comms lost. */
+static void note_cmdlines_nul(struct tdat_file *f, const uint8_t *p,
+			      uint64_t size)
+{
+	const uint8_t *nul = memchr(p, '\0', (size_t)size), *q;
+
+	if (!nul || f->cmdlines_cut)
+		return;
+	for (q = nul; q < p + size; q++)
+		if (*q && *q != ' ' && *q != '\t' && *q != '\n')
+			break;
+	if (q == p + size)
+		return;
+	f->cmdlines_cut = true;
+	f->cmdlines_nul = (uint64_t)(nul - p);
+	f->cmdlines_size = size;
+}
+
 /**
  * tdat_cmdlines - the saved pid to command name table
  * @f: the file
@@ -446,6 +465,7 @@ int tdat_cmdlines(struct tdat_file *f, struct tcur *c)
 		return tdat_fail(f, TDAT_BAD, "out of memory");
 	memcpy(copy, p, (size_t)size);
 	copy[size] = '\0';
+	note_cmdlines_nul(f, p, size);
 	if (f->lazy_cmdlines) { /* registered by tdat_comms() */
 		tdat_comms(f);	/* an earlier text, as it would have been */
 		f->cmdlines = copy;
@@ -454,6 +474,30 @@ int tdat_cmdlines(struct tdat_file *f, struct tcur *c)
 	tdat_parse_cmdlines(f->tep, copy);
 	free(copy);
 	return TDAT_OK;
+}
+
+/**
+ * tdat_cmdlines_note - were saved command lines cut by a NUL?
+ * @f: the handle
+ * @note: for one sentence saying where
+ * @len: its size
+ *
+ * The text ends at a NUL for libtraceevent, and for this reader as for
+ * it: the comms after one are not read (tasks named "<...>").  The
+ * kernel's saved_cmdlines file, which trace-cmd copies, has none.
+ *
+ * Return: true when a NUL has comms after it (said in @note).
+ */
+bool tdat_cmdlines_note(const struct tdat_file *f, char *note, size_t len)
+{
+	if (!f->cmdlines_cut)
+		return false;
+	snprintf(note, len,
+		 "the saved command lines hold a NUL at byte %llu of %llu: the "
+		 "comms after it are not read (damaged)",
+		 (unsigned long long)f->cmdlines_nul,
+		 (unsigned long long)f->cmdlines_size);
+	return true;
 }
 
 /**

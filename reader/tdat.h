@@ -127,6 +127,7 @@ bool tdat_kallsyms_failed(const struct tdat_file *f);
 int tdat_cut_note(const struct tdat_file *f, char *note, size_t len);
 unsigned int tdat_formats_note(const struct tdat_file *f, char *note,
 			       size_t len);
+bool tdat_cmdlines_note(const struct tdat_file *f, char *note, size_t len);
 /* Event ids below this have a bit in tdat_format_ids(). */
 #define TDAT_FORMAT_IDS 65536
 const uint8_t *tdat_format_ids(const struct tdat_file *f);

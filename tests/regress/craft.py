@@ -527,6 +527,17 @@ def main():
     d = bytearray(base)
     d[page:page + 8] = le("Q", 2**64 - 1)
     files["page-time-wraps.dat"] = d
+    # a NUL in the saved command lines (a mutation run made a comm's '/'
+    # one): libtraceevent ends the table there, and so does the reader,
+    # the tasks after it named "<...>" without a word; now said
+    d = bytearray(base)
+    at = d.index(b"100 worker\n101 helper")
+    d[at + 3] = 0
+    files["cmdlines-nul.dat"] = d
+    # ... but a NUL with nothing after it loses no comm: not said
+    d = bytearray(base)
+    d[d.index(b"100 worker\n101 helper\n") + 21] = 0
+    files["cmdlines-trailing-nul.dat"] = d
     # a kmalloc record's id made that of another event, one of a fixed
     # length (sched_waking's records are 16 to 24 bytes, the kmalloc
     # record 56): a mutation run found its allocation lost
