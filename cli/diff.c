@@ -62,7 +62,7 @@ static int read_side(struct tk_args *a, struct tk_input *in, const char *path,
 	}
 	memcpy(s.label, sd->label, sizeof(s.label));	/* the same size */
 	tk_progress_start(&progress, sd->label);
-	tk_fault_guard(path);
+	tk_input_guard(in, path);
 	ret = in->f ? tk_native_run(in->f, buffer, &s, &progress) :
 		      tk_tracecmd_run(in, buffer, &s, &progress);
 	tk_fault_guard(NULL);
@@ -309,7 +309,7 @@ int tk_diff(struct tk_args *a)
 		return TK_ENV;
 	/* each file's buffer, chosen as plot chooses (buffers.c) */
 	for (i = 0; i < 2 && !ret; i++) {
-		tk_fault_guard(a->inputs[i]);
+		tk_input_guard(&in[i], a->inputs[i]);
 		buffer[i] = tk_buffer_pick(&in[i], a->inputs[i], a->instance,
 					   &reopen[i]);
 		tk_fault_guard(NULL);

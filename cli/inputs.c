@@ -133,12 +133,52 @@ void tk_close_input(struct tk_input *in)
 	in->nnames = 0;
 	if (in->h)
 		tracecmd_close(in->h);
+	if (in->h && in->left_note) /* read: said once, at the end */
+		fputs(in->left_note, stderr);
+	free(in->left_note);
+	free(in->left_fault);
+	in->left_note = in->left_fault = NULL;
 	tk_later_done(in->f);
 	tdat_close(in->f);
 	tdat_scan_free(in->scan);
 	in->scan = NULL;
 	in->h = NULL;
 	in->f = NULL;
+}
+
+/* @in's lines for a file the native reader left to libtracecmd (@why). */
+static int left_lines(struct tk_input *in, const char *path, const char *why)
+{
+	if (asprintf(&in->left_note,
+		     TK_NAME ": %s: read with libtracecmd: %s\n", path,
+		     why) < 0) {
+		in->left_note = NULL;
+		return -1;
+	}
+	if (asprintf(&in->left_fault,
+		     TK_NAME ": %s: cannot read the trace: %s, and "
+			     "libtracecmd fails on it",
+		     path, why) < 0) {
+		in->left_fault = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/**
+ * tk_input_guard - guard the reading of an input against faults
+ * @in: the input
+ * @path: its file
+ *
+ * tk_fault_guard(@path); a file the native reader left to libtracecmd
+ * gets the line that says both why and that libtracecmd fails on it, as
+ * when it was opened.
+ */
+void tk_input_guard(const struct tk_input *in, const char *path)
+{
+	tk_fault_guard(path);
+	if (in->left_fault)
+		tk_fault_guard_line(in->left_fault);
 }
 
 /*
@@ -203,15 +243,14 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 					tdat_scan_damage(h[i].scan, NULL));
 			tk_fault_guard_line(line);
 		}
-		if (left[0]) { /* left to libtracecmd: if it fails too */
-			char line[PATH_MAX + TDAT_WHY_LEN + 64];
-
-			snprintf(line, sizeof(line),
-				 TK_NAME ": %s: cannot read the trace: %s, "
-					 "and libtracecmd fails on it",
-				 a->inputs[i], left);
-			tk_fault_guard_line(line);
+		if (left[0] && left_lines(&h[i], a->inputs[i], left)) {
+			fprintf(stderr, TK_NAME ": out of memory\n");
+			tk_fault_guard(NULL);
+			i++;
+			goto fail;
 		}
+		if (h[i].left_fault) /* left to libtracecmd: if it fails too */
+			tk_fault_guard_line(h[i].left_fault);
 		tk_stderr_quiet(true);
 		h[i].h = tk_open_input(a->inputs[i], damaged(h[i].scan));
 		tk_stderr_quiet(false);
@@ -220,10 +259,6 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 			tk_fault_say();
 			goto fail;
 		}
-		if (left[0])
-			fprintf(stderr,
-				TK_NAME ": %s: read with libtracecmd: %s\n",
-				a->inputs[i], left);
 		if (open_instances(&h[i], a->inputs[i])) {
 			tk_fault_guard(NULL);
 			i++;
@@ -235,8 +270,11 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 fail:
 	if (i < a->nr_inputs)
 		tdat_scan_free(h[i].scan);	/* validated, not opened */
-	while (i-- > 0)
+	while (i-- > 0) {
+		free(h[i].left_note); /* not read: nothing to say of it */
+		h[i].left_note = NULL;
 		tk_close_input(&h[i]);
+	}
 	free(h);
 	return NULL;
 }

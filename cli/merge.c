@@ -130,7 +130,7 @@ static int read_one(struct tk_group *g, int i, int buffer)
 	}
 	memcpy(s.label, label, sizeof(s.label));
 	tk_progress_start(&progress, label);
-	tk_fault_guard(path);
+	tk_input_guard(in, path);
 	ret = in->f ? tk_native_run(in->f, buffer, &s, &progress)
 		    : tk_tracecmd_run(in, buffer, &s, &progress);
 	tk_fault_guard(NULL);
@@ -195,7 +195,7 @@ int tk_group_read(struct tk_group *g, const struct tk_args *a,
 		return -1;
 	}
 	for (i = 0; i < n && !ret; i++) {
-		tk_fault_guard(paths[i]);
+		tk_input_guard(&g->in[i], paths[i]);
 		buffer[i] =
 			tk_buffer_pick(&g->in[i], paths[i], a->instance, &r);
 		tk_fault_guard(NULL);

@@ -312,7 +312,7 @@ int tk_plot(struct tk_args *a)
 		return TK_ENV;
 	}
 	kmem_path_label(p.label, sizeof(p.label), a->inputs[0]);
-	tk_fault_guard(a->inputs[0]);
+	tk_input_guard(p.in, a->inputs[0]);
 	p.buffer = tk_buffer_pick(p.in, a->inputs[0], a->instance, &reopen);
 	if (p.buffer >= 0 && reopen)
 		reopen_input(&p);

@@ -238,7 +238,7 @@ int tk_stat(struct tk_args *a)
 	if (ret)
 		fprintf(stderr, TK_NAME ": out of memory\n");
 	for (i = 0; i < a->nr_inputs && !ret; i++) {
-		tk_fault_guard(a->inputs[i]);
+		tk_input_guard(&h[i], a->inputs[i]);
 		ret = analyse_file(&run, &h[i], a->inputs[i]);
 		tk_fault_guard(NULL);
 	}
