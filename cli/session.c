@@ -288,7 +288,8 @@ int tk_session_report(struct tk_session *s, struct kmem_outputs *outs,
 	if (tk_session_later_failed(s, err))
 		return -1;
 	tk_fault_guard_report(s->label); /* the symbols are read */
-	kmem_opts_render_cfg(&s->args->opts, outs->tables.f, &rc);
+	kmem_opts_render_cfg(&s->args->opts, kmem_out_stream(&outs->tables),
+			     &rc);
 	ret = kmem_outputs_report(&r, outs, err);
 	tk_fault_guard_report(NULL);
 	if (!ret && tk_session_later_failed(s, err))
@@ -367,7 +368,7 @@ int tk_merged_report(struct tk_merged *m, const struct kmem_opts *o,
 	struct kmem_render_cfg rc;
 	struct kmem_report_ctx r = { &m->agg, &rc, &m->sym, &in, NULL };
 
-	kmem_opts_render_cfg(o, outs->tables.f, &rc);
+	kmem_opts_render_cfg(o, kmem_out_stream(&outs->tables), &rc);
 	return kmem_outputs_report(&r, outs, err);
 }
 

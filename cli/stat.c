@@ -234,6 +234,13 @@ int tk_stat(struct tk_args *a)
 		return TK_ENV;
 	}
 	run.outs.json_several = several_reports(a, h);
+	/* libtracecmd may fault on a later buffer or file: then the one
+	 * line, and none of the reports before it */
+	for (i = 0; i < a->nr_inputs; i++)
+		if (h[i].h) {
+			kmem_outputs_hold(&run.outs); /* else as it comes */
+			break;
+		}
 	ret = tk_merged_init(&run.merged, run.have_numa ? &run.numa : NULL);
 	if (ret)
 		fprintf(stderr, TK_NAME ": out of memory\n");

@@ -196,6 +196,49 @@ int kmem_out_open(struct kmem_out *o, const char *path, const char *what,
 }
 
 /**
+ * kmem_out_hold - keep what goes to stdout until the end
+ * @o: a destination, open, nothing written to it yet
+ *
+ * For a reading that may yet fail half-way (libtracecmd faulting on a
+ * later buffer or file, the process then ending on one line): stdout
+ * gets all of the output or none of it.  A file is renamed into place at
+ * the end already.
+ *
+ * Return: 0, or -1 when memory ran out (the output then goes out as it
+ * is written).
+ */
+int kmem_out_hold(struct kmem_out *o)
+{
+	FILE *m;
+
+	if (!o->path || o->f != stdout)
+		return 0;
+	m = open_memstream(&o->held, &o->held_len);
+	if (!m)
+		return -1;
+	o->shown = o->f;
+	o->f = m;
+	o->own = true;
+	return 0;
+}
+
+/* A held destination's output, to the stream it shows on. */
+static void release_held(struct kmem_out *o)
+{
+	bool ok = !fclose(o->f);
+
+	o->f = o->shown;
+	o->own = false;
+	o->shown = NULL;
+	if (ok && o->held_len)
+		fwrite(o->held, 1, o->held_len, o->f);
+	else if (!ok)
+		o->failed = true; /* out of memory: nothing shown */
+	free(o->held);
+	o->held = NULL;
+}
+
+/**
  * kmem_out_check - has everything written so far reached the file?
  * @o: the destination
  * @err: where a failure is said (once)
@@ -235,6 +278,8 @@ int kmem_out_finish(struct kmem_out *o, FILE *err)
 
 	if (!o->path)
 		return 0;
+	if (o->shown && !o->failed)
+		release_held(o);
 	if (o->failed) {
 		kmem_out_discard(o);
 		return -1;
@@ -275,6 +320,7 @@ void kmem_out_discard(struct kmem_out *o)
 {
 	if (o->path && o->own)
 		fclose(o->f);
+	free(o->held);
 	if (o->tmp) {
 		pend(o->tmp, false);
 		unlink(o->tmp);

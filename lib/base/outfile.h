@@ -29,6 +29,11 @@ struct kmem_out {
 	bool own;		/* f is ours to close */
 	bool failed;		/* a write failed (said once) */
 	bool broken_pipe;	/* ... because the reader went away */
+	/* kmem_out_hold(): what goes to @shown is kept in @held (@f, a
+	 * memory stream) until kmem_out_finish() */
+	FILE *shown;
+	char *held;
+	size_t held_len;
 };
 
 int kmem_out_open(struct kmem_out *o, const char *path, const char *what,
@@ -36,6 +41,19 @@ int kmem_out_open(struct kmem_out *o, const char *path, const char *what,
 int kmem_out_check(struct kmem_out *o, FILE *err);
 int kmem_out_finish(struct kmem_out *o, FILE *err);
 void kmem_out_discard(struct kmem_out *o);
+int kmem_out_hold(struct kmem_out *o);
+
+/**
+ * kmem_out_stream - the stream a destination shows its output on
+ * @o: the destination
+ *
+ * Return: where it goes (stdout for one held by kmem_out_hold(): a
+ * terminal's width is still that terminal's).
+ */
+static inline FILE *kmem_out_stream(const struct kmem_out *o)
+{
+	return o->shown ? o->shown : o->f;
+}
 void kmem_out_unlink_pending(void);
 
 #endif

@@ -214,6 +214,22 @@ int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err)
 }
 
 /**
+ * kmem_outputs_hold - keep what goes to stdout until the end
+ * @outs: the destinations, open, nothing written yet
+ *
+ * kmem_out_hold() of each: for a run whose reading may yet fail
+ * half-way, stdout gets all of its output or none.
+ *
+ * Return: 0, or -1 when memory ran out (then written as it comes).
+ */
+int kmem_outputs_hold(struct kmem_outputs *outs)
+{
+	return kmem_out_hold(&outs->tables) | kmem_out_hold(&outs->json) |
+	       kmem_out_hold(&outs->csv) | kmem_out_hold(&outs->folded) |
+	       kmem_out_hold(&outs->rows);
+}
+
+/**
  * kmem_outputs_note - remember a closed pipe in @outs->broken_pipe
  * @outs: the destinations
  */

@@ -43,6 +43,7 @@ int kmem_outputs_spare(const struct kmem_opts *o, const char *const *inputs,
 int kmem_outputs_open(struct kmem_outputs *outs, const struct kmem_opts *o,
 		      bool append, FILE *err);
 int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err);
+int kmem_outputs_hold(struct kmem_outputs *outs);
 void kmem_outputs_discard(struct kmem_outputs *outs);
 void kmem_outputs_note(struct kmem_outputs *outs);
 

@@ -667,7 +667,8 @@ def cpu_sizes_damaged(tmp):
 def option_ids_damaged(tmp):
     """An option's id changed (found by a mutation run), which hid the
     section it named without a word: an instance's BUFFER option made
-    255 (no such option: its data were not read), CMDLINES made 4
+    255 (no such option: its data were not read) or 22 (BUFFER_TEXT:
+    latency data, left to libtracecmd), CMDLINES made 4
     (TRACECLOCK: no comm names), FTRACE_EVENTS made 5 (UNAME: the
     kernel_stack format lost).  v7 zstd, options uncompressed."""
     files = {}
@@ -675,6 +676,7 @@ def option_ids_damaged(tmp):
                  "--version", "7", "--compression", "zstd")
     opts = tdat_layout.layout(bytes(base))["options"]
     for name, old, new, nth in (("buffer-option-id-unknown.dat", 3, 255, -1),
+                                ("buffer-option-id-text.dat", 3, 22, -1),
                                 ("cmdlines-option-id-traceclock.dat", 21, 4, 0),
                                 ("ftrace-events-option-id-uname.dat", 17, 5, 0)):
         o = [o for o in opts if o["id"] == old][nth]
