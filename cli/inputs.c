@@ -268,8 +268,11 @@ struct tk_input *tk_open_inputs(const struct tk_args *a)
 	}
 	return h;
 fail:
-	if (i < a->nr_inputs)
-		tdat_scan_free(h[i].scan);	/* validated, not opened */
+	if (i < a->nr_inputs) { /* validated, not opened */
+		tdat_scan_free(h[i].scan);
+		free(h[i].left_note);
+		free(h[i].left_fault);
+	}
 	while (i-- > 0) {
 		free(h[i].left_note); /* not read: nothing to say of it */
 		h[i].left_note = NULL;
