@@ -16,6 +16,7 @@ struct later {
 	struct tep_handle *tep;
 	struct kmem_fmt_source src;
 	bool failed; /* a print format could not be parsed: no memory */
+	unsigned int said; /* kmem_fmt_first_say()'s bits */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -50,7 +51,7 @@ int kmem_fmt_later(struct tep_handle *tep, const struct kmem_fmt_source *src)
 		}
 	}
 	if (nr < cap)
-		list[nr++] = (struct later){ tep, *src, false };
+		list[nr++] = (struct later){ tep, *src, false, 0 };
 	else
 		ret = -1;
 	pthread_mutex_unlock(&lock);
@@ -176,4 +177,30 @@ void kmem_comms_need(struct tep_handle *tep)
 	if (l && l->src.comms)
 		l->src.comms(l->src.priv);
 	pthread_mutex_unlock(&lock);
+}
+
+/**
+ * kmem_fmt_first_say - is a line about a handle's formats said yet?
+ * @tep: the handle
+ * @what: which line, a bit
+ *
+ * A handle whose print formats are parsed later (kmem_fmt_later()) has
+ * its reports of several buffers made from it: such a line is said once.
+ *
+ * Return: false when @what was said for @tep before; true (and noted)
+ * the first time, and always for a handle never registered.
+ */
+bool kmem_fmt_first_say(const struct tep_handle *tep, unsigned int what)
+{
+	struct later *l;
+	bool first = true;
+
+	pthread_mutex_lock(&lock);
+	l = find(tep);
+	if (l) {
+		first = !(l->said & what);
+		l->said |= what;
+	}
+	pthread_mutex_unlock(&lock);
+	return first;
 }

@@ -37,6 +37,7 @@ struct kmem_fmt_source {
 };
 
 int kmem_fmt_later(struct tep_handle *tep, const struct kmem_fmt_source *src);
+bool kmem_fmt_first_say(const struct tep_handle *tep, unsigned int what);
 void kmem_fmt_later_done(struct tep_handle *tep);
 void kmem_fmt_need(struct tep_event *ev);
 bool kmem_fmt_failed(const struct tep_handle *tep);

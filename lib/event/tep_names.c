@@ -180,7 +180,8 @@ void kmem_tep_say_unprobed(struct tep_handle *tep)
 				gfp_events[i], len);
 		else if (ev && kmem_fmt_bound(ev) == SIZE_MAX &&
 			 tep_find_field(ev, "gfp_flags") &&
-			 (!ev->print_fmt.format || !*ev->print_fmt.format))
+			 (!ev->print_fmt.format || !*ev->print_fmt.format) &&
+			 kmem_fmt_first_say(tep, 1u << i))
 			fprintf(stderr,
 				"kmem: kmem:%s: print fmt damaged (left out): "
 				"GFP flags as numbers, __GFP_ACCOUNT not read "

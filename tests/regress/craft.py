@@ -494,6 +494,13 @@ def main():
     at = base.index(b"(void *)REC->call_site", base.index(b"print fmt:", at))
     files["format-print-fmt-unknown-field.dat"] = bytearray(
         base[:at] + b"(void *)REC->xall_site" + base[at + 22:])
+    # ... in a file with an instance too: said once, not once a buffer
+    inst = bytes(write(os.path.join(tmp, "fmi.dat"), spec(n=600, instance=True),
+                       FORMATS, "--version", "6"))
+    at = inst.index(b"(void *)REC->call_site",
+                    inst.index(b"print fmt:", inst.index(b"name: kmalloc\nID:")))
+    files["format-print-fmt-unknown-field-instance.dat"] = bytearray(
+        inst[:at] + b"(void *)REC->xall_site" + inst[at + 22:])
     # records a mutation run found read without a word: a kmalloc
     # record's id made kfree's (its 56 bytes, longer than any kfree
     # record, were counted as a free of its pointer); a discarded
