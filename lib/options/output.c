@@ -217,16 +217,28 @@ int kmem_outputs_finish(struct kmem_outputs *outs, FILE *err)
  * kmem_outputs_hold - keep what goes to stdout until the end
  * @outs: the destinations, open, nothing written yet
  *
- * kmem_out_hold() of each: for a run whose reading may yet fail
- * half-way, stdout gets all of its output or none.
+ * kmem_out_hold() of the one destination on stdout: for a run whose
+ * reading may yet fail half-way, stdout gets all of its output or none.
+ * Two on stdout (output=- and csv=-) are written as they come, each
+ * report's parts in turn, as an unheld run writes them.
  *
  * Return: 0, or -1 when memory ran out (then written as it comes).
  */
 int kmem_outputs_hold(struct kmem_outputs *outs)
 {
-	return kmem_out_hold(&outs->tables) | kmem_out_hold(&outs->json) |
-	       kmem_out_hold(&outs->csv) | kmem_out_hold(&outs->folded) |
-	       kmem_out_hold(&outs->rows);
+	struct kmem_out *d[] = { &outs->tables, &outs->json, &outs->csv,
+				 &outs->folded, &outs->rows };
+	struct kmem_out *on = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		if (!d[i]->path || d[i]->f != stdout)
+			continue;
+		if (on)
+			return 0;
+		on = d[i];
+	}
+	return on ? kmem_out_hold(on) : 0;
 }
 
 /**

@@ -247,4 +247,13 @@ if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/instances ]; then
 else
 	skip outputs-live-closed-pipe "needs root and tracefs"
 fi
+# two destinations on stdout (output=- and csv=-), a file of two buffers:
+# the reports' parts in turn, the same bytes whichever reader read it
+# (stdout is held while libtracecmd reads only when one destination is
+# on it: holding two would group each one's parts)
+im=$TOP/sample-data/instance-mixed.dat
+"$TK" stat --output=- --csv=- "$im" >"$WORK/two-native.out" 2>/dev/null
+"$TK" stat --reader=libtracecmd --output=- --csv=- "$im" >"$WORK/two-tc.out" 2>/dev/null
+check outputs-two-on-stdout-readers-same cmp -s "$WORK/two-native.out" "$WORK/two-tc.out"
+
 finish
