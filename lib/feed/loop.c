@@ -3,8 +3,10 @@
  * The front ends' loop (see loop.h): no allocation, no formatting, no
  * search per record.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "alloc/registry.h"
 #include "loop.h"
@@ -261,24 +263,36 @@ void kmem_feed_missed(struct kmem_feed *fd, long long missed)
 	kmem_agg_missed(fd->agg, missed);
 }
 
-/**
- * kmem_feed_lens - how long the records of each event can be
- * @fd: the feed, its ids mapped (KMEM_FEED_MAP_IDS)
- * @len_of: tells it for an event id, from the file's formats (asked once
- *	an id, at its first record kmem_feed_other() checks)
- * @arg: @len_of's first argument, for the feed's life
- *
- * For kmem_feed_other(): a record of another event that its format does
- * not fit is damaged, or one of ours whose id was (its allocation or free
- * would be lost without a word).  The ids of a 2-byte common_type (all of
- * them, every kernel so far) are checked.
- *
- * Return: 0, or -1 when memory ran out (no length is then checked).
+/*
+ * The ids a record of another event can have that a format gives: below
+ * the highest one not marked KMEM_FEED_NO_FORMAT (kmem_feed_known()),
+ * and below @cap.  Eight at a time from the top, where most of the 65536
+ * have none.
  */
-int kmem_feed_lens(struct kmem_feed *fd, kmem_len_fn len_of, void *arg)
+static int ids_with_format(const struct kmem_feed *fd, int cap)
 {
-	int nr = fd->slot_of && fd->nr_ids <= KMEM_FEED_DENSE_IDS ? fd->nr_ids
-								  : 0;
+	const uint64_t unknown = 0xfefefefefefefefeULL; /* eight -2 */
+	int n = fd->nr_ids < cap ? fd->nr_ids : cap > 0 ? cap : 0;
+	uint64_t w;
+
+	while (n >= 8) {
+		memcpy(&w, fd->slot_of + n - 8, 8);
+		if (w != unknown)
+			break;
+		n -= 8;
+	}
+	while (n > 0 && fd->slot_of[n - 1] == KMEM_FEED_NO_FORMAT)
+		n--;
+	return n;
+}
+
+/* kmem_feed_lens() for the ids below @cap. */
+static int lens_below(struct kmem_feed *fd, kmem_len_fn len_of, void *arg,
+		      int cap)
+{
+	int nr = fd->slot_of && fd->nr_ids <= KMEM_FEED_DENSE_IDS
+			 ? ids_with_format(fd, cap)
+			 : 0;
 
 	free(fd->lens);
 	fd->lens = nr ? calloc(2 * (size_t)nr, sizeof(uint32_t)) : NULL;
@@ -286,6 +300,29 @@ int kmem_feed_lens(struct kmem_feed *fd, kmem_len_fn len_of, void *arg)
 	fd->len_of = len_of;
 	fd->len_arg = arg;
 	return nr && !fd->lens ? -1 : 0;
+}
+
+/**
+ * kmem_feed_lens - how long the records of each event can be
+ * @fd: the feed, its ids mapped (KMEM_FEED_MAP_IDS), those without a
+ *	format marked (kmem_feed_known()) when they are known
+ * @len_of: tells it for an event id, from the file's formats (asked once
+ *	an id, at its first record kmem_feed_other() checks)
+ * @arg: @len_of's first argument, for the feed's life
+ *
+ * For kmem_feed_other(): a record of another event that its format does
+ * not fit is damaged, or one of ours whose id was (its allocation or free
+ * would be lost without a word).  The ids of a 2-byte common_type (all of
+ * them, every kernel so far) are checked; the table holds two lengths an
+ * id up to the highest id a format gives (a record of an id above it is
+ * one of no format: kmem_feed_no_format()'s), 16 KB for 2,000 events
+ * rather than 512 KB for all 65536.
+ *
+ * Return: 0, or -1 when memory ran out (no length is then checked).
+ */
+int kmem_feed_lens(struct kmem_feed *fd, kmem_len_fn len_of, void *arg)
+{
+	return lens_below(fd, len_of, arg, INT_MAX);
 }
 
 /* kmem_feed_lens_tep()'s: the lengths of @tep's format of id @id. */
@@ -304,11 +341,24 @@ static void tep_len_of(void *tep, int id, uint32_t *lo, uint32_t *hi)
  * @fd: the feed, its ids mapped (KMEM_FEED_MAP_IDS)
  * @tep: the handle: every format it holds, as kmem_event_len() reads it
  *
+ * An id above the handle's highest has no format of it: any length
+ * fits, and it takes no room in the table.
+ *
  * Return: as kmem_feed_lens().
  */
 int kmem_feed_lens_tep(struct kmem_feed *fd, struct tep_handle *tep)
 {
-	return kmem_feed_lens(fd, tep_len_of, tep);
+	int i, n = tep_get_events_count(tep), top = -1;
+
+	for (i = 0; i < n; i++) {
+		const struct tep_event *ev = tep_get_event(tep, i);
+
+		if (ev && ev->id > top)
+			top = ev->id;
+	}
+	/* a damaged id up to INT_MAX: every id of the map */
+	return lens_below(fd, tep_len_of, tep,
+			  top < fd->nr_ids ? top + 1 : fd->nr_ids);
 }
 
 /**
