@@ -58,6 +58,8 @@ static int grow_index(struct addr_table *t)
 	free(t->slots);
 	t->slots = slots;
 	t->bits = bits;
+	t->mask = (uint32_t)(((size_t)1 << bits) - 1);
+	t->shift = 64 - bits;
 	return 0;
 }
 

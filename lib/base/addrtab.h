@@ -28,6 +28,8 @@ struct addr_table {
 	size_t len, cap;	/* entries in use, room */
 	uint32_t *slots;	/* NULL until the first entry */
 	unsigned int bits;	/* 1 << bits slots */
+	uint32_t mask;		/* (1 << bits) - 1 */
+	unsigned int shift;	/* 64 - bits */
 };
 
 void addr_table_init(struct addr_table *t, size_t entry_size);
@@ -93,9 +95,9 @@ static inline uint32_t addr_table_find(const struct addr_table *t, uint64_t key)
 
 	if (!t->slots)
 		return ADDR_NONE;
-	mask = (uint32_t)((1ULL << t->bits) - 1);
+	mask = t->mask;
 	tag = addr_tag(h, t->bits);
-	for (i = addr_first_slot(h, t->bits); (s = t->slots[i]);
+	for (i = (size_t)(h >> t->shift); (s = t->slots[i]);
 	     i = (i + 1) & mask) {
 		if ((s & ~mask) == tag && addr_key_at(t, (s & mask) - 1) == key)
 			return (s & mask) - 1;
