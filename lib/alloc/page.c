@@ -113,7 +113,7 @@ static uint64_t bytes_of(const struct page_stats *st, int order)
 	return (uint64_t)st->page_size << order;
 }
 
-static inline void drop_live(struct page_stats *st, uint32_t pi)
+static inline void drop_live(struct page_stats *st, uint32_t pi, uint64_t bytes)
 {
 	struct page_obj *p = page_obj_at(st, pi);
 
@@ -125,7 +125,7 @@ static inline void drop_live(struct page_stats *st, uint32_t pi)
 	kmem_lc_drop(&st->sum.lc,
 		     p->site != U64_INDEX_NONE ? &st->sites[p->site].live
 					       : NULL,
-		     &st->touched, &p->h, page_obj_bytes(st, p));
+		     &st->touched, &p->h, bytes);
 }
 
 /* Is the page on another node than the CPU?  (Known nodes only.) */
@@ -157,8 +157,12 @@ static void make_live(struct page_stats *st, uint32_t pi,
 		page_finish_pending(st, page_obj_at(st, pi)->cpu,
 				    PAGE_NO_STACK);
 	p = page_obj_at(st, pi);
-	if (kmem_lc_missed(&st->sum.lc, &p->h, page_obj_bytes(st, p)))
-		drop_live(st, pi);
+	if (p->flags & PAGE_OBJ_LIVE) {
+		uint64_t was = page_obj_bytes(st, p);
+
+		kmem_lc_missed(&st->sum.lc, &p->h, was);
+		drop_live(st, pi, was);
+	}
 	if (st->rows) {
 		kmem_inc32(&st->saturated, &page_row_at(st, pi)->hits);
 		page_row_at(st, pi)->bytes += bytes;
@@ -250,7 +254,7 @@ static void page_free(struct page_stats *st, const struct kmem_event *ev)
 			bytes);
 	if (st->rows)
 		kmem_inc32(&st->saturated, &page_row_at(st, pi)->frees);
-	drop_live(st, pi);
+	drop_live(st, pi, bytes);
 }
 
 static void page_other(struct page_stats *st, const struct kmem_event *ev)

@@ -200,7 +200,7 @@ void page_resolve_callsites(struct page_stats *st);
 static inline uint64_t page_obj_bytes(const struct page_stats *st,
 				      const struct page_obj *p)
 {
-	return (uint64_t)st->page_size << (p->border > 30 ? 0 : p->border);
+	return (uint64_t)st->page_size << (p->border & 31); /* set 0..30 */
 }
 
 /**

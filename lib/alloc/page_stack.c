@@ -110,6 +110,7 @@ static inline void attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
 	uint32_t si = site_get(st, cs, a->order, a->migratetype, a->gfp);
 	struct page_obj *p = page_obj_at(st, pfn);
 	struct page_site *s;
+	uint64_t bytes;
 
 	p->flags &= (uint8_t)~PAGE_OBJ_PENDING;
 	if (si == U64_INDEX_NONE) {
@@ -117,11 +118,12 @@ static inline void attach_site(struct page_stats *st, uint32_t pfn, uint64_t cs,
 		return;
 	}
 	s = &st->sites[si];
+	bytes = page_obj_bytes(st, p);
 	s->hits++;
-	s->bytes += page_obj_bytes(st, p);
+	s->bytes += bytes;
 	if (p->flags & PAGE_OBJ_LIVE) {
 		s->live_count++;
-		s->live_bytes += page_obj_bytes(st, p);
+		s->live_bytes += bytes;
 		kmem_touch(&st->touched, si);
 	}
 	p->site = si;
