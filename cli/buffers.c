@@ -90,7 +90,7 @@ static bool has_kmem(const struct tk_input *in, int buffer, bool *used)
 	int ret;
 
 	if (kmem_feed_init(&fd, tk_buffer_tep(in, buffer), NULL,
-			   KMEM_FEED_MAP_IDS)) {
+			   KMEM_FEED_MAP_IDS | KMEM_FEED_SLOTS_ONLY)) {
 		kmem_feed_release(&fd);
 		return true;	/* out of memory: as if it had */
 	}

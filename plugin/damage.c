@@ -219,8 +219,9 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 		fprintf(stderr, "kmem: %s: %s\n", path, why);
 	cut = tdat_cut_note(f, why, sizeof(why)) != 0;
 	ids = calloc(1, sizeof(*ids));
-	if (ids && !kmem_feed_init(&ids->feed, borrow ? kp->tep : tdat_tep(f),
-				   NULL, KMEM_FEED_MAP_IDS)) {
+	if (ids &&
+	    !kmem_feed_init(&ids->feed, borrow ? kp->tep : tdat_tep(f), NULL,
+			    KMEM_FEED_MAP_IDS | KMEM_FEED_SLOTS_ONLY)) {
 		/* the ids without a format: trace-cmd's (the file's formats
 		 * were not read), or the file's (into the report now) */
 		ids->borrowed = borrow;

@@ -29,13 +29,13 @@ static void note_clash(struct kmem_feed *fd, const struct kmem_fields *f)
  * format of ours that gives another is unsound (kmem_format_sound()),
  * its records not decoded.
  */
-static const struct tep_format_field *common_type(struct tep_event **evs)
+static const struct tep_format_field *common_type(struct tep_handle *tep)
 {
 	const struct tep_format_field *best = NULL, *t;
-	int i, votes = 0;
+	int i, n = tep_get_events_count(tep), votes = 0;
 
-	for (i = 0; evs[i]; i++) {
-		t = tep_find_common_field(evs[i], "common_type");
+	for (i = 0; i < n; i++) {
+		t = tep_find_common_field(tep_get_event(tep, i), "common_type");
 		if (!t || (t->size != 2 && t->size != 4))
 			continue;
 		if (best && t->offset == best->offset && t->size == best->size)
@@ -54,20 +54,24 @@ static const struct tep_format_field *common_type(struct tep_event **evs)
  * Which events are ours: event id -> slot, filled once per input.  Only
  * our events' ids are mapped; densely when the largest is below
  * KMEM_FEED_DENSE_IDS, else in a hash, so that no id in a file sizes an
- * allocation.
+ * allocation.  The handle's events are walked in its own order, by id
+ * (libtraceevent keeps them sorted for its lookups): not through
+ * tep_list_events(), whose sorted copy would stay in a handle that
+ * trace-cmd or KernelShark lend, for the rest of their run.
  */
-static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
+static int map_events(struct kmem_feed *fd, struct tep_handle *tep, bool fields)
 {
-	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	int i, slot, n = tep_get_events_count(tep), max = -1;
 	const struct tep_format_field *t;
-	int i, slot, max = -1;
+	struct tep_event *ev;
 
-	for (i = 0; evs && evs[i]; i++)
-		if (evs[i]->id >= 0 &&
-		    kmem_slot_by_name(evs[i]->system, evs[i]->name) >= 0 &&
-		    evs[i]->id > max)
-			max = evs[i]->id;
-	t = evs ? common_type(evs) : NULL;
+	for (i = 0; i < n; i++) {
+		ev = tep_get_event(tep, i);
+		if (ev->id >= 0 && ev->id > max &&
+		    kmem_slot_by_name(ev->system, ev->name) >= 0)
+			max = ev->id;
+	}
+	t = common_type(tep);
 	if (t) {
 		fd->type_off = (unsigned int)t->offset;
 		fd->type_size = (unsigned int)t->size;
@@ -90,17 +94,20 @@ static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
 	} else if (u64_index_init(&fd->id_ix, 16)) {
 		return -1;
 	}
-	for (i = 0; evs && evs[i]; i++) {
-		slot = kmem_slot_by_name(evs[i]->system, evs[i]->name);
-		if (slot < 0 || evs[i]->id < 0)
+	for (i = 0; i < n; i++) {
+		ev = tep_get_event(tep, i);
+		slot = kmem_slot_by_name(ev->system, ev->name);
+		if (slot < 0 || ev->id < 0)
 			continue;
-		kmem_fields_init(&fd->fields[slot], evs[i], slot);
-		note_clash(fd, &fd->fields[slot]);
-		if (fd->slot_of && evs[i]->id < fd->nr_ids)
-			fd->slot_of[evs[i]->id] = (int8_t)slot;
+		if (fields) {
+			kmem_fields_init(&fd->fields[slot], ev, slot);
+			note_clash(fd, &fd->fields[slot]);
+		}
+		if (fd->slot_of && ev->id < fd->nr_ids)
+			fd->slot_of[ev->id] = (int8_t)slot;
 		else if (fd->slot_of)
 			continue; /* no record can have it */
-		else if (u64_index_insert(&fd->id_ix, (uint64_t)evs[i]->id,
+		else if (u64_index_insert(&fd->id_ix, (uint64_t)ev->id,
 					  (uint32_t)slot))
 			return -1;
 	}
@@ -114,7 +121,10 @@ static int map_events(struct kmem_feed *fd, struct tep_handle *tep)
  * @agg: where the records go, initialised by the caller; NULL when the
  *	records are only told apart (kmem_feed_slot()), not accounted
  * @flags: KMEM_FEED_MAP_IDS: map the event ids of @tep to slots, and
- *	look up the fields of each of our events
+ *	look up the fields of each of our events; with KMEM_FEED_SLOTS_ONLY
+ *	too, not the fields (a third of a million instructions an event,
+ *	the print fmt probed): the feed tells records apart
+ *	(kmem_feed_slot()), and is not stepped
  *
  * Return: 0, or -1 when memory ran out (kmem_feed_release() all the
  * same).
@@ -124,7 +134,9 @@ int kmem_feed_init(struct kmem_feed *fd, struct tep_handle *tep,
 {
 	memset(fd, 0, sizeof(*fd));
 	fd->agg = agg;
-	return flags & KMEM_FEED_MAP_IDS ? map_events(fd, tep) : 0;
+	if (!(flags & KMEM_FEED_MAP_IDS))
+		return 0;
+	return map_events(fd, tep, !(flags & KMEM_FEED_SLOTS_ONLY));
 }
 
 /**

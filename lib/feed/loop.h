@@ -26,6 +26,9 @@
 
 /* kmem_feed_init() flags: map event ids to slots */
 #define KMEM_FEED_MAP_IDS 1u
+/* ... and only that: no fields looked up, for a feed that only tells
+ * records apart (kmem_feed_slot()), never decodes them */
+#define KMEM_FEED_SLOTS_ONLY 2u
 
 /* Ids below this are mapped in an array (always, for the 2-byte
  * common_type of every kernel so far), the others in a hash. */
