@@ -130,7 +130,8 @@ static void say_left_out(struct tdat_file *f, const char *path,
 {
 	struct tdat_hooks hooks = { .want = wanted,
 				    .no_kallsyms = true,
-				    .no_print_fmt = true };
+				    .no_print_fmt = true,
+				    .lazy_cmdlines = true };
 	struct tdat_file *own = NULL;
 	char why[TDAT_WHY_LEN];
 
@@ -186,7 +187,8 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 	struct tdat_hooks hooks = { .want = wanted,
 				    .no_kallsyms = true,
 				    .no_print_fmt = true,
-				    .no_formats = borrow };
+				    .no_formats = borrow,
+				    .lazy_cmdlines = true };
 	const struct tdat_damage *d;
 	char *path = kp->scan_path;
 	struct scan_ids *ids;
