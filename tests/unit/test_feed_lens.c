@@ -63,17 +63,36 @@ static bool misfit(struct kmem_feed *fd, int id, int size)
 	return fd->misfits != before;
 }
 
+/* A handle of events @ids and its feed, ids mapped; NULL: failed. */
+static struct tep_handle *setup(const int *ids, int n, struct kmem_feed *fd)
+{
+	struct tep_handle *tep = handle(ids, n);
+
+	CHECK(tep != NULL);
+	if (tep && kmem_feed_init(fd, tep, NULL, KMEM_FEED_MAP_IDS)) {
+		CHECK(!"kmem_feed_init");
+		kmem_feed_release(fd);
+		tep_free(tep);
+		return NULL;
+	}
+	return tep;
+}
+
+static void finish(struct kmem_feed *fd, struct tep_handle *tep)
+{
+	kmem_feed_release(fd);
+	tep_free(tep);
+}
+
 /* kmem_feed_lens_tep(): ids up to the handle's highest. */
 static void test_tep(void)
 {
 	static const int ids[] = { 5, 300 };
-	struct tep_handle *tep = handle(ids, 2);
 	struct kmem_feed fd;
+	struct tep_handle *tep = setup(ids, 2, &fd);
 
-	CHECK(tep != NULL);
 	if (!tep)
 		return;
-	CHECK(kmem_feed_init(&fd, tep, NULL, KMEM_FEED_MAP_IDS) == 0);
 	CHECK(kmem_feed_lens_tep(&fd, tep) == 0);
 	CHECK_U64(fd.nr_lens, 301);
 	CHECK(!misfit(&fd, 300, 12));
@@ -84,26 +103,22 @@ static void test_tep(void)
 	CHECK(!misfit(&fd, 7, 40));    /* no format: any length */
 	CHECK(!misfit(&fd, 4000, 40)); /* above them all: the same */
 	CHECK_U64(fd.misfits, 3);
-	kmem_feed_release(&fd);
-	tep_free(tep);
+	finish(&fd, tep);
 }
 
 /* A damaged id up to INT_MAX: the table is every id of the map. */
 static void test_tep_id_max(void)
 {
 	static const int ids[] = { 5, 2147483647 };
-	struct tep_handle *tep = handle(ids, 2);
 	struct kmem_feed fd;
+	struct tep_handle *tep = setup(ids, 2, &fd);
 
-	CHECK(tep != NULL);
 	if (!tep)
 		return;
-	CHECK(kmem_feed_init(&fd, tep, NULL, KMEM_FEED_MAP_IDS) == 0);
 	CHECK(kmem_feed_lens_tep(&fd, tep) == 0);
 	CHECK_U64(fd.nr_lens, 65536);
 	CHECK(misfit(&fd, 5, 25));
-	kmem_feed_release(&fd);
-	tep_free(tep);
+	finish(&fd, tep);
 }
 
 static int asked;
@@ -122,16 +137,14 @@ static void len_16_20(void *arg, int id, uint32_t *lo, uint32_t *hi)
 static void test_known(void)
 {
 	static const int ids[] = { 5, 300 };
-	struct tep_handle *tep = handle(ids, 2);
 	uint8_t known[65536 / 8] = { 0 };
 	struct kmem_feed fd;
+	struct tep_handle *tep = setup(ids, 2, &fd);
 
-	CHECK(tep != NULL);
 	if (!tep)
 		return;
 	known[5 / 8] |= 1u << (5 % 8);
 	known[1000 / 8] |= 1u << (1000 % 8); /* the file's, not the handle's */
-	CHECK(kmem_feed_init(&fd, tep, NULL, KMEM_FEED_MAP_IDS) == 0);
 	kmem_feed_known(&fd, known);
 	CHECK(kmem_feed_lens(&fd, len_16_20, NULL) == 0);
 	CHECK_U64(fd.nr_lens, 1001);
@@ -140,26 +153,22 @@ static void test_known(void)
 	CHECK(!misfit(&fd, 1000, 20));
 	CHECK(misfit(&fd, 5, 21));
 	CHECK_U64(asked, 2); /* once an id */
-	kmem_feed_release(&fd);
-	tep_free(tep);
+	finish(&fd, tep);
 }
 
 /* Without kmem_feed_known(): every id of the map. */
 static void test_unknown_unmarked(void)
 {
 	static const int ids[] = { 5 };
-	struct tep_handle *tep = handle(ids, 1);
 	struct kmem_feed fd;
+	struct tep_handle *tep = setup(ids, 1, &fd);
 
-	CHECK(tep != NULL);
 	if (!tep)
 		return;
-	CHECK(kmem_feed_init(&fd, tep, NULL, KMEM_FEED_MAP_IDS) == 0);
 	CHECK(kmem_feed_lens(&fd, len_16_20, NULL) == 0);
 	CHECK_U64(fd.nr_lens, 65536);
 	CHECK(misfit(&fd, 65535, 12));
-	kmem_feed_release(&fd);
-	tep_free(tep);
+	finish(&fd, tep);
 }
 
 int main(void)
