@@ -194,8 +194,8 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 	struct scan_ids *ids;
 	char why[TDAT_WHY_LEN];
 	struct tdat_file *f;
+	int ret, no_lens;
 	bool cut;
-	int ret;
 
 	if (!path)
 		return;
@@ -229,12 +229,17 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 		ids->borrowed = borrow;
 		if (borrow) {
 			kmem_feed_known_tep(&ids->feed, kp->tep);
-			kmem_feed_lens_tep(&ids->feed, kp->tep);
+			no_lens = kmem_feed_lens_tep(&ids->feed, kp->tep);
 		} else {
 			kmem_feed_known(&ids->feed, tdat_format_ids(f));
-			kmem_feed_lens(&ids->feed, format_len, f);
+			no_lens = kmem_feed_lens(&ids->feed, format_len, f);
 			ids->feed.agg = &kp->agg;
 		}
+		if (no_lens)
+			fprintf(stderr,
+				"kmem: %s: out of memory: records of other "
+				"events not held to their formats' lengths\n",
+				path);
 		kp->scan = tdat_scan(f, counted, ids);
 		/* records of other events their formats do not fit */
 		if (borrow)
