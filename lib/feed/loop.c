@@ -360,14 +360,10 @@ static void tep_len_of(void *tep, int id, uint32_t *lo, uint32_t *hi)
  */
 int kmem_feed_lens_tep(struct kmem_feed *fd, struct tep_handle *tep)
 {
-	int i, n = tep_get_events_count(tep), top = -1;
+	int n = tep_get_events_count(tep);
+	/* the last is the highest: libtraceevent keeps them sorted by id */
+	int top = n > 0 ? tep_get_event(tep, n - 1)->id : -1;
 
-	for (i = 0; i < n; i++) {
-		const struct tep_event *ev = tep_get_event(tep, i);
-
-		if (ev && ev->id > top)
-			top = ev->id;
-	}
 	/* a damaged id up to INT_MAX: every id of the map */
 	return lens_below(fd, tep_len_of, tep,
 			  top < fd->nr_ids ? top + 1 : fd->nr_ids);
