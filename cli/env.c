@@ -25,6 +25,7 @@ static const struct env_words env_words[] = {
 	{ "TRACE_KMEM_THREADS", { "1", "2" }, "1 or 2" },
 	{ "TRACE_KMEM_CONVERT", { "never", "always" }, "never or always" },
 	{ "TRACE_KMEM_VALIDATE", { "never" }, "never" },
+	{ "TRACE_KMEM_TEST_FAULT", { "count" }, "count" },
 };
 
 /**

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -106,6 +107,20 @@ void tk_fault_guard(const char *file)
 	sigaction(SIGABRT, &sa, NULL);
 }
 
+/* From now on a fault but SIGBUS is trace-kmem's own defect, met while
+ * @doing: said as such.  @label NULL: the guard's line again. */
+static void set_bug(const char *label, const char *doing)
+{
+	bug_len = 0;
+	if (!label)
+		return;
+	snprintf(bug_msg, sizeof(bug_msg),
+		 TK_NAME ": %s: crashed %s: a defect of trace-kmem; please "
+			 "report it\n",
+		 label, doing);
+	bug_len = (sig_atomic_t)strlen(bug_msg);
+}
+
 /**
  * tk_fault_guard_report - the trace is read: its report is written next
  * @label: the report's input; NULL: the report is written
@@ -116,15 +131,40 @@ void tk_fault_guard(const char *file)
  */
 void tk_fault_guard_report(const char *label)
 {
-	bug_len = 0;
-	if (!label)
-		return;
-	snprintf(bug_msg, sizeof(bug_msg),
-		 TK_NAME
-		 ": %s: crashed writing the report, after reading "
-		 "the trace: a defect of trace-kmem; please report it\n",
-		 label);
-	bug_len = (sig_atomic_t)strlen(bug_msg);
+	set_bug(label, "writing the report, after reading the trace");
+}
+
+/**
+ * tk_fault_guard_counting - the native reader's records are counted next
+ * @label: the input; NULL: they are counted
+ *
+ * The native reader checks every size, offset and count it reads, and
+ * skips and says the damage it finds; while its records are counted no
+ * other library reads the file (libzstd and zlib only inflate chunks
+ * it has checked).  So a fault in between is trace-kmem's own defect,
+ * said so as tk_fault_guard_report() says it, not "truncated or corrupt
+ * file": a test of damaged files then fails on it.  SIGBUS still means
+ * the file shrank under its mapping.
+ */
+void tk_fault_guard_counting(const char *label)
+{
+	set_bug(label, "counting the records");
+}
+
+/**
+ * tk_fault_test - a fault on purpose, for the tests of the guard
+ * @where: the point's name
+ *
+ * $TRACE_KMEM_TEST_FAULT=@where raises SIGSEGV here: what the guard
+ * says of a fault at each point of a run is then checked without a
+ * defect to find one.
+ */
+void tk_fault_test(const char *where)
+{
+	const char *v = getenv("TRACE_KMEM_TEST_FAULT");
+
+	if (v && !strcmp(v, where))
+		raise(SIGSEGV);
 }
 
 /**

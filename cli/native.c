@@ -12,6 +12,7 @@
 #include "damage.h"
 #include "event/decode.h"
 #include "event/tep_names.h"
+#include "fault.h"
 #include "feed/feed.h"
 #include "later.h"
 #include "native.h"
@@ -321,6 +322,8 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	 * whose buffers ahead would take too much memory: read on the second
 	 * CPU, counted here (pipeline.h).
 	 */
+	tk_fault_guard_counting(s->label);
+	tk_fault_test("count");
 	ret = TDAT_NO_PREFETCH;
 	if (here || compressed) {
 		tdat_set_prefetch(f, !here);
@@ -333,6 +336,7 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 		ret = tk_pipeline_run(produce, &src, s, progress);
 	else
 		ret = ret < 0 ? -1 : 0;
+	tk_fault_guard_counting(NULL);
 	/*
 	 * The symbols first: their pass follows a kallsyms section still
 	 * being inflated (a small trace is counted before it is done).  A

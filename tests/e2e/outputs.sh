@@ -177,6 +177,29 @@ else
 	skip outputs-report-fault "no process held in pipe_write (/proc/PID/wchan)"
 fi
 
+# --- a fault while the native reader's records are counted
+# ($TRACE_KMEM_TEST_FAULT=count raises SIGSEGV as counting starts):
+# trace-kmem's own defect as well (the reader checks what it reads and
+# skips damage), said as such, with the signal's end and nothing on
+# stdout; "truncated or corrupt file" would let a damaged-file test
+# pass on a crash of ours.  libtracecmd's runs count nothing natively.
+for c in stat plot diff; do
+	case $c in
+	stat) set -- stat "$f" ;;
+	plot) set -- plot -o "$WORK/fault.svg" "$f" ;;
+	diff) set -- diff "$f" "$TOP/sample-data/slab-fork-exec.dat" ;;
+	esac
+	(ulimit -c 0; TRACE_KMEM_TEST_FAULT=count exec "$TK" "$@") >"$WORK/fault.out" 2>"$WORK/fault.err"
+	rc=$?
+	check "outputs-count-fault-$c-status" test "$rc" -eq 139
+	check "outputs-count-fault-$c-said" sh -c "test \$(wc -l <'$WORK/fault.err') -eq 1 &&
+		grep -qx 'trace-kmem: .*$(basename "$f"): crashed counting the records: a defect of trace-kmem; please report it' '$WORK/fault.err'"
+	check "outputs-count-fault-$c-no-output" test ! -s "$WORK/fault.out"
+done
+TRACE_KMEM_TEST_FAULT=count "$TK" stat --reader=libtracecmd "$f" >"$WORK/fault.out" 2>"$WORK/fault.err"
+check outputs-count-fault-libtracecmd-reads test $? -eq 0 -a ! -s "$WORK/fault.err"
+check outputs-count-fault-libtracecmd-report grep -q 'kmem statistics' "$WORK/fault.out"
+
 # --- a symlink stays one (the file it points to is replaced), and an
 # existing file keeps its mode (a private report stays private)
 echo old >"$WORK/target.json"
