@@ -687,6 +687,78 @@ else
 fi
 TRACE_KMEM_SYSFS=$WORK/none "$TK" topology >/dev/null 2>"$WORK/topo.err"
 check topology-no-sysfs-exit-2 test $? -eq 2
+# the map topology writes is one --numa loads (the made-up tree's, and
+# this machine's where it has one), and a tree that is not what the
+# kernel writes stops with one line naming what is wrong, exit 2, and
+# writes no map that --numa would refuse (a CPU twice, ranges that
+# overlap, no cpu or no mem line, CPUs above 65535)
+if [ "$(getconf PAGESIZE)" = 4096 ]; then
+	"$TK" stat --numa "$WORK/topo.txt" -o /dev/null "$P" 2>"$WORK/topo.err"
+	check topology-made-up-loads test $? -eq 0 -a ! -s "$WORK/topo.err"
+fi
+if [ -d /sys/devices/system/node ] && "$TK" topology -o "$WORK/host.topo" 2>/dev/null; then
+	"$TK" stat --numa "$WORK/host.topo" -o /dev/null "$P" 2>"$WORK/topo.err"
+	check topology-this-machine-loads test $? -eq 0 -a ! -s "$WORK/topo.err"
+else
+	skip topology-this-machine-loads "no node and memory block information in /sys"
+fi
+# topo_case NAME WANT: the tree in $WORK/bad (made by the caller from
+# $fs) read; one line matching WANT (grep -E), exit 2, no map written
+topo_case() {
+	TRACE_KMEM_SYSFS=$WORK/bad timeout 60 "$TK" topology -o "$WORK/bad.map" 2>"$WORK/topo.err"
+	local rc=$?
+	check "topology-$1" sh -c "test $rc -eq 2 && test \$(wc -l <'$WORK/topo.err') -eq 1 &&
+		grep -qE -- '$2' '$WORK/topo.err' && test ! -e '$WORK/bad.map'"
+}
+N=devices/system/node
+bad_tree() { rm -rf "$WORK/bad" "$WORK/bad.map"; cp -r "$fs" "$WORK/bad"; }
+for c in "cpulist-garbage abc" "cpulist-reversed 5-2" "cpulist-above-65535 0-4000000000" \
+	"cpulist-trailing-comma 0,1," "cpulist-sign -1"; do
+	read -r name list <<<"$c"
+	bad_tree
+	echo "$list" >"$WORK/bad/$N/node0/cpulist"
+	topo_case "$name" "^trace-kmem: $WORK/bad/$N/node0/cpulist: not a list of CPUs 0 to 65535: \"$list\"\$"
+done
+bad_tree
+echo "0-2" >"$WORK/bad/$N/node0/cpulist"
+topo_case cpu-in-two-nodes "^trace-kmem: $WORK/bad/$N/node[01]/cpulist: CPU 2 is in node [01] too\$"
+bad_tree
+rm "$WORK/bad/$N/node1/cpulist"
+topo_case no-cpulist "^trace-kmem: cannot read $WORK/bad/$N/node1/cpulist: No such file or directory\$"
+bad_tree
+: >"$WORK/bad/$N/node0/cpulist"
+: >"$WORK/bad/$N/node1/cpulist"
+topo_case no-cpu "^trace-kmem: $WORK/bad/$N: no node lists a CPU\$"
+bad_tree
+rmdir "$WORK/bad/$N"/node*/memory*
+topo_case no-memory-block "^trace-kmem: $WORK/bad/$N: no node lists a memory block\$"
+bad_tree
+mkdir "$WORK/bad/$N/node1/memory1"
+topo_case block-in-two-nodes "^trace-kmem: $WORK/bad/$N: memory block 1 is in node [01] and node [01]\$"
+bad_tree
+mkdir "$WORK/bad/$N/node1/memory99999999999999999999"
+topo_case block-number-huge "^trace-kmem: $WORK/bad/$N/node1/memory99999999999999999999: its number is above [0-9]+\$"
+bad_tree
+mkdir "$WORK/bad/$N/node99999999999"
+topo_case node-number-huge "^trace-kmem: $WORK/bad/$N/node99999999999: its number is above 2147483647\$"
+bad_tree
+rm -r "$WORK/bad/$N"/node*
+topo_case no-node "^trace-kmem: $WORK/bad/$N: no nodeN directories\$"
+for v in zz 0 1 ffffffffffffffffff; do
+	bad_tree
+	echo "$v" >"$WORK/bad/devices/system/memory/block_size_bytes"
+	topo_case "block-size-$v" "^trace-kmem: $WORK/bad/devices/system/memory/block_size_bytes: not a block size in hexadecimal bytes, a multiple of the page size \([0-9]+\): \"$v\"\$"
+done
+# a node of memory alone (an empty cpulist), a CPU named twice in its
+# own node's list, a directory named nodeX that is no node: read
+bad_tree
+echo "0,0,1-1,3" >"$WORK/bad/$N/node0/cpulist"
+echo >"$WORK/bad/$N/node1/cpulist"
+mkdir "$WORK/bad/$N/node2x"
+TRACE_KMEM_SYSFS=$WORK/bad "$TK" topology >"$WORK/bad.map" 2>"$WORK/topo.err"
+check topology-memory-only-node-status test $? -eq 0 -a ! -s "$WORK/topo.err"
+check topology-memory-only-node-cpus test "$(grep '^cpu' "$WORK/bad.map" | tr '\n' ,)" = \
+	"cpu 0 node 0,cpu 1 node 0,cpu 3 node 0,"
 # a bad topology file: one rule (kmem-numa.txt).  trace-kmem stops
 # before reading, as for a bad option; the plugin, which cannot stop
 # trace-cmd, says so and prints the tables without cross-node figures
