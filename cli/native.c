@@ -23,12 +23,6 @@ static bool wanted_event(const char *system, const char *name)
 	return kmem_slot_by_name(system, name) >= 0;
 }
 
-/* kmem_feed_lens()'s: the lengths the file's format text of @id allows. */
-static void format_len(void *f, int id, uint32_t *lo, uint32_t *hi)
-{
-	tdat_format_len(f, id, lo, hi);
-}
-
 static const struct tdat_hooks hooks = {
 	.want = wanted_event,
 	.prepare = kmem_tep_register_functions,
@@ -310,7 +304,7 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 
 	tk_progress_of(progress, file_done, f, tdat_buffer_bytes(f, buffer));
 	kmem_feed_known(&s->feed, tdat_format_ids(f));
-	if (kmem_feed_lens(&s->feed, format_len, f))
+	if (kmem_feed_lens(&s->feed, tdat_format_len_of, f))
 		return -1;
 	s->feed.misfits = 0; /* this buffer's, said after it */
 	/* no frame looked up while counting: all of them after, at once */

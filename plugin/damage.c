@@ -35,12 +35,6 @@ static bool wanted(const char *system, const char *name)
 	return kmem_slot_by_name(system, name) >= 0;
 }
 
-/* kmem_feed_lens()'s: the lengths the file's format text of @id allows. */
-static void format_len(void *f, int id, uint32_t *lo, uint32_t *hi)
-{
-	tdat_format_len(f, id, lo, hi);
-}
-
 /* What the scan tells records apart with. */
 struct scan_ids {
 	/* its ids mapped, those without a format marked: by the file's
@@ -232,7 +226,8 @@ void plugin_damage_scan(struct kmem_plugin *kp, bool borrow)
 			no_lens = kmem_feed_lens_tep(&ids->feed, kp->tep);
 		} else {
 			kmem_feed_known(&ids->feed, tdat_format_ids(f));
-			no_lens = kmem_feed_lens(&ids->feed, format_len, f);
+			no_lens = kmem_feed_lens(&ids->feed, tdat_format_len_of,
+						 f);
 			ids->feed.agg = &kp->agg;
 		}
 		if (no_lens)

@@ -264,6 +264,22 @@ int tdat_format_len(const struct tdat_file *f, int id, uint32_t *lo,
 	return t->p || t->twice ? 0 : -1;
 }
 
+/**
+ * tdat_format_len_of - tdat_format_len() as a callback
+ * @f: the handle (a struct tdat_file *), its formats read
+ * @id: the event id
+ * @lo: as for tdat_format_len()
+ * @hi: as for tdat_format_len()
+ *
+ * For a caller that asks through a function of this shape (the feed's
+ * lengths table, kmem_feed_lens()): the same lengths, the result left
+ * out (an id without a format allows every length).
+ */
+void tdat_format_len_of(void *f, int id, uint32_t *lo, uint32_t *hi)
+{
+	tdat_format_len(f, id, lo, hi);
+}
+
 /* Note where the format text [@p, @p + @size) of id @id lies. */
 static int note_format_text(struct tdat_file *f, const char *system, long id,
 			    const uint8_t *p, uint64_t size)

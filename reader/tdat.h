@@ -133,6 +133,7 @@ bool tdat_cmdlines_note(const struct tdat_file *f, char *note, size_t len);
 const uint8_t *tdat_format_ids(const struct tdat_file *f);
 int tdat_format_len(const struct tdat_file *f, int id, uint32_t *lo,
 		    uint32_t *hi);
+void tdat_format_len_of(void *f, int id, uint32_t *lo, uint32_t *hi);
 int tdat_check_chunks(const struct tdat_file *f, char *why, size_t why_len);
 int tdat_check_aligned(const struct tdat_file *f, char *why, size_t why_len);
 
