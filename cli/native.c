@@ -309,6 +309,9 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	s->feed.misfits = 0; /* this buffer's, said after it */
 	/* no frame looked up while counting: all of them after, at once */
 	kmem_agg_defer_callsites(&s->agg);
+	/* a fault from here to the end of counting is ours, not the file's */
+	tk_fault_guard_counting(s->label);
+	tk_fault_test("count");
 	/*
 	 * On one thread, or compressed data: the reader inflates the chunks
 	 * ahead on the second CPU (tdat_set_prefetch()), and the records are
@@ -316,8 +319,6 @@ int tk_native_run(struct tdat_file *f, int buffer, struct tk_session *s,
 	 * whose buffers ahead would take too much memory: read on the second
 	 * CPU, counted here (pipeline.h).
 	 */
-	tk_fault_guard_counting(s->label);
-	tk_fault_test("count");
 	ret = TDAT_NO_PREFETCH;
 	if (here || compressed) {
 		tdat_set_prefetch(f, !here);
