@@ -249,6 +249,8 @@ static int sort_blocks(struct topo *t)
 {
 	size_t i;
 
+	if (!t->n)
+		return 0;
 	qsort(t->blocks, t->n, sizeof(*t->blocks), cmp_block);
 	for (i = 1; i < t->n; i++)
 		if (t->blocks[i].nr == t->blocks[i - 1].nr) {
