@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
+#include "base/utf8.h"
 #include "cli.h"
 
 /* the CPUs a topology file can name (kmem-numa(5)) */
@@ -115,6 +116,17 @@ static bool decimal(const char **p, unsigned long long max,
 }
 
 /*
+ * The first line of a file's @text as an error quotes it: at most 64
+ * bytes, a control character as '?' (it must not drive the terminal).
+ */
+static const char *quote(const char *text, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)strcspn(text, "\n"), text);
+	utf8_plain_line(buf);
+	return buf;
+}
+
+/*
  * The CPUs of @node's cpulist @list ("0-3,8,10-11\n"; an empty line for
  * a node with memory alone) into t->cpu_node.  Return: 0, or -1 said.
  */
@@ -123,6 +135,7 @@ static int read_cpus(struct topo *t, const char *path, const char *list,
 {
 	const char *p = list;
 	unsigned long long lo, hi, c;
+	char q[65];
 
 	while (*p && *p != '\n') {
 		if (!decimal(&p, TOPO_MAX_CPU, &lo))
@@ -154,8 +167,8 @@ static int read_cpus(struct topo *t, const char *path, const char *list,
 	if (!*p)
 		return 0;
 bad:
-	fprintf(stderr, TK_NAME ": %s: not a list of CPUs 0 to %d: \"%.*s\"\n",
-		path, TOPO_MAX_CPU, (int)strcspn(list, "\n"), list);
+	fprintf(stderr, TK_NAME ": %s: not a list of CPUs 0 to %d: \"%s\"\n",
+		path, TOPO_MAX_CPU, quote(list, q, sizeof(q)));
 	return -1;
 }
 
@@ -293,7 +306,7 @@ static int block_pages(struct topo *t)
 {
 	unsigned long long bytes,
 		page = (unsigned long long)sysconf(_SC_PAGESIZE);
-	char path[PATH_MAX], *text, *end;
+	char path[PATH_MAX], *text, *end, q[65];
 	const char *p;
 
 	sys_path(t, path, sizeof(path),
@@ -307,10 +320,9 @@ static int block_pages(struct topo *t)
 	if (!isxdigit((unsigned char)*p) || errno == ERANGE ||
 	    (*end && strcmp(end, "\n")) || !bytes || bytes % page) {
 		fprintf(stderr,
-			TK_NAME
-			": %s: not a block size in hexadecimal bytes, "
-			"a multiple of the page size (%llu): \"%.*s\"\n",
-			path, page, (int)strcspn(text, "\n"), text);
+			TK_NAME ": %s: not a block size in hexadecimal bytes, "
+				"a multiple of the page size (%llu): \"%s\"\n",
+			path, page, quote(text, q, sizeof(q)));
 		free(text);
 		return -1;
 	}

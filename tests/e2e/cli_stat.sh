@@ -719,6 +719,10 @@ for c in "cpulist-garbage abc" "cpulist-reversed 5-2" "cpulist-above-65535 0-400
 	echo "$list" >"$WORK/bad/$N/node0/cpulist"
 	topo_case "$name" "^trace-kmem: $WORK/bad/$N/node0/cpulist: not a list of CPUs 0 to 65535: \"$list\"\$"
 done
+# a control character in what an error quotes is written as '?'
+bad_tree
+printf 'a\033[31mb\n' >"$WORK/bad/$N/node0/cpulist"
+topo_case cpulist-control-character "^trace-kmem: $WORK/bad/$N/node0/cpulist: not a list of CPUs 0 to 65535: \"a[?][[]31mb\"\$"
 bad_tree
 echo "0-2" >"$WORK/bad/$N/node0/cpulist"
 topo_case cpu-in-two-nodes "^trace-kmem: $WORK/bad/$N/node[01]/cpulist: CPU 2 is in node [01] too\$"
