@@ -23,12 +23,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/numa.h"
 #include "base/outfile.h"
 #include "base/utf8.h"
 #include "cli.h"
 
-/* the CPUs a topology file can name (kmem-numa(5)) */
-#define TOPO_MAX_CPU 65535
 /* a cpulist longer than this is no kernel's (65,536 CPUs, every other
  * one, take 360 KB) */
 #define TOPO_MAX_LIST (1 << 20)
@@ -42,7 +41,7 @@ struct topo {
 	const char *sys;
 	struct block *blocks;
 	size_t n, cap;
-	int *cpu_node; /* TOPO_MAX_CPU + 1 entries, -1: no node */
+	int *cpu_node; /* KMEM_NUMA_MAX_CPU + 1 entries, -1: no node */
 	uint64_t block_pages;
 };
 
@@ -138,12 +137,12 @@ static int read_cpus(struct topo *t, const char *path, const char *list,
 	char q[65];
 
 	while (*p && *p != '\n') {
-		if (!decimal(&p, TOPO_MAX_CPU, &lo))
+		if (!decimal(&p, KMEM_NUMA_MAX_CPU, &lo))
 			goto bad;
 		hi = lo;
 		if (*p == '-') {
 			p++;
-			if (!decimal(&p, TOPO_MAX_CPU, &hi) || hi < lo)
+			if (!decimal(&p, KMEM_NUMA_MAX_CPU, &hi) || hi < lo)
 				goto bad;
 		}
 		for (c = lo; c <= hi; c++) {
@@ -168,7 +167,7 @@ static int read_cpus(struct topo *t, const char *path, const char *list,
 		return 0;
 bad:
 	fprintf(stderr, TK_NAME ": %s: not a list of CPUs 0 to %d: \"%s\"\n",
-		path, TOPO_MAX_CPU, quote(list, q, sizeof(q)));
+		path, KMEM_NUMA_MAX_CPU, quote(list, q, sizeof(q)));
 	return -1;
 }
 
@@ -285,7 +284,7 @@ static void print_map(const struct topo *t, FILE *out)
 
 	fprintf(out, "# trace-kmem topology: cpu N node M; mem FIRST_PFN-"
 		     "END_PFN node M (end exclusive)\n");
-	for (c = 0; c <= TOPO_MAX_CPU; c++)
+	for (c = 0; c <= KMEM_NUMA_MAX_CPU; c++)
 		if (t->cpu_node[c] >= 0)
 			fprintf(out, "cpu %d node %d\n", c, t->cpu_node[c]);
 	while (i < t->n) {
@@ -335,7 +334,7 @@ static bool any_cpu(const struct topo *t)
 {
 	int c;
 
-	for (c = 0; c <= TOPO_MAX_CPU; c++)
+	for (c = 0; c <= KMEM_NUMA_MAX_CPU; c++)
 		if (t->cpu_node[c] >= 0)
 			return true;
 	return false;
@@ -400,12 +399,12 @@ int tk_topology(struct tk_args *a)
 
 	if (!t.sys)
 		t.sys = "/sys";
-	t.cpu_node = malloc((TOPO_MAX_CPU + 1) * sizeof(*t.cpu_node));
+	t.cpu_node = malloc((KMEM_NUMA_MAX_CPU + 1) * sizeof(*t.cpu_node));
 	if (!t.cpu_node) {
 		fprintf(stderr, TK_NAME ": out of memory\n");
 		return TK_ENV;
 	}
-	for (c = 0; c <= TOPO_MAX_CPU; c++)
+	for (c = 0; c <= KMEM_NUMA_MAX_CPU; c++)
 		t.cpu_node[c] = -1;
 	ret = read_map(&t);
 	/* as every output: "-" and /dev/stdout the stream, a file whole */

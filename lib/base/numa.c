@@ -60,12 +60,10 @@ enum {
 	LINE_BAD = -1, /* not one of the two forms */
 	LINE_OOM = -2,
 	LINE_TWICE = -3, /* a CPU given before */
-	LINE_CPU = -4,	 /* a CPU number above NUMA_MAX_CPU */
+	LINE_CPU = -4,	 /* a CPU number above KMEM_NUMA_MAX_CPU */
 	LINE_BIG = -5,	 /* a number too large */
 	LINE_EMPTY = -6, /* a memory range whose END is not above START */
 };
-
-#define NUMA_MAX_CPU 65535
 
 /* @s past blanks, past the word @w and a blank; false if @w is not next */
 static bool word(const char **s, const char *w)
@@ -122,7 +120,7 @@ static int parse_line(struct kmem_numa *n, const char *line)
 		return 0;
 	if (word(&p, "cpu")) {
 		ret = number(&p, 10, ULLONG_MAX, &a);
-		if (!ret && a > NUMA_MAX_CPU)
+		if (!ret && a > KMEM_NUMA_MAX_CPU)
 			ret = LINE_CPU;
 		if (!ret)
 			ret = word(&p, "node") ? number(&p, 10, INT_MAX, &node)

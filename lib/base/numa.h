@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The highest CPU a topology file names (trace-kmem topology writes no
+ * higher one) */
+#define KMEM_NUMA_MAX_CPU 65535
+
 struct numa_range {
 	uint64_t start, end;	/* pfns, end exclusive */
 	int node;
